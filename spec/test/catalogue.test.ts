@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Json,
+  bundle,
+  catalogue,
+  errorResponseConstraint,
+  operations,
+  resolve,
+  statusesOfType,
+} from './support/spec.js';
+
+const byCode = new Map(catalogue.map((entry) => [entry.code, entry]));
+const label = (o: { method: string; path: string }) => `${o.method.toUpperCase()} ${o.path}`;
+
+function errorResponses(op: Json): [number, Json][] {
+  return Object.entries<Json>(op.responses)
+    .filter(([status]) => /^[45]\d\d$/.test(status))
+    .map(([status, response]) => [Number(status), resolve(response)]);
+}
+
+describe('the error catalogue', () => {
+  it('defines each code once', () => {
+    const codes = catalogue.map((entry) => entry.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes.length).toBeGreaterThanOrEqual(77);
+  });
+
+  it('gives each code one status and a type that belongs to that status', () => {
+    for (const { code, status, type } of catalogue) {
+      expect(statusesOfType[type], `${code} has an unknown type ${type}`).toBeDefined();
+      expect(statusesOfType[type], code).toContain(status);
+    }
+  });
+
+  it('maps each status to exactly one error type', () => {
+    const typesOfStatus = new Map<number, string[]>();
+    for (const [type, statuses] of Object.entries(statusesOfType)) {
+      for (const status of statuses) typesOfStatus.set(status, [...(typesOfStatus.get(status) ?? []), type]);
+    }
+    for (const [status, types] of typesOfStatus) expect(types, String(status)).toHaveLength(1);
+  });
+
+  it('is the schema of error.code, so a code outside it is invalid', () => {
+    const codeSchema = resolve(bundle.components.schemas.ApiError.properties.code);
+    expect(codeSchema.oneOf).toHaveLength(catalogue.length);
+  });
+
+  it('has every code either returned by a documented operation, API-wide, or marked as not shown', () => {
+    const used = new Set(operations.flatMap(({ op }) => errorResponses(op).flatMap(([, r]) => errorResponseConstraint(r).codes)));
+    const apiWide = new Set(
+      bundle.components.schemas.ErrorCode.oneOf.filter((e: Json) => e['x-svc-api-wide']).map((e: Json) => e.const),
+    );
+    const stranded = catalogue.filter((e) => !used.has(e.code) && !apiWide.has(e.code) && !e.unspecified);
+    expect(stranded.map((e) => e.code)).toEqual([]);
+  });
+});
+
+describe('each operation', () => {
+  it.each(operations.map((o) => [label(o), o] as const))('%s documents 401, 403, 429 and 500', (_name, { op }) => {
+    for (const status of ['401', '403', '429', '500']) expect(Object.keys(op.responses)).toContain(status);
+    expect(Object.keys(op.responses)).not.toContain('default');
+  });
+
+  it.each(operations.map((o) => [label(o), o] as const))(
+    '%s lists only catalogue codes of the response status, with the matching type',
+    (_name, { op }) => {
+      for (const [status, response] of errorResponses(op)) {
+        const { codes, type } = errorResponseConstraint(response);
+        expect(codes.length, `${status} lists no code`).toBeGreaterThan(0);
+        for (const code of codes) {
+          expect(byCode.get(code), `${code} is not in the catalogue`).toBeDefined();
+          expect(byCode.get(code)!.status, `${code} under ${status}`).toBe(status);
+          expect(type, `${status} type`).toBe(byCode.get(code)!.type);
+        }
+      }
+    },
+  );
+
+  it.each(operations.filter((o) => o.op.requestBody).map((o) => [label(o), o] as const))(
+    '%s, which takes a body, documents malformed JSON, several invalid fields and a wrong content type',
+    (_name, { op }) => {
+      const badRequest = errorResponseConstraint(resolve(op.responses['400'])).codes;
+      expect(badRequest).toEqual(expect.arrayContaining(['INVALID_REQUEST_BODY', 'INVALID_REQUEST']));
+      expect(errorResponseConstraint(resolve(op.responses['415'])).codes).toEqual(['UNSUPPORTED_MEDIA_TYPE']);
+    },
+  );
+});
