@@ -1,0 +1,456 @@
+// Shared helpers of the house rules (spec/lint/ruleset.yaml). Not a rule function itself: the
+// ruleset's `functions:` list names only the svc*.js files; Spectral's bundler (rollup) inlines this
+// module into each of them.
+//
+// Almost every house rule runs with `given: $` on the RESOLVED document (every $ref replaced by its
+// target) and walks it itself. Result paths are paths in that resolved document; Spectral maps each
+// one back through the $refs to the file and line where the offending node is written. Hence:
+//   - a component referenced from many places is met many times (as the same object with Spectral's
+//     default resolver, as equal copies with lint/resolver.cjs): messages never mention the context
+//     it was reached from, so Spectral's de-duplication (code + location + message) reports a
+//     mistake in a shared component once; walks also skip objects (and raw nodes) already seen;
+//   - keys written next to a $ref ("siblings", legal in OAS 3.1) are dropped by the resolver. Where a
+//     rule must see them (markers, x-svc-error-code), it reads the raw node of the source file via
+//     rawAt(), and reports them at the parent's path (a path through the $ref would be mapped to the
+//     $ref's target instead).
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+
+export const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isNonEmptyString = v => typeof v === 'string' && v.trim().length > 0;
+
+export function getIn(obj, path) {
+  let cur = obj;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = cur[seg];
+  }
+  return cur;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+/**
+ * Every operation of the document: under `paths` always, under `webhooks` when asked.
+ * Yields { where: 'paths' | 'webhooks', key, method, op, pathItem, path, route, label }; route is
+ * 'POST /v2/api/threads' (or 'webhook CALL_RECEIVED POST'), label is 'createThread (POST /v2/api/threads)'.
+ */
+export function* operations(doc, { webhooks = false } = {}) {
+  const groups = webhooks ? ['paths', 'webhooks'] : ['paths'];
+  for (const where of groups) {
+    const items = doc?.[where];
+    if (!isObject(items)) continue;
+    for (const [key, pathItem] of Object.entries(items)) {
+      if (!isObject(pathItem)) continue;
+      for (const method of HTTP_METHODS) {
+        const op = pathItem[method];
+        if (!isObject(op)) continue;
+        yield {
+          where,
+          key,
+          method,
+          op,
+          pathItem,
+          path: [where, key, method],
+          route: where === 'webhooks' ? `webhook ${key} ${method.toUpperCase()}` : `${method.toUpperCase()} ${key}`,
+          label: operationLabel(where, key, method, op),
+        };
+      }
+    }
+  }
+}
+
+export function operationLabel(where, key, method, op) {
+  const id = typeof op?.operationId === 'string' && op.operationId !== '' ? `${op.operationId} ` : '';
+  return where === 'webhooks'
+    ? `${id}(webhook ${key} ${method.toUpperCase()})`
+    : `${id}(${method.toUpperCase()} ${key})`;
+}
+
+export const isWrite = o => o.where === 'paths' && WRITE_METHODS.has(o.method);
+
+/**
+ * The operation's parameters with the path item's ones merged in (an operation-level parameter
+ * overrides a path-level one with the same name and location), as a list of { param, path }.
+ */
+export function parameters(o) {
+  const out = [];
+  const seen = new Set();
+  const opParams = Array.isArray(o.op.parameters) ? o.op.parameters : [];
+  opParams.forEach((param, i) => {
+    if (!isObject(param)) return;
+    seen.add(paramKey(param));
+    out.push({ param, path: [...o.path, 'parameters', i] });
+  });
+  const itemParams = Array.isArray(o.pathItem.parameters) ? o.pathItem.parameters : [];
+  itemParams.forEach((param, i) => {
+    if (!isObject(param) || seen.has(paramKey(param))) return;
+    out.push({ param, path: [o.where, o.key, 'parameters', i] });
+  });
+  return out;
+}
+
+const paramKey = p => `${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`;
+
+export function findParameter(o, name, location) {
+  const wanted = location === 'header' ? name.toLowerCase() : name;
+  return parameters(o).find(({ param }) => {
+    if (param.in !== location || typeof param.name !== 'string') return false;
+    return (location === 'header' ? param.name.toLowerCase() : param.name) === wanted;
+  });
+}
+
+export function responses(o) {
+  return isObject(o.op.responses) ? Object.entries(o.op.responses) : [];
+}
+
+/** '404' -> { exact: 404 }, '4XX' -> { range: 4 }, anything else -> null. */
+export function statusOf(key) {
+  const k = String(key);
+  if (/^[1-5][0-9][0-9]$/.test(k)) return { exact: Number(k), klass: Number(k[0]) };
+  if (/^[1-5]XX$/i.test(k)) return { range: Number(k[0]), klass: Number(k[0]) };
+  return null;
+}
+
+export const isErrorStatus = key => {
+  const s = statusOf(key);
+  return s !== null && (s.klass === 4 || s.klass === 5);
+};
+
+export const statusMatches = (key, status) => {
+  const s = statusOf(key);
+  if (s === null || typeof status !== 'number') return false;
+  return s.exact !== undefined ? s.exact === status : Math.floor(status / 100) === s.range;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Error responses
+
+export const JSON_MEDIA = 'application/json';
+
+/**
+ * Reads the house shape of an error response's application/json schema:
+ *   { form: 'none' }                               no application/json content
+ *   { form: 'direct' }                             schema is ErrorResponse itself
+ *   { form: 'allOf', typeConst, codes }            allOf: [ErrorResponse, {error: {type: {const}, code: {enum}}}]
+ *   { form: 'bad', reason }                        anything else
+ */
+export function errorResponseForm(response, errorResponseTitle = 'ErrorResponse') {
+  const media = isObject(response?.content) ? response.content[JSON_MEDIA] : undefined;
+  if (!isObject(media)) return { form: 'none' };
+  const schema = media.schema;
+  const isEnvelope = s => isObject(s) && s.title === errorResponseTitle;
+  if (isEnvelope(schema)) return { form: 'direct' };
+  if (!isObject(schema)) return { form: 'bad', reason: 'has no schema' };
+  if (!Array.isArray(schema.allOf)) return { form: 'bad', reason: `is neither ${errorResponseTitle} nor allOf [${errorResponseTitle}, {…}]` };
+  if (schema.allOf.length !== 2 || !isEnvelope(schema.allOf[0])) {
+    return { form: 'bad', reason: `must be allOf with exactly two members, ${errorResponseTitle} first` };
+  }
+  const props = schema.allOf[1]?.properties?.error?.properties;
+  const typeConst = props?.type?.const;
+  const codes = props?.code?.enum;
+  if (typeof typeConst !== 'string') {
+    return { form: 'bad', reason: 'second allOf member has no properties.error.properties.type.const string' };
+  }
+  if (!Array.isArray(codes) || codes.length === 0 || !codes.every(c => typeof c === 'string')) {
+    return { form: 'bad', reason: 'second allOf member has no non-empty properties.error.properties.code.enum of strings' };
+  }
+  return { form: 'allOf', typeConst, codes };
+}
+
+/** The codes an error response lists (allOf form), or null when it lists none. */
+export function listedCodes(response, errorResponseTitle) {
+  const f = errorResponseForm(response, errorResponseTitle);
+  return f.form === 'allOf' ? f.codes : null;
+}
+
+/**
+ * The result, if any, for an operation that must document `status` listing every one of `codes`.
+ * `why` completes the messages, e.g. 'which takes a request body'.
+ */
+export function missingDocumentedCodes(o, status, codes, why) {
+  const response = isObject(o.op.responses) ? o.op.responses[status] : undefined;
+  if (!isObject(response)) {
+    return {
+      message: `Operation ${o.label}, ${why}, does not document ${status} (${codes.join(', ')}).`,
+      path: isObject(o.op.responses) ? [...o.path, 'responses'] : o.path,
+    };
+  }
+  const listed = listedCodes(response) ?? [];
+  const missing = codes.filter((c) => !listed.includes(c));
+  if (missing.length === 0) return undefined;
+  return {
+    message: `The ${status} response of ${o.label}, ${why}, does not list ${missing.join(', ')}.`,
+    path: [...o.path, 'responses', status],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Named schemas found in the document (the catalogue is read from the spec, never hard-coded)
+
+const titleCache = new WeakMap();
+
+/**
+ * The schema named `title`: components.schemas[title] when the document has it (the bundle), else
+ * the first schema anywhere in the resolved document whose `title` is `title` (the multi-file source,
+ * whose root has no components.schemas: ErrorCode is reached through ErrorResponse -> ApiError).
+ */
+export function findSchemaByTitle(doc, title) {
+  if (!isObject(doc)) return undefined;
+  let perDoc = titleCache.get(doc);
+  if (perDoc === undefined) {
+    perDoc = new Map();
+    titleCache.set(doc, perDoc);
+  }
+  if (perDoc.has(title)) return perDoc.get(title);
+  let found = doc.components?.schemas?.[title];
+  if (!isObject(found)) {
+    found = undefined;
+    const seen = new WeakSet();
+    const stack = [doc];
+    while (stack.length > 0 && found === undefined) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+      seen.add(node);
+      if (!Array.isArray(node) && node.title === title) {
+        found = node;
+        break;
+      }
+      for (const v of Object.values(node)) if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  perDoc.set(title, found);
+  return found;
+}
+
+/**
+ * The error catalogue: Map code -> { status, type } from ErrorCode's oneOf
+ * [{ const, x-svc-status, x-svc-error-type }], or null when the document has no catalogue.
+ */
+export function catalogue(doc, title = 'ErrorCode') {
+  const schema = findSchemaByTitle(doc, title);
+  if (!isObject(schema) || !Array.isArray(schema.oneOf)) return null;
+  const map = new Map();
+  for (const entry of schema.oneOf) {
+    if (!isObject(entry) || typeof entry.const !== 'string') continue;
+    map.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
+  }
+  return map;
+}
+
+/** ErrorType's x-svc-status-of-type: Map type -> [statuses], or null. */
+export function statusesOfType(doc, title = 'ErrorType') {
+  const schema = findSchemaByTitle(doc, title);
+  const m = schema?.['x-svc-status-of-type'];
+  if (!isObject(m)) return null;
+  return new Map(Object.entries(m).map(([t, s]) => [t, Array.isArray(s) ? s : [s]]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+const SCHEMA_LIST_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_KEYWORDS = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'contentSchema',
+];
+
+/**
+ * Calls visit(schema, path) for every schema object reachable from `schema` (each object once);
+ * when visit returns false the schema's subschemas are skipped.
+ */
+export function walkSchema(schema, path, visit, seen = new WeakSet()) {
+  if (!isObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  if (visit(schema, path) === false) return;
+  for (const k of SCHEMA_MAP_KEYWORDS) {
+    if (!isObject(schema[k])) continue;
+    for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...path, k, name], visit, seen);
+  }
+  for (const k of SCHEMA_LIST_KEYWORDS) {
+    if (!Array.isArray(schema[k])) continue;
+    schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
+  }
+  for (const k of SCHEMA_KEYWORDS) {
+    if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
+    else walkSchema(schema[k], [...path, k], visit, seen);
+  }
+}
+
+function mediaSchemas(content, path, out) {
+  if (!isObject(content)) return;
+  for (const [mt, media] of Object.entries(content)) {
+    if (isObject(media) && isObject(media.schema)) out.push([media.schema, [...path, mt, 'schema']]);
+  }
+}
+
+function parameterSchemas(param, path, out) {
+  if (!isObject(param)) return;
+  if (isObject(param.schema)) out.push([param.schema, [...path, 'schema']]);
+  mediaSchemas(param.content, [...path, 'content'], out);
+}
+
+function operationSchemas(op, path, out, { request = true, response = true } = {}) {
+  if (request) {
+    if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => parameterSchemas(p, [...path, 'parameters', i], out));
+    if (isObject(op.requestBody)) mediaSchemas(op.requestBody.content, [...path, 'requestBody', 'content'], out);
+  }
+  if (response && isObject(op.responses)) {
+    for (const [status, r] of Object.entries(op.responses)) {
+      if (!isObject(r)) continue;
+      mediaSchemas(r.content, [...path, 'responses', status, 'content'], out);
+      if (isObject(r.headers)) {
+        for (const [h, header] of Object.entries(r.headers)) parameterSchemas(header, [...path, 'responses', status, 'headers', h], out);
+      }
+    }
+  }
+}
+
+/** Root schemas of the whole document: operations (paths, webhooks) first, then components. */
+export function documentSchemaRoots(doc) {
+  const out = [];
+  for (const where of ['paths', 'webhooks']) {
+    if (!isObject(doc?.[where])) continue;
+    for (const [key, item] of Object.entries(doc[where])) {
+      if (!isObject(item)) continue;
+      if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameterSchemas(p, [where, key, 'parameters', i], out));
+      for (const m of HTTP_METHODS) if (isObject(item[m])) operationSchemas(item[m], [where, key, m], out);
+    }
+  }
+  const c = doc?.components;
+  if (isObject(c)) {
+    if (isObject(c.schemas)) for (const [n, s] of Object.entries(c.schemas)) out.push([s, ['components', 'schemas', n]]);
+    if (isObject(c.parameters)) for (const [n, p] of Object.entries(c.parameters)) parameterSchemas(p, ['components', 'parameters', n], out);
+    if (isObject(c.headers)) for (const [n, h] of Object.entries(c.headers)) parameterSchemas(h, ['components', 'headers', n], out);
+    if (isObject(c.requestBodies)) {
+      for (const [n, b] of Object.entries(c.requestBodies)) if (isObject(b)) mediaSchemas(b.content, ['components', 'requestBodies', n, 'content'], out);
+    }
+    if (isObject(c.responses)) {
+      for (const [n, r] of Object.entries(c.responses)) {
+        if (!isObject(r)) continue;
+        mediaSchemas(r.content, ['components', 'responses', n, 'content'], out);
+        if (isObject(r.headers)) for (const [h, header] of Object.entries(r.headers)) parameterSchemas(header, ['components', 'responses', n, 'headers', h], out);
+      }
+    }
+    if (isObject(c.pathItems)) {
+      for (const [n, item] of Object.entries(c.pathItems)) {
+        if (!isObject(item)) continue;
+        if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameterSchemas(p, ['components', 'pathItems', n, 'parameters', i], out));
+        for (const m of HTTP_METHODS) if (isObject(item[m])) operationSchemas(item[m], ['components', 'pathItems', n, m], out);
+      }
+    }
+  }
+  return out;
+}
+
+/** Calls visit(schema, path) once for every schema object of the document. */
+export function walkDocumentSchemas(doc, visit) {
+  const seen = new WeakSet();
+  for (const [schema, path] of documentSchemaRoots(doc)) walkSchema(schema, path, visit, seen);
+}
+
+/** The type keyword as a list (OAS 3.1: `type: [string, "null"]`). */
+export const typesOf = s => (Array.isArray(s?.type) ? s.type : typeof s?.type === 'string' ? [s.type] : []);
+
+export const isNullSchema = s => isObject(s) && typesOf(s).length > 0 && typesOf(s).every(t => t === 'null');
+
+/**
+ * The non-null alternative of a nullable wrapper (oneOf/anyOf of one schema and {type: "null"}),
+ * or the schema itself.
+ */
+export function unwrapNullable(s) {
+  if (!isObject(s)) return s;
+  for (const k of ['oneOf', 'anyOf']) {
+    if (!Array.isArray(s[k])) continue;
+    const others = s[k].filter(x => !isNullSchema(x));
+    if (others.length === 1 && s[k].length === 2) return others[0];
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw (unresolved) nodes and report paths
+
+/** The node as written in its source file (with $ref siblings), for a path of the resolved document. */
+export function rawAt(context, path) {
+  const inv = context?.documentInventory;
+  if (inv === undefined || typeof inv.findAssociatedItemForPath !== 'function') return undefined;
+  try {
+    const item = inv.findAssociatedItemForPath(path, true);
+    if (item === null || item === undefined) return undefined;
+    return getIn(item.document.data, item.path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The path at which to report something about `parent[key]`: parent+key, unless parent[key] is
+ * written as a $ref (then the parent: a path through the $ref would point into the $ref's target).
+ */
+export function childPath(context, parentPath, key) {
+  const raw = rawAt(context, parentPath);
+  const child = Array.isArray(raw) || isObject(raw) ? raw[key] : undefined;
+  if (isObject(child) && typeof child.$ref === 'string') return parentPath;
+  return [...parentPath, key];
+}
+
+// Keys whose values are instance data (examples, defaults), not OpenAPI/JSON Schema structure...
+const DATA_KEYS = new Set(['example', 'default', 'const', 'enum']);
+// ...unless they are names in a map of named things (a property called `default`, the default response).
+const NAME_MAPS = new Set([
+  'properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions', 'paths', 'webhooks',
+  'responses', 'schemas', 'parameters', 'headers', 'requestBodies', 'pathItems', 'securitySchemes',
+  'links', 'callbacks', 'content', 'variables',
+]);
+
+/**
+ * Walks every object of the resolved document once (skipping example/default/const/enum data) and
+ * calls visit(resolvedNode, rawNode, path), rawNode being the node as written in its file.
+ */
+export function walkNodes(context, doc, visit) {
+  const seen = new WeakSet();
+  const seenRaw = new WeakSet(); // a file location reached through several $refs is walked once
+  const walk = (node, path, inExamples) => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => walk(v, [...path, i], false));
+      return;
+    }
+    const raw = rawAt(context, path);
+    if (isObject(raw)) {
+      if (seenRaw.has(raw)) return;
+      seenRaw.add(raw);
+    }
+    visit(node, isObject(raw) ? raw : node, path);
+    const names = path.length > 0 && NAME_MAPS.has(String(path[path.length - 1]));
+    for (const [k, v] of Object.entries(node)) {
+      if (!names && DATA_KEYS.has(k)) continue;
+      if (inExamples && k === 'value') continue; // an Example object's value
+      if (k === 'examples') {
+        if (Array.isArray(v)) continue; // schema examples (data)
+        if (isObject(v)) {
+          for (const [name, ex] of Object.entries(v)) walk(ex, [...path, k, name], true);
+        }
+        continue;
+      }
+      walk(v, [...path, k], false);
+    }
+  };
+  walk(doc, [], false);
+}
+
+export const quote = v => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));

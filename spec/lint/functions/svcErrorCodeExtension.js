@@ -1,0 +1,133 @@
+// svc-error-code-extension:
+//   1. every x-svc-error-code (a code, or a map of JSON Schema keyword -> code) names codes of the
+//      error catalogue (ErrorCode, read from the document), with known JSON Schema keywords as keys.
+//      Checked on every node as written, $ref siblings included.
+//   2. every operation under `paths` whose parameters or request body use a schema carrying
+//      x-svc-error-code (anywhere inside: properties, items, allOf, ...) lists each such code in its
+//      error response of the code's catalogue status (the 400 for validation codes).
+//      Read-only properties are skipped (they are never sent). $ref siblings are included for
+//      properties written as { $ref, x-svc-error-code }.
+import { createRulesetFunction } from '@stoplight/spectral-core';
+import {
+  catalogue,
+  isObject,
+  listedCodes,
+  operations,
+  parameters,
+  rawAt,
+  walkNodes,
+  walkSchema,
+} from './lib/oas.js';
+
+const KEYWORDS = new Set([
+  'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum',
+  'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems',
+  'contains', 'minContains', 'maxContains', 'minProperties', 'maxProperties', 'required',
+  'dependentRequired', 'additionalProperties', 'unevaluatedProperties', 'propertyNames',
+  'patternProperties', 'items', 'prefixItems', 'unevaluatedItems', 'allOf', 'anyOf', 'oneOf', 'not',
+  'if', 'then', 'else', 'dependentSchemas', 'contentMediaType', 'contentEncoding',
+]);
+
+/** [code, keyword|null] pairs of an x-svc-error-code value, or null when malformed. */
+function codesOf(value) {
+  if (typeof value === 'string') return value === '' ? null : [[value, null]];
+  if (isObject(value) && Object.keys(value).length > 0 && Object.values(value).every(v => typeof v === 'string' && v !== '')) {
+    return Object.entries(value).map(([k, v]) => [v, k]);
+  }
+  return null;
+}
+
+export default createRulesetFunction(
+  {
+    input: null,
+    options: {
+      type: ['object', 'null'],
+      properties: { keyword: { type: 'string' }, errorCode: { type: 'string' } },
+      additionalProperties: false,
+    },
+  },
+  function svcErrorCodeExtension(doc, options, context) {
+    const key = options?.keyword ?? 'x-svc-error-code';
+    const cat = catalogue(doc, options?.errorCode ?? 'ErrorCode');
+    const results = [];
+
+    // 1. every occurrence, as written
+    const check = (value, path, where) => {
+      const pairs = codesOf(value);
+      if (pairs === null) {
+        results.push({ message: `${key}${where} must be a code or a non-empty map of JSON Schema keyword -> code.`, path });
+        return;
+      }
+      for (const [code, kw] of pairs) {
+        if (kw !== null && !KEYWORDS.has(kw)) {
+          results.push({ message: `${key}${where} maps '${kw}', which is not a JSON Schema validation keyword.`, path });
+        }
+        if (cat !== null && !cat.has(code)) {
+          results.push({ message: `${key}${where} names ${code}, which is not in the error catalogue (ErrorCode).`, path });
+        }
+      }
+    };
+    walkNodes(context, doc, (_node, raw, path) => {
+      if (key in raw) check(raw[key], [...path, key], '');
+      for (const [k, v] of Object.entries(raw)) {
+        const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
+        for (const [x, at, where] of items) {
+          if (isObject(x) && typeof x.$ref === 'string' && key in x) check(x[key], at, where);
+        }
+      }
+    });
+
+    // 2. operations list the codes of the schemas they take
+    if (cat === null) return results;
+    for (const o of operations(doc)) {
+      const used = new Map(); // code -> where it was found
+      const add = (value, where) => {
+        for (const [code] of codesOf(value) ?? []) if (!used.has(code)) used.set(code, where);
+      };
+      const sources = []; // [where, [[schema, path], ...]]
+      for (const { param, path } of parameters(o)) {
+        const where = `parameter ${String(param.name)}`;
+        if (key in param) add(param[key], where);
+        sources.push([where, mediaOrSchema(param, path)]);
+      }
+      if (isObject(o.op.requestBody)) sources.push(['request body', mediaOrSchema(o.op.requestBody, [...o.path, 'requestBody'])]);
+      for (const [where, roots] of sources) {
+        for (const [root, rootPath] of roots) {
+          walkSchema(root, rootPath, (schema, path) => {
+            if (schema.readOnly === true) return false;
+            if (key in schema) add(schema[key], where);
+            const raw = rawAt(context, path);
+            if (!isObject(raw?.properties)) return;
+            for (const p of Object.values(raw.properties)) {
+              if (isObject(p) && typeof p.$ref === 'string' && key in p) add(p[key], where);
+            }
+          });
+        }
+      }
+      for (const [code, where] of used) {
+        const status = cat.get(code)?.status;
+        if (status === undefined) continue; // reported by part 1
+        const response = isObject(o.op.responses) ? o.op.responses[String(status)] : undefined;
+        const listed = isObject(response) ? listedCodes(response) ?? [] : [];
+        if (listed.includes(code)) continue;
+        results.push({
+          message: `Operation ${o.label} takes a schema with ${key} ${code} (${where}) but its ${String(status)} response does not list ${code}.`,
+          path: isObject(response) ? [...o.path, 'responses', String(status)] : isObject(o.op.responses) ? [...o.path, 'responses'] : o.path,
+        });
+      }
+    }
+    return results;
+  },
+);
+
+/** The schemas of a parameter or request body: its `schema`, and each `content` entry's schema. */
+function mediaOrSchema(node, path) {
+  const out = [];
+  if (isObject(node.schema)) out.push([node.schema, [...path, 'schema']]);
+  if (isObject(node.content)) {
+    for (const [mt, media] of Object.entries(node.content)) {
+      if (isObject(media) && isObject(media.schema)) out.push([media.schema, [...path, 'content', mt, 'schema']]);
+    }
+  }
+  return out;
+}

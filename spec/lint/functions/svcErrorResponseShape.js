@@ -1,0 +1,102 @@
+// svc-error-response-shape: every 4xx/5xx response of an operation under `paths` has an
+// application/json schema that is ErrorResponse, either directly or as
+//   allOf: [ErrorResponse, {properties: {error: {properties: {type: {const}, code: {enum}}}}}]
+// and, in the allOf form, every listed code exists in the catalogue (ErrorCode's oneOf, read from the
+// document) with x-svc-status equal to the response's status, and `type` equals the catalogue's
+// x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
+// Webhooks are exempt: their responses come from the customer's receiver, not from the API.
+import { createRulesetFunction } from '@stoplight/spectral-core';
+import {
+  JSON_MEDIA,
+  catalogue,
+  errorResponseForm,
+  isErrorStatus,
+  operations,
+  responses,
+  statusMatches,
+  statusOf,
+  statusesOfType,
+} from './lib/oas.js';
+
+export default createRulesetFunction(
+  {
+    input: null,
+    options: {
+      type: ['object', 'null'],
+      properties: {
+        errorResponse: { type: 'string' },
+        errorCode: { type: 'string' },
+        errorType: { type: 'string' },
+      },
+      additionalProperties: false,
+    },
+  },
+  function svcErrorResponseShape(doc, options) {
+    const envelope = options?.errorResponse ?? 'ErrorResponse';
+    const codeTitle = options?.errorCode ?? 'ErrorCode';
+    const cat = catalogue(doc, codeTitle);
+    const typeStatuses = statusesOfType(doc, options?.errorType ?? 'ErrorType');
+    const results = [];
+    let reportedNoCatalogue = false;
+
+    for (const o of operations(doc)) {
+      for (const [status, response] of responses(o)) {
+        if (!isErrorStatus(status)) continue;
+        const rPath = [...o.path, 'responses', status];
+        const f = errorResponseForm(response, envelope);
+        if (f.form === 'none') {
+          results.push({ message: `Error response ${status} has no ${JSON_MEDIA} content (an ${envelope} body).`, path: rPath });
+          continue;
+        }
+        const sPath = [...rPath, 'content', JSON_MEDIA, 'schema'];
+        if (f.form === 'bad') {
+          results.push({ message: `Error response ${status}: the ${JSON_MEDIA} schema ${f.reason}.`, path: sPath });
+          continue;
+        }
+        if (f.form === 'direct') continue;
+
+        if (cat === null) {
+          if (!reportedNoCatalogue) {
+            reportedNoCatalogue = true;
+            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with a oneOf of codes.`, path: [] });
+          }
+          continue;
+        }
+        const errPath = [...sPath, 'allOf', 1, 'properties', 'error', 'properties'];
+        f.codes.forEach((code, i) => {
+          const entry = cat.get(code);
+          const cPath = [...errPath, 'code', 'enum', i];
+          if (entry === undefined) {
+            results.push({ message: `Error response ${status} lists code ${code}, which is not in the error catalogue (${codeTitle}).`, path: cPath });
+            return;
+          }
+          if (!statusMatches(status, entry.status)) {
+            results.push({
+              message: `Error response ${status} lists code ${code}, whose catalogue status is ${String(entry.status)}.`,
+              path: cPath,
+            });
+          }
+          if (entry.type !== f.typeConst) {
+            results.push({
+              message: `Error response ${status} has type '${f.typeConst}' but code ${code} has catalogue type '${String(entry.type)}'.`,
+              path: [...errPath, 'type', 'const'],
+            });
+          }
+        });
+        if (typeStatuses !== null) {
+          const statuses = typeStatuses.get(f.typeConst);
+          const s = statusOf(status);
+          if (statuses === undefined) {
+            results.push({ message: `Error response ${status} has type '${f.typeConst}', which is not an error type (ErrorType).`, path: [...errPath, 'type', 'const'] });
+          } else if (s?.exact !== undefined && !statuses.includes(s.exact)) {
+            results.push({
+              message: `Error response ${status} has type '${f.typeConst}', whose statuses are ${statuses.join(', ')} (ErrorType x-svc-status-of-type).`,
+              path: [...errPath, 'type', 'const'],
+            });
+          }
+        }
+      }
+    }
+    return results;
+  },
+);
