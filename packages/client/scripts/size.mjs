@@ -1,0 +1,31 @@
+// Measures what an application pays to ship the client: dist/index.js bundled by esbuild with
+// openapi-fetch included, minified, then gzipped. Fails over the 10 kB budget.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const BUDGET_BYTES = 10_240;
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const result = await build({
+  entryPoints: [join(packageDir, 'dist', 'index.js')],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  write: false,
+  logLevel: 'warning',
+});
+const bundled = result.outputFiles[0].contents;
+if (!new TextDecoder().decode(bundled).includes('onRequest')) {
+  throw new Error('size: openapi-fetch is missing from the bundle, the figure would be meaningless');
+}
+const gzipped = gzipSync(bundled, { level: 9 }).length;
+const kilobytes = (bytes) => `${(bytes / 1024).toFixed(2)} kB`;
+console.log(`@svc/api-client + openapi-fetch: ${kilobytes(bundled.length)} minified, ${kilobytes(gzipped)} (${gzipped} bytes) gzipped; budget ${BUDGET_BYTES} bytes`);
+if (gzipped > BUDGET_BYTES) {
+  console.error(`size: over budget by ${gzipped - BUDGET_BYTES} bytes`);
+  process.exit(1);
+}

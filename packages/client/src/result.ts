@@ -1,0 +1,47 @@
+import { SvcApiError } from './errors.js';
+import { wasReplayed } from './idempotency.js';
+import { redactSecret } from './logging.js';
+import type { SvcResultMeta } from './types.js';
+
+/** Any `{ data, error, response }` result: this client's, or openapi-fetch's own. */
+export interface ResultLike {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+  requestId?: string | undefined;
+}
+
+/** The successful data of a result type (never the error branch). */
+export type DataOf<Result> = Result extends { error?: never; data: infer Data } ? Data : never;
+
+/**
+ * Returns the data of a successful result, or throws the {@link SvcApiError} of a failed one.
+ *
+ * @example
+ * const thread = unwrap(await svc.GET('/v2/api/threads/{id}', { params: { path: { id } } })).data;
+ */
+export function unwrap<Result extends ResultLike>(result: Result): DataOf<Result> {
+  if (!result.response.ok) throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
+  return result.data as DataOf<Result>;
+}
+
+/**
+ * Adds the client's metadata to openapi-fetch's result, and scrubs the API key from an error
+ * body (the service's messages include the failing value, so a 401 may echo the key).
+ */
+export function withMeta<Result extends ResultLike>(
+  result: Result,
+  sentRequestId: string | undefined,
+  idempotencyKey: string | undefined,
+  secret: string,
+): Result & SvcResultMeta {
+  const error = result.error === undefined ? undefined : redactSecret(result.error, secret);
+  const bodyRequestId = (error as { error?: { request_id?: unknown } } | undefined)?.error?.request_id;
+  return {
+    ...result,
+    ...(error === undefined ? {} : { error }),
+    requestId: result.response.headers.get('X-Request-Id') ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId),
+    idempotencyKey,
+    replayed: wasReplayed(result.response),
+  };
+}

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcTimeoutError, createSvcClient } from '../src/index.js';
+import { type FaultServer, startFaultServer } from './support/fault-server.js';
+
+const apiKey = 'sk_test_timeout_0123456789';
+let server: FaultServer;
+
+beforeAll(async () => {
+  server = await startFaultServer({ apiKey, conversations: 1 });
+});
+afterAll(() => server.close());
+
+async function until(condition: () => boolean) {
+  for (let tries = 0; !condition() && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe('timeouts and aborts', () => {
+  it('aborts a request that outlives its timeout, with an SvcTimeoutError', async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 150, maxRetries: 0 });
+    server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+    const abandonedBefore = server.abandoned;
+    const started = performance.now();
+    const error = await svc.GET('/v2/api/conversations', { requestId: 'slow-1' }).catch((caught: unknown) => caught);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(SvcTimeoutError);
+    expect(error).toMatchObject({ timeoutMs: 150, requestId: 'slow-1' });
+    expect(elapsed).toBeGreaterThanOrEqual(140);
+    expect(elapsed).toBeLessThan(1000);
+    // The connection was really closed, not left hanging.
+    await until(() => server.abandoned > abandonedBefore);
+    expect(server.abandoned).toBe(abandonedBefore + 1);
+  });
+
+  it('still times out when garbage is collected during the wait', async () => {
+    // Node's fetch links abort signals through weak references; a Request the client stopped
+    // holding would be collected here and the timeout would never reach the socket.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    expect(gc, 'vitest runs with --expose-gc').toBeTypeOf('function');
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 150, maxRetries: 0 });
+    server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+    const collecting = setInterval(() => gc?.(), 10);
+    try {
+      const outcome = await Promise.race([
+        svc.GET('/v2/api/conversations').catch((caught: unknown) => caught),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2_000)),
+      ]);
+      expect(outcome).toBeInstanceOf(SvcTimeoutError);
+    } finally {
+      clearInterval(collecting);
+    }
+  });
+
+  it('lets one request set its own timeout', async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 10_000, maxRetries: 0 });
+    server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+    const started = performance.now();
+    await expect(svc.GET('/v2/api/conversations', { timeoutMs: 100 })).rejects.toBeInstanceOf(SvcTimeoutError);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('retries a timed-out read like any network failure', async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 100, maxRetries: 1, retryBaseDelayMs: 1 });
+    server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+    const before = server.requests.length;
+    const { response } = await svc.GET('/v2/api/conversations');
+    expect(response.status).toBe(200);
+    expect(server.requests.length - before).toBe(2);
+  });
+
+  it('reports a caller abort as the caller’s own AbortError, not as a timeout, and does not retry it', async () => {
+    for (const maxRetries of [0, 2]) {
+      const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 5_000, maxRetries, retryBaseDelayMs: 1 });
+      server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const before = server.requests.length;
+      const started = performance.now();
+      const error = await svc.GET('/v2/api/conversations', { signal: controller.signal }).catch((caught: unknown) => caught);
+      expect(error).not.toBeInstanceOf(SvcTimeoutError);
+      expect(error).toMatchObject({ name: 'AbortError' });
+      expect(error).toBe(controller.signal.reason);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(server.requests.length - before).toBe(1);
+    }
+  });
+
+  it('stops waiting between retries when the caller aborts', async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey });
+    server.inject('GET', '/v2/api/conversations', {
+      kind: 'respond',
+      status: 429,
+      body: { error: { type: 'rate_limit_error', code: 'RATE_LIMIT_EXCEEDED', message: 'Wait.', retryable: true, retry_after_seconds: 5 } },
+    });
+    const controller = new AbortController();
+    const before = server.requests.length;
+    const pending = svc.GET('/v2/api/conversations', { signal: controller.signal });
+    await server.waitForRequests(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.requests.length - before).toBe(1);
+  });
+});
