@@ -1,0 +1,67 @@
+// The error catalogue, read from components.schemas.ErrorCode (a oneOf of `const` entries with
+// x-svc-status, x-svc-error-type, x-svc-suggestion, x-svc-retryable, x-svc-api-wide) and the
+// status of each error type from ErrorType's x-svc-status-of-type. Nothing here is typed by hand.
+import { isObject, type JsonObject } from './json-pointer.js';
+
+export interface CatalogueEntry {
+  code: string;
+  status: number;
+  type: string;
+  description: string;
+  suggestion?: string;
+  /** Only where the contract states it; see {@link isRetryable} for the rule used otherwise. */
+  retryable?: boolean;
+  /** API-wide codes (ENDPOINT_NOT_FOUND, METHOD_NOT_ALLOWED) hold for every path and method. */
+  apiWide: boolean;
+}
+
+export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
+
+export function readCatalogue(bundle: JsonObject): Catalogue {
+  const schemas = (bundle.components as JsonObject | undefined)?.schemas as JsonObject | undefined;
+  const errorCode = schemas?.ErrorCode;
+  if (!isObject(errorCode) || !Array.isArray(errorCode.oneOf)) {
+    throw new Error('The bundle has no components.schemas.ErrorCode catalogue (a oneOf of consts).');
+  }
+  const catalogue = new Map<string, CatalogueEntry>();
+  for (const entry of errorCode.oneOf) {
+    if (!isObject(entry) || typeof entry.const !== 'string') continue;
+    const status = entry['x-svc-status'];
+    const type = entry['x-svc-error-type'];
+    if (typeof status !== 'number' || typeof type !== 'string') {
+      throw new Error(`Catalogue entry ${entry.const} lacks x-svc-status or x-svc-error-type.`);
+    }
+    catalogue.set(entry.const, {
+      code: entry.const,
+      status,
+      type,
+      description: typeof entry.description === 'string' ? entry.description : entry.const,
+      ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
+      ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
+      apiWide: entry['x-svc-api-wide'] === true,
+    });
+  }
+  return catalogue;
+}
+
+/** ErrorType's x-svc-status-of-type: the HTTP statuses each error type may carry. */
+export function readStatusesOfType(bundle: JsonObject): ReadonlyMap<string, readonly number[]> {
+  const schemas = (bundle.components as JsonObject | undefined)?.schemas as JsonObject | undefined;
+  const errorType = schemas?.ErrorType;
+  const map = isObject(errorType) ? errorType['x-svc-status-of-type'] : undefined;
+  if (!isObject(map)) throw new Error('The bundle has no ErrorType x-svc-status-of-type.');
+  const result = new Map<string, number[]>();
+  for (const [type, statuses] of Object.entries(map)) {
+    result.set(type, Array.isArray(statuses) ? statuses.filter((s): s is number => typeof s === 'number') : []);
+  }
+  return result;
+}
+
+/**
+ * The catalogue's x-svc-retryable where given; otherwise the description's rule: rate-limit
+ * errors are always retryable, server errors are worth a retry, everything else is not.
+ */
+export function isRetryable(entry: CatalogueEntry): boolean {
+  if (entry.retryable !== undefined) return entry.retryable;
+  return entry.type === 'rate_limit_error' || entry.status >= 500;
+}

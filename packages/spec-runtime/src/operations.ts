@@ -1,0 +1,184 @@
+// Reads every operation of the bundle into a flat, resolved form: parameters (path-level merged
+// with operation-level), the request body, security alternatives, documented statuses and, per
+// error status, the exact codes the operation lists (the `code.enum` of its error response).
+import type { Catalogue } from './catalogue.js';
+import { childPointer, escapeSegment, follow, isObject, type JsonObject } from './json-pointer.js';
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+export interface OperationParameter {
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  /** The parameter's schema with `$ref`s followed (for coercion), and where it lives (for Ajv). */
+  schema: JsonObject;
+  schemaPointer: string;
+  /** x-svc-error-code on the parameter object itself: it overrides the schema's own code. */
+  errorCode?: string | JsonObject;
+}
+
+export interface OperationRequestBody {
+  required: boolean;
+  schemaPointer: string;
+}
+
+export interface Operation {
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The path template as documented, e.g. /v2/api/threads/{id}. */
+  path: string;
+  /** Pointer of the operation object in the bundle. */
+  pointer: string;
+  parameters: OperationParameter[];
+  requestBody?: OperationRequestBody;
+  /** Alternative security requirements: any one list of scopes suffices. [] means none needed. */
+  security: string[][];
+  /** Rate-limit and idempotency class, from info.x-svc-limits read/write methods. */
+  class: 'read' | 'write';
+  /** Documented response keys as written: '200', '2XX', '404', ... */
+  statuses: string[];
+  /** Error codes the operation lists, per HTTP status. */
+  codesByStatus: ReadonlyMap<number, ReadonlySet<string>>;
+  /** The raw operation object, for extensions (x-svc-transitions, x-svc-merge-rules, ...). */
+  raw: JsonObject;
+}
+
+export function readOperations(bundle: JsonObject, catalogue: Catalogue, writeMethods: readonly string[]): Operation[] {
+  const operations: Operation[] = [];
+  const paths = isObject(bundle.paths) ? bundle.paths : {};
+  const rootSecurity = Array.isArray(bundle.security) ? bundle.security : [];
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const itemPointer = childPointer('#/paths', path);
+    const { node: item, pointer: resolvedItemPointer } = follow(bundle, rawItem, itemPointer);
+    if (!isObject(item)) continue;
+    const pathLevel = readParameters(bundle, item.parameters, childPointer(resolvedItemPointer, 'parameters'));
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!isObject(op)) continue;
+      const pointer = childPointer(resolvedItemPointer, method);
+      const own = readParameters(bundle, op.parameters, childPointer(pointer, 'parameters'));
+      // Operation-level parameters override path-level ones with the same name and location.
+      const merged = [
+        ...pathLevel.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)),
+        ...own,
+      ];
+      const upper = method.toUpperCase();
+      operations.push({
+        operationId: typeof op.operationId === 'string' ? op.operationId : `${upper} ${path}`,
+        method: upper,
+        path,
+        pointer,
+        parameters: merged,
+        ...readRequestBody(bundle, op.requestBody, childPointer(pointer, 'requestBody')),
+        security: readSecurity(Array.isArray(op.security) ? op.security : rootSecurity),
+        class: writeMethods.includes(upper) ? 'write' : 'read',
+        statuses: isObject(op.responses) ? Object.keys(op.responses) : [],
+        codesByStatus: readCodesByStatus(bundle, op, pointer, catalogue),
+        raw: op,
+      });
+    }
+  }
+  return operations;
+}
+
+function readParameters(bundle: JsonObject, list: unknown, pointer: string): OperationParameter[] {
+  if (!Array.isArray(list)) return [];
+  const result: OperationParameter[] = [];
+  list.forEach((entry, index) => {
+    const { node: param, pointer: at } = follow(bundle, entry, childPointer(pointer, index));
+    if (!isObject(param) || typeof param.name !== 'string' || typeof param.in !== 'string') return;
+    const schemaAt = childPointer(at, 'schema');
+    const { node: schema } = follow(bundle, param.schema, schemaAt);
+    const code = param['x-svc-error-code'];
+    result.push({
+      name: param.name,
+      in: param.in as ParameterLocation,
+      required: param.required === true,
+      schema: isObject(schema) ? schema : {},
+      schemaPointer: schemaAt,
+      ...(typeof code === 'string' || isObject(code) ? { errorCode: code } : {}),
+    });
+  });
+  return result;
+}
+
+function readRequestBody(bundle: JsonObject, raw: unknown, pointer: string): { requestBody?: OperationRequestBody } {
+  if (raw === undefined) return {};
+  const { node: body, pointer: at } = follow(bundle, raw, pointer);
+  if (!isObject(body) || !isObject(body.content)) return {};
+  const media = body.content['application/json'];
+  if (!isObject(media) || media.schema === undefined) return {};
+  return {
+    requestBody: {
+      required: body.required === true,
+      schemaPointer: childPointer(at, 'content', 'application/json', 'schema'),
+    },
+  };
+}
+
+function readSecurity(requirements: unknown[]): string[][] {
+  const alternatives: string[][] = [];
+  for (const requirement of requirements) {
+    if (!isObject(requirement)) continue;
+    // One requirement object may name several schemes (all needed); this API has one scheme,
+    // so the scopes of every scheme in the object are simply collected together.
+    const scopes = Object.values(requirement).flatMap((s) => (Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : []));
+    alternatives.push(scopes);
+  }
+  return alternatives;
+}
+
+/** Finds `properties.error.properties.code.enum` through allOf/$ref of an error response schema. */
+export function findCodeEnum(bundle: JsonObject, schema: unknown, depth = 0): string[] | undefined {
+  if (depth > 16) return undefined;
+  const { node } = follow(bundle, schema, '#');
+  if (!isObject(node)) return undefined;
+  const error = isObject(node.properties) ? follow(bundle, node.properties.error, '#').node : undefined;
+  if (isObject(error) && isObject(error.properties)) {
+    const code = follow(bundle, error.properties.code, '#').node;
+    if (isObject(code) && Array.isArray(code.enum)) return code.enum.filter((c): c is string => typeof c === 'string');
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[key];
+    if (!Array.isArray(list)) continue;
+    for (const sub of list) {
+      const found = findCodeEnum(bundle, sub, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function readCodesByStatus(bundle: JsonObject, op: JsonObject, pointer: string, catalogue: Catalogue): Map<number, Set<string>> {
+  const result = new Map<number, Set<string>>();
+  if (!isObject(op.responses)) return result;
+  for (const [key, raw] of Object.entries(op.responses)) {
+    const status = Number(key);
+    if (!Number.isInteger(status) || status < 400) continue;
+    const { node: response } = follow(bundle, raw, childPointer(pointer, 'responses', key));
+    if (!isObject(response) || !isObject(response.content)) continue;
+    const media = response.content['application/json'];
+    if (!isObject(media)) continue;
+    const listed = findCodeEnum(bundle, media.schema);
+    // An error response without a code enum accepts any catalogue code of its status.
+    const codes = listed ?? [...catalogue.values()].filter((e) => e.status === status).map((e) => e.code);
+    result.set(status, new Set(codes));
+  }
+  return result;
+}
+
+/** The pointer of an operation's documented response for a status ('404', then '4XX', then 'default'). */
+export function responseKeyFor(op: Operation, status: number): string | undefined {
+  const exact = String(status);
+  if (op.statuses.includes(exact)) return exact;
+  const range = `${Math.floor(status / 100)}XX`;
+  if (op.statuses.includes(range)) return range;
+  return op.statuses.includes('default') ? 'default' : undefined;
+}
+
+export function responsePointer(op: Operation, key: string): string {
+  return `${op.pointer}/responses/${escapeSegment(key)}`;
+}

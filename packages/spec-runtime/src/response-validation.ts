@@ -1,0 +1,121 @@
+// Checks one response against the contract: the status is documented for the operation (or is an
+// API-wide code), required headers are present and well-formed, the body matches the schema, and
+// an error body carries a code the operation lists for that status, with the type of that status.
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { Catalogue } from './catalogue.js';
+import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
+import { responseKeyFor, responsePointer, type Operation } from './operations.js';
+import { coerceParameter, type HeaderSource } from './request-validation.js';
+import type { SchemaValidator } from './schema-validator.js';
+
+const ERROR_RESPONSE_POINTER = '#/components/schemas/ErrorResponse';
+
+function header(headers: HeaderSource | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+function describeErrors(errors: readonly ErrorObject[]): string {
+  const shown = errors.slice(0, 6).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})` : ''}`);
+  return shown.join('; ') + (errors.length > 6 ? `; and ${errors.length - 6} more` : '');
+}
+
+export interface ResponseContext {
+  bundle: JsonObject;
+  catalogue: Catalogue;
+  statusesOfType: ReadonlyMap<string, readonly number[]>;
+  validator: SchemaValidator;
+}
+
+export function validateResponse(
+  ctx: ResponseContext,
+  operation: Operation | null,
+  status: number,
+  headers: HeaderSource | undefined,
+  body: unknown,
+): string[] {
+  const problems: string[] = [];
+  const where = operation ? `${operation.operationId} ${status}` : `(no operation) ${status}`;
+  const errorCode = isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
+  const entry = errorCode ? ctx.catalogue.get(errorCode) : undefined;
+  const key = operation ? responseKeyFor(operation, status) : undefined;
+
+  if (!operation || !key) {
+    // Only the API-wide codes may answer where the operation documents nothing.
+    if (!entry?.apiWide || entry.status !== status) {
+      problems.push(`${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`);
+      return problems;
+    }
+    const errors = ctx.validator.errors(ERROR_RESPONSE_POINTER, body);
+    if (errors.length) problems.push(`${where}: body does not match ErrorResponse: ${describeErrors(errors)}`);
+    problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, true));
+    return problems;
+  }
+
+  const pointer = responsePointer(operation, key);
+  const { node: response, pointer: responseAt } = follow(ctx.bundle, getByPointer(ctx.bundle, pointer), pointer);
+  if (!isObject(response)) return [`${where}: response ${key} cannot be read from the bundle`];
+
+  if (isObject(response.headers)) {
+    for (const [name, raw] of Object.entries(response.headers)) {
+      const { node: spec, pointer: headerAt } = follow(ctx.bundle, raw, childPointer(responseAt, 'headers', name));
+      if (!isObject(spec)) continue;
+      const value = header(headers, name);
+      if (value === undefined) {
+        if (spec.required === true) problems.push(`${where}: required header ${name} is missing`);
+        continue;
+      }
+      if (spec.schema === undefined) continue;
+      const { node: schema } = follow(ctx.bundle, spec.schema, childPointer(headerAt, 'schema'));
+      const errors = ctx.validator.errors(childPointer(headerAt, 'schema'), coerceParameter(value, isObject(schema) ? schema : {}));
+      if (errors.length) problems.push(`${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`);
+    }
+  }
+
+  const media = isObject(response.content) ? response.content['application/json'] : undefined;
+  if (isObject(media) && media.schema !== undefined) {
+    if (body === undefined) {
+      problems.push(`${where}: a JSON body is documented but the response has none`);
+    } else {
+      const contentType = header(headers, 'content-type');
+      if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) problems.push(`${where}: content-type is ${contentType}, not application/json`);
+      const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
+      if (errors.length) problems.push(`${where}: body does not match the documented schema: ${describeErrors(errors)}`);
+    }
+  } else if (body !== undefined && body !== null && body !== '') {
+    problems.push(`${where}: the response documents no body but one was sent`);
+  }
+
+  if (status >= 400) problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, false));
+  return problems;
+}
+
+function checkErrorBody(
+  ctx: ResponseContext,
+  where: string,
+  operation: Operation | null,
+  status: number,
+  headers: HeaderSource | undefined,
+  body: unknown,
+  apiWide: boolean,
+): string[] {
+  const problems: string[] = [];
+  if (!isObject(body) || !isObject(body.error)) return [`${where}: an error response must have an error object`];
+  const error = body.error;
+  const code = typeof error.code === 'string' ? error.code : undefined;
+  const entry = code ? ctx.catalogue.get(code) : undefined;
+  if (!code || !entry) return [`${where}: error code ${String(error.code)} is not in the catalogue`];
+  if (entry.status !== status) problems.push(`${where}: ${code} belongs to status ${entry.status}, not ${status}`);
+  if (error.type !== entry.type) problems.push(`${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
+  if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false)) problems.push(`${where}: type ${String(error.type)} does not go with status ${status}`);
+  if (!apiWide && operation && !(operation.codesByStatus.get(status)?.has(code) ?? false)) {
+    problems.push(`${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
+  }
+  if (entry.retryable !== undefined && error.retryable !== entry.retryable) problems.push(`${where}: ${code} must have retryable ${entry.retryable}`);
+  const requestId = header(headers, 'x-request-id');
+  if (requestId !== undefined && error.request_id !== requestId) problems.push(`${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
+  return problems;
+}
