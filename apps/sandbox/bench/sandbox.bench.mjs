@@ -1,0 +1,107 @@
+// Throughput of the sandbox next to a bare node:http server that answers the same bytes, in the
+// same run, so the ratio says what the contract-driven pipeline costs (routing, auth, rate-limit
+// bookkeeping, idempotency, body parsing, validation, handler, JSON). Each server runs in its own
+// process; autocannon drives it from this one. Not a test: run `pnpm --filter @svc/sandbox bench`
+// after a build. Prints a table and writes bench/results.json (gitignored).
+//
+// BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the runs.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const duration = Number(process.env.BENCH_DURATION ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const auth = { Authorization: 'Api-Key sbx_demo_full_access' };
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const bare = fileURLToPath(new URL('./bare-server.mjs', import.meta.url));
+
+const scenarios = [
+  { name: 'read: GET /v2/api/threads/{id}', method: 'GET', path: '/v2/api/threads/cth-5Lm1zX7e', headers: auth },
+  {
+    name: 'write: keyed PUT /v2/api/conversations/{n}/action (fresh key per request)',
+    method: 'PUT',
+    path: '/v2/api/conversations/%2B14155550123/action',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'READ' }),
+    freshKeys: true,
+  },
+];
+
+/** Starts `node <args>` and resolves with its URL once it prints "listening on <url>". */
+function startProcess(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
+      if (url) resolve({ url, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
+  });
+}
+
+let counter = 0;
+async function load(url, scenario) {
+  const result = await autocannon({
+    url: `${url}${scenario.path}`,
+    connections,
+    duration,
+    method: scenario.method,
+    headers: scenario.headers,
+    body: scenario.body,
+    // A fresh Idempotency-Key per request: every write executes and is stored, none is a replay.
+    requests: scenario.freshKeys ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': `bench-${++counter}` } }) }] : undefined,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    total: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+const results = { date: new Date().toISOString(), node: process.version, duration, connections, scenarios: [] };
+const sandbox = await startProcess([cli, '--port', '0', '--no-rate-limit']);
+try {
+  for (const scenario of scenarios) {
+    // The baseline answers exactly the bytes the sandbox answers to this request.
+    const sample = await fetch(`${sandbox.url}${scenario.path}`, { method: scenario.method, headers: { ...scenario.headers, 'Idempotency-Key': 'bench-sample' }, body: scenario.body });
+    const bytes = Buffer.from(await sample.arrayBuffer());
+    const baseline = await startProcess([bare, String(sample.status), bytes.toString('base64')]);
+    try {
+      const sandboxRun = await load(sandbox.url, scenario);
+      const bareRun = await load(baseline.url, scenario);
+      results.scenarios.push({
+        name: scenario.name,
+        status: sample.status,
+        bytes: bytes.length,
+        sandbox: sandboxRun,
+        bare: bareRun,
+        ratio: Number((sandboxRun.requestsPerSecond / bareRun.requestsPerSecond).toFixed(3)),
+      });
+    } finally {
+      await baseline.stop();
+    }
+  }
+} finally {
+  await sandbox.stop();
+}
+
+console.table(
+  results.scenarios.map((s) => ({
+    scenario: s.name,
+    'sandbox req/s': s.sandbox.requestsPerSecond,
+    'sandbox p99 ms': s.sandbox.p99Ms,
+    'bare req/s': s.bare.requestsPerSecond,
+    'bare p99 ms': s.bare.p99Ms,
+    'sandbox / bare': s.ratio,
+    'sandbox errors + non-2xx': s.sandbox.errors + s.sandbox.non2xx,
+  })),
+);
+const out = fileURLToPath(new URL('./results.json', import.meta.url));
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote ${out}`);

@@ -1,0 +1,231 @@
+// The sandbox: a Hono app whose single catch-all handler runs every request through the same
+// pipeline, driven by the contract:
+//   request id -> rate limit -> route (404/405) -> authentication -> trial plan and scopes ->
+//   idempotency (replay, reuse, in progress) -> JSON body -> contract validation -> handler.
+// Nothing awaits before the idempotency check, so two identical keyed requests started together
+// can never both run. Bad input ends as a documented 4xx; only a bug can reach the 500.
+import { Hono } from 'hono';
+import type { Contract, Operation } from '@svc/spec-runtime';
+import { bundledContract } from './bundled-contract.js';
+import { createHandlers } from './handlers/index.js';
+import { isFailure, type Failure, type HandlerResult } from './handlers/types.js';
+import { authenticate, authorize, bearerToken } from './pipeline/auth.js';
+import { IdempotencyStore, type IdempotencyTicket } from './pipeline/idempotency.js';
+import { readJsonBody } from './pipeline/json-body.js';
+import { RateLimiter, type RateLimits } from './pipeline/rate-limiter.js';
+import { loadSeedFile } from './seed-file.js';
+import type { ApiKeyRecord, SandboxState } from './store/model.js';
+import { Store } from './store/store.js';
+import { generateRequestId, newId } from './support/ids.js';
+import { isoTimestamp } from './support/time.js';
+
+export interface SandboxOptions {
+  /** Defaults to the bundle of @svc/openapi. */
+  contract?: Contract;
+  /** Defaults to fixtures/seed.json. */
+  seed?: SandboxState;
+  /** false turns rate limiting off; numbers override the contract's limits. On by default. */
+  rateLimit?: false | Partial<RateLimits>;
+  /** Serves POST /__sandbox/reset (restores the seed). Off by default. */
+  enableReset?: boolean;
+  /** Milliseconds since the epoch; injectable for idempotency expiry and rate-limit windows. */
+  clock?: () => number;
+  /** Largest accepted request body, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Deepest accepted JSON nesting of a request body (default 32). */
+  maxBodyDepth?: number;
+}
+
+export interface Sandbox {
+  app: Hono;
+  fetch: (request: Request) => Promise<Response>;
+  store: Store;
+  contract: Contract;
+  /** Restores the seed and forgets idempotency keys and rate-limit windows. */
+  reset(): void;
+  /** Requests answered with INTERNAL_SERVER_ERROR, i.e. bugs; tests assert it stays zero. */
+  readonly internalErrors: number;
+}
+
+export const RESET_PATH = '/__sandbox/reset';
+
+interface Outcome {
+  status: number;
+  text: string | null;
+}
+
+/** One authenticated, authorised call to a documented operation. */
+interface Call {
+  request: Request;
+  url: URL;
+  operation: Operation;
+  params: Record<string, string>;
+  key: ApiKeyRecord;
+  requestId: string;
+  clientRequestId: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+function nonEmpty(value: string | null): string | undefined {
+  return value === null || value === '' ? undefined : value;
+}
+
+function unknownFieldSuggestion(param: string | undefined): string | undefined {
+  if (param === 'status' || param === 'is_default' || param === 'agent.status' || param === 'agent.is_default') {
+    return `Remove ${param} from the body: it is read-only here (the receptionist is turned on or off by a separate operation).`;
+  }
+  if (param === 'prompt') return 'Remove prompt from the body: the prompt is written by the separate set-prompt operation, which replaces the whole section list.';
+  return param === undefined ? undefined : `Remove ${param} from the body: unknown fields are refused, never ignored.`;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const contract = options.contract ?? bundledContract();
+  const store = new Store(options.seed ?? loadSeedFile());
+  const clock = options.clock ?? Date.now;
+  const { limits } = contract;
+  const limiter = new RateLimiter(
+    {
+      readsPerSecond: (options.rateLimit || undefined)?.readsPerSecond ?? limits.readRequestsPerSecond,
+      writesPerSecond: (options.rateLimit || undefined)?.writesPerSecond ?? limits.writeRequestsPerSecond,
+    },
+    options.rateLimit !== false,
+    clock,
+  );
+  const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock);
+  const handlers = createHandlers(contract);
+  const bodyLimits = { maxBytes: options.maxBodyBytes ?? 1024 * 1024, maxDepth: options.maxBodyDepth ?? 32 };
+  let internalErrors = 0;
+
+  function respond(outcome: Outcome, headers: Headers): Response {
+    if (outcome.text !== null) headers.set('Content-Type', 'application/json');
+    return new Response(outcome.text, { status: outcome.status, headers });
+  }
+
+  function errorOutcome(requestId: string, code: string, detail: Omit<Failure, 'error'> & { retryAfterSeconds?: number }): Outcome {
+    const suggestion = detail.suggestion ?? (code === 'UNKNOWN_FIELD' ? unknownFieldSuggestion(detail.param) : undefined);
+    const built = contract.buildError(code, {
+      requestId,
+      message: detail.message,
+      ...(detail.param !== undefined ? { param: detail.param } : {}),
+      ...(suggestion !== undefined ? { suggestion } : {}),
+      ...(detail.errors ? { errors: detail.errors } : {}),
+      ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
+    });
+    return { status: built.status, text: JSON.stringify(built.body) };
+  }
+
+  /** Body, validation and handler: everything after the idempotency check. */
+  async function execute(call: Call): Promise<Outcome> {
+    const { request, url, operation, params, key, requestId, clientRequestId, idempotencyKey } = call;
+    let body: Record<string, unknown> | undefined;
+    if (operation.requestBody) {
+      const read = await readJsonBody(request, operation.requestBody.required, bodyLimits);
+      if (!read.ok) return errorOutcome(requestId, read.code, { message: read.message });
+      body = read.value;
+    }
+    // Empty X-Request-Id and Idempotency-Key headers count as not sent.
+    const headers: Record<string, string> = {};
+    if (clientRequestId !== undefined) headers['X-Request-Id'] = clientRequestId;
+    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers, body });
+    if (violations.length > 0) {
+      const choice = contract.errorFor(violations, operation);
+      return errorOutcome(requestId, choice.code, { message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
+    }
+    const team = store.team(key.team_id);
+    const handler = handlers.get(operation.operationId)!;
+    const result: HandlerResult = handler({
+      team,
+      key,
+      params,
+      query: url.searchParams,
+      body: body ?? {},
+      now: () => isoTimestamp(clock()),
+      // Collisions of 8 random alphanumerics are unlikely; checking the serialised team is simple and cheap enough.
+      newId: (prefix) => newId(prefix, (id) => JSON.stringify(team).includes(`"${id}"`)),
+    });
+    if (isFailure(result)) return errorOutcome(requestId, result.error, result);
+    return { status: result.status, text: result.body === undefined ? null : JSON.stringify(result.body) };
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const clientRequestId = nonEmpty(request.headers.get('x-request-id'));
+    const requestId = clientRequestId ?? generateRequestId();
+    const idempotencyKey = nonEmpty(request.headers.get('idempotency-key'));
+    const headers = new Headers({ 'X-Request-Id': requestId });
+    if (idempotencyKey !== undefined) headers.set('Idempotency-Key', idempotencyKey);
+    const fail = (code: string, detail: Omit<Failure, 'error'> & { retryAfterSeconds?: number }) => respond(errorOutcome(requestId, code, detail), headers);
+    let ticket: IdempotencyTicket | undefined;
+    try {
+      const kind = limits.writeMethods.includes(method) ? 'write' : 'read';
+      const token = bearerToken(request.headers);
+      const rate = limiter.consume(token ?? 'anonymous', kind);
+      headers.set('X-RateLimit-Limit', String(rate.limit));
+      headers.set('X-RateLimit-Remaining', String(rate.remaining));
+      headers.set('X-RateLimit-Reset', String(rate.resetSeconds));
+
+      const route = contract.matchRoute(method, url.pathname);
+      if ('error' in route) {
+        if (route.error === 'METHOD_NOT_ALLOWED') {
+          headers.set('Allow', route.allowed.join(', '));
+          return fail('METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${url.pathname}; allowed: ${route.allowed.join(', ')}.` });
+        }
+        return fail('ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${url.pathname}.` });
+      }
+      const { operation, params } = route;
+      if (!rate.allowed) {
+        return fail('RATE_LIMIT_EXCEEDED', { message: `Rate limit exceeded: ${rate.limit} ${kind} requests per second.`, retryAfterSeconds: Math.max(1, rate.resetSeconds) });
+      }
+      const key = authenticate(request.headers, store);
+      if ('code' in key) return fail(key.code, key);
+      const refusal = authorize(operation, key);
+      if (refusal) return fail(refusal.code, refusal);
+
+      if (operation.class === 'write' && idempotencyKey !== undefined) {
+        const outcome = idempotency.begin(key.key, idempotencyKey, method, url.pathname);
+        if (outcome.kind === 'reuse') return fail('IDEMPOTENCY_KEY_REUSE', { message: `Idempotency-Key ${idempotencyKey} was already used for a different endpoint or method.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'in-progress') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: `Another request with Idempotency-Key ${idempotencyKey} is in progress; wait and retry.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'replay') {
+          headers.set('Idempotency-Replayed', 'true');
+          return respond(outcome.response, headers);
+        }
+        ticket = outcome.ticket;
+      }
+      const outcome = await execute({ request, url, operation, params, key, requestId, clientRequestId, idempotencyKey });
+      ticket?.complete(outcome);
+      return respond(outcome, headers);
+    } catch (error) {
+      ticket?.abandon();
+      internalErrors++;
+      console.error(`[sandbox] ${requestId} ${method} ${url.pathname}:`, error);
+      return fail('INTERNAL_SERVER_ERROR', { message: `An unexpected error occurred (request ${requestId}).` });
+    }
+  }
+
+  const app = new Hono();
+  if (options.enableReset) {
+    app.post(RESET_PATH, (c) => {
+      sandbox.reset();
+      return c.json({ data: { reset: true } });
+    });
+  }
+  app.all('*', (c) => handle(c.req.raw));
+
+  const sandbox: Sandbox = {
+    app,
+    fetch: async (request) => app.fetch(request),
+    store,
+    contract,
+    reset() {
+      store.reset();
+      idempotency.reset();
+      limiter.reset();
+    },
+    get internalErrors() {
+      return internalErrors;
+    },
+  };
+  return sandbox;
+}

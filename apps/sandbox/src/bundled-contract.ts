@@ -1,0 +1,13 @@
+// The contract of this repository: @svc/openapi's bundle, loaded once per process.
+import { createRequire } from 'node:module';
+import { loadContract, type Contract } from '@svc/spec-runtime';
+
+let cached: Contract | undefined;
+
+export function bundledContract(): Contract {
+  if (!cached) {
+    const require = createRequire(import.meta.url);
+    cached = loadContract(require('@svc/openapi/openapi.json'));
+  }
+  return cached;
+}

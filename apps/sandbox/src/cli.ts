@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
+import { parseArgs } from 'node:util';
+import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
+import { RESET_PATH } from './app.js';
+
+const USAGE = `Usage: svc-sandbox [options]
+
+Runs the stateful sandbox of the Team Communications Service API (in memory, seeded).
+
+Options:
+  --port <n>         Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+  --host <host>      Interface to bind (default ${DEFAULT_HOST})
+  --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
+  --no-rate-limit    Turn off the 20 reads/s and 5 writes/s per-key limits
+  --enable-reset     Serve POST ${RESET_PATH}, which restores the seed (for tests)
+  -h, --help         Show this help
+`;
+
+function fatal(message: string): never {
+  process.stderr.write(`svc-sandbox: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        seed: { type: 'string' },
+        'no-rate-limit': { type: 'boolean' },
+        'enable-reset': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    fatal((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  let seed;
+  try {
+    seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
+  } catch (error) {
+    fatal((error as Error).message);
+  }
+  const running = await startSandboxServer({
+    port,
+    host: values.host ?? DEFAULT_HOST,
+    seed,
+    rateLimit: values['no-rate-limit'] ? false : {},
+    enableReset: values['enable-reset'] === true,
+  });
+  const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
+  process.stdout.write(
+    [
+      `Sandbox of the Team Communications Service API listening on ${running.url}`,
+      `Rate limits: ${values['no-rate-limit'] ? 'off' : 'on (20 reads/s, 5 writes/s per key)'}; reset endpoint: ${values['enable-reset'] ? `POST ${running.url}${RESET_PATH}` : 'off'}`,
+      '',
+      'Sandbox demo keys (fictional data, valid only against this sandbox):',
+      keys,
+      '',
+      'Try:',
+      `  curl -H 'Authorization: Api-Key sbx_demo_full_access' ${running.url}/v2/api/threads/cth-5Lm1zX7e`,
+      '',
+    ].join('\n'),
+  );
+  const stop = () => {
+    running.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`svc-sandbox: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,50 @@
+// What an operation handler receives and returns. Handlers run after authentication,
+// authorisation, idempotency and contract validation: params, query and body are known to
+// conform to the contract, so a handler only checks what the contract cannot (existence,
+// uniqueness, line access, state).
+import type { FieldError } from '@svc/spec-runtime';
+import type { ApiKeyRecord, TeamRecord } from '../store/model.js';
+
+export interface HandlerContext {
+  team: TeamRecord;
+  key: ApiKeyRecord;
+  /** Path parameters, URL-decoded. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The JSON body (an object) of operations that take one. */
+  body: Record<string, unknown>;
+  /** The current time as an ISO 8601 timestamp (from the injectable clock). */
+  now(): string;
+  /** A new id with this prefix, unique within the team. */
+  newId(prefix: string): string;
+}
+
+export interface Success {
+  status: number;
+  /** undefined: no body (204). */
+  body?: unknown;
+}
+
+export interface Failure {
+  error: string;
+  message: string;
+  param?: string;
+  suggestion?: string;
+  errors?: FieldError[];
+}
+
+export type HandlerResult = Success | Failure;
+export type Handler = (ctx: HandlerContext) => HandlerResult;
+
+export const ok = (body: unknown, status = 200): Success => ({ status, body });
+export const noContent = (): Success => ({ status: 204 });
+export const fail = (error: string, message: string, extra: Omit<Failure, 'error' | 'message'> = {}): Failure => ({ error, message, ...extra });
+
+export function isFailure(result: HandlerResult): result is Failure {
+  return 'error' in result;
+}
+
+/** INVALID_REQUEST with one entry per field, for checks the contract's schemas cannot express. */
+export function invalid(errors: FieldError[]): Failure {
+  return fail('INVALID_REQUEST', 'Request validation failed', { errors });
+}

@@ -1,0 +1,60 @@
+// Per-key rate limits in fixed one-second windows, one budget for reads and one for writes (the
+// numbers come from the contract's info.x-svc-limits unless configured otherwise). Every response
+// reports the budget in X-RateLimit-*; with limiting off the headers still report the budget,
+// it just never runs out.
+export interface RateLimits {
+  readsPerSecond: number;
+  writesPerSecond: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the current window resets (X-RateLimit-Reset). */
+  resetSeconds: number;
+}
+
+const WINDOW_MS = 1000;
+// Windows of past seconds are swept when the map has doubled since the last sweep, so many
+// distinct keys (or garbage tokens) cost O(1) per request on average and memory stays bounded.
+const FIRST_SWEEP_AT = 10_000;
+
+export class RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+  private sweepAt = FIRST_SWEEP_AT;
+
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly enabled: boolean,
+    private readonly clock: () => number,
+  ) {}
+
+  consume(bucket: string, kind: 'read' | 'write'): RateDecision {
+    const now = this.clock();
+    const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+    const limit = kind === 'write' ? this.limits.writesPerSecond : this.limits.readsPerSecond;
+    const resetSeconds = Math.max(0, Math.ceil((start + WINDOW_MS - now) / 1000));
+    if (!this.enabled) return { allowed: true, limit, remaining: limit, resetSeconds };
+    const id = `${kind}\u0000${bucket}`;
+    let window = this.windows.get(id);
+    if (!window || window.start !== start) {
+      if (this.windows.size >= this.sweepAt) this.sweep(start);
+      window = { start, count: 0 };
+      this.windows.set(id, window);
+    }
+    if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
+    window.count++;
+    return { allowed: true, limit, remaining: limit - window.count, resetSeconds };
+  }
+
+  reset(): void {
+    this.windows.clear();
+    this.sweepAt = FIRST_SWEEP_AT;
+  }
+
+  private sweep(currentStart: number): void {
+    for (const [id, window] of this.windows) if (window.start < currentStart) this.windows.delete(id);
+    this.sweepAt = Math.max(FIRST_SWEEP_AT, this.windows.size * 2);
+  }
+}

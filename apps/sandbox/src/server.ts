@@ -1,0 +1,41 @@
+// Serving the sandbox over HTTP with @hono/node-server. Port 0 picks a free port (tests, bench).
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
+
+export interface ServeOptions extends SandboxOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface RunningSandbox {
+  sandbox: Sandbox;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export function startSandboxServer(options: ServeOptions = {}): Promise<RunningSandbox> {
+  const sandbox = createSandbox(options);
+  sandbox.contract.precompile();
+  const host = options.host ?? DEFAULT_HOST;
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: sandbox.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }, (info: AddressInfo) => {
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      resolve({
+        sandbox,
+        port: info.port,
+        url: `http://${shownHost}:${info.port}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.close((error) => (error ? fail(error) : done()));
+          }),
+      });
+    });
+    server.once('error', reject);
+  });
+}

@@ -1,0 +1,291 @@
+// The shape of the sandbox's state: what fixtures/seed.json holds and what the store keeps in
+// memory. Everything is plain JSON, so a snapshot is JSON.stringify and a reset is a deep copy.
+// Field names follow the API where the API shows them; the rest are the sandbox's own.
+
+export type Plan = 'PAID' | 'TRIAL';
+
+export interface ApiKeyRecord {
+  /** The secret sent as `Authorization: Api-Key <key>`. Sandbox demo keys only. */
+  key: string;
+  name: string;
+  team_id: string;
+  /** The user the key belongs to: author of threads and comments, owner of "my" dialer queue. */
+  owner_user_id: string;
+  scopes: string[];
+  revoked: boolean;
+  plan: Plan;
+  /** Lines (E.164) the key may access; null means every line of the team. */
+  lines: string[] | null;
+}
+
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  /** Removed from the team: mentions of this user carry deleted: true. */
+  removed: boolean;
+}
+
+export interface LineRecord {
+  number: string;
+  name: string;
+  capabilities: { voice: boolean; sms: boolean };
+}
+
+export interface ContactRecord {
+  id: string;
+  name: string;
+  company: { name: string };
+  numbers: string[];
+}
+
+export interface ConversationRecord {
+  contact_number: string;
+  svc_number: string;
+  read: boolean;
+  archived: boolean;
+}
+
+export interface TranscriptLine {
+  source: 'USER' | 'AGENT';
+  time: string;
+  text: string;
+}
+
+export interface CallSummary {
+  template_key: string;
+  status: 'COMPLETED' | 'PENDING' | 'FAILED';
+  content: string;
+}
+
+export interface CallRecord {
+  id: string;
+  contact_number: string;
+  svc_number: string;
+  direction: 'INBOUND' | 'OUTBOUND';
+  result: string;
+  duration: number;
+  user_id: string | null;
+  started_at: string;
+  read: boolean;
+  tags: string[];
+  transcript: TranscriptLine[];
+  summaries: CallSummary[];
+}
+
+export interface MessageRecord {
+  id: string;
+  contact_number: string;
+  svc_number: string;
+  direction: 'INBOUND' | 'OUTBOUND';
+  result: string;
+  text: string;
+  user_id: string | null;
+  sent_at: string;
+  read: boolean;
+  tags: string[];
+}
+
+export interface NoteRecord {
+  id: string;
+  content: string;
+  contact_number: string;
+  svc_number: string | null;
+  user_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentRecord {
+  id: string;
+  content: string;
+  user_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ThreadEntityType = 'CALL' | 'TEXT_MESSAGE' | 'CONVERSATION_NOTE';
+
+export interface ThreadRecord {
+  id: string;
+  entity_type: ThreadEntityType;
+  entity_id: string;
+  contact_number: string;
+  resolved: boolean;
+  resolved_at: string | null;
+  resolved_by: { id: string; name: string | null } | null;
+  created_at: string;
+  comments: CommentRecord[];
+}
+
+export interface TagRecord {
+  name: string;
+}
+
+export interface CustomFieldOption {
+  key: string;
+  label: string;
+}
+
+export interface CustomFieldRecord {
+  key: string;
+  label: string | null;
+  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'DROPDOWN' | null;
+  options?: CustomFieldOption[];
+  /** 'SVC' for fields created through the service; anything else is a CRM integration. */
+  source: string;
+  description?: string;
+  /** Deleted fields are kept (and answer ATTRIBUTE_NOT_FOUND), as the description implies. */
+  deleted: boolean;
+}
+
+export interface CompanyRecord {
+  id: string;
+  name: string;
+}
+
+export interface PersonRecord {
+  id: string;
+  name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone_numbers: string[];
+  company_id: string | null;
+  custom_fields: Record<string, string | number | boolean | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DealRecord {
+  id: string;
+  name: string;
+  status: string;
+  amount: number;
+  currency: string;
+  closed_at: string | null;
+  person_id: string | null;
+  company_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SummaryTemplateRecord {
+  id: string;
+  key: string;
+  name: string;
+  active: boolean;
+  created_at: string;
+}
+
+export interface DialingQueueNumber {
+  number_to: string;
+  position: number;
+  created_at: string;
+  updated_at: string;
+  call_start_date?: string;
+  call_id?: string;
+  routing_result?: string;
+  sync_status?: string;
+  detected_outbound_voicemail?: boolean;
+  not_reached_destination_reason?: string;
+  voicemail_left?: boolean;
+}
+
+export interface DialingQueueRecord {
+  id: string;
+  name: string;
+  creator_id: string;
+  assignee_id: string;
+  voicemail_handling: 'SKIP' | 'NO_SKIP';
+  do_not_disturb: 'ENABLED' | 'DISABLED';
+  numbers: DialingQueueNumber[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CalendarRecord {
+  calendar_connection_id: string;
+  name: string;
+  provider: string;
+  status: string;
+  is_team_default: boolean;
+  owner: { user_id: string; user_name: string; email: string };
+  event_types: Array<{
+    id: string;
+    slug: string;
+    title: string;
+    length_in_minutes: number;
+    description: string;
+    required_questions: Array<{ id: string; label: string }>;
+  }>;
+}
+
+export interface ReceptionistAgentRecord {
+  id: string;
+  status: string;
+  is_default: boolean;
+  name: string;
+  business_name: string;
+  business_address: string;
+  business_phone: string;
+  business_email: string;
+  business_website: string;
+  business_industry: string;
+  language: string;
+  voice_id: string;
+  greeting_message: string;
+  closing_message: string;
+  tone_of_voice: string;
+  answer_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ReceptionistRecord {
+  line: string;
+  agent: ReceptionistAgentRecord;
+  prompt: { sections: JsonValue[] } | { custom_prompt: string };
+  capabilities: { SCHEDULING: boolean; CALL_TRANSFER: boolean; WARM_TRANSFER: boolean };
+  business_hours: { timezone: string; schedule: JsonValue[] };
+  transfer_rules: JsonValue[];
+  /** Ids of the team's connected calendars this receptionist books on. */
+  calendar_ids: string[];
+  knowledge: { text: string; websites: JsonValue[]; files: JsonValue[] };
+}
+
+export interface TeamRecord {
+  id: string;
+  name: string;
+  /** Custom fields need the new contact model; 'LEGACY' teams answer TEAM_NOT_FOUND there. */
+  contact_model: 'V2' | 'LEGACY';
+  users: UserRecord[];
+  lines: LineRecord[];
+  contacts: ContactRecord[];
+  conversations: ConversationRecord[];
+  calls: CallRecord[];
+  messages: MessageRecord[];
+  notes: NoteRecord[];
+  threads: ThreadRecord[];
+  tags: TagRecord[];
+  built_in_fields: string[];
+  custom_fields: CustomFieldRecord[];
+  companies: CompanyRecord[];
+  people: PersonRecord[];
+  deals: DealRecord[];
+  summary_templates: SummaryTemplateRecord[];
+  dialing_queues: DialingQueueRecord[];
+  calendars: CalendarRecord[];
+  receptionists: ReceptionistRecord[];
+}
+
+export interface SandboxState {
+  keys: ApiKeyRecord[];
+  teams: TeamRecord[];
+}
+
+export interface SeedFile extends SandboxState {
+  _notice?: string;
+}

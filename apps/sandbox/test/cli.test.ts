@@ -1,0 +1,53 @@
+// The svc-sandbox command, run from its build output (turbo builds before it tests).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+function requireBuild() {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build (or pnpm --filter @svc/sandbox build) first.`);
+}
+
+it('prints its usage with --help', () => {
+  requireBuild();
+  const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
+  expect(run.status).toBe(0);
+  for (const option of ['--port', '--host', '--seed', '--no-rate-limit', '--enable-reset']) expect(run.stdout).toContain(option);
+});
+
+it('refuses unknown options and bad values with exit code 2', () => {
+  requireBuild();
+  expect(spawnSync(process.execPath, [cli, '--nope'], { encoding: 'utf8' }).status).toBe(2);
+  expect(spawnSync(process.execPath, [cli, '--port', 'http'], { encoding: 'utf8' }).status).toBe(2);
+  const seed = spawnSync(process.execPath, [cli, '--seed', '/nonexistent/seed.json'], { encoding: 'utf8' });
+  expect(seed.status).toBe(2);
+  expect(seed.stderr).toContain('Cannot read the seed');
+});
+
+it('starts, prints the URL, the demo keys and a curl example, and serves the API', async () => {
+  requireBuild();
+  const child = spawn(process.execPath, [cli, '--port', '0', '--no-rate-limit', '--enable-reset'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const output = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('curl')) resolve(text);
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
+      setTimeout(() => reject(new Error(`no banner: ${text}`)), 10_000);
+    });
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(url).toBeDefined();
+    expect(output).toContain('sbx_demo_full_access');
+    expect(output).toContain('demo keys');
+    expect(output).toContain('Rate limits: off');
+    const res = await fetch(`${url}/v2/api/threads/cth-5Lm1zX7e`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
