@@ -1,0 +1,50 @@
+// Makes the docs copy of the bundle: the published contract plus what only the rendered docs
+// need — generated code samples on every operation, the guides as navigable sections, and an
+// overview that no longer repeats the sections the guides present. The bundle itself is never
+// modified.
+import { addCodeSamples } from './code-samples.js';
+import { buildGuides, guideTagName, type Guide } from './guides/index.js';
+import { splitDescription } from './guides/description-sections.js';
+import { blocks } from './markdown.js';
+import type { OpenApiDocument, Tag } from './openapi.js';
+
+export const GUIDES_GROUP = 'Guides';
+export const REFERENCE_GROUP = 'API reference';
+
+export function makeDocsSpec(bundle: OpenApiDocument): { spec: OpenApiDocument; guides: Guide[] } {
+  const spec = structuredClone(bundle);
+  const guides = buildGuides(bundle);
+
+  addCodeSamples(spec);
+
+  // A Redoc "trait tag" is a section with a description and no operations: exactly a guide.
+  const guideTags: Tag[] = guides.map((guide) => ({
+    name: guideTagName(guide),
+    'x-displayName': guide.title,
+    'x-traitTag': true,
+    description: guide.markdown,
+  }));
+  const apiTags = spec.tags ?? [];
+  const clash = guideTags.find((guideTag) => apiTags.some((tag) => tag.name === guideTag.name));
+  if (clash) throw new Error(`Guide tag ${clash.name} clashes with a tag of the contract`);
+  spec.tags = [...guideTags, ...apiTags];
+  spec['x-tagGroups'] = [
+    { name: GUIDES_GROUP, tags: guideTags.map((tag) => tag.name) },
+    { name: REFERENCE_GROUP, tags: apiTags.map((tag) => tag.name) },
+  ];
+
+  spec.info.description = overview(bundle.info.description, guides);
+  return { spec, guides };
+}
+
+/** The introduction and the sections no guide presents, then a pointer to the guides. */
+function overview(description: string | undefined, guides: Guide[]): string {
+  const { intro, sections } = splitDescription(description);
+  const presented = new Set(guides.flatMap((guide) => guide.replacesSections));
+  const kept = [...sections].filter(([heading]) => !presented.has(heading)).map(([heading, body]) => blocks(`## ${heading}`, body));
+  return blocks(
+    intro,
+    `**${GUIDES_GROUP}** (in the navigation): ${guides.map((guide) => `[${guide.title}](#/${guideTagName(guide)})`).join(' · ')}.`,
+    ...kept,
+  );
+}

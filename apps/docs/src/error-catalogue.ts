@@ -1,0 +1,67 @@
+// The error catalogue as data: the `ErrorCode` schema's oneOf, one entry per code, with the
+// x-svc-* facts the contract attaches to each (status, type, suggestion, retryable, markers).
+import { resolve, type JsonObject, type OpenApiDocument, type Response, type Schema } from './openapi.js';
+
+export interface CatalogueEntry {
+  code: string;
+  status: number;
+  type: string;
+  meaning: string;
+  suggestion?: string;
+  retryable?: boolean;
+  apiWide: boolean;
+  unspecified?: string;
+  inferred?: string;
+}
+
+export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
+  const schema = doc.components?.schemas?.ErrorCode;
+  if (!schema?.oneOf) throw new Error('The bundle has no components.schemas.ErrorCode catalogue');
+  return schema.oneOf.map((entry) => {
+    const status = entry['x-svc-status'];
+    if (typeof entry.const !== 'string' || typeof status !== 'number') {
+      throw new Error(`ErrorCode entry without const or x-svc-status: ${JSON.stringify(entry).slice(0, 120)}`);
+    }
+    return {
+      code: entry.const,
+      status,
+      type: String(entry['x-svc-error-type']),
+      meaning: entry.description ?? '',
+      ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
+      ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
+      apiWide: entry['x-svc-api-wide'] === true,
+      ...(typeof entry['x-svc-unspecified'] === 'string' ? { unspecified: entry['x-svc-unspecified'] } : {}),
+      ...(typeof entry['x-svc-inferred'] === 'string' ? { inferred: entry['x-svc-inferred'] } : {}),
+    };
+  });
+}
+
+export function catalogueEntry(doc: OpenApiDocument, code: string): CatalogueEntry {
+  const entry = errorCatalogue(doc).find((candidate) => candidate.code === code);
+  if (!entry) throw new Error(`Error code ${code} is not in the catalogue`);
+  return entry;
+}
+
+/**
+ * The error codes a response can carry: the `error.code` enum (or const) its schema narrows to,
+ * found through $refs and allOf members.
+ */
+export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | { $ref: string }): string[] {
+  const response = resolve(doc, responseOrRef);
+  const codes = new Set<string>();
+  const visit = (schemaOrRef: Schema | undefined, depth: number): void => {
+    if (!schemaOrRef || depth > 12) return;
+    const schema = resolve(doc, schemaOrRef);
+    const code = (schema.properties?.error as Schema | undefined)?.properties?.code;
+    if (code) {
+      const narrowed = resolve(doc, code);
+      if (narrowed !== doc.components?.schemas?.ErrorCode) {
+        for (const value of narrowed.enum ?? []) codes.add(String(value));
+        if (narrowed.const !== undefined) codes.add(String(narrowed.const));
+      }
+    }
+    for (const member of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) visit(member, depth + 1);
+  };
+  for (const media of Object.values(response.content ?? {})) visit((media as JsonObject).schema as Schema, 0);
+  return [...codes];
+}

@@ -1,0 +1,47 @@
+// "Idempotency": the contract's numbered rules, how long a response is kept (x-svc-limits), the
+// headers involved, the conflict codes, and which operations take an Idempotency-Key.
+import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
+import { limitsOf, numericLimit } from '../limits.js';
+import { blocks, code, oneLine, table } from '../markdown.js';
+import { headerNamesByComponent, listOperations, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
+import { requireSection } from './description-sections.js';
+import { catalogueTable } from './errors.js';
+import type { GuideBuilder } from './guide.js';
+
+const SECTION = 'Idempotency';
+const HEADER = 'idempotency-key';
+
+export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) => {
+  const ttlSeconds = numericLimit(limitsOf(doc), 'idempotency_ttl_seconds');
+  const headerNames = headerNamesByComponent(doc);
+  const idempotencyHeaders = Object.entries(doc.components?.headers ?? {})
+    .map(([component, header]) => ({ name: headerNames.get(component) ?? component, header }))
+    .filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));
+
+  const withKey: OperationEntry[] = listOperations(doc.paths).filter((entry) =>
+    parametersOf(doc, entry).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === HEADER),
+  );
+  // The codes of a reused key: those the operations' 409 responses can carry.
+  const conflictCodes = [
+    ...new Set(withKey.flatMap((entry) => (entry.operation.responses?.['409'] ? codesOfResponse(doc, entry.operation.responses['409']) : []))),
+  ];
+  const idempotencyMarkers = markers.filter((marker) => marker.aspect === 'idempotency');
+
+  return {
+    id: 'idempotency',
+    title: 'Idempotency',
+    replacesSections: [SECTION],
+    markdown: blocks(
+      requireSection(description, SECTION),
+      `A stored response is kept for ${ttlSeconds} seconds (${code('info.x-svc-limits.idempotency_ttl_seconds')}).`,
+      '## Headers',
+      table(['Header', 'Meaning'], idempotencyHeaders.map(({ name, header }) => [code(name), oneLine(header.description)])),
+      '## Reusing a key elsewhere',
+      catalogueTable(conflictCodes.map((conflict) => catalogueEntry(doc, conflict))),
+      '## Operations that take an Idempotency-Key',
+      table(['Operation', 'Summary'], withKey.map((entry) => [code(operationLabel(entry)), entry.operation.summary])),
+      idempotencyMarkers.length > 0 && '## Inferred',
+      idempotencyMarkers.length > 0 && idempotencyMarkers.map((marker) => `- **${marker.location}**: ${oneLine(marker.text)}`).join('\n'),
+    ),
+  };
+};

@@ -1,0 +1,51 @@
+// "Request ids": the contract's prose, the generated form (x-svc-limits.request_id_pattern), and
+// the X-Request-Id request parameter and response header in their own words.
+import { limitsOf } from '../limits.js';
+import { blocks, code, oneLine, table } from '../markdown.js';
+import { headerNamesByComponent, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
+import { requireSection } from './description-sections.js';
+import type { GuideBuilder } from './guide.js';
+
+const SECTION = 'Request ids';
+
+/** What a string schema allows, in a few words: its pattern, else its length bounds. */
+function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): string {
+  const schema = schemaOrRef ? resolve(doc, schemaOrRef) : {};
+  if (typeof schema.pattern === 'string') return code(schema.pattern);
+  const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  if (min !== undefined && max !== undefined) return `${min} to ${max} characters`;
+  if (min !== undefined) return `at least ${min} character${min === 1 ? '' : 's'}`;
+  return 'any string';
+}
+
+export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => {
+  const pattern = limitsOf(doc).request_id_pattern;
+  if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
+  const headerNames = headerNamesByComponent(doc);
+  const requestIdHeader = Object.entries(doc.components?.headers ?? {}).find(([component]) => headerNames.get(component)?.toLowerCase() === 'x-request-id');
+  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'x-request-id');
+  if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');
+  const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${requestIdParameter.schema?.$ref?.split('/').pop()}`);
+
+  return {
+    id: 'request-ids',
+    title: 'Request ids',
+    replacesSections: [SECTION],
+    markdown: blocks(
+      requireSection(description, SECTION),
+      table(
+        ['Form', 'Rule', 'Example'],
+        [
+          ['generated', code(pattern), code(String(schemaExample(doc, requestIdHeader[1].schema)))],
+          ['sent by the client', constraintText(doc, requestIdParameter.schema), code(String(schemaExample(doc, requestIdParameter.schema)))],
+        ],
+      ),
+      '## Sending your own',
+      `${code(`${requestIdParameter.name}`)} request header: ${oneLine(requestIdParameter.description)}`,
+      '## Reading it back',
+      `${code(headerNames.get(requestIdHeader[0]) ?? requestIdHeader[0])} response header: ${oneLine(requestIdHeader[1].description)}`,
+      ...clientIdMarkers.map((marker) => `Not yet specified: ${oneLine(marker.text)}`),
+    ),
+  };
+};

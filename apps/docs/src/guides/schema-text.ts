@@ -1,0 +1,46 @@
+// How the guides describe a schema in one short phrase ("string", "integer or null",
+// "array of FieldError", "PhoneNumber") and list an object's fields.
+import { refName, resolve, type OpenApiDocument, type Schema } from '../openapi.js';
+import { code, oneLine, table } from '../markdown.js';
+
+export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): string {
+  if (!schemaOrRef) return 'any';
+  const name = refName(schemaOrRef);
+  if (name) return name;
+  const schema = resolve(doc, schemaOrRef);
+  if (schema.const !== undefined) return `const ${JSON.stringify(schema.const)}`;
+  if (Array.isArray(schema.type)) return schema.type.join(' or ');
+  if (schema.type === 'array') return `array of ${typeText(doc, schema.items)}`;
+  if (schema.type) return schema.type;
+  const members = schema.oneOf ?? schema.anyOf;
+  if (members) return members.map((member) => typeText(doc, member)).join(' or ');
+  if (schema.allOf?.length === 1) return typeText(doc, schema.allOf[0]);
+  return 'any';
+}
+
+/** A field table of an object schema: name, type, required, description. */
+export function fieldTable(doc: OpenApiDocument, schemaOrRef: Schema): string {
+  const schema = resolve(doc, schemaOrRef);
+  const required = new Set(schema.required ?? []);
+  return table(
+    ['Field', 'Type', 'Required', 'Description'],
+    Object.entries(schema.properties ?? {}).map(([name, property]) => [
+      code(name),
+      typeText(doc, property),
+      required.has(name) ? 'yes' : 'no',
+      fieldDescription(doc, property),
+    ]),
+  );
+}
+
+/**
+ * A field's own description; for a field that is a named schema without one, the first clause
+ * of that schema's description (its full text is one click away in the reference).
+ */
+export function fieldDescription(doc: OpenApiDocument, property: Schema): string {
+  if (property.description) return oneLine(property.description);
+  const referenced = oneLine(resolve(doc, property).description);
+  if (!refName(property)) return referenced;
+  const clause = /^(.*?[.:])(\s|$)/.exec(referenced)?.[1] ?? referenced;
+  return clause.replace(/[:]$/, '.');
+}

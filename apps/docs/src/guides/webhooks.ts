@@ -1,0 +1,58 @@
+// "Webhooks": every event of the contract's `webhooks` (today CALL_RECEIVED) with its delivery,
+// payload fields and example, then the events and webhook management the description names but
+// does not specify.
+import { blocks, bulletList, code, fencedBlock, oneLine, table } from '../markdown.js';
+import { listOperations, resolve, type OpenApiDocument, type OperationEntry, type Schema } from '../openapi.js';
+import { unspecifiedOperations } from '../unspecified-operations.js';
+import type { GuideBuilder } from './guide.js';
+import { unspecifiedOperationItem } from './not-yet-specified.js';
+import { fieldTable } from './schema-text.js';
+
+function payloadSchema(doc: OpenApiDocument, entry: OperationEntry): Schema | undefined {
+  const body = entry.operation.requestBody ? resolve(doc, entry.operation.requestBody) : undefined;
+  return body?.content?.['application/json']?.schema;
+}
+
+function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
+  const schema = payloadSchema(doc, entry);
+  const envelope = schema ? resolve(doc, schema) : undefined;
+  // The envelope's nested objects (the event `body`) get their own field table.
+  const nested = Object.entries(envelope?.properties ?? {}).filter(([, property]) => resolve(doc, property).properties);
+  const media = entry.operation.requestBody ? resolve(doc, entry.operation.requestBody).content?.['application/json'] : undefined;
+  const example = Object.values(media?.examples ?? {})[0];
+  const unspecified = entry.operation['x-svc-unspecified'];
+
+  return blocks(
+    `## ${entry.path}`,
+    `**${entry.operation.summary ?? entry.path}**: the service sends ${code(`${entry.method.toUpperCase()} <your webhook URL>`)}.`,
+    entry.operation.description?.trim(),
+    schema && `### Payload`,
+    schema && envelope?.description && oneLine(envelope.description),
+    schema && fieldTable(doc, schema),
+    ...nested.flatMap(([name, property]) => [`### ${code(name)}`, fieldTable(doc, property)]),
+    example && '### Example delivery',
+    example && fencedBlock('json', JSON.stringify(resolve(doc, example).value, null, 2)),
+    '### Your answer',
+    bulletList(Object.entries(entry.operation.responses ?? {}).map(([status, response]) => `${status}: ${oneLine(resolve(doc, response).description)}`)),
+    typeof unspecified === 'string' && `Not yet specified: ${oneLine(unspecified)}`,
+  );
+}
+
+export const webhooksGuide: GuideBuilder = ({ doc }) => {
+  const events = listOperations(doc.webhooks);
+  if (events.length === 0) throw new Error('The contract has no webhooks');
+  const webhookTags = new Set(events.flatMap((entry) => entry.operation.tags ?? []));
+  const open = unspecifiedOperations(doc).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));
+
+  return {
+    id: 'webhooks',
+    title: 'Webhooks',
+    replacesSections: [],
+    markdown: blocks(
+      `The service POSTs events to URLs you register. The contract specifies ${events.length === 1 ? 'one event' : `${events.length} events`}: ${events.map((entry) => code(entry.path)).join(', ')}.`,
+      ...events.map((entry) => eventSection(doc, entry)),
+      open.length > 0 && '## Named but not yet specified',
+      open.length > 0 && bulletList(open.map(unspecifiedOperationItem)),
+    ),
+  };
+};

@@ -1,0 +1,243 @@
+// The slice of OpenAPI 3.1 the docs build reads, and the few helpers every generator shares
+// (following internal $refs, listing operations, finding an example). Typed loosely on purpose:
+// the bundle is validated by spec/'s own tests; here we only read it.
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface Reference {
+  $ref: string;
+}
+
+export interface Schema extends JsonObject {
+  $ref?: string;
+  title?: string;
+  description?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  example?: unknown;
+  examples?: unknown[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  allOf?: Schema[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+export interface ExampleObject {
+  summary?: string;
+  value?: unknown;
+}
+
+export interface Parameter extends JsonObject {
+  name: string;
+  in: 'query' | 'header' | 'path' | 'cookie';
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+  example?: unknown;
+  examples?: Record<string, ExampleObject | Reference>;
+}
+
+export interface MediaType extends JsonObject {
+  schema?: Schema;
+  example?: unknown;
+  examples?: Record<string, ExampleObject | Reference>;
+}
+
+export interface RequestBody extends JsonObject {
+  required?: boolean;
+  content?: Record<string, MediaType>;
+}
+
+export interface Header extends JsonObject {
+  description?: string;
+  schema?: Schema;
+}
+
+export interface Response extends JsonObject {
+  description?: string;
+  headers?: Record<string, Header | Reference>;
+  content?: Record<string, MediaType>;
+}
+
+export type SecurityRequirement = Record<string, string[]>;
+
+export interface Operation extends JsonObject {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: SecurityRequirement[];
+  parameters?: (Parameter | Reference)[];
+  requestBody?: RequestBody | Reference;
+  responses?: Record<string, Response | Reference>;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type PathItem = JsonObject & { parameters?: (Parameter | Reference)[] } & {
+  [method in HttpMethod]?: Operation;
+};
+
+export interface Tag extends JsonObject {
+  name: string;
+  description?: string;
+}
+
+export interface ServerObject {
+  url: string;
+  description?: string;
+  variables?: Record<string, { default: string; description?: string }>;
+}
+
+export interface OpenApiDocument extends JsonObject {
+  openapi: string;
+  info: JsonObject & { title: string; version: string; description?: string };
+  servers?: ServerObject[];
+  security?: SecurityRequirement[];
+  tags?: Tag[];
+  paths: Record<string, PathItem>;
+  webhooks?: Record<string, PathItem>;
+  components?: JsonObject & {
+    schemas?: Record<string, Schema>;
+    parameters?: Record<string, Parameter>;
+    responses?: Record<string, Response>;
+    headers?: Record<string, Header>;
+    securitySchemes?: Record<string, JsonObject>;
+  };
+}
+
+/** One operation of `paths` (or `webhooks`), with where it lives. */
+export interface OperationEntry {
+  method: HttpMethod;
+  path: string;
+  pathItem: PathItem;
+  operation: Operation;
+}
+
+export function isReference(value: unknown): value is Reference {
+  return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
+}
+
+/** Follows an internal `$ref` chain (`#/components/...`) to the object it names. */
+export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
+  let current: unknown = value;
+  const seen = new Set<string>();
+  while (isReference(current)) {
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`Only internal $refs are expected in the bundle, got ${ref}`);
+    if (seen.has(ref)) throw new Error(`Circular $ref ${ref}`);
+    seen.add(ref);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], doc);
+    if (current === undefined) throw new Error(`Unresolvable $ref ${ref}`);
+  }
+  return current as T;
+}
+
+/** The component name a `$ref` points at (`#/components/schemas/Deal` → `Deal`). */
+export function refName(value: unknown): string | undefined {
+  return isReference(value) ? value.$ref.split('/').pop() : undefined;
+}
+
+export function listOperations(paths: Record<string, PathItem> | undefined): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  for (const [path, pathItem] of Object.entries(paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (operation) entries.push({ method, path, pathItem, operation });
+    }
+  }
+  return entries;
+}
+
+/** "GET /v2/api/threads" — how the docs name an operation for people. */
+export function operationLabel(entry: Pick<OperationEntry, 'method' | 'path'>): string {
+  return `${entry.method.toUpperCase()} ${entry.path}`;
+}
+
+/** Path-level and operation-level parameters, resolved; the operation's win on (in, name). */
+export function parametersOf(doc: OpenApiDocument, entry: OperationEntry): Parameter[] {
+  const byKey = new Map<string, Parameter>();
+  for (const raw of [...(entry.pathItem.parameters ?? []), ...(entry.operation.parameters ?? [])]) {
+    const parameter = resolve(doc, raw);
+    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  }
+  return [...byKey.values()];
+}
+
+/** The value a schema offers as its example: examples[0], example, const, enum[0] or default. */
+export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | undefined): unknown {
+  if (!schemaOrRef) return undefined;
+  const schema = resolve(doc, schemaOrRef);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  for (const member of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) {
+    const value = schemaExample(doc, member);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** A parameter's example: its own `example`/`examples` first, then its schema's. */
+export function parameterExample(doc: OpenApiDocument, parameter: Parameter): unknown {
+  if (parameter.example !== undefined) return parameter.example;
+  const first = Object.values(parameter.examples ?? {})[0];
+  if (first) return resolve(doc, first).value;
+  return schemaExample(doc, parameter.schema);
+}
+
+/** The first JSON request-body example of an operation, or undefined when it takes no body. */
+export function firstRequestBodyExample(doc: OpenApiDocument, operation: Operation): { value: unknown } | undefined {
+  if (!operation.requestBody) return undefined;
+  const media = resolve(doc, operation.requestBody).content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return { value: media.example };
+  const first = Object.values(media.examples ?? {})[0];
+  if (first) return { value: resolve(doc, first).value };
+  const fromSchema = schemaExample(doc, media.schema);
+  return fromSchema === undefined ? undefined : { value: fromSchema };
+}
+
+/** The first server's URL with its variables set to their defaults. */
+export function defaultServerUrl(doc: OpenApiDocument): string {
+  const server = doc.servers?.[0];
+  if (!server) throw new Error('The contract names no server');
+  return server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const variable = server.variables?.[name];
+    if (!variable) throw new Error(`Server variable ${name} has no default`);
+    return variable.default;
+  });
+}
+
+/** Header component name → the header's name on the wire, read from where responses use it. */
+export function headerNamesByComponent(doc: OpenApiDocument): Map<string, string> {
+  const names = new Map<string, string>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    const headers = (node as JsonObject).headers;
+    if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) {
+      for (const [name, header] of Object.entries(headers)) {
+        const component = isReference(header) && header.$ref.startsWith('#/components/headers/') ? refName(header) : undefined;
+        if (component && !names.has(component)) names.set(component, name);
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(doc.paths);
+  visit(doc.components?.responses);
+  return names;
+}

@@ -1,0 +1,141 @@
+import { execFileSync } from 'node:child_process';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import {
+  CLIENT_LABEL,
+  CURL_LABEL,
+  addCodeSamples,
+  clientSample,
+  codeSamplesFor,
+  jsLiteral,
+  sampleRequestFor,
+  shellQuote,
+  type CodeSample,
+} from '../src/code-samples.js';
+import { limitsOf } from '../src/limits.js';
+import { loadBundle } from '../src/load-bundle.js';
+import { firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
+
+const bundle = loadBundle();
+const operations = listOperations(bundle.paths);
+const writeMethods = new Set(limitsOf(bundle).write_methods.map((method) => method.toLowerCase()));
+const TEST_KEY = 'test-key-123';
+
+/** Runs bash hermetically: no profile, no rc file, only the variables given. */
+function bash(script: string, env: Record<string, string> = {}): string {
+  return execFileSync('bash', ['--noprofile', '--norc', '-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8' });
+}
+
+const argumentsBySource = new Map<string, string[]>();
+/** Runs a curl sample with `curl` replaced by a function that prints its arguments, one per NUL. */
+function curlArguments(source: string): string[] {
+  let args = argumentsBySource.get(source);
+  if (!args) {
+    args = bash(`curl() { printf '%s\\0' "$@"; }\n${source}\n`, { SVC_API_KEY: TEST_KEY }).split('\0').slice(0, -1);
+    argumentsBySource.set(source, args);
+  }
+  return args;
+}
+
+function headersOf(args: string[]): string[] {
+  return args.flatMap((arg, index) => (args[index - 1] === '-H' ? [arg] : []));
+}
+
+function sampleOf(samples: CodeSample[], label: string): CodeSample {
+  const sample = samples.find((candidate) => candidate.label === label);
+  if (!sample) throw new Error(`no ${label} sample`);
+  return sample;
+}
+
+describe('code samples', () => {
+  it('gives every operation of the bundle a curl and an @svc/api-client sample, in a copy', () => {
+    const docs = structuredClone(bundle);
+    addCodeSamples(docs);
+    expect(operations.length).toBeGreaterThan(0);
+    for (const entry of listOperations(docs.paths)) {
+      const samples = entry.operation['x-codeSamples'] as CodeSample[];
+      expect(samples.map((sample) => sample.label), operationLabel(entry)).toEqual([CURL_LABEL, CLIENT_LABEL]);
+      for (const sample of samples) expect(sample.source.trim()).not.toBe('');
+    }
+    // The published bundle is never touched.
+    expect(JSON.stringify(bundle)).not.toContain('x-codeSamples');
+  });
+
+  describe.each(operations.map((entry) => [operationLabel(entry), entry] as const))('%s', (_label, entry) => {
+    const samples = codeSamplesFor(bundle, entry);
+    const curl = sampleOf(samples, CURL_LABEL).source;
+    const client = sampleOf(samples, CLIENT_LABEL).source;
+    const isWrite = writeMethods.has(entry.method);
+
+    it('curl: a valid shell command with the method, the encoded URL and the API key', () => {
+      const args = curlArguments(curl);
+      const url = args.find((arg) => arg.startsWith('http'));
+      expect(url).toBeDefined();
+      expect(new URL(url!).pathname.startsWith('/v2/api')).toBe(true);
+      // A phone number's + must travel as %2B: a bare + would read as a space.
+      expect(url).not.toContain('+');
+      const pathParameters = parametersOf(bundle, entry).filter((parameter) => parameter.in === 'path');
+      for (const parameter of pathParameters) expect(url).not.toContain(`{${parameter.name}}`);
+      if (entry.method === 'get') expect(args).not.toContain('-X');
+      else expect(args.slice(args.indexOf('-X'), args.indexOf('-X') + 2)).toEqual(['-X', entry.method.toUpperCase()]);
+      expect(headersOf(args)).toContain(`Authorization: Api-Key ${TEST_KEY}`);
+    });
+
+    it(`curl: ${isWrite ? 'carries' : 'carries no'} Idempotency-Key`, () => {
+      const keys = headersOf(curlArguments(curl)).filter((header) => header.startsWith('Idempotency-Key: '));
+      expect(keys).toHaveLength(isWrite ? 1 : 0);
+    });
+
+    it('curl: sends the first request-body example as JSON', () => {
+      const args = curlArguments(curl);
+      const example = firstRequestBodyExample(bundle, entry.operation);
+      if (example === undefined) {
+        expect(args).not.toContain('-d');
+      } else {
+        expect(JSON.parse(args[args.indexOf('-d') + 1]!)).toEqual(example.value);
+        expect(headersOf(args)).toContain('Content-Type: application/json');
+      }
+    });
+
+    it('@svc/api-client: parses as TypeScript and calls the typed method on the path template', () => {
+      const { diagnostics } = ts.transpileModule(client, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+      expect(diagnostics?.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+      expect(client).toContain("import { createSvcClient } from '@svc/api-client';");
+      expect(client).toContain('apiKey: process.env.SVC_API_KEY');
+      expect(client).toContain(`svc.${entry.method.toUpperCase()}('${entry.path}'`);
+      expect(client.includes('idempotencyKey:')).toBe(isWrite);
+    });
+  });
+
+  it('puts the example of every path parameter into the URL, phone numbers as %2B…', () => {
+    const phone = operations.find((entry) => entry.path.includes('{contact_number}'));
+    expect(phone).toBeDefined();
+    const request = sampleRequestFor(bundle, phone!);
+    expect(request.url).toMatch(/\/conversations\/%2B\d+\//);
+    // The typed client encodes path values itself: it gets the plain + form.
+    expect(clientSample(request)).toMatch(/contact_number: '\+\d+'/);
+  });
+
+  it('refuses an operation whose path parameter has no example, rather than inventing one', () => {
+    const doc: OpenApiDocument = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'http://localhost' }],
+      paths: { '/things/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } } },
+    };
+    expect(() => sampleRequestFor(doc, listOperations(doc.paths)[0]!)).toThrow(/path parameter id has no example/);
+  });
+});
+
+describe('quoting', () => {
+  it('single-quotes for the shell, apostrophes included', () => {
+    const text = `it's "$HOME" and \`x\``;
+    expect(bash(`printf '%s' ${shellQuote(text)}`, { HOME: '/nowhere' })).toBe(text);
+  });
+
+  it('writes JavaScript literals like hand-written code', () => {
+    expect(jsLiteral({ a: 1, 'b-c': [true, null], d: "customer's" })).toBe(`{ a: 1, 'b-c': [true, null], d: "customer's" }`);
+    const long = jsLiteral({ text: 'x'.repeat(90) });
+    expect(long).toBe(`{\n  text: '${'x'.repeat(90)}',\n}`);
+  });
+});

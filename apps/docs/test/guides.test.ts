@@ -1,0 +1,126 @@
+// The guides are generated from the bundle: every fact they promise to show is checked against
+// the bundle itself, so a change to the contract can never leave a guide silently stale.
+import { describe, expect, it } from 'vitest';
+import { errorCatalogue } from '../src/error-catalogue.js';
+import { requirementText } from '../src/guides/authentication.js';
+import { requireSection, splitDescription } from '../src/guides/description-sections.js';
+import { buildGuides, type Guide } from '../src/guides/index.js';
+import { limitsOf } from '../src/limits.js';
+import { loadBundle } from '../src/load-bundle.js';
+import { oneLine } from '../src/markdown.js';
+import { collectMarkers } from '../src/markers.js';
+import { listOperations, operationLabel } from '../src/openapi.js';
+import { unspecifiedOperations } from '../src/unspecified-operations.js';
+
+const bundle = loadBundle();
+const guides = buildGuides(bundle);
+
+function guide(id: string): Guide {
+  const found = guides.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no guide ${id}`);
+  return found;
+}
+
+/** The `## ` sections of a guide's Markdown, by heading. */
+function sections(markdown: string): Map<string, string> {
+  return splitDescription(markdown).sections;
+}
+
+describe('guides', () => {
+  it('are the ten the docs promise, each with a body', () => {
+    expect(guides.map((candidate) => candidate.id)).toEqual([
+      'authentication',
+      'errors',
+      'rate-limits',
+      'idempotency',
+      'pagination',
+      'phone-numbers',
+      'request-ids',
+      'versioning',
+      'webhooks',
+      'not-yet-specified',
+    ]);
+    for (const candidate of guides) expect(candidate.markdown.length, candidate.id).toBeGreaterThan(200);
+  });
+
+  it('authentication: every scope with what it grants, every operation with its scope ("either" for alternatives)', () => {
+    const { markdown } = guide('authentication');
+    const scopes = bundle.components?.securitySchemes?.ApiKey?.['x-svc-scopes'] as Record<string, string>;
+    for (const [scope, grants] of Object.entries(scopes)) expect(markdown).toContain(`| \`${scope}\` | ${grants} |`);
+    for (const entry of listOperations(bundle.paths)) {
+      const requirements = entry.operation.security ?? bundle.security ?? [];
+      expect(markdown).toContain(`| \`${operationLabel(entry)}\` | ${entry.operation.summary} | ${requirementText(requirements)} |`);
+      if (requirements.length > 1) expect(requirementText(requirements)).toMatch(/^either `\w+` or `\w+`$/);
+    }
+  });
+
+  it('errors: the whole catalogue, each code under its status with its type and meaning', () => {
+    const byStatus = sections(guide('errors').markdown);
+    for (const entry of errorCatalogue(bundle)) {
+      const heading = [...byStatus.keys()].find((candidate) => candidate.startsWith(`${entry.status} `));
+      expect(heading, `section for ${entry.status}`).toBeDefined();
+      expect(byStatus.get(heading!)).toContain(`| \`${entry.code}\` | \`${entry.type}\` | ${oneLine(entry.meaning)}`);
+      if (entry.suggestion) expect(byStatus.get(heading!)).toContain(oneLine(entry.suggestion));
+    }
+    const apiWide = byStatus.get('API-wide rules') ?? '';
+    for (const entry of errorCatalogue(bundle).filter((candidate) => candidate.apiWide)) expect(apiWide).toContain(`\`${entry.code}\``);
+  });
+
+  it('rate limits: the budgets and every other limit come from info.x-svc-limits', () => {
+    const { markdown } = guide('rate-limits');
+    const limits = limitsOf(bundle);
+    expect(markdown).toContain(`| reads | ${limits.read_methods.join(', ')} | ${limits.read_requests_per_second} |`);
+    expect(markdown).toContain(`| writes | ${limits.write_methods.join(', ')} | ${limits.write_requests_per_second} |`);
+    for (const [key, value] of Object.entries(limits)) {
+      if (key.startsWith('x-') || Array.isArray(value) || key.endsWith('_per_second')) continue;
+      expect(markdown).toContain(`| \`${key}\` | ${String(value).replace(/\|/g, '\\|')} |`);
+    }
+  });
+
+  it('idempotency and request ids reuse the contract\'s own prose', () => {
+    const description = splitDescription(bundle.info.description);
+    expect(guide('idempotency').markdown).toContain(requireSection(description, 'Idempotency'));
+    expect(guide('request-ids').markdown).toContain(requireSection(description, 'Request ids'));
+    expect(guide('versioning').markdown).toContain(requireSection(description, 'Versioning'));
+  });
+
+  it('idempotency lists exactly the operations that take an Idempotency-Key', () => {
+    const { markdown } = guide('idempotency');
+    const table = sections(markdown).get('Operations that take an Idempotency-Key') ?? '';
+    for (const entry of listOperations(bundle.paths)) {
+      const takesKey = JSON.stringify(entry.operation.parameters ?? []).includes('IdempotencyKeyParameter');
+      expect(table.includes(`\`${operationLabel(entry)}\``), operationLabel(entry)).toBe(takesKey);
+    }
+  });
+
+  it('phone numbers: every parameter carrying one is shown with its + as %2B', () => {
+    const { markdown } = guide('phone-numbers');
+    expect(markdown).toContain('`contact_number`');
+    expect(markdown).toMatch(/`%2B\d+`/);
+  });
+
+  it('webhooks: every event of the contract, with its payload fields', () => {
+    const { markdown } = guide('webhooks');
+    for (const [name, item] of Object.entries(bundle.webhooks ?? {})) {
+      expect(markdown).toContain(`## ${name}`);
+      expect(markdown).toContain(item.post?.summary);
+    }
+    expect(markdown).toContain('`recording_url`');
+  });
+
+  it('not yet specified: every unspecified operation and every marker, with its location and text', () => {
+    const { markdown } = guide('not-yet-specified');
+    for (const item of unspecifiedOperations(bundle)) expect(markdown).toContain(`**${item.name}**`);
+    for (const marker of collectMarkers(bundle)) expect(markdown).toContain(`**${marker.location}**${marker.aspect ? ` (${marker.aspect})` : ''}: ${oneLine(marker.text)}`);
+  });
+});
+
+describe('info.description sections', () => {
+  it('splits at `## ` headings, keeping the introduction and ignoring fenced code', () => {
+    const split = splitDescription('Intro.\n\n## One\n\nA\n\n```md\n## not a heading\n```\n\n## Two\nB');
+    expect(split.intro).toBe('Intro.');
+    expect([...split.sections.keys()]).toEqual(['One', 'Two']);
+    expect(split.sections.get('One')).toContain('## not a heading');
+    expect(() => requireSection(split, 'Three')).toThrow(/no "## Three" section/);
+  });
+});
