@@ -14,6 +14,7 @@ Options:
   --host <host>      Interface to bind (default ${DEFAULT_HOST})
   --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
   --no-rate-limit    Turn off the 20 reads/s and 5 writes/s per-key limits
+  --docs <dir>       Serve a built docs folder (apps/docs/dist) under /docs
   --enable-reset     Serve POST ${RESET_PATH}, which restores the seed (for tests)
   -h, --help         Show this help
 `;
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         'no-rate-limit': { type: 'boolean' },
         'enable-reset': { type: 'boolean' },
+        docs: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -58,12 +60,15 @@ async function main(): Promise<void> {
     seed,
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
+    ...(values.docs ? { docsDir: values.docs } : {}),
   });
+  const { readRequestsPerSecond, writeRequestsPerSecond } = running.sandbox.contract.limits;
   const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
   process.stdout.write(
     [
       `Sandbox of the Team Communications Service API listening on ${running.url}`,
-      `Rate limits: ${values['no-rate-limit'] ? 'off' : 'on (20 reads/s, 5 writes/s per key)'}; reset endpoint: ${values['enable-reset'] ? `POST ${running.url}${RESET_PATH}` : 'off'}`,
+      `Rate limits: ${values['no-rate-limit'] ? 'off' : `on (${readRequestsPerSecond} reads/s, ${writeRequestsPerSecond} writes/s per key)`}; reset endpoint: ${values['enable-reset'] ? `POST ${running.url}${RESET_PATH}` : 'off'}`,
+      ...(values.docs ? [`API reference: ${running.url}/docs/`] : []),
       '',
       'Sandbox demo keys (fictional data, valid only against this sandbox):',
       keys,

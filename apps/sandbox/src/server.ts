@@ -2,10 +2,13 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
+import { withDocs } from './docs-route.js';
 
 export interface ServeOptions extends SandboxOptions {
   port?: number;
   host?: string;
+  /** A built docs folder (apps/docs/dist) to serve under /docs. */
+  docsDir?: string;
 }
 
 export interface RunningSandbox {
@@ -23,7 +26,7 @@ export function startSandboxServer(options: ServeOptions = {}): Promise<RunningS
   sandbox.contract.precompile();
   const host = options.host ?? DEFAULT_HOST;
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: sandbox.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }, (info: AddressInfo) => {
+    const server = serve({ fetch: options.docsDir ? withDocs(sandbox.fetch, options.docsDir) : sandbox.fetch, port: options.port ?? DEFAULT_PORT, hostname: host }, (info: AddressInfo) => {
       const shownHost = host.includes(':') ? `[${host}]` : host;
       resolve({
         sandbox,
