@@ -1,0 +1,14 @@
+export { createMock } from './app.js';
+export type { Mock, MockOptions } from './app.js';
+export { startMockServer, DEFAULT_HOST, DEFAULT_PORT } from './server.js';
+export type { RunningMock, ServeOptions } from './server.js';
+export { loadKeysFile, parseKeys } from './keys-file.js';
+export type { MockKey } from './keys-file.js';
+export { apiKeyOf, KeyChecker, missingScope } from './auth.js';
+export { parsePrefer, resolvePreferences, indexExamples } from './prefer.js';
+export type { Preferences, MockChoice } from './prefer.js';
+export { translateViolations } from './prism-violations.js';
+export { createPrismEngine } from './prism-engine.js';
+export type { PrismDiagnostic, PrismOutcome, PrismRequest } from './prism-engine.js';
+export { spawnPlainPrism, prismCliPath } from './plain.js';
+export { BUNDLE_PATH, bundledContract } from './contract.js';
