@@ -91,6 +91,11 @@ const results = {
   ratio: Number((mock.requestsPerSecond / plain.requestsPerSecond).toFixed(2)),
   ratioToDefaultLogging: Number((mock.requestsPerSecond / plainLogging.requestsPerSecond).toFixed(2)),
 };
+// The shape the root harness (`pnpm bench`) reads: one row per figure, each beside its peer.
+results.figures = [
+  { name: `mock ${scenario.name}`, value: mock.requestsPerSecond, unit: 'req/s', peer: plain.name, peerValue: plain.requestsPerSecond, ratio: results.ratio },
+  { name: `mock ${scenario.name}, p99`, value: mock.p99Ms, unit: 'ms', peer: plain.name, peerValue: plain.p99Ms, ratio: plain.p99Ms ? Number((mock.p99Ms / plain.p99Ms).toFixed(2)) : null },
+];
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
 const rows = runs.map((r) => `${r.name.padEnd(42)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`);

@@ -102,6 +102,11 @@ console.table(
     'sandbox errors + non-2xx': s.sandbox.errors + s.sandbox.non2xx,
   })),
 );
+// The shape the root harness (`pnpm bench`) reads: one row per figure, each beside its peer.
+results.figures = results.scenarios.flatMap((s) => [
+  { name: `sandbox ${s.name}`, value: s.sandbox.requestsPerSecond, unit: 'req/s', peer: 'bare node:http, same bytes', peerValue: s.bare.requestsPerSecond, ratio: s.ratio },
+  { name: `sandbox ${s.name}, p99`, value: s.sandbox.p99Ms, unit: 'ms', peer: 'bare node:http, same bytes', peerValue: s.bare.p99Ms, ratio: s.bare.p99Ms ? Number((s.sandbox.p99Ms / s.bare.p99Ms).toFixed(2)) : null },
+]);
 const out = fileURLToPath(new URL('./results.json', import.meta.url));
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`wrote ${out}`);
