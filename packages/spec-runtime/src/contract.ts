@@ -5,7 +5,7 @@ import { buildError, errorFor, type BuildErrorOptions, type BuiltError, type Err
 import { follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { readOperations, type Operation } from './operations.js';
 import { validateRequest, type HeaderSource, type RequestParts } from './request-validation.js';
-import { validateResponse } from './response-validation.js';
+import { checkResponse, validateResponse, type ResponseProblem } from './response-validation.js';
 import { RouteMatcher, type RouteMatch } from './route-matcher.js';
 import { SchemaValidator } from './schema-validator.js';
 import type { Violation } from './violations.js';
@@ -40,6 +40,8 @@ export interface Contract {
   buildError(code: string, options: BuildErrorOptions): BuiltError;
   /** Problems found in one response (empty when it conforms). operation null: no route matched. */
   validateResponse(operation: Operation | null, status: number, headers: HeaderSource | undefined, body: unknown): string[];
+  /** The same problems as {@link validateResponse}, each with its kind (status, header, body, ...). */
+  checkResponse(operation: Operation | null, status: number, headers: HeaderSource | undefined, body: unknown): ResponseProblem[];
   /** The node at a local pointer of the bundle, with `$ref`s followed (for x-svc-* extensions). */
   resolve(pointer: string): unknown;
   /** Compiles every request validator now rather than on first use. */
@@ -104,6 +106,7 @@ export function loadContract(bundle: unknown, options: LoadContractOptions = {})
     errorFor: (violations, operation) => errorFor(catalogue, violations, operation),
     buildError: (code, buildOptions) => buildError(catalogue, docUrlBase, code, buildOptions),
     validateResponse: (operation, status, headers, body) => validateResponse(responseContext, operation, status, headers, body),
+    checkResponse: (operation, status, headers, body) => checkResponse(responseContext, operation, status, headers, body),
     resolve: (pointer) => follow(bundle, getByPointer(bundle, pointer), pointer).node,
     precompile: () => {
       for (const op of operations) {

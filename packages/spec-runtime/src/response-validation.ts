@@ -10,6 +10,27 @@ import type { SchemaValidator } from './schema-validator.js';
 
 const ERROR_RESPONSE_POINTER = '#/components/schemas/ErrorResponse';
 
+/**
+ * What a response problem is about, so that a caller can name the failing check (the contract
+ * tests report each kind as its own check) without parsing messages.
+ */
+export type ResponseProblemKind =
+  | 'status' // the status is not documented for the operation (nor an API-wide error)
+  | 'header' // a documented header is missing or invalid (`header` names it)
+  | 'content-type' // the body is not application/json
+  | 'body' // the body does not match the documented schema, or is missing / unexpected
+  | 'error-code' // error.code not in the catalogue, of another status, or not listed by the operation
+  | 'error-type' // error.type is not the code's type, or does not go with the status
+  | 'retryable' // error.retryable differs from the catalogue
+  | 'request-id'; // error.request_id differs from the X-Request-Id header
+
+export interface ResponseProblem {
+  kind: ResponseProblemKind;
+  message: string;
+  /** The header concerned, for kind 'header'. */
+  header?: string;
+}
+
 function header(headers: HeaderSource | undefined, name: string): string | undefined {
   if (!headers) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
@@ -30,6 +51,7 @@ export interface ResponseContext {
   validator: SchemaValidator;
 }
 
+/** The problems of one response as messages (see {@link checkResponse} for their kinds). */
 export function validateResponse(
   ctx: ResponseContext,
   operation: Operation | null,
@@ -37,7 +59,20 @@ export function validateResponse(
   headers: HeaderSource | undefined,
   body: unknown,
 ): string[] {
-  const problems: string[] = [];
+  return checkResponse(ctx, operation, status, headers, body).map((p) => p.message);
+}
+
+export function checkResponse(
+  ctx: ResponseContext,
+  operation: Operation | null,
+  status: number,
+  headers: HeaderSource | undefined,
+  body: unknown,
+): ResponseProblem[] {
+  const problems: ResponseProblem[] = [];
+  const problem = (kind: ResponseProblemKind, message: string, header?: string): void => {
+    problems.push(header === undefined ? { kind, message } : { kind, message, header });
+  };
   const where = operation ? `${operation.operationId} ${status}` : `(no operation) ${status}`;
   const errorCode = isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
   const entry = errorCode ? ctx.catalogue.get(errorCode) : undefined;
@@ -46,18 +81,18 @@ export function validateResponse(
   if (!operation || !key) {
     // Only the API-wide codes may answer where the operation documents nothing.
     if (!entry?.apiWide || entry.status !== status) {
-      problems.push(`${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`);
+      problem('status', `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`);
       return problems;
     }
     const errors = ctx.validator.errors(ERROR_RESPONSE_POINTER, body);
-    if (errors.length) problems.push(`${where}: body does not match ErrorResponse: ${describeErrors(errors)}`);
+    if (errors.length) problem('body', `${where}: body does not match ErrorResponse: ${describeErrors(errors)}`);
     problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, true));
     return problems;
   }
 
   const pointer = responsePointer(operation, key);
   const { node: response, pointer: responseAt } = follow(ctx.bundle, getByPointer(ctx.bundle, pointer), pointer);
-  if (!isObject(response)) return [`${where}: response ${key} cannot be read from the bundle`];
+  if (!isObject(response)) return [{ kind: 'status', message: `${where}: response ${key} cannot be read from the bundle` }];
 
   if (isObject(response.headers)) {
     for (const [name, raw] of Object.entries(response.headers)) {
@@ -65,28 +100,28 @@ export function validateResponse(
       if (!isObject(spec)) continue;
       const value = header(headers, name);
       if (value === undefined) {
-        if (spec.required === true) problems.push(`${where}: required header ${name} is missing`);
+        if (spec.required === true) problem('header', `${where}: required header ${name} is missing`, name);
         continue;
       }
       if (spec.schema === undefined) continue;
       const { node: schema } = follow(ctx.bundle, spec.schema, childPointer(headerAt, 'schema'));
       const errors = ctx.validator.errors(childPointer(headerAt, 'schema'), coerceParameter(value, isObject(schema) ? schema : {}));
-      if (errors.length) problems.push(`${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`);
+      if (errors.length) problem('header', `${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`, name);
     }
   }
 
   const media = isObject(response.content) ? response.content['application/json'] : undefined;
   if (isObject(media) && media.schema !== undefined) {
     if (body === undefined) {
-      problems.push(`${where}: a JSON body is documented but the response has none`);
+      problem('body', `${where}: a JSON body is documented but the response has none`);
     } else {
       const contentType = header(headers, 'content-type');
-      if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) problems.push(`${where}: content-type is ${contentType}, not application/json`);
+      if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
       const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
-      if (errors.length) problems.push(`${where}: body does not match the documented schema: ${describeErrors(errors)}`);
+      if (errors.length) problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
     }
   } else if (body !== undefined && body !== null && body !== '') {
-    problems.push(`${where}: the response documents no body but one was sent`);
+    problem('body', `${where}: the response documents no body but one was sent`);
   }
 
   if (status >= 400) problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, false));
@@ -101,21 +136,24 @@ function checkErrorBody(
   headers: HeaderSource | undefined,
   body: unknown,
   apiWide: boolean,
-): string[] {
-  const problems: string[] = [];
-  if (!isObject(body) || !isObject(body.error)) return [`${where}: an error response must have an error object`];
+): ResponseProblem[] {
+  const problems: ResponseProblem[] = [];
+  const problem = (kind: ResponseProblemKind, message: string): void => {
+    problems.push({ kind, message });
+  };
+  if (!isObject(body) || !isObject(body.error)) return [{ kind: 'body', message: `${where}: an error response must have an error object` }];
   const error = body.error;
   const code = typeof error.code === 'string' ? error.code : undefined;
   const entry = code ? ctx.catalogue.get(code) : undefined;
-  if (!code || !entry) return [`${where}: error code ${String(error.code)} is not in the catalogue`];
-  if (entry.status !== status) problems.push(`${where}: ${code} belongs to status ${entry.status}, not ${status}`);
-  if (error.type !== entry.type) problems.push(`${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
-  if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false)) problems.push(`${where}: type ${String(error.type)} does not go with status ${status}`);
+  if (!code || !entry) return [{ kind: 'error-code', message: `${where}: error code ${String(error.code)} is not in the catalogue` }];
+  if (entry.status !== status) problem('error-code', `${where}: ${code} belongs to status ${entry.status}, not ${status}`);
+  if (error.type !== entry.type) problem('error-type', `${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
+  if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false)) problem('error-type', `${where}: type ${String(error.type)} does not go with status ${status}`);
   if (!apiWide && operation && !(operation.codesByStatus.get(status)?.has(code) ?? false)) {
-    problems.push(`${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
+    problem('error-code', `${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
   }
-  if (entry.retryable !== undefined && error.retryable !== entry.retryable) problems.push(`${where}: ${code} must have retryable ${entry.retryable}`);
+  if (entry.retryable !== undefined && error.retryable !== entry.retryable) problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
   const requestId = header(headers, 'x-request-id');
-  if (requestId !== undefined && error.request_id !== requestId) problems.push(`${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
+  if (requestId !== undefined && error.request_id !== requestId) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
   return problems;
 }

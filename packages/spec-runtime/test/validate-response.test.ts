@@ -69,3 +69,23 @@ describe('validateResponse', () => {
     expect(contract().validateResponse(op('getDeal'), 404, headers, body)).toEqual([]);
   });
 });
+
+describe('checkResponse', () => {
+  const headers = { 'X-Request-Id': 'req_abcdefABCDEF', 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1' };
+  const op = (id: string) => contract().operationsById.get(id)!;
+  it('gives each problem of validateResponse a kind', () => {
+    const kinds = (status: number, h: Record<string, string>, body: unknown, id = 'getThread') => contract().checkResponse(op(id), status, h, body).map((p) => p.kind);
+    expect(kinds(200, { 'X-Request-Id': 'req_abcdefABCDEF' }, { data: [] }, 'listTags')).toEqual(['header', 'header', 'header']);
+    expect(contract().checkResponse(op('listTags'), 200, { 'X-Request-Id': 'req_abcdefABCDEF' }, { data: [] })[0]?.header).toBe('X-RateLimit-Limit');
+    expect(kinds(200, headers, { data: { id: 'x' } })).toEqual(['body']);
+    expect(kinds(418, headers, { error: { code: 'NOTE_NOT_FOUND' } })).toEqual(['status']);
+    expect(kinds(404, headers, { error: { type: 'not_found_error', code: 'NOTE_NOT_FOUND', message: 'm', retryable: false, request_id: 'req_abcdefABCDEF' } })).toContain('error-code');
+    expect(kinds(404, headers, { error: { type: 'conflict_error', code: 'THREAD_NOT_FOUND', message: 'm', retryable: false, request_id: 'req_abcdefABCDEF' } })).toContain('error-type');
+    expect(kinds(404, headers, { error: { type: 'not_found_error', code: 'THREAD_NOT_FOUND', message: 'm', retryable: false, request_id: 'req_000000000000' } })).toContain('request-id');
+    for (const id of ['getThread', 'listTags']) {
+      const o = op(id);
+      const body = { data: [] };
+      expect(contract().checkResponse(o, 200, headers, body).map((p) => p.message)).toEqual(contract().validateResponse(o, 200, headers, body));
+    }
+  });
+});
