@@ -1,0 +1,92 @@
+// What the contract says a request must get, computed by spec-runtime from the request itself:
+// validateRequest finds the violations (with the codes x-svc-error-code attaches to them) and
+// errorFor picks the one error the operation answers with. No table of expected codes exists in
+// this package; only the operation's documented responses and the catalogue are consulted.
+import type { Operation } from '@svc/spec-runtime';
+import { errorOf, type Exchange } from '../http/exchange.js';
+import type { Spec } from '../spec.js';
+
+/** A request addressed to one operation: path parameters (decoded), query and JSON body. */
+export interface OpRequest {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface Expected {
+  status: number;
+  /** Any of these codes conforms. */
+  codes: string[];
+  /** Why this is expected (the violation, the documented response). */
+  why: string;
+}
+
+/** The expected error for a request that violates the contract, or undefined when it does not. */
+export function expectedFor(spec: Spec, op: Operation, request: OpRequest, headers: Record<string, string> = {}): Expected | undefined {
+  const violations = spec.contract.validateRequest(op, { params: request.params ?? {}, query: request.query ?? {}, headers, body: request.body });
+  if (violations.length === 0) return undefined;
+  const choice = spec.contract.errorFor(violations, op);
+  return { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') };
+}
+
+/** The codes the operation lists for a status; API-wide codes of that status when it lists none. */
+export function documentedCodes(spec: Spec, op: Operation, status: number): string[] {
+  const listed = op.codesByStatus.get(status);
+  if (listed && listed.size > 0) return [...listed];
+  const apiWide = spec.apiWideCode(status);
+  return apiWide ? [apiWide] : [];
+}
+
+/** Problems of a response against an expected error (empty: it conforms). */
+export function errorProblems(exchange: Exchange, expected: Expected): string[] {
+  if (exchange.error !== undefined) return [`no response: ${exchange.error}`];
+  const error = errorOf(exchange);
+  const code = typeof error?.code === 'string' ? error.code : undefined;
+  const want = `${expected.status} ${expected.codes.join(' or ')}`;
+  if (exchange.status !== expected.status || code === undefined || !expected.codes.includes(code)) {
+    return [`expected ${want} (${expected.why}), got ${exchange.status}${code ? ` ${code}` : ''}`];
+  }
+  return [];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `properties.error.properties.code.enum` of an error response schema, through allOf and $ref. */
+function codeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
+  let s = node;
+  for (let hops = 0; isObject(s) && typeof s.$ref === 'string' && hops < 16; hops++) s = spec.resolve(s.$ref);
+  if (!isObject(s) || depth > 8) return [];
+  const error = isObject(s.properties) ? s.properties.error : undefined;
+  const code = isObject(error) && isObject(error.properties) ? error.properties.code : undefined;
+  if (isObject(code) && Array.isArray(code.enum)) return code.enum.map(String);
+  for (const part of [...(Array.isArray(s.allOf) ? s.allOf : [])]) {
+    const found = codeEnumOf(spec, part, depth + 1);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** The codes of a shared error response (components.responses), e.g. IdempotencyConflict. */
+export function sharedResponseCodes(spec: Spec, name: string): string[] {
+  const response = spec.resolve(`#/components/responses/${name}`);
+  const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+  return isObject(content) ? codeEnumOf(spec, content.schema) : [];
+}
+
+/**
+ * The codes an operation lists for a status other than the idempotency conflicts every write
+ * shares: for a 409 that is the operation's own state conflict (THREAD_ALREADY_EXISTS,
+ * TAG_ALREADY_EXISTS, ATTRIBUTE_MANAGED_BY_INTEGRATION).
+ */
+export function ownCodes(spec: Spec, op: Operation, status: number): string[] {
+  const shared = new Set(sharedResponseCodes(spec, 'IdempotencyConflict'));
+  return documentedCodes(spec, op, status).filter((c) => !shared.has(c));
+}
+
+/** A code the contract names for a scenario, checked to be one the operation lists. */
+export function listedCode(spec: Spec, op: Operation, code: string): Expected {
+  const entry = spec.contract.catalogue.get(code);
+  if (!entry || !(op.codesByStatus.get(entry.status)?.has(code) ?? false)) throw new Error(`${op.operationId} does not list ${code}; the scenario no longer matches the contract.`);
+  return { status: entry.status, codes: [code], why: entry.description };
+}

@@ -1,0 +1,81 @@
+// The config file (--config): extra keys with the scopes they hold (for the 403 checks) and the
+// fixtures no list operation exposes. Keys may be given inline or, better in CI, by the name of
+// an environment variable (key_env). Errors name the entry, never the key.
+import { readFileSync } from 'node:fs';
+import type { ConfigFixtures, ConfigKey, ContractConfig } from './model.js';
+
+export class ConfigError extends Error {}
+
+const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'custom_field_keys'] as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const EMPTY_CONFIG: ContractConfig = { keys: [], fixtures: {} };
+
+/** Validates a parsed config; `knownScopes` are the contract's scopes. */
+export function parseConfig(raw: unknown, env: Record<string, string | undefined>, knownScopes: readonly string[], where = 'the config'): ContractConfig {
+  if (!isObject(raw)) throw new ConfigError(`${where} must be a JSON object with "keys" and/or "fixtures".`);
+  for (const field of Object.keys(raw)) if (!['keys', 'fixtures', '$schema', 'description'].includes(field)) throw new ConfigError(`${where}: unknown field "${field}" (expected keys, fixtures).`);
+  const keys: ConfigKey[] = [];
+  const rawKeys = raw.keys ?? [];
+  if (!Array.isArray(rawKeys)) throw new ConfigError(`${where}: "keys" must be an array.`);
+  rawKeys.forEach((entry, index) => {
+    const label = `${where}: keys[${index}]`;
+    if (!isObject(entry)) throw new ConfigError(`${label} must be an object { name, key | key_env, scopes }.`);
+    const name = typeof entry.name === 'string' && entry.name !== '' ? entry.name : `key-${index + 1}`;
+    let key: string | undefined;
+    let fromEnv: string | undefined;
+    if (typeof entry.key_env === 'string') {
+      fromEnv = entry.key_env;
+      key = env[entry.key_env];
+      if (!key) throw new ConfigError(`${label} (${name}): the environment variable ${entry.key_env} is not set.`);
+    } else if (typeof entry.key === 'string' && entry.key !== '') key = entry.key;
+    else throw new ConfigError(`${label} (${name}) needs "key" or "key_env".`);
+    if (!Array.isArray(entry.scopes) || !entry.scopes.every((s) => typeof s === 'string')) throw new ConfigError(`${label} (${name}): "scopes" must list the scopes the key holds ([] for none).`);
+    const unknown = (entry.scopes as string[]).filter((s) => !knownScopes.includes(s));
+    if (unknown.length > 0) throw new ConfigError(`${label} (${name}): unknown scope ${unknown.join(', ')}; the contract's scopes are ${knownScopes.join(', ')}.`);
+    keys.push({ name, key, scopes: entry.scopes as string[], ...(fromEnv ? { env: fromEnv } : {}) });
+  });
+  const fixtures: ConfigFixtures = {};
+  const rawFixtures = raw.fixtures ?? {};
+  if (!isObject(rawFixtures)) throw new ConfigError(`${where}: "fixtures" must be an object.`);
+  for (const [name, value] of Object.entries(rawFixtures)) {
+    if (name === 'search_query') {
+      if (typeof value !== 'string') throw new ConfigError(`${where}: fixtures.search_query must be a string.`);
+      fixtures.search_query = value;
+    } else if ((FIXTURE_LISTS as readonly string[]).includes(name)) {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new ConfigError(`${where}: fixtures.${name} must be an array of strings.`);
+      fixtures[name as (typeof FIXTURE_LISTS)[number]] = value as string[];
+    } else {
+      throw new ConfigError(`${where}: unknown fixture "${name}" (known: ${[...FIXTURE_LISTS, 'search_query'].join(', ')}).`);
+    }
+  }
+  return { keys, fixtures };
+}
+
+export function readConfigFile(path: string, env: Record<string, string | undefined>, knownScopes: readonly string[]): ContractConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read the config ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The config ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(parsed, env, knownScopes, path);
+}
+
+/** The config file's fixtures and keys on top of another config (the embedded sandbox's). */
+export function mergeConfigs(base: ContractConfig, extra: ContractConfig): ContractConfig {
+  const fixtures: ConfigFixtures = { ...base.fixtures };
+  for (const [name, value] of Object.entries(extra.fixtures)) {
+    const current = (fixtures as Record<string, unknown>)[name];
+    (fixtures as Record<string, unknown>)[name] = Array.isArray(value) && Array.isArray(current) ? [...new Set([...value, ...current])] : value;
+  }
+  return { keys: [...extra.keys, ...base.keys.filter((k) => !extra.keys.some((e) => e.key === k.key))], fixtures };
+}

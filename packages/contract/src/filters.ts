@@ -1,0 +1,33 @@
+// --only: each filter names a resource (a tag of the contract, as a slug: threads, custom-fields),
+// an operationId (createThread) or a check (auth.insufficient-scope) or group of checks (auth,
+// negative). Resources and operations narrow where checks run; checks narrow which run there.
+import { CHECKS } from './checks/catalogue.js';
+import { loadSpec, type Spec } from './spec.js';
+
+// Response checks run on every response and suite.error reports crashes: neither can be selected.
+const checkIds = Object.keys(CHECKS).filter((id) => !id.startsWith('response.') && !id.startsWith('suite.'));
+export const API_WIDE_RESOURCE = 'api-wide';
+
+function isCheckFilter(filter: string): boolean {
+  return checkIds.some((id) => id === filter || id.startsWith(`${filter}.`));
+}
+
+function scopeNames(spec: Spec): Set<string> {
+  return new Set([...spec.resources(), API_WIDE_RESOURCE, ...spec.contract.operations.map((op) => op.operationId)]);
+}
+
+export function matchesOnly(only: readonly string[], resource: string, operationId: string, check: string, spec: Spec = loadSpec()): boolean {
+  if (only.length === 0) return true;
+  const scopes = scopeNames(spec);
+  const scopeFilters = only.filter((f) => scopes.has(f));
+  const checkFilters = only.filter((f) => !scopes.has(f));
+  const scopeOk = scopeFilters.length === 0 || scopeFilters.some((f) => f === resource || f === operationId);
+  const checkOk = checkFilters.length === 0 || checkFilters.some((f) => check === f || check.startsWith(`${f}.`));
+  return scopeOk && checkOk;
+}
+
+/** Filters that match nothing in the contract or the check list (a typo would otherwise run nothing). */
+export function unknownFilters(spec: Spec, only: readonly string[]): string[] {
+  const scopes = scopeNames(spec);
+  return only.filter((f) => !scopes.has(f) && !isCheckFilter(f));
+}

@@ -1,0 +1,198 @@
+// Fixtures: the ids the checks address. Discovered through the list operations (users, lines,
+// conversations and their last items, notes, threads of those items, custom fields, tags); what no
+// list operation exposes (deals, people, summary templates, built-in field keys) comes from the
+// config file. Values configured there come first. Where a list's entry shape is not specified,
+// values are recognised by the schema of the parameter they will be used for (a `usr-` id, an
+// E.164 number), never by an invented field name.
+import { dataOf, type Exchange } from './http/exchange.js';
+import { once, type Session } from './session.js';
+
+export class MissingFixture extends Error {}
+
+export interface ItemFixture {
+  id: string;
+  /** The ThreadEntityType of the item (CALL, TEXT_MESSAGE, CONVERSATION_NOTE). */
+  entityType: string;
+}
+
+export interface ThreadFixture {
+  id: string;
+  entityType: string;
+  entityId: string;
+}
+
+export interface CustomFieldFixture {
+  key: string;
+  label: string | null;
+  type: string | null;
+  options?: Array<{ key: string; label: string }>;
+  source?: string;
+}
+
+export interface Fixtures {
+  users: string[];
+  lines: string[];
+  contacts: string[];
+  /** Calls and text messages. */
+  items: ItemFixture[];
+  notes: ItemFixture[];
+  threads: ThreadFixture[];
+  customFields: CustomFieldFixture[];
+  tags: string[];
+  deals: string[];
+  people: string[];
+  summaryTemplates: string[];
+  builtInFieldKeys: string[];
+  searchQuery?: string;
+  /** What discovery could not do, for skip reasons. */
+  notes_on_discovery: string[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/** A required fixture, or a skip with the reason. */
+export function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) throw new MissingFixture(`no fixture: ${what}`);
+  return value;
+}
+
+function patternOf(session: Session, schemaName: string): RegExp {
+  const schema = session.spec.schema(schemaName);
+  if (!schema || typeof schema.pattern !== 'string') throw new Error(`components.schemas.${schemaName} has no pattern.`);
+  return new RegExp(schema.pattern, 'u');
+}
+
+/** String values of the top level of each entry that match a pattern, preferring a field by name. */
+function valuesMatching(entries: unknown, pattern: RegExp, prefer?: string): string[] {
+  if (!Array.isArray(entries)) return [];
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (!isObject(entry)) continue;
+    const preferred = prefer !== undefined ? entry[prefer] : undefined;
+    if (typeof preferred === 'string' && pattern.test(preferred)) {
+      found.push(preferred);
+      continue;
+    }
+    const first = Object.values(entry).find((v): v is string => typeof v === 'string' && pattern.test(v));
+    if (first !== undefined) found.push(first);
+  }
+  return found;
+}
+
+/** ThreadEntityType's values paired with ThreadEntityId's prefixes (the contract lists both in the same order). */
+export function entityTypeOf(session: Session, id: string): string | undefined {
+  const types = session.spec.schema('ThreadEntityType')?.enum;
+  const prefixes = session.spec.schema('ThreadEntityId')?.['x-svc-id-prefix'];
+  if (!Array.isArray(types) || !Array.isArray(prefixes) || types.length !== prefixes.length) return undefined;
+  const index = prefixes.findIndex((p) => typeof p === 'string' && id.startsWith(p));
+  return index >= 0 ? String(types[index]) : undefined;
+}
+
+function pageSizeMax(session: Session): string {
+  const max = session.spec.contract.limits.raw.page_size_max;
+  return String(typeof max === 'number' ? max : 20);
+}
+
+export function fixtures(session: Session): Promise<Fixtures> {
+  return once(session, 'fixtures', () => discover(session));
+}
+
+async function discover(session: Session): Promise<Fixtures> {
+  const { client, config } = session;
+  const configured = config.config.fixtures;
+  const notes_on_discovery: string[] = [];
+  const get = async (path: string, query?: Record<string, string>): Promise<Exchange | undefined> => {
+    const exchange = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
+    if (exchange.status >= 200 && exchange.status < 300) return exchange;
+    notes_on_discovery.push(`GET ${path} answered ${exchange.status || exchange.error}`);
+    return undefined;
+  };
+  const userPattern = patternOf(session, 'UserId');
+  const phonePattern = patternOf(session, 'PhoneNumber');
+  const notePattern = patternOf(session, 'NoteId');
+  const threadPattern = patternOf(session, 'ThreadId');
+
+  const users = await get('/v2/api/users');
+  const numbers = await get('/v2/api/numbers');
+  const conversations = await get('/v2/api/conversations', { size: pageSizeMax(session) });
+  const listOf = (exchange: Exchange | undefined): unknown[] => {
+    const data = exchange ? dataOf(exchange) : undefined;
+    return Array.isArray(data) ? data : [];
+  };
+  const entries = listOf(conversations);
+  const contacts = unique([...(configured.contact_numbers ?? []), ...entries.filter(isObject).map((e) => e.contact_number).filter((n): n is string => typeof n === 'string' && phonePattern.test(n))]);
+  const itemIds = unique([
+    ...(configured.item_ids ?? []),
+    ...entries
+      .filter(isObject)
+      .map((e) => (isObject(e.last_item) ? e.last_item.id : undefined))
+      .filter((id): id is string => typeof id === 'string'),
+  ]);
+
+  // Notes of the first few conversations (the list of a conversation's notes is not paged).
+  const noteIds: string[] = [...(configured.note_ids ?? [])];
+  for (const contact of contacts.slice(0, 4)) {
+    const notes = await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`);
+    if (notes) noteIds.push(...valuesMatching(dataOf(notes), notePattern, 'id'));
+  }
+
+  const items = itemIds.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
+  const notes = unique(noteIds)
+    .map((id) => ({ id, entityType: entityTypeOf(session, id) }))
+    .filter((i): i is ItemFixture => i.entityType !== undefined);
+
+  // Threads: the thread of each known item, when it has one.
+  const threads: ThreadFixture[] = (configured.thread_ids ?? []).map((id) => ({ id, entityType: '', entityId: '' }));
+  for (const item of [...items, ...notes].slice(0, 8)) {
+    const found = await get('/v2/api/threads', { entity_type: item.entityType, entity_id: item.id });
+    const data = found ? dataOf(found) : undefined;
+    if (isObject(data) && typeof data.id === 'string' && threadPattern.test(data.id)) threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
+  }
+
+  const fields = await get('/v2/api/crm/attributes', { size: pageSizeMax(session) });
+  const customFields = listOf(fields).filter(isObject).flatMap((f): CustomFieldFixture[] =>
+    typeof f.key === 'string'
+      ? [
+          {
+            key: f.key,
+            label: typeof f.label === 'string' ? f.label : null,
+            type: typeof f.type === 'string' ? f.type : null,
+            ...(Array.isArray(f.options) ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) } : {}),
+            ...(typeof f.source === 'string' ? { source: f.source } : {}),
+          },
+        ]
+      : [],
+  );
+
+  const tagList = await get('/v2/api/tags');
+  const tags = listOf(tagList)
+    .map((t) => (isObject(t) ? (typeof t.name === 'string' ? t.name : Object.values(t).find((v) => typeof v === 'string')) : typeof t === 'string' ? t : undefined))
+    .filter((t): t is string => typeof t === 'string' && t.length > 0);
+
+  // A mock answers any well-formed id with its examples: where no list exposes an id, the
+  // contract's own example id is as good a fixture as any (profile mock only).
+  const example = (schemaName: string): string[] => {
+    if (config.profile !== 'mock') return [];
+    const examples = session.spec.schema(schemaName)?.examples;
+    return Array.isArray(examples) && typeof examples[0] === 'string' ? [examples[0]] : [];
+  };
+
+  return {
+    users: unique([...(configured.user_ids ?? []), ...valuesMatching(users ? dataOf(users) : [], userPattern, 'id')]),
+    lines: unique([...(configured.lines ?? []), ...valuesMatching(numbers ? dataOf(numbers) : [], phonePattern, 'number')]),
+    contacts,
+    items,
+    notes,
+    threads,
+    customFields,
+    tags: unique(tags),
+    deals: configured.deal_ids ?? example('DealId'),
+    people: configured.person_ids ?? example('PersonId'),
+    summaryTemplates: configured.summary_template_ids ?? example('SummaryTemplateId'),
+    builtInFieldKeys: configured.built_in_field_keys ?? [],
+    ...(configured.search_query !== undefined ? { searchQuery: configured.search_query } : {}),
+    notes_on_discovery,
+  };
+}

@@ -1,0 +1,233 @@
+// Negative inputs generated from the contract for one operation: each case is a valid baseline
+// request with exactly one thing broken (a parameter out of range, a phone number not in E.164,
+// a value outside its enum, a missing required field, a string over its limit, malformed JSON, a
+// wrong content type, an id with the wrong prefix or an unknown one). The expected status and
+// code of each case come from spec-runtime (validateRequest + errorFor) or, for unknown ids,
+// from the operation's documented 404 codes: never from a table written here.
+import type { Operation } from '@svc/spec-runtime';
+import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
+import type { CheckId } from '../checks/catalogue.js';
+import type { Spec } from '../spec.js';
+import { deref, idPrefixes, isPhone, itemsOf, propertiesOf, requiredOf, sample, typesOf, type Schema } from './schema.js';
+
+export type NegativeKind = Extract<CheckId, `negative.${string}`>;
+
+export interface NegativeCase {
+  kind: NegativeKind;
+  label: string;
+  request: OpRequest;
+  /** A body sent verbatim (malformed JSON, wrong content type). */
+  raw?: { body: string; contentType?: string; unparseable?: boolean };
+  expected: Expected;
+  /** The expectation depends on what the server holds (unknown ids): stateful servers only. */
+  stateful?: boolean;
+}
+
+/** The made-up values: recognisable in server logs, unlikely to exist. */
+export const UNKNOWN_SUFFIX = '0svcContract404';
+const UNKNOWN_VALUE = 'svc-contract-unknown-404';
+const UNUSED_PHONE = '+15550000001';
+const WRONG_PREFIX = 'zzz-0svcContract';
+const NON_MATCHING = ['!!!', '-', ' ', '', '§'];
+
+type Path = Array<string | number>;
+
+const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+function setAt(root: unknown, path: Path, value: unknown): unknown {
+  const copy = clone(root) as Record<string | number, unknown>;
+  let node = copy;
+  path.slice(0, -1).forEach((k) => (node = node[k] as Record<string | number, unknown>));
+  node[path[path.length - 1] as string | number] = value;
+  return copy;
+}
+
+function deleteAt(root: unknown, path: Path): unknown {
+  const copy = clone(root) as Record<string | number, unknown>;
+  let node = copy;
+  path.slice(0, -1).forEach((k) => (node = node[k] as Record<string | number, unknown>));
+  delete node[path[path.length - 1] as string | number];
+  return copy;
+}
+
+function fieldName(path: Path): string {
+  return path.reduce<string>((name, k) => (typeof k === 'number' ? `${name}[${k}]` : name ? `${name}.${k}` : k), '');
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 30)}…(${typeof value === 'string' ? value.length : text.length} chars)` : text;
+}
+
+/** Phone numbers that are not E.164, made from a valid one: no +, spaces, dashes. */
+export function phoneVariants(valid: string): string[] {
+  const digits = valid.replace(/^\+/, '');
+  return [digits, `+${digits.slice(0, 1)} ${digits.slice(1, 4)} ${digits.slice(4)}`, `+${digits.slice(0, 1)}-${digits.slice(1, 4)}-${digits.slice(4)}`];
+}
+
+function invalidEnumValue(values: unknown[]): string {
+  const lower = values.every((v) => typeof v === 'string' && v === v.toLowerCase());
+  return lower ? 'svc_contract_not_in_enum' : 'SVC_CONTRACT_NOT_IN_ENUM';
+}
+
+function nonMatching(pattern: string): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  return NON_MATCHING.find((candidate) => !re.test(candidate));
+}
+
+/** A schema of a single value (no object, no array): one the generator can break on its own. */
+function isLeaf(schema: Schema): boolean {
+  const types = typesOf(schema);
+  if (types.includes('object') || types.includes('array') || schema.properties !== undefined || schema.items !== undefined) return false;
+  return types.length > 0 || Array.isArray(schema.enum) || typeof schema.pattern === 'string';
+}
+
+export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): NegativeCase[] {
+  const cases: NegativeCase[] = [];
+  const phoneExample = (() => {
+    const examples = spec.schema('PhoneNumber')?.examples;
+    return Array.isArray(examples) && typeof examples[0] === 'string' ? examples[0] : '+14155550123';
+  })();
+  const push = (kind: NegativeKind, label: string, request: OpRequest, extra: Partial<NegativeCase> = {}) => {
+    const expected = extra.expected ?? expectedFor(spec, op, request);
+    // A mutation the contract does not forbid is no negative input: nothing to expect.
+    if (expected) cases.push({ kind, label, request, expected, ...extra });
+  };
+  const notFound = (param?: { errorCode?: string | Record<string, unknown> }): Expected | undefined => {
+    const listed = documentedCodes(spec, op, 404);
+    if (listed.length === 0) return undefined;
+    const own = typeof param?.errorCode === 'string' && listed.includes(param.errorCode) ? [param.errorCode] : listed;
+    return { status: 404, codes: own, why: 'no such resource' };
+  };
+
+  // Path parameters: phone numbers, prefixed ids, other identifiers.
+  for (const p of op.parameters.filter((x) => x.in === 'path')) {
+    const withParam = (value: string): OpRequest => ({ ...baseline, params: { ...baseline.params, [p.name]: value } });
+    const current = baseline.params?.[p.name];
+    if (isPhone(spec, p.schema)) {
+      for (const bad of phoneVariants(current ?? phoneExample)) push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
+      const nf = op.codesByStatus.has(404) ? notFound(p) : undefined;
+      if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf, stateful: true });
+      continue;
+    }
+    const prefixes = idPrefixes(p.schema);
+    const nf = notFound(p);
+    for (const prefix of prefixes) if (nf) push('negative.unknown-id', `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`, withParam(`${prefix}${UNKNOWN_SUFFIX}`), { expected: nf, stateful: true });
+    if (prefixes.length > 0) push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
+    else if (nf) push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf, stateful: true });
+  }
+
+  // Query parameters.
+  for (const p of op.parameters.filter((x) => x.in === 'query')) {
+    const withQuery = (value: string): OpRequest => ({ ...baseline, query: { ...baseline.query, [p.name]: value } });
+    const s = p.schema;
+    const types = typesOf(s);
+    if (types.includes('integer') || types.includes('number')) {
+      if (typeof s.minimum === 'number') push('negative.out-of-range', `query ${p.name}=${s.minimum - 1}`, withQuery(String(s.minimum - 1)));
+      if (typeof s.maximum === 'number') push('negative.out-of-range', `query ${p.name}=${s.maximum + 1}`, withQuery(String(s.maximum + 1)));
+      push('negative.out-of-range', `query ${p.name}="ten"`, withQuery('ten'));
+    }
+    if (Array.isArray(s.enum)) push('negative.enum', `query ${p.name}=${invalidEnumValue(s.enum)}`, withQuery(invalidEnumValue(s.enum)));
+    else if (isPhone(spec, s)) for (const bad of phoneVariants(baseline.query?.[p.name] ?? phoneExample)) push('negative.phone-format', `query ${p.name}=${preview(bad)}`, withQuery(bad));
+    else if (idPrefixes(s).length > 0) push('negative.id-prefix', `query ${p.name}=${WRONG_PREFIX}`, withQuery(WRONG_PREFIX));
+    else if (typeof s.pattern === 'string') {
+      const bad = nonMatching(s.pattern);
+      if (bad !== undefined) push('negative.pattern', `query ${p.name}=${preview(bad)}`, withQuery(bad));
+    }
+    if (p.required && baseline.query?.[p.name] !== undefined) {
+      const rest = { ...baseline.query };
+      delete rest[p.name];
+      push('negative.missing-required', `query ${p.name} missing`, { ...baseline, query: rest });
+    }
+  }
+
+  // The body.
+  if (op.requestBody) {
+    const unparseable = '{"svc_contract": ';
+    const asIfNoBody = expectedFor(spec, op, { ...baseline, body: undefined });
+    if (asIfNoBody) push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, { raw: { body: unparseable, unparseable: true }, expected: asIfNoBody });
+    const mediaCodes = op.codesByStatus.get(415);
+    if (mediaCodes && mediaCodes.size > 0 && baseline.body !== undefined) {
+      push('negative.content-type', 'Content-Type: text/plain', baseline, {
+        raw: { body: JSON.stringify(baseline.body), contentType: 'text/plain' },
+        expected: { status: 415, codes: [...mediaCodes], why: 'the body is not application/json' },
+      });
+    }
+    const bodySchema = deref(spec, spec.resolve(op.requestBody.schemaPointer));
+    if (baseline.body !== undefined) walkBody(baseline.body, bodySchema, []);
+  }
+
+  function walkBody(value: unknown, schema: Schema, path: Path): void {
+    const body = baseline.body;
+    const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
+    const at = fieldName(path) || 'body';
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const props = propertiesOf(spec, schema);
+      for (const name of requiredOf(spec, schema)) {
+        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(deleteAt(body, [...path, name])));
+      }
+      for (const [name, propSchema] of Object.entries(props)) {
+        const child = (value as Record<string, unknown>)[name];
+        if (child !== undefined) walkBody(child, propSchema, [...path, name]);
+        else if (path.length === 0 && isLeaf(propSchema)) {
+          // An optional field the baseline leaves out still has to be validated when sent: add it,
+          // broken, to the otherwise valid request (still one thing broken).
+          leaf(isPhone(spec, propSchema) ? phoneExample : sample(spec, propSchema), propSchema, [name]);
+        }
+      }
+      if (deref(spec, schema).additionalProperties === false) {
+        push('negative.unknown-field', `body ${fieldName([...path, 'svc_contract_unknown'])}`, withBody(setAt(body, [...path, 'svc_contract_unknown'], true)));
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      const s = deref(spec, schema);
+      if (typeof s.maxItems === 'number' && value.length > 0) {
+        const over = Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]);
+        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBody(setAt(body, path, over)));
+      }
+      const items = itemsOf(spec, s);
+      if (items && value.length > 0) walkBody(value[0], items, [...path, 0]);
+      return;
+    }
+    leaf(value, schema, path);
+  }
+
+  function leaf(value: unknown, schema: Schema, path: Path): void {
+    const body = baseline.body;
+    const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
+    const at = fieldName(path);
+    const s = deref(spec, schema);
+    if (isPhone(spec, s)) {
+      for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample)) push('negative.phone-format', `body ${at}=${preview(bad)}`, withBody(setAt(body, path, bad)));
+      return;
+    }
+    if (Array.isArray(s.enum)) {
+      push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBody(setAt(body, path, invalidEnumValue(s.enum))));
+      return;
+    }
+    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.maxLength + 1))));
+    const prefixes = idPrefixes(s);
+    if (prefixes.length > 0 && typeof value === 'string') {
+      push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBody(setAt(body, path, WRONG_PREFIX)));
+      const prefix = prefixes.find((p) => value.startsWith(p));
+      const listed = op.codesByStatus.get(404);
+      if (prefix && listed && listed.size > 0) {
+        push('negative.unknown-id', `body ${at}=${prefix}${UNKNOWN_SUFFIX}`, withBody(setAt(body, path, `${prefix}${UNKNOWN_SUFFIX}`)), {
+          expected: { status: 404, codes: [...listed], why: `no ${at} ${prefix}${UNKNOWN_SUFFIX}` },
+          stateful: true,
+        });
+      }
+    } else if (typeof s.pattern === 'string' && typeof value === 'string') {
+      const bad = nonMatching(s.pattern);
+      if (bad !== undefined) push('negative.pattern', `body ${at}=${preview(bad)}`, withBody(setAt(body, path, bad)));
+    }
+  }
+
+  return cases;
+}

@@ -1,0 +1,138 @@
+// The one way the suite talks to the server. Every request goes through here, which is what lets
+// the suite promise three things: nothing is written without --allow-writes (the guard below),
+// the server's rate limits are respected (the limiter, and 429s waited out), and every response
+// is recorded and checked (the recorder).
+import type { Operation } from '@svc/spec-runtime';
+import type { Spec } from '../spec.js';
+import type { Auth, ApiRequest, Exchange } from './exchange.js';
+import type { Limiter, RequestClass } from './rate.js';
+import type { Recorder } from './recorder.js';
+
+export class WritesDisabledError extends Error {
+  constructor(request: ApiRequest) {
+    super(`${request.method} ${request.path} would change data; it is only sent with --allow-writes.`);
+  }
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  allowWrites: boolean;
+  timeoutMs: number;
+  /** Longest retry_after_seconds worth waiting for; a longer one returns the 429 to the scenario. */
+  maxRetryWaitSeconds: number;
+  spec: Spec;
+  limiter: Limiter;
+  recorder: Recorder;
+  /** Sleep (injectable for tests). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const MAX_429_RETRIES = 3;
+/** After this many transport failures in a row the server is taken as unreachable. */
+const UNREACHABLE_AFTER = 3;
+
+export class ApiClient {
+  private seq = 0;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** Consecutive transport failures, and the last one: an unreachable server fails fast. */
+  private transportFailures = 0;
+  private lastTransportError = '';
+
+  constructor(private readonly options: ClientOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** The operation a request addresses, by the contract's own route matching. */
+  operationOf(request: Pick<ApiRequest, 'method' | 'path'>): Operation | null {
+    const match = this.options.spec.contract.matchRoute(request.method, request.path.split('?')[0] as string);
+    return 'operation' in match ? match.operation : null;
+  }
+
+  /** A write that could change data: a write method on an operation that is not side-effect free. */
+  changesData(request: ApiRequest): boolean {
+    const { spec } = this.options;
+    if (!spec.contract.limits.writeMethods.includes(request.method.toUpperCase())) return false;
+    if (request.unparseable) return false;
+    const op = this.operationOf(request);
+    return !(op && spec.isSafe(op));
+  }
+
+  async send(request: ApiRequest): Promise<Exchange> {
+    if (!this.options.allowWrites && this.changesData(request)) throw new WritesDisabledError(request);
+    let exchange = await this.once(request);
+    for (let retry = 0; exchange.status === 429 && !request.noRetry && retry < MAX_429_RETRIES; retry++) {
+      const wait = this.retryAfterSeconds(exchange);
+      if (wait === undefined || wait > this.options.maxRetryWaitSeconds) break;
+      // The 429 itself was recorded and checked; wait what it asks, then send the same request.
+      await this.sleep(Math.max(wait, 0.05) * 1000);
+      exchange = await this.once(request);
+    }
+    return exchange;
+  }
+
+  private retryAfterSeconds(exchange: Exchange): number | undefined {
+    const error = (exchange.body as { error?: { retry_after_seconds?: unknown } } | undefined)?.error;
+    if (typeof error?.retry_after_seconds === 'number') return error.retry_after_seconds;
+    const reset = Number(exchange.headers.get('x-ratelimit-reset'));
+    return Number.isFinite(reset) && reset >= 0 && reset < 3600 ? reset : 1;
+  }
+
+  private authorization(auth: Auth | undefined): string | undefined {
+    const a = auth ?? { kind: 'main' };
+    if (a.kind === 'none') return undefined;
+    if (a.kind === 'header') return a.value;
+    return `Api-Key ${a.kind === 'main' ? this.options.apiKey : a.key}`;
+  }
+
+  private async once(request: ApiRequest): Promise<Exchange> {
+    const { spec } = this.options;
+    const seq = ++this.seq;
+    const operation = this.operationOf(request);
+    const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query).toString()}` : '';
+    const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}${query}`;
+    const headers = new Headers({ Accept: 'application/json' });
+    const authorization = this.authorization(request.auth);
+    if (authorization !== undefined) headers.set('Authorization', authorization);
+    if (request.requestId !== undefined) headers.set(spec.requestIdHeader, request.requestId);
+    if (request.idempotencyKey !== undefined) headers.set(spec.idempotencyKeyHeader, request.idempotencyKey);
+    const body = request.rawBody ?? (request.body !== undefined ? JSON.stringify(request.body) : undefined);
+    if (body !== undefined) headers.set('Content-Type', request.contentType ?? 'application/json');
+
+    const kind: RequestClass = spec.contract.limits.writeMethods.includes(request.method.toUpperCase()) ? 'write' : 'read';
+    const started = performance.now();
+    let exchange: Exchange;
+    if (this.transportFailures >= UNREACHABLE_AFTER) {
+      // Every request is still recorded (as a transport failure), but none waits for a timeout again.
+      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: 0, error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})` };
+      this.options.recorder.record(exchange);
+      return exchange;
+    }
+    const release = request.bypassRateLimit ? () => {} : await this.options.limiter.acquire(kind);
+    try {
+      const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'manual' });
+      const text = await response.text();
+      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text, body: parse(text), durationMs: Math.round(performance.now() - started) };
+      this.transportFailures = 0;
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const message = (error as Error).name === 'TimeoutError' ? `no response within ${this.options.timeoutMs} ms` : `${(error as Error).message}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
+      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: message };
+      this.transportFailures++;
+      this.lastTransportError = message;
+    } finally {
+      release();
+    }
+    this.options.recorder.record(exchange);
+    return exchange;
+  }
+}
+
+function parse(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,68 @@
+// A request as the scenarios describe it, and the exchange the client returns.
+import type { Operation } from '@svc/spec-runtime';
+
+/** How the request authenticates. */
+export type Auth =
+  | { kind: 'main' } // the run's key
+  | { kind: 'none' } // no Authorization header
+  | { kind: 'key'; key: string } // another key (from the config, or a made-up unknown one)
+  | { kind: 'header'; value: string }; // an exact Authorization header (malformed ones)
+
+export interface ApiRequest {
+  method: string;
+  /** Path with parameters already encoded, starting with /v2/api (or any path for routing probes). */
+  path: string;
+  query?: Record<string, string>;
+  /** JSON body (serialised by the client). */
+  body?: unknown;
+  /** Sent verbatim instead of `body` (malformed JSON, wrong content types). */
+  rawBody?: string;
+  /** Content-Type of the body; defaults to application/json when there is one. */
+  contentType?: string;
+  auth?: Auth;
+  requestId?: string;
+  idempotencyKey?: string;
+  /** The body cannot be parsed by any server, so even a write cannot execute (allowed without --allow-writes). */
+  unparseable?: boolean;
+  /** Skip the client-side rate limiter (the burst check). */
+  bypassRateLimit?: boolean;
+  /** Return a 429 as it is instead of waiting it out (the burst check wants to see them). */
+  noRetry?: boolean;
+}
+
+export interface Exchange {
+  seq: number;
+  request: ApiRequest;
+  url: string;
+  /** The operation the request addressed, from the contract's route matching (null: none). */
+  operation: Operation | null;
+  status: number;
+  headers: Headers;
+  /** The raw response text ('' when none). */
+  text: string;
+  /** The parsed JSON body; undefined when there was none; the raw text when it is not JSON. */
+  body: unknown;
+  durationMs: number;
+  /** Transport failure (no response): the message. status is 0. */
+  error?: string;
+}
+
+export function header(exchange: Exchange, name: string): string | undefined {
+  return exchange.headers.get(name) ?? undefined;
+}
+
+/** error.code of an error body, if any. */
+export function errorCode(exchange: Exchange): string | undefined {
+  const body = exchange.body as { error?: { code?: unknown } } | undefined;
+  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
+}
+
+export function errorOf(exchange: Exchange): Record<string, unknown> | undefined {
+  const body = exchange.body as { error?: unknown } | undefined;
+  return typeof body?.error === 'object' && body.error !== null ? (body.error as Record<string, unknown>) : undefined;
+}
+
+export function dataOf(exchange: Exchange): unknown {
+  const body = exchange.body as { data?: unknown } | undefined;
+  return typeof body === 'object' && body !== null ? body.data : undefined;
+}

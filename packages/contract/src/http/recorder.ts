@@ -1,0 +1,101 @@
+// The shared recorder: every exchange the client completes is recorded here and run through the
+// response checks at once, so no response escapes them, whichever scenario sent it (fixture
+// discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the running
+// test drains them into its meta, which carries them to the main process.
+import { responseOutcomes } from '../checks/response.js';
+import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
+import type { Redactor } from '../redact.js';
+import type { Spec } from '../spec.js';
+import { errorCode, type Exchange } from './exchange.js';
+
+const MAX_BODY_CHARS = 4000;
+
+function clip(text: string): string {
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (${text.length} characters)` : text;
+}
+
+export class Recorder {
+  private outcomes: CheckOutcome[] = [];
+  private exchanges = new Map<number, ExchangeSummary>();
+  private observations: Observation[] = [];
+  private requests = 0;
+  /** Summaries of recent exchanges, so that a scenario failure can point at one after the fact. */
+  private recent = new Map<number, ExchangeSummary>();
+
+  constructor(
+    private readonly spec: Spec,
+    private readonly redact: Redactor,
+    private readonly describeAuth: (exchange: Exchange) => Record<string, string>,
+  ) {}
+
+  record(exchange: Exchange): void {
+    this.requests++;
+    const summary = this.summarise(exchange);
+    this.recent.set(exchange.seq, summary);
+    if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value as number);
+    if (exchange.error === undefined) {
+      this.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
+    }
+    for (const outcome of responseOutcomes(this.spec, exchange)) this.add(outcome);
+  }
+
+  /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */
+  add(outcome: CheckOutcome): void {
+    const o = outcome.detail === undefined ? outcome : { ...outcome, detail: this.redact(outcome.detail) };
+    if (o.status === 'passed' && o.detail === undefined) {
+      const same = this.outcomes.find((x) => x.status === 'passed' && x.check === o.check && x.operationId === o.operationId && x.detail === undefined);
+      if (same) {
+        same.count = (same.count ?? 1) + 1;
+        return;
+      }
+    }
+    if (o.exchange !== undefined) {
+      const summary = this.recent.get(o.exchange);
+      if (summary) this.exchanges.set(o.exchange, summary);
+    }
+    this.outcomes.push(o);
+  }
+
+  hasFailures(): boolean {
+    return this.outcomes.some((o) => o.status === 'failed');
+  }
+
+  failures(): CheckOutcome[] {
+    return this.outcomes.filter((o) => o.status === 'failed');
+  }
+
+  /** Everything recorded since the last drain (the running test's share). */
+  drain(): TestRecord {
+    const record: TestRecord = { outcomes: this.outcomes, exchanges: [...this.exchanges.values()], observations: this.observations, requests: this.requests };
+    this.outcomes = [];
+    this.exchanges = new Map();
+    this.observations = [];
+    this.requests = 0;
+    return record;
+  }
+
+  private summarise(exchange: Exchange): ExchangeSummary {
+    const r = exchange.request;
+    const headers: Record<string, string> = { ...this.describeAuth(exchange) };
+    const hasBody = r.rawBody !== undefined || r.body !== undefined;
+    if (hasBody) headers['Content-Type'] = r.contentType ?? 'application/json';
+    if (r.requestId !== undefined) headers[this.spec.requestIdHeader] = r.requestId;
+    if (r.idempotencyKey !== undefined) headers[this.spec.idempotencyKeyHeader] = r.idempotencyKey;
+    const responseHeaders: Record<string, string> = {};
+    exchange.headers.forEach((value, name) => {
+      responseHeaders[name] = this.redact(value);
+    });
+    const body = r.rawBody ?? (r.body !== undefined ? JSON.stringify(r.body) : undefined);
+    return {
+      seq: exchange.seq,
+      operationId: exchange.operation?.operationId ?? null,
+      method: r.method,
+      url: this.redact(exchange.url),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redact(v)])),
+      ...(body !== undefined ? { body: this.redact(body) } : {}),
+      ...(exchange.error === undefined ? { status: exchange.status, responseHeaders, responseBody: this.redact(clip(exchange.text)) } : { error: this.redact(exchange.error) }),
+      ...(exchange.headers.get(this.spec.requestIdHeader) ? { requestId: this.redact(exchange.headers.get(this.spec.requestIdHeader) as string) } : {}),
+      durationMs: exchange.durationMs,
+    };
+  }
+}

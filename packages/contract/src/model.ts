@@ -1,0 +1,106 @@
+// The data that crosses from the test workers to the main process (through vitest's task meta)
+// and on into the reports. Plain JSON: it is serialised between processes.
+
+export type OutcomeStatus = 'passed' | 'failed' | 'skipped';
+
+export interface CheckOutcome {
+  check: string;
+  /** The operation the check concerns, or API_WIDE. */
+  operationId: string;
+  status: OutcomeStatus;
+  /** Why it failed, or why it was skipped; for a pass, what was exercised (optional). */
+  detail?: string;
+  /** Sequence number of the exchange that shows the failure (see ExchangeSummary). */
+  exchange?: number;
+  /** Passes of the same check on the same operation within one test are counted, not repeated. */
+  count?: number;
+}
+
+/** One request and its response, redacted, kept for the failures that refer to it (curl). */
+export interface ExchangeSummary {
+  seq: number;
+  operationId: string | null;
+  method: string;
+  url: string;
+  /** Request headers as sent, with every key replaced by a placeholder. */
+  headers: Record<string, string>;
+  body?: string;
+  status?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  requestId?: string;
+  error?: string;
+  durationMs: number;
+}
+
+/** (operation, status, code) seen in a response: the raw material of the coverage table. */
+export interface Observation {
+  operationId: string | null;
+  status: number;
+  code?: string;
+}
+
+/** What each test case carries in its meta. */
+export interface TestRecord {
+  outcomes: CheckOutcome[];
+  exchanges: ExchangeSummary[];
+  observations: Observation[];
+  requests: number;
+}
+
+export type Profile = 'full' | 'mock';
+
+export interface RateSetting {
+  readsPerSecond: number;
+  writesPerSecond: number;
+}
+
+/** A key from the config file: what it holds decides which 403 checks it can serve. */
+export interface ConfigKey {
+  name: string;
+  key: string;
+  scopes: string[];
+  /** The environment variable the key was read from (named in curl reproductions). */
+  env?: string;
+}
+
+export interface ConfigFixtures {
+  deal_ids?: string[];
+  person_ids?: string[];
+  summary_template_ids?: string[];
+  built_in_field_keys?: string[];
+  user_ids?: string[];
+  lines?: string[];
+  contact_numbers?: string[];
+  item_ids?: string[];
+  note_ids?: string[];
+  thread_ids?: string[];
+  custom_field_keys?: string[];
+  search_query?: string;
+}
+
+export interface ContractConfig {
+  keys: ConfigKey[];
+  fixtures: ConfigFixtures;
+}
+
+/** Everything a test worker needs, passed through vitest's provide/inject. */
+export interface SessionConfig {
+  baseUrl: string;
+  apiKey: string;
+  /** Env variable holding the main key, named in curl reproductions. */
+  apiKeyEnv: string;
+  config: ContractConfig;
+  profile: Profile;
+  allowWrites: boolean;
+  burst: boolean;
+  /** Filters: resources, operationIds or check ids (prefixes). Empty: everything. */
+  only: string[];
+  /** null: no client-side rate limiting. */
+  rate: RateSetting | null;
+  timeoutMs: number;
+  /** Longest wait for a 429's retry_after_seconds before giving up on that request. */
+  maxRetryWaitSeconds: number;
+  /** Unique per run: names probe data and idempotency keys. */
+  runId: string;
+}

@@ -1,0 +1,142 @@
+// The options of a run, from the command line (svc-contract) or from code (runContract). The
+// defaults are the cautious ones: no writes, the documented rate limits, the full profile.
+import { parseArgs } from 'node:util';
+import type { ContractConfig, Profile, RateSetting } from './model.js';
+
+export type ReporterName = 'text' | 'json' | 'junit';
+export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit'];
+
+export interface ContractOptions {
+  /** The server to check; without it an embedded sandbox is started. */
+  baseUrl?: string;
+  /** The key of the run (or SVC_API_KEY). */
+  apiKey?: string;
+  /** A config file (keys with their scopes, fixtures). */
+  configPath?: string;
+  /** A config given in code; merged over the config file's. */
+  config?: ContractConfig;
+  allowWrites?: boolean;
+  profile?: Profile;
+  only?: string[];
+  /** Report files to write into `output` (the readable report is printed whatever this says). */
+  reporters?: ReporterName[];
+  output?: string;
+  /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
+  rate?: RateSetting | 'off';
+  burst?: boolean;
+  timeoutMs?: number;
+  /** Longest 429 wait (retry_after_seconds) worth waiting out; default 60. */
+  maxRetryWaitSeconds?: number;
+  /** No progress lines (the report is still printed unless `print` is false). */
+  quiet?: boolean;
+  /** Print the readable report to stdout (default true). */
+  print?: boolean;
+  /** The embedded sandbox's own rate limiting (default: on, unless rate is 'off'). */
+  embeddedRateLimit?: boolean;
+  /** Where progress and the report go (default process.stdout / process.stderr). */
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+  /** The environment (SVC_API_KEY, key_env of the config). Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: svc-contract [options]
+
+Checks a server of the Team Communications Service API against the contract (the bundled
+OpenAPI document): every response, error code, scope, negative input and idempotency rule.
+Without --base-url it starts an embedded sandbox (the reference server) and checks that.
+
+Options:
+  --base-url <url>       The server to check (default: an embedded sandbox on 127.0.0.1)
+  --api-key <key>        Its API key (default: $SVC_API_KEY; the sandbox's demo key when embedded)
+  --config <file>        JSON: extra keys with their scopes (403 checks) and fixtures
+  --allow-writes         Create, change and delete data (off: nothing is written)
+  --profile <name>       full (stateful servers, default) or mock (stateless, e.g. a Prism mock)
+  --only <filter>        A resource (threads), an operationId (createThread) or a check
+                         (auth.insufficient-scope) or check group (negative); repeatable or a,b
+  --reporter <name>      Report files to write: json, junit, text (repeatable or a,b)
+  --output <dir>         Where report files go (default ./svc-contract-report)
+  --rate <r/w|off>       Requests per second, reads/writes (default: the contract's 20/5)
+  --burst                Also send a burst over the read limit and expect 429s
+  --timeout <ms>         Time limit of each request (default 30000)
+  --quiet                No progress lines
+  -h, --help             This help
+  -v, --version          The version
+
+Exit status: 0 every check passed (skips allowed), 1 a check failed, 2 usage or config error.
+`;
+
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+export function parseRate(value: string): RateSetting | 'off' {
+  if (value === 'off') return 'off';
+  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?$/.exec(value);
+  if (!match) throw new UsageError(`--rate must be reads/writes per second (e.g. 20/5) or off, got ${value}`);
+  const reads = Number(match[1]);
+  const writes = match[2] === undefined ? reads : Number(match[2]);
+  if (reads <= 0 || writes <= 0) throw new UsageError('--rate must be positive (or off)');
+  return { readsPerSecond: reads, writesPerSecond: writes };
+}
+
+export type Parsed = { kind: 'run'; options: ContractOptions } | { kind: 'help' } | { kind: 'version' };
+
+export function parseCli(argv: string[]): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        config: { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        profile: { type: 'string' },
+        only: { type: 'string', multiple: true },
+        reporter: { type: 'string', multiple: true },
+        output: { type: 'string' },
+        rate: { type: 'string' },
+        burst: { type: 'boolean' },
+        timeout: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const profile = values.profile ?? 'full';
+  if (profile !== 'full' && profile !== 'mock') throw new UsageError(`--profile must be full or mock, got ${profile}`);
+  const reporters = list(values.reporter);
+  const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  return {
+    kind: 'run',
+    options: {
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(values['api-key'] !== undefined ? { apiKey: values['api-key'] } : {}),
+      ...(values.config !== undefined ? { configPath: values.config } : {}),
+      allowWrites: values['allow-writes'] === true,
+      profile,
+      only: list(values.only),
+      reporters: reporters as ReporterName[],
+      ...(values.output !== undefined ? { output: values.output } : {}),
+      ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
+      burst: values.burst === true,
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      quiet: values.quiet === true,
+    },
+  };
+}

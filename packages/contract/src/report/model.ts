@@ -1,0 +1,193 @@
+// The report: every outcome the tests sent back, per operation and check, with the failures
+// (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
+// and error codes exercised against those documented; the operations not yet specified).
+import { API_WIDE, checkInfo } from '../checks/catalogue.js';
+import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, TestRecord } from '../model.js';
+import type { Spec, UnspecifiedOperation } from '../spec.js';
+import { toCurl } from './curl.js';
+
+export interface Failure {
+  check: string;
+  operationId: string;
+  message: string;
+  curl?: string;
+  requestId?: string;
+  status?: number;
+  responseBody?: string;
+}
+
+export interface CheckSummary {
+  id: string;
+  title: string;
+  status: OutcomeStatus;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: Failure[];
+  skipReasons: string[];
+  /** What the passes exercised, where the check says (negative cases, observed state). */
+  details: string[];
+}
+
+export interface OperationReport {
+  operationId: string;
+  method?: string;
+  path?: string;
+  resource: string;
+  status: OutcomeStatus;
+  checks: CheckSummary[];
+}
+
+export interface CoverageRow {
+  operationId: string;
+  method: string;
+  path: string;
+  exercised: boolean;
+  statuses: { documented: string[]; covered: string[] };
+  codes: { documented: string[]; covered: string[] };
+}
+
+export interface Coverage {
+  operations: { documented: number; exercised: number };
+  statuses: { documented: number; exercised: number };
+  codes: { documented: number; exercised: number };
+  rows: CoverageRow[];
+  /** Statuses and codes seen on API-wide answers (unknown paths, wrong methods). */
+  apiWide: Array<{ status: number; code?: string }>;
+  unspecifiedOperations: UnspecifiedOperation[];
+}
+
+export interface Report {
+  tool: { name: string; version: string };
+  contract: { title: string; version: string };
+  target: { baseUrl: string; embedded: boolean };
+  profile: Profile;
+  allowWrites: boolean;
+  burst: boolean;
+  rate: RateSetting | null;
+  only: string[];
+  startedAt: string;
+  durationMs: number;
+  requests: number;
+  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number> };
+  operations: OperationReport[];
+  failures: Failure[];
+  coverage: Coverage;
+  /** Problems outside any check (a test file that could not load, an unhandled error). */
+  errors: string[];
+}
+
+export interface ReportInput {
+  spec: Spec;
+  records: TestRecord[];
+  errors: string[];
+  meta: Pick<Report, 'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'>;
+}
+
+function statusKeyFor(documented: string[], status: number): string | undefined {
+  if (documented.includes(String(status))) return String(status);
+  const range = `${Math.floor(status / 100)}XX`;
+  if (documented.includes(range)) return range;
+  return documented.includes('default') ? 'default' : undefined;
+}
+
+function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary>): Failure {
+  const exchange = outcome.exchange === undefined ? undefined : exchanges.get(outcome.exchange);
+  return {
+    check: outcome.check,
+    operationId: outcome.operationId,
+    message: outcome.detail ?? 'failed',
+    ...(exchange ? { curl: toCurl(exchange) } : {}),
+    ...(exchange?.requestId ? { requestId: exchange.requestId } : {}),
+    ...(exchange?.status !== undefined ? { status: exchange.status } : {}),
+    ...(exchange?.responseBody ? { responseBody: exchange.responseBody } : {}),
+  };
+}
+
+export function buildReport({ spec, records, errors, meta }: ReportInput): Report {
+  const exchanges = new Map<number, ExchangeSummary>();
+  for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
+  const observations: Observation[] = records.flatMap((r) => r.observations);
+  const outcomes = records.flatMap((r) => r.outcomes);
+
+  const byOperation = new Map<string, Map<string, CheckSummary>>();
+  const assertions: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
+  for (const o of outcomes) {
+    const checks = byOperation.get(o.operationId) ?? new Map<string, CheckSummary>();
+    byOperation.set(o.operationId, checks);
+    const summary = checks.get(o.check) ?? { id: o.check, title: checkInfo(o.check).title, status: 'skipped', passed: 0, failed: 0, skipped: 0, failures: [], skipReasons: [], details: [] };
+    checks.set(o.check, summary);
+    const n = o.status === 'passed' ? (o.count ?? 1) : 1;
+    summary[o.status] += n;
+    assertions[o.status] += n;
+    if (o.status === 'failed') summary.failures.push(failureOf(o, exchanges));
+    if (o.status === 'skipped' && o.detail && !summary.skipReasons.includes(o.detail)) summary.skipReasons.push(o.detail);
+    if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
+  }
+  for (const checks of byOperation.values()) {
+    for (const c of checks.values()) c.status = c.failed > 0 ? 'failed' : c.passed > 0 ? 'passed' : 'skipped';
+  }
+
+  const operationIds = [...spec.contract.operations.map((op) => op.operationId), API_WIDE];
+  const operations: OperationReport[] = [];
+  for (const id of operationIds) {
+    const checks = byOperation.get(id);
+    if (!checks) continue;
+    const op = spec.contract.operationsById.get(id);
+    const list = [...checks.values()].sort((a, b) => a.id.localeCompare(b.id));
+    operations.push({
+      operationId: id,
+      ...(op ? { method: op.method, path: op.path } : {}),
+      resource: op ? spec.resourceOf(op) : 'api-wide',
+      status: list.some((c) => c.status === 'failed') ? 'failed' : list.some((c) => c.status === 'passed') ? 'passed' : 'skipped',
+      checks: list,
+    });
+  }
+
+  const checkCounts: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
+  for (const op of operations) for (const c of op.checks) checkCounts[c.status]++;
+
+  const rows: CoverageRow[] = spec.contract.operations.map((op) => {
+    const seen = observations.filter((o) => o.operationId === op.operationId);
+    const covered = new Set(seen.map((o) => statusKeyFor(op.statuses, o.status)).filter((k): k is string => k !== undefined));
+    const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
+    const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.path,
+      exercised: seen.length > 0,
+      statuses: { documented: op.statuses, covered: op.statuses.filter((s) => covered.has(s)) },
+      codes: { documented: documentedCodes, covered: documentedCodes.filter((c) => seenCodes.has(c)) },
+    };
+  });
+  const apiWide = [...new Map(observations.filter((o) => o.operationId === null).map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }])).values()];
+  const sum = (f: (r: CoverageRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+
+  const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
+  return {
+    tool: meta.tool,
+    contract: { title: spec.title, version: spec.version },
+    target: meta.target,
+    profile: meta.profile,
+    allowWrites: meta.allowWrites,
+    burst: meta.burst,
+    rate: meta.rate,
+    only: meta.only,
+    startedAt: meta.startedAt,
+    durationMs: meta.durationMs,
+    requests: records.reduce((n, r) => n + r.requests, 0),
+    summary: { outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed', checks: checkCounts, assertions },
+    operations,
+    failures,
+    coverage: {
+      operations: { documented: rows.length, exercised: rows.filter((r) => r.exercised).length },
+      statuses: { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) },
+      codes: { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) },
+      rows,
+      apiWide,
+      unspecifiedOperations: spec.unspecifiedOperations,
+    },
+    errors,
+  };
+}

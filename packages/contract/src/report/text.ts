@@ -1,0 +1,107 @@
+// The readable report: per operation which checks passed, failed and were skipped (with each
+// failure's message and curl), the coverage table, the operations the contract does not specify
+// yet, and the summary line.
+import type { CheckSummary, OperationReport, Report } from './model.js';
+
+const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+
+function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[] {
+  const lines: string[] = [];
+  let line = prefix;
+  for (const item of items) {
+    const next = line === prefix ? `${line}${item}` : `${line}${sep}${item}`;
+    if (next.length > width && line !== prefix) {
+      lines.push(`${line}${sep.trimEnd()}`);
+      line = `${' '.repeat(prefix.length)}${item}`;
+    } else line = next;
+  }
+  if (line !== prefix) lines.push(line);
+  return lines;
+}
+
+function counts(op: OperationReport): string {
+  const n = { passed: 0, failed: 0, skipped: 0 };
+  for (const c of op.checks) n[c.status]++;
+  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+}
+
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
+}
+
+function operationBlock(op: OperationReport): string[] {
+  const title = op.method ? `${op.method.padEnd(6)} ${op.path} (${op.operationId})` : op.operationId;
+  const lines = [`${MARK[op.status]} ${title}: ${counts(op)}`];
+  // The response checks run on every response: one line for all of them when they all held.
+  const isResponseCheck = (c: CheckSummary) => c.id.startsWith('response.');
+  const responseChecks = op.checks.filter(isResponseCheck);
+  const passed = op.checks.filter((c) => c.status === 'passed' && !isResponseCheck(c)).map((c) => (c.passed > 1 ? `${c.id} ×${c.passed}` : c.id));
+  lines.push(...wrap('    passed: ', passed));
+  const responses = Math.max(0, ...responseChecks.map((c) => c.passed + c.failed));
+  if (responseChecks.length > 0) {
+    const held = responseChecks.filter((c) => c.status === 'passed').length;
+    lines.push(`    responses: ${responses} checked; ${held} of ${responseChecks.length} response checks held on every one${held < responseChecks.length ? ' (failures below)' : ''}`);
+  }
+  for (const c of op.checks.filter((x) => x.status === 'failed')) {
+    lines.push(`    ${MARK.failed} ${c.id}: ${c.title} (${c.failed} failed${c.passed ? `, ${c.passed} passed` : ''})`);
+    for (const f of c.failures.slice(0, 5)) {
+      lines.push(indent(f.message, '        '));
+      if (f.curl) lines.push(`        reproduce: ${f.curl}`);
+      if (f.requestId) lines.push(`        request id: ${f.requestId}`);
+    }
+    if (c.failures.length > 5) lines.push(`        … and ${c.failures.length - 5} more (see the JSON report)`);
+  }
+  const byReason = new Map<string, string[]>();
+  for (const c of op.checks.filter((x: CheckSummary) => x.status === 'skipped')) {
+    const reason = c.skipReasons.join('; ') || 'skipped';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), c.id]);
+  }
+  for (const [reason, ids] of byReason) lines.push(...wrap(`    skipped (${reason}): `, ids));
+  return lines;
+}
+
+export function renderText(report: Report): string {
+  const out: string[] = [];
+  const rate = report.rate ? `${report.rate.readsPerSecond} reads/s, ${report.rate.writesPerSecond} writes/s` : 'off';
+  out.push(`${report.tool.name} ${report.tool.version}: ${report.contract.title} ${report.contract.version}`);
+  out.push(`Target:  ${report.target.baseUrl}${report.target.embedded ? ' (embedded sandbox)' : ''}`);
+  out.push(`Profile: ${report.profile}; writes ${report.allowWrites ? 'allowed' : 'off'}; burst ${report.burst ? 'on' : 'off'}; rate ${rate}${report.only.length ? `; only ${report.only.join(', ')}` : ''}`);
+  out.push('');
+  out.push('Checks per operation');
+  for (const op of report.operations) out.push(...operationBlock(op));
+  out.push('');
+  out.push('Coverage (exercised / documented)');
+  const c = report.coverage;
+  out.push(`  operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}`);
+  const width = Math.max(...c.rows.map((r) => r.operationId.length));
+  for (const row of c.rows) {
+    const missingStatuses = row.statuses.documented.filter((s) => !row.statuses.covered.includes(s));
+    const missingCodes = row.codes.documented.filter((s) => !row.codes.covered.includes(s));
+    const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}`;
+    const missing = [...missingStatuses, ...missingCodes];
+    if (missing.length === 0) out.push(head);
+    else out.push(...wrap(`${head} not seen: `, missing, 120, ' '));
+  }
+  if (c.apiWide.length) out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
+  if (c.unspecifiedOperations.length) {
+    out.push('');
+    out.push('Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)');
+    for (const u of c.unspecifiedOperations) out.push(`  - ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`);
+  }
+  if (report.errors.length) {
+    out.push('');
+    out.push('Errors outside any check');
+    for (const e of report.errors) out.push(indent(e, '  '));
+  }
+  out.push('');
+  const s = report.summary;
+  out.push(
+    `Summary: ${s.checks.passed + s.checks.failed + s.checks.skipped} checks over ${report.operations.length} operations: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped ` +
+      `(${s.assertions.passed + s.assertions.failed} assertions); ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  out.push(s.outcome === 'passed' ? 'PASSED' : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,131 @@
+// The AI receptionist of a line. The update follows x-svc-merge-rules of its body: single values
+// are merged (the others keep theirs), collections are replaced whole. The scenarios change one
+// value or one collection, compare everything else with the configuration read before, and put
+// the original back.
+import { expectedFor } from '../checks/expect.js';
+import { need } from '../fixtures.js';
+import type { Exchange } from '../http/exchange.js';
+import { once } from '../session.js';
+import { check, scenarioOf, type CheckContext } from './harness.js';
+import { operationChecks } from './operation-checks.js';
+import { at, data, deepEqual, isObject, nest, ok, short, type Json } from './support.js';
+
+
+interface MergeRules {
+  merged: string[];
+  replaced: string[];
+}
+
+function mergeRules(t: CheckContext): MergeRules {
+  const op = t.op('updateReceptionist');
+  const rules = (t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { 'x-svc-merge-rules'?: MergeRules } | undefined)?.['x-svc-merge-rules'];
+  if (!rules || !Array.isArray(rules.merged) || !Array.isArray(rules.replaced)) return t.skip('the update body has no x-svc-merge-rules');
+  return rules;
+}
+
+async function line(t: CheckContext): Promise<string> {
+  return need((await t.fixtures()).lines[0], 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
+}
+
+async function read(t: CheckContext, number: string): Promise<{ exchange: Exchange; config?: Json }> {
+  const exchange = await t.call({ params: { number } }, {}, 'getReceptionist');
+  const config = data(exchange);
+  return { exchange, ...(config ? { config } : {}) };
+}
+
+/** A single value as read: inside the agent block unless its name is dotted (knowledge.text). */
+function single(config: Json | undefined, name: string): unknown {
+  if (name.includes('.')) return at(config, name);
+  return isObject(config?.agent) ? config.agent[name] : config?.[name];
+}
+
+function update(t: CheckContext, number: string, body: Json): Promise<Exchange> {
+  return t.call({ params: { number }, body }, {}, 'updateReceptionist');
+}
+
+/** A merged text value to play with: one that is a plain string and not a phone number. */
+function textField(t: CheckContext, config: Json | undefined): string {
+  const rules = mergeRules(t);
+  const name = rules.merged.find((n) => !n.includes('.') && typeof single(config, n) === 'string' && !/phone/.test(n));
+  return need(name, 'a text value in the receptionist configuration');
+}
+
+operationChecks('getReceptionist', { baseline: async (t) => ({ params: { number: await line(t) } }) });
+
+operationChecks('updateReceptionist', {
+  baseline: async (t) => {
+    const number = await line(t);
+    const body = await once(t.session, `receptionist-baseline:${number}`, async () => {
+      const { config } = await read(t, number);
+      const name = textField(t, config);
+      return nest(name, single(config, name));
+    });
+    return { params: { number }, body };
+  },
+  scenarios: (op) => {
+    const where = scenarioOf(op);
+    const needs = { writes: true, stateful: true };
+
+    check('receptionist.merge-rules', where, needs, async (t) => {
+      const number = await line(t);
+      const before = await read(t, number);
+      if (!before.config) return t.skip(`the receptionist of ${number} could not be read (${before.exchange.status})`);
+      const rules = mergeRules(t);
+      const name = textField(t, before.config);
+      const old = single(before.config, name) as string;
+      const value = `${old} (svc-contract ${t.config.runId})`;
+      const changed = await update(t, number, nest(name, value));
+      try {
+        if (!t.expect(ok(changed), `updating ${name}: expected 200, got ${changed.status}`, changed)) return;
+        const after = (await read(t, number)).config;
+        t.expect(single(after, name) === value, `${name} was not updated: ${short(single(after, name))}`, changed);
+        for (const other of rules.merged.filter((n) => n !== name)) {
+          t.expect(deepEqual(single(after, other), single(before.config, other)), `${other} changed although only ${name} was sent: ${short(single(before.config, other))} → ${short(single(after, other))}`, changed);
+        }
+        for (const collection of rules.replaced) {
+          t.expect(deepEqual(at(after, collection), at(before.config, collection)), `${collection} changed although it was not sent`, changed);
+        }
+      } finally {
+        const restored = await update(t, number, nest(name, old));
+        t.expect(ok(restored), `restoring ${name} failed (${restored.status})`, restored);
+      }
+    });
+
+    check('receptionist.collections-replaced', where, needs, async (t) => {
+      const number = await line(t);
+      const before = await read(t, number);
+      if (!before.config) return t.skip(`the receptionist of ${number} could not be read (${before.exchange.status})`);
+      const rules = mergeRules(t);
+      // A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
+      let choice: { name: string; sent: unknown; original: unknown } | undefined;
+      for (const name of rules.replaced) {
+        const original = at(before.config, name);
+        let sent: unknown;
+        if (Array.isArray(original) && original.length > 0) sent = original.slice(1);
+        else if (isObject(original)) {
+          const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
+          if (inner) sent = { ...original, [inner[0]]: (inner[1] as unknown[]).slice(1) };
+        }
+        // The read shape is sent back as the write shape: only where the contract accepts it.
+        if (sent !== undefined && !expectedFor(t.spec, op, { params: { number }, body: nest(name, sent) })) {
+          choice = { name, sent, original };
+          break;
+        }
+      }
+      if (!choice) return t.skip('no collection with an entry to remove whose read shape the update accepts');
+      const changed = await update(t, number, nest(choice.name, choice.sent));
+      try {
+        if (!t.expect(ok(changed), `replacing ${choice.name}: expected 200, got ${changed.status}`, changed)) return;
+        const after = (await read(t, number)).config;
+        t.expect(deepEqual(at(after, choice.name), choice.sent), `${choice.name} was not replaced by the set sent: ${short(at(after, choice.name))}`, changed);
+        for (const other of rules.replaced.filter((n) => n !== choice.name)) {
+          t.expect(deepEqual(at(after, other), at(before.config, other)), `${other} changed although it was not sent`, changed);
+        }
+        for (const name of rules.merged) t.expect(deepEqual(single(after, name), single(before.config, name)), `${name} changed although it was not sent`, changed);
+      } finally {
+        const restored = await update(t, number, nest(choice.name, choice.original));
+        t.expect(ok(restored), `restoring ${choice.name} failed (${restored.status})`, restored);
+      }
+    });
+  },
+});

@@ -1,0 +1,71 @@
+// Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
+import { listedCode, ownCodes } from '../checks/expect.js';
+import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
+import { sample } from '../generate/schema.js';
+import type { Exchange } from '../http/exchange.js';
+import { check, scenarioOf, type CheckContext } from './harness.js';
+import { operationChecks } from './operation-checks.js';
+import { ok } from './support.js';
+
+
+function anItem(f: Fixtures): ItemFixture {
+  // Text messages first: a call with several completed summaries needs a template_key to be fetched.
+  const sorted = [...f.items].sort((a, b) => Number(b.id.startsWith('msg-')) - Number(a.id.startsWith('msg-')));
+  return need(sorted[0], 'a call or text message (no conversation listed a last item; or set fixtures.item_ids)');
+}
+
+function searchQuery(t: CheckContext, f: Fixtures): string {
+  if (f.searchQuery !== undefined) return f.searchQuery;
+  const op = t.op('searchConversationItems');
+  const schema = t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { properties?: Record<string, unknown> } | undefined;
+  return String(sample(t.spec, schema?.properties?.query ?? { examples: ['a'] }));
+}
+
+operationChecks('searchConversationItems', { baseline: (t, f) => ({ body: { query: searchQuery(t, f) } }) });
+
+operationChecks('batchGetConversationItems', {
+  baseline: (_t, f) => ({ body: { ids: need(f.items.slice(0, 3).map((i) => i.id), 'call or message ids') } }),
+});
+
+operationChecks('getConversationItem', { baseline: (_t, f) => ({ params: { id: anItem(f).id } }) });
+
+function tagOf(t: CheckContext, f: Fixtures): string {
+  return f.tags[0] ?? `svc-contract-${t.config.runId}`;
+}
+
+operationChecks('addConversationItemTags', {
+  // Success depends on whether the tag is already there: tags.add-remove handles that state.
+  success: false,
+  baseline: (t, f) => ({ params: { id: anItem(f).id }, body: { tags: [tagOf(t, f)] } }),
+  scenarios: (op) => {
+    check('tags.add-remove', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+      const f = await t.fixtures();
+      const item = anItem(f).id;
+      const tag = tagOf(t, f);
+      const add = (): Promise<Exchange> => t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+      const remove = (): Promise<Exchange> => t.call({ params: { id: item, tag } }, {}, 'removeConversationItemTag');
+      const removeOp = t.op('removeConversationItemTag');
+
+      let first = await add();
+      // Already on the item (the seed's own tag, or a run that stopped half-way): take it off first.
+      const wasThere = first.status === 409;
+      if (wasThere) {
+        const cleared = await remove();
+        if (!t.expect(ok(cleared), `the tag ${tag} was already on ${item} and removing it gave ${cleared.status}`, cleared)) return;
+        first = await add();
+      }
+      if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
+      t.expectError(await add(), { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` }, 'adding the same tag again');
+      const removed = await remove();
+      t.expect(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed);
+      t.expectError(await remove(), listedCode(t.spec, removeOp, 'TAG_NOT_FOUND'), 'removing it again');
+      // Leave the item as it was found.
+      if (wasThere) t.expect(ok(await add()), `restoring ${tag} on ${item} failed`);
+    });
+  },
+});
+
+operationChecks('removeConversationItemTag', {
+  success: false,
+  baseline: (t, f) => ({ params: { id: anItem(f).id, tag: tagOf(t, f) } }),
+});

@@ -1,0 +1,148 @@
+// The checks every operation gets, generated from its place in the contract: success, request-id
+// echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
+// input its parameters and body allow. A test file only says how to build one valid request for
+// the operation from the fixtures (its baseline); everything else is read from the spec.
+import type { Operation } from '@svc/spec-runtime';
+import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
+import type { Fixtures } from '../fixtures.js';
+import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
+import { negativeCases, type NegativeKind } from '../generate/negatives.js';
+import { sample } from '../generate/schema.js';
+import type { ConfigKey } from '../model.js';
+import { loadSpec, type Spec } from '../spec.js';
+import { check, forOperation, toApiRequest, type CheckContext } from './harness.js';
+
+export interface OperationPlan {
+  /** One valid request built from the fixtures (throw through need() when one is missing). */
+  baseline(t: CheckContext, fixtures: Fixtures): OpRequest | Promise<OpRequest>;
+  /**
+   * Whether conformance.success sends the baseline. Off where a stateful scenario of the same file
+   * covers success (creating a thread twice would be a 409, not a success).
+   */
+  success?: boolean;
+  /** Scenario checks of the operation, declared inside its describe block. */
+  scenarios?: (op: Operation) => void;
+}
+
+/** The catalogue code of a missing scope: the description names it, and the 403 responses list it. */
+export const INSUFFICIENT_SCOPE = 'API_KEY_INSUFFICIENT_SCOPE';
+
+const MALFORMED_BODY = '{"svc_contract": ';
+
+function isSuccess(exchange: Exchange): boolean {
+  return exchange.error === undefined && exchange.status >= 200 && exchange.status < 300;
+}
+
+/** A request built from an operation's examples: enough to learn which negative kinds apply. */
+function sampleRequest(spec: Spec, op: Operation): OpRequest {
+  const params: Record<string, string> = {};
+  for (const p of op.parameters.filter((x) => x.in === 'path')) params[p.name] = String(sample(spec, p.schema));
+  const query: Record<string, string> = {};
+  for (const p of op.parameters.filter((x) => x.in === 'query' && x.required)) query[p.name] = String(sample(spec, p.schema));
+  // Required fields only: the generator adds each optional top-level field itself, broken.
+  return { params, query, ...(op.requestBody ? { body: sample(spec, spec.resolve(op.requestBody.schemaPointer)) } : {}) };
+}
+
+export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
+  return [...new Set(negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind))];
+}
+
+/** Keys of the config that hold none of the operation's scope alternatives (fewest scopes first). */
+export function keysLackingScope(op: Operation, keys: readonly ConfigKey[]): ConfigKey[] {
+  const lacks = (key: ConfigKey) => op.security.length > 0 && op.security.every((alt) => alt.some((scope) => !key.scopes.includes(scope)));
+  const holdsNone = (key: ConfigKey) => !op.security.flat().some((scope) => key.scopes.includes(scope));
+  return keys.filter((k) => lacks(k) && holdsNone(k)).sort((a, b) => a.scopes.length - b.scopes.length);
+}
+
+export function operationChecks(operationId: string, plan: OperationPlan): void {
+  const spec = loadSpec();
+  forOperation(operationId, (op) => {
+    const resource = spec.resourceOf(op);
+    const changesData = spec.contract.limits.writeMethods.includes(op.method) && !spec.isSafe(op);
+    const where = (variant?: string) => ({ operationId, resource, ...(variant ? { variant } : {}) });
+    const baseline = async (t: CheckContext): Promise<OpRequest> => {
+      const request = await plan.baseline(t, await t.fixtures());
+      const invalid = expectedFor(spec, op, request);
+      if (invalid) return t.skip(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
+      return request;
+    };
+    const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
+
+    if (plan.success !== false) {
+      check('conformance.success', where(), { writes: changesData }, async (t) => {
+        const exchange = await send(t, await baseline(t));
+        t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
+      });
+    }
+
+    check('request-id.echo', where(), { writes: changesData && !op.requestBody }, async (t) => {
+      const base = await baseline(t);
+      const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
+      const probes: Array<{ exchange: Exchange; sent: string }> = [];
+      if (!changesData) {
+        const sent = id('ok');
+        probes.push({ exchange: await send(t, base, { requestId: sent }), sent });
+      }
+      // An error too, so the body's request_id is checked: malformed JSON where there is a body
+      // (it cannot execute anything), otherwise no key.
+      const sent = id('error');
+      const error = op.requestBody ? await send(t, base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await send(t, base, { requestId: sent, auth: { kind: 'none' } });
+      probes.push({ exchange: error, sent });
+      for (const { exchange, sent: value } of probes) {
+        const echoed = header(exchange, spec.requestIdHeader);
+        t.expect(echoed === value, `sent ${spec.requestIdHeader} ${value}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
+        const body = errorOf(exchange);
+        if (exchange.status >= 400) t.expect(body?.request_id === value, `sent ${spec.requestIdHeader} ${value}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
+      }
+    });
+
+    const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
+    check('auth.missing-key', where(), { writes: changesData }, async (t) => {
+      t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
+    });
+    check('auth.malformed-header', where(), { writes: changesData }, async (t) => {
+      const base = await baseline(t);
+      for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
+    });
+    check('auth.unknown-key', where(), { writes: changesData, keys: true }, async (t) => {
+      t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
+    });
+
+    check('auth.insufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+      if (op.security.length === 0) return t.skip('the operation needs no scope');
+      const { uncertain } = spec.scopeReadings(op);
+      const [key] = keysLackingScope(op, t.config.config.keys);
+      if (!key) return t.skip(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
+      const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
+      const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
+      if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
+      if (!t.expectError(exchange, { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` })) return;
+      const error = errorOf(exchange);
+      const text = `${String(error?.message ?? '')} ${String(error?.suggestion ?? '')}`;
+      if (uncertain) {
+        // Inferred or ambiguous scopes: only the refusal itself is certain, not which scope is named.
+        t.pass(`refused; the scope is ${op.security.length > 1 ? 'ambiguous' : 'inferred'} (${op.security.map((a) => a.join('+')).join(' or ')}), so its name is not checked`);
+        return;
+      }
+      const missing = op.security.flatMap((alt) => alt.filter((scope) => !key.scopes.includes(scope)));
+      for (const scope of missing) t.expect(text.includes(scope), `the 403 does not name the missing scope ${scope}: ${JSON.stringify(error?.message)}`, exchange);
+    });
+
+    for (const kind of negativeKinds(spec, op)) {
+      const needs = { writes: changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' };
+      check(kind, where(), needs, async (t) => {
+        const cases = negativeCases(spec, op, await baseline(t)).filter((c) => c.kind === kind);
+        if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
+        for (const c of cases) {
+          const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
+          const exchange = await send(t, c.request, extra);
+          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label);
+        }
+      });
+    }
+
+    plan.scenarios?.(op);
+  });
+}
+
+export { isSuccess };

@@ -1,0 +1,13 @@
+// People: their search and update bodies are not shown by the contract. The search sends the
+// contract's own example; the update is exercised through its negative inputs only, because a
+// PUT whose semantics (merge or replace) are not shown could wipe a record on a real server.
+import { need } from '../fixtures.js';
+import { requestExample } from './support.js';
+import { operationChecks } from './operation-checks.js';
+
+operationChecks('searchPeople', { baseline: (t) => ({ body: requestExample(t, 'searchPeople') }) });
+
+operationChecks('updatePerson', {
+  success: false,
+  baseline: (_t, f) => ({ params: { id: need(f.people[0], 'a person id (set fixtures.person_ids in the config file)') }, body: {} }),
+});

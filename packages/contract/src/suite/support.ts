@@ -1,0 +1,57 @@
+// Small helpers shared by the scenario files.
+import { dataOf, type Exchange } from '../http/exchange.js';
+import type { CheckContext } from './harness.js';
+
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first example of an operation's request body (the contract's own sample request). */
+export function requestExample(t: CheckContext, operationId: string): unknown {
+  const op = t.op(operationId);
+  const body = t.spec.resolve(`${op.pointer}/requestBody`) as { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } | undefined;
+  const examples = body?.content?.['application/json']?.examples;
+  const first = examples ? Object.values(examples)[0] : undefined;
+  return first?.value ?? {};
+}
+
+export function ok(exchange: Exchange): boolean {
+  return exchange.error === undefined && exchange.status >= 200 && exchange.status < 300;
+}
+
+export function data(exchange: Exchange): Json | undefined {
+  const d = dataOf(exchange);
+  return isObject(d) ? d : undefined;
+}
+
+/** Structural equality of JSON values (object key order ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The value at a dotted path (knowledge.text, scheduling.calendars). */
+export function at(value: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), value);
+}
+
+/** An object with a value at a dotted path ({ scheduling: { calendars: ... } }). */
+export function nest(path: string, value: unknown): Json {
+  const keys = path.split('.');
+  return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Json;
+}
+
+/** Text that says where it came from, so probe data left on a staging server explains itself. */
+export function probeText(t: CheckContext, what: string): string {
+  return `svc-contract ${what} (run ${t.config.runId})`;
+}
+
+export function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

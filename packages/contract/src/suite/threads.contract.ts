@@ -1,0 +1,216 @@
+// Threads and their comments, with the idempotency rules exercised on comments (a write whose
+// effect is easy to count). Staging servers keep what earlier runs left, so thread creation
+// looks for an item without a thread and, when every known item has one, checks the documented
+// path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
+import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
+import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
+import { deref, propertiesOf } from '../generate/schema.js';
+import { header, type Exchange } from '../http/exchange.js';
+import { once } from '../session.js';
+import { check, scenarioOf, type CheckContext } from './harness.js';
+import { operationChecks } from './operation-checks.js';
+import { data, deepEqual, isObject, ok, probeText, short } from './support.js';
+
+
+function entities(f: Fixtures): ItemFixture[] {
+  return [...f.items, ...f.notes];
+}
+
+/** The thread of an item, through the lookup operation (its response shape is not shown: data.id). */
+async function findThread(t: CheckContext, item: ItemFixture): Promise<{ id?: string; exchange: Exchange }> {
+  const exchange = await t.call({ query: { entity_type: item.entityType, entity_id: item.id } }, {}, 'findThread');
+  const d = data(exchange);
+  return { ...(typeof d?.id === 'string' ? { id: d.id } : {}), exchange };
+}
+
+async function readThread(t: CheckContext, id: string): Promise<{ exchange: Exchange; thread?: Record<string, unknown>; comments: Array<Record<string, unknown>> }> {
+  const exchange = await t.call({ params: { id } }, {}, 'getThread');
+  const thread = data(exchange);
+  const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
+  return { exchange, ...(thread ? { thread } : {}), comments };
+}
+
+function contentLimit(t: CheckContext): number {
+  const op = t.op('addThreadComment');
+  const content = propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
+  if (typeof content?.maxLength !== 'number') return t.skip('the comment content has no maxLength in the contract');
+  return content.maxLength;
+}
+
+/** A thread the scenarios can comment on: a known one, else one created on a free item. */
+function probeThread(t: CheckContext): Promise<string> {
+  return once(t.session, 'probe-thread', async () => {
+    const f = await t.fixtures();
+    const known = f.threads.find((th) => th.id);
+    if (known) return known.id;
+    for (const item of entities(f)) {
+      const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: probeText(t, 'thread') } }, {}, 'createThread');
+      const id = data(created)?.id;
+      if (ok(created) && typeof id === 'string') return id;
+    }
+    throw new MissingFixture('no fixture: a thread (none is known and none could be created)');
+  });
+}
+
+function comment(t: CheckContext, thread: string, content: string, extra: { idempotencyKey?: string } = {}): Promise<Exchange> {
+  return t.call({ params: { id: thread }, body: { content } }, extra, 'addThreadComment');
+}
+
+operationChecks('findThread', {
+  baseline: (_t, f) => {
+    const item = need(entities(f)[0], 'a conversation item or note');
+    return { query: { entity_type: item.entityType, entity_id: item.id } };
+  },
+});
+
+operationChecks('getThread', {
+  baseline: (_t, f) => ({ params: { id: need(f.threads[0], 'a thread (no known item has one; or set fixtures.thread_ids)').id } }),
+});
+
+operationChecks('createThread', {
+  success: false,
+  baseline: (t, f) => {
+    const item = need(entities(f)[0], 'a conversation item or note');
+    return { body: { entity_type: item.entityType, entity_id: item.id, content: probeText(t, 'thread') } };
+  },
+  scenarios: (op) => {
+    const where = scenarioOf(op);
+    check('threads.create-then-read', where, { writes: true, stateful: true }, async (t) => {
+      const f = await t.fixtures();
+      const content = probeText(t, 'thread');
+      for (const item of entities(f)) {
+        const existing = await findThread(t, item);
+        if (existing.id !== undefined || !ok(existing.exchange)) continue;
+        const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content } });
+        if (!t.expect(ok(created), `creating a thread on ${item.id} (which has none): expected 2xx, got ${created.status}`, created)) return;
+        const thread = data(created);
+        const first = Array.isArray(thread?.comments) ? thread.comments[0] : undefined;
+        t.expect(thread?.comment_count === 1 && Array.isArray(thread?.comments) && thread.comments.length === 1, `a new thread holds its first comment and comment_count 1; got ${short({ comment_count: thread?.comment_count, comments: thread?.comments })}`, created);
+        t.expect(isObject(first) && first.content === content, `the first comment's content is not what was sent: ${short(isObject(first) ? first.content : first)}`, created);
+        t.expect(thread?.entity_id === item.id && thread?.entity_type === item.entityType, `the thread is on ${short([thread?.entity_type, thread?.entity_id])}, not ${item.entityType} ${item.id}`, created);
+        if (typeof thread?.id !== 'string') return;
+        const read = await readThread(t, thread.id);
+        t.expect(ok(read.exchange) && read.thread?.id === thread.id && read.comments[0]?.content === content, `reading ${thread.id} back does not show the thread as created: ${short(read.thread)}`, read.exchange);
+        t.pass(`created ${thread.id} on ${item.id} and read it back`);
+        return;
+      }
+      // Every known item already has a thread (earlier runs): the documented path instead.
+      const item = need(entities(f)[0], 'a conversation item or note');
+      const refused = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content } });
+      if (!t.expectError(refused, { status: 409, codes: ownCodes(t.spec, op, 409), why: `every known item already has a thread, ${item.id} too` }, 'creating a second thread')) return;
+      const found = await findThread(t, item);
+      if (!t.expect(found.id !== undefined, `GET /v2/api/threads did not find the thread of ${item.id}: ${short(found.exchange.body)}`, found.exchange)) return;
+      const added = await comment(t, found.id as string, content);
+      t.expect(ok(added), `adding a comment to ${found.id}: expected 2xx, got ${added.status}`, added);
+      const read = await readThread(t, found.id as string);
+      t.expect(read.comments.at(-1)?.content === content, `the comment added to ${found.id} is not the last one read back`, read.exchange);
+      t.pass(`every known item has a thread: 409, found ${found.id}, commented`);
+    });
+
+    check('threads.duplicate', where, { writes: true, stateful: true }, async (t) => {
+      const f = await t.fixtures();
+      let target = f.threads.find((th) => th.entityId !== '');
+      if (!target) {
+        // Threads created by this run are not in the discovered list: look them up.
+        for (const item of entities(f)) {
+          const found = await findThread(t, item);
+          if (found.id) {
+            target = { id: found.id, entityId: item.id, entityType: item.entityType };
+            break;
+          }
+        }
+      }
+      if (!target) return t.skip('no item with a thread is known');
+      const again = await t.call({ body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') } });
+      t.expectError(again, { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) }, `a second thread on ${target.entityId}`);
+    });
+  },
+});
+
+operationChecks('addThreadComment', {
+  success: false,
+  baseline: async (t, f) => ({ params: { id: f.threads[0]?.id ?? (t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id) }, body: { content: probeText(t, 'comment') } }),
+  scenarios: (op) => {
+    const where = scenarioOf(op);
+    const needs = { writes: true, stateful: true };
+
+    check('threads.comment-then-read', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const before = await readThread(t, thread);
+      const count = before.thread?.comment_count;
+      const content = probeText(t, 'comment');
+      const added = await comment(t, thread, content);
+      if (!t.expect(ok(added), `adding a comment: expected 2xx, got ${added.status}`, added)) return;
+      const after = await readThread(t, thread);
+      t.expect(after.comments.at(-1)?.content === content, `the new comment is not the last one of ${thread}: ${short(after.comments.at(-1))}`, after.exchange);
+      if (typeof count === 'number') t.expect(after.thread?.comment_count === count + 1, `comment_count went from ${count} to ${String(after.thread?.comment_count)}, not ${count + 1}`, after.exchange);
+      t.expect(after.thread?.comment_count === after.comments.length, `comment_count ${String(after.thread?.comment_count)} but ${after.comments.length} comments`, after.exchange);
+    });
+
+    check('threads.content-limits', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const limit = contentLimit(t);
+      const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
+      const accepted = await comment(t, thread, exact);
+      t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted);
+      for (const content of [exact + 'x', '   ']) {
+        const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content } });
+        if (!expected) continue;
+        t.expectError(await comment(t, thread, content), expected, content.trim() === '' ? 'blank content' : `content of ${content.length} characters`);
+      }
+    });
+
+    check('threads.mentions', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const user = need((await t.fixtures()).users[0], 'a user id to mention');
+      const added = await comment(t, thread, `${probeText(t, 'mention')} @[Svc Contract](${user})`);
+      if (!t.expect(ok(added), `adding a comment with a mention: expected 2xx, got ${added.status}`, added)) return;
+      const read = await readThread(t, thread);
+      const mentions = read.comments.at(-1)?.mentions;
+      t.expect(Array.isArray(mentions) && mentions.some((m) => isObject(m) && m.user_id === user), `the mention of ${user} is not in the comment's mentions: ${short(mentions)}`, read.exchange);
+    });
+
+    check('idempotency.replay', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const before = await readThread(t, thread);
+      const key = `svc-contract-${t.config.runId}-replay`;
+      const content = probeText(t, 'idempotent comment');
+      const first = await comment(t, thread, content, { idempotencyKey: key });
+      if (!t.expect(ok(first), `the first keyed comment: expected 2xx, got ${first.status}`, first)) return;
+      const replay = await comment(t, thread, content, { idempotencyKey: key });
+      t.expect(replay.status === first.status, `the replay answered ${replay.status}, the original ${first.status}`, replay);
+      t.expect(header(replay, t.spec.idempotencyReplayedHeader) === 'true', `the replay lacks ${t.spec.idempotencyReplayedHeader}: true (got ${JSON.stringify(header(replay, t.spec.idempotencyReplayedHeader) ?? null)})`, replay);
+      t.expect(header(first, t.spec.idempotencyReplayedHeader) !== 'true', `the first execution says ${t.spec.idempotencyReplayedHeader}: true`, first);
+      t.expect(deepEqual(replay.body, first.body), `the replayed body differs from the original: ${short(replay.body)} vs ${short(first.body)}`, replay);
+      const after = await readThread(t, thread);
+      const copies = after.comments.filter((c) => c.content === content).length;
+      t.expect(copies === 1, `the keyed comment was executed ${copies} times`, after.exchange);
+      const count = before.thread?.comment_count;
+      if (typeof count === 'number') t.expect(after.thread?.comment_count === count + 1, `comment_count went from ${count} to ${String(after.thread?.comment_count)} after a write and its replay`, after.exchange);
+    });
+
+    check('idempotency.key-reuse', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const key = `svc-contract-${t.config.runId}-reuse`;
+      const first = await comment(t, thread, probeText(t, 'keyed comment'), { idempotencyKey: key });
+      if (!t.expect(ok(first), `the keyed comment: expected 2xx, got ${first.status}`, first)) return;
+      // The same key on another endpoint: the item search, a write-class request without side effects.
+      const search = t.op('searchConversationItems');
+      const reused = await t.call({ body: { query: 'svc' } }, { idempotencyKey: key }, search.operationId);
+      t.expectError(reused, listedCode(t.spec, search, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent to ${search.method} ${search.path}`);
+    });
+
+    check('idempotency.failed-not-consumed', where, needs, async (t) => {
+      const thread = await probeThread(t);
+      const key = `svc-contract-${t.config.runId}-failed`;
+      const blank = '   ';
+      const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content: blank } });
+      if (!expected) return t.skip('the contract accepts blank content');
+      const failed = await comment(t, thread, blank, { idempotencyKey: key });
+      if (!t.expectError(failed, expected, 'a blank comment')) return;
+      const retried = await comment(t, thread, probeText(t, 'retried comment'), { idempotencyKey: key });
+      t.expect(ok(retried), `the key of a failed request must stay usable: expected 2xx, got ${retried.status}`, retried);
+      t.expect(header(retried, t.spec.idempotencyReplayedHeader) !== 'true', 'the failed response was replayed', retried);
+    });
+  },
+});

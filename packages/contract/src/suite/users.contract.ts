@@ -1,0 +1,9 @@
+// Users: the team's members. GET /v2/api/users/{id} is addressed with a usr- id found in the list.
+import { need } from '../fixtures.js';
+import { operationChecks } from './operation-checks.js';
+
+operationChecks('listUsers', { baseline: () => ({}) });
+
+operationChecks('getUser', {
+  baseline: (_t, f) => ({ params: { id: need(f.users[0], 'a user id (GET /v2/api/users listed none; or set fixtures.user_ids)') } }),
+});

@@ -1,0 +1,47 @@
+// Politeness and rate limits: at the documented rates the suite provokes no 429 from a server
+// that enforces them; 429s that do come (the suite's limiter off here) are waited out and still
+// checked; and the opt-in burst finds a server's limit, or its absence.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runContract } from '../src/run.js';
+import { sandbox, type Target } from './support/servers.js';
+
+let target: Target | undefined;
+afterEach(async () => {
+  await target?.close();
+  target = undefined;
+});
+
+const base = (t: Target) => ({ baseUrl: t.url, apiKey: t.apiKey, config: t.config, quiet: true, print: false });
+const rateLimited = (report: Awaited<ReturnType<typeof runContract>>['report']) => report.coverage.rows.filter((r) => r.codes.covered.includes('RATE_LIMIT_EXCEEDED')).map((r) => r.operationId);
+
+describe('rate limits', () => {
+  it('at the documented rates, a server that enforces them never answers 429', async () => {
+    target = await sandbox({ rateLimit: {} });
+    const result = await runContract({ ...base(target), only: ['users', 'tags'] });
+    expect(result.report.failures).toEqual([]);
+    expect(rateLimited(result.report)).toEqual([]);
+    expect(result.report.rate).toEqual({ readsPerSecond: 20, writesPerSecond: 5 });
+  });
+
+  it('429s are waited out (retry_after_seconds), checked like every response, and the run still passes', async () => {
+    target = await sandbox({ rateLimit: { readsPerSecond: 6, writesPerSecond: 2 } });
+    const result = await runContract({ ...base(target), only: ['users', 'tags'], rate: 'off' });
+    expect(result.report.failures).toEqual([]);
+    expect(rateLimited(result.report).length).toBeGreaterThan(0);
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('--burst: a server that limits answers 429 with retry_after_seconds', async () => {
+    target = await sandbox({ rateLimit: {} });
+    const result = await runContract({ ...base(target), only: ['rate-limit.burst'], burst: true });
+    const burst = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === 'rate-limit.burst');
+    expect(burst?.status).toBe('passed');
+    expect(result.report.failures).toEqual([]);
+  });
+
+  it('--burst: a server that does not limit fails rate-limit.burst', async () => {
+    target = await sandbox({ rateLimit: false });
+    const result = await runContract({ ...base(target), only: ['rate-limit.burst'], burst: true });
+    expect(result.report.failures.map((f) => f.check)).toEqual(['rate-limit.burst']);
+  });
+});

@@ -1,0 +1,99 @@
+// Servers for the package's own tests: the sandbox (the reference), and a mutating proxy in front
+// of it that breaks one rule of the contract at a time.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadSeedFile, startSandboxServer, type RunningSandbox, type SandboxOptions } from '@svc/sandbox';
+import { configFromSeed } from '../../src/embedded.js';
+import type { ContractConfig } from '../../src/model.js';
+import { loadSpec } from '../../src/spec.js';
+
+export interface Target {
+  url: string;
+  apiKey: string;
+  config: ContractConfig;
+  close(): Promise<void>;
+}
+
+/** A sandbox on 127.0.0.1 (rate limits off unless asked), with the key and config of its seed. */
+export async function sandbox(options: SandboxOptions = {}): Promise<Target & { running: RunningSandbox }> {
+  const seed = loadSeedFile();
+  const { apiKey, config } = configFromSeed(seed, Object.keys(loadSpec().contract.scopes));
+  const running = await startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, ...options });
+  return { url: running.url, apiKey, config, running, close: () => running.close() };
+}
+
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: string | undefined;
+}
+
+export interface ProxiedResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+export interface Mutation {
+  request?(request: ProxiedRequest): ProxiedRequest;
+  response?(response: ProxiedResponse, request: ProxiedRequest): ProxiedResponse;
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined));
+    req.on('error', reject);
+  });
+}
+
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+
+/** A proxy on 127.0.0.1 in front of a target that applies one mutation to what passes through. */
+export async function mutatingProxy(target: Target, mutation: Mutation): Promise<Target> {
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && typeof value === 'string') headers.set(name, value);
+      let request: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body: await readBody(req) };
+      if (mutation.request) request = mutation.request(request);
+      const upstream = await fetch(`${target.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+      let response: ProxiedResponse = { status: upstream.status, headers: new Headers(upstream.headers), body: await upstream.text() };
+      if (mutation.response) response = mutation.response(response, request);
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        if (!HOP.has(name) && name !== 'content-encoding') out[name] = value;
+      });
+      res.writeHead(response.status, out);
+      res.end(response.body);
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey: target.apiKey,
+    config: target.config,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A JSON body mutation helper: parse, change, serialise (non-JSON passes unchanged). */
+export function json(response: ProxiedResponse, change: (body: Record<string, unknown>) => void): ProxiedResponse {
+  try {
+    const body = JSON.parse(response.body) as Record<string, unknown>;
+    change(body);
+    return { ...response, body: JSON.stringify(body) };
+  } catch {
+    return response;
+  }
+}

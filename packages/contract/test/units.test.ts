@@ -1,0 +1,230 @@
+// The small modules on their own: redaction, curl, the rate limiter, --only, options, the config
+// file, the negative-input generator (its expectations come from spec-runtime), the response
+// checks, the key choice of the scope check, and the report writers.
+import { describe, expect, it } from 'vitest';
+import { parseConfig, ConfigError, mergeConfigs } from '../src/config.js';
+import { matchesOnly, unknownFilters } from '../src/filters.js';
+import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { RateLimiter } from '../src/http/rate.js';
+import { responseOutcomes } from '../src/checks/response.js';
+import { parseCli, parseRate, UsageError } from '../src/options.js';
+import { createRedactor } from '../src/redact.js';
+import { toCurl } from '../src/report/curl.js';
+import { renderJunit } from '../src/report/junit.js';
+import { buildReport } from '../src/report/model.js';
+import { loadSpec } from '../src/spec.js';
+import { keysLackingScope } from '../src/suite/operation-checks.js';
+
+const spec = loadSpec();
+const op = (id: string) => spec.contract.operationsById.get(id)!;
+const scopes = Object.keys(spec.contract.scopes);
+
+describe('redaction', () => {
+  it('replaces every key, longest first, with its placeholder', () => {
+    const redact = createRedactor([
+      { value: 'sbx_key', placeholder: '${SVC_API_KEY}' },
+      { value: 'sbx_key_long', placeholder: '<redacted:other>' },
+    ]);
+    expect(redact('Api-Key sbx_key_long and sbx_key')).toBe('Api-Key <redacted:other> and ${SVC_API_KEY}');
+  });
+});
+
+describe('curl reproduction', () => {
+  it('leaves ${SVC_API_KEY} to the shell and quotes everything else safely', () => {
+    const curl = toCurl({ seq: 1, operationId: 'createThread', method: 'POST', url: 'http://h/v2/api/threads', headers: { Authorization: 'Api-Key ${SVC_API_KEY}', 'Content-Type': 'application/json' }, body: `{"content":"it's $HOME"}`, durationMs: 1 });
+    expect(curl).toBe(`curl -sS -i -X POST 'http://h/v2/api/threads' -H "Authorization: Api-Key \${SVC_API_KEY}" -H 'Content-Type: application/json' --data-raw '{"content":"it'\\''s $HOME"}'`);
+  });
+});
+
+describe('rate limiter', () => {
+  it('frees a slot one window after the response, not before', async () => {
+    const limiter = new RateLimiter({ readsPerSecond: 2, writesPerSecond: 1 }, 80);
+    const started = performance.now();
+    const a = await limiter.acquire('read');
+    const b = await limiter.acquire('read');
+    a();
+    b();
+    const third = limiter.acquire('read');
+    const write = await limiter.acquire('write');
+    expect(performance.now() - started).toBeLessThan(40);
+    (await third)();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(75);
+    write();
+  });
+});
+
+describe('--only', () => {
+  it('narrows by resource or operation and by check or group', () => {
+    expect(matchesOnly(['threads'], 'threads', 'createThread', 'auth.missing-key')).toBe(true);
+    expect(matchesOnly(['threads'], 'users', 'listUsers', 'auth.missing-key')).toBe(false);
+    expect(matchesOnly(['createThread'], 'threads', 'createThread', 'threads.duplicate')).toBe(true);
+    expect(matchesOnly(['auth'], 'users', 'listUsers', 'auth.missing-key')).toBe(true);
+    expect(matchesOnly(['auth'], 'users', 'listUsers', 'negative.enum')).toBe(false);
+    expect(matchesOnly(['users', 'negative'], 'users', 'getUser', 'negative.unknown-id')).toBe(true);
+    expect(matchesOnly(['users', 'negative'], 'users', 'getUser', 'auth.missing-key')).toBe(false);
+    expect(unknownFilters(spec, ['threads', 'createThread', 'idempotency', 'api-wide', 'nonsense'])).toEqual(['nonsense']);
+  });
+});
+
+describe('options', () => {
+  it('parses the command line', () => {
+    const parsed = parseCli(['--base-url', 'https://staging.example.com', '--only', 'threads,users', '--only', 'auth', '--reporter', 'junit,json', '--rate', '10/2', '--allow-writes', '--profile', 'mock']);
+    expect(parsed).toMatchObject({ kind: 'run', options: { baseUrl: 'https://staging.example.com', only: ['threads', 'users', 'auth'], reporters: ['junit', 'json'], rate: { readsPerSecond: 10, writesPerSecond: 2 }, allowWrites: true, profile: 'mock' } });
+    expect(parseCli(['-h'])).toEqual({ kind: 'help' });
+    expect(parseRate('off')).toBe('off');
+    expect(parseRate('5')).toEqual({ readsPerSecond: 5, writesPerSecond: 5 });
+    for (const bad of [['--profile', 'x'], ['--reporter', 'html'], ['--rate', 'fast'], ['--timeout', '0'], ['--base-url', 'ftp://x'], ['--nope']]) expect(() => parseCli(bad)).toThrow(UsageError);
+  });
+});
+
+describe('config file', () => {
+  it('reads keys inline or from the environment, and fixtures', () => {
+    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
+    expect(config.keys).toEqual([{ name: 'ro', key: 'secret-ro', scopes: ['THREADS_READ'], env: 'RO_KEY' }, { name: 'key-2', key: 'inline', scopes: [] }]);
+    expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], search_query: 'x' });
+  });
+  it('refuses what it does not understand, naming the entry but never the key', () => {
+    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(/unknown scope NOPE/);
+    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).not.toThrow(/topsecret/);
+    expect(() => parseConfig({ keys: [{ name: 'x', key_env: 'MISSING', scopes: [] }] }, {}, scopes)).toThrow(ConfigError);
+    expect(() => parseConfig({ fixtures: { deals: [] } }, {}, scopes)).toThrow(/unknown fixture/);
+    expect(() => parseConfig({ extra: 1 }, {}, scopes)).toThrow(/unknown field/);
+  });
+  it('merges a config over another', () => {
+    const merged = mergeConfigs({ keys: [{ name: 'a', key: 'a', scopes: [] }], fixtures: { deal_ids: ['dea-1'] } }, { keys: [{ name: 'b', key: 'b', scopes: [] }], fixtures: { deal_ids: ['dea-2'] } });
+    expect(merged.keys.map((k) => k.name)).toEqual(['b', 'a']);
+    expect(merged.fixtures.deal_ids).toEqual(['dea-2', 'dea-1']);
+  });
+});
+
+describe('negative inputs', () => {
+  const expectedOf = (id: string, baseline: Parameters<typeof negativeCases>[2]) => Object.fromEntries(negativeCases(spec, op(id), baseline).map((c) => [c.label, `${c.expected.status} ${c.expected.codes.join('|')}`]));
+
+  it('takes page/size bounds and their code from the parameters', () => {
+    expect(expectedOf('listConversations', {})).toMatchObject({ 'query page=0': '400 INVALID_PAGE_SIZE', 'query size=101': '400 INVALID_PAGE_SIZE', 'query size="ten"': '400 INVALID_PAGE_SIZE', 'query search="!!!"': '400 INVALID_SEARCH_QUERY' });
+  });
+  it('breaks phone numbers three ways', () => {
+    expect(phoneVariants('+14155550123')).toEqual(['14155550123', '+1 415 5550123', '+1-415-5550123']);
+    const cases = negativeCases(spec, op('getReceptionist'), { params: { number: '+14155550100' } });
+    expect(cases.filter((c) => c.kind === 'negative.phone-format').map((c) => c.expected.codes[0])).toEqual(['INVALID_PHONE_FORMAT', 'INVALID_PHONE_FORMAT', 'INVALID_PHONE_FORMAT']);
+    expect(cases.find((c) => c.kind === 'negative.unknown-id')?.expected).toMatchObject({ status: 404, codes: ['PHONE_NUMBER_NOT_FOUND'] });
+  });
+  it('derives body limits, required fields, enums and ids from the request schema', () => {
+    const got = expectedOf('createThread', { body: { entity_type: 'CALL', entity_id: 'cll-1', content: 'hi' } });
+    expect(got).toMatchObject({
+      'body content of 4001 characters': '400 NOTE_CONTENT_TOO_LONG',
+      'body content missing': '400 EMPTY_NOTE_CONTENT',
+      'body entity_type=SVC_CONTRACT_NOT_IN_ENUM': '400 INVALID_THREAD_ENTITY_TYPE',
+      'body entity_id=cll-0svcContract404': '404 CONVERSATION_ITEM_NOT_FOUND',
+      'Content-Type: text/plain': '415 UNSUPPORTED_MEDIA_TYPE',
+      'body {"svc_contract": (cut short)': '400 INVALID_REQUEST_BODY',
+    });
+    expect(expectedOf('batchGetConversationItems', { body: { ids: ['cll-1'] } })).toMatchObject({ 'body ids with 101 items': '400 BATCH_TOO_LARGE', 'body ids[0]=zzz-0svcContract': '400 INVALID_ITEM_ID' });
+    expect(expectedOf('updateReceptionist', { params: { number: '+14155550100' }, body: { name: 'Ava' } })).toMatchObject({ 'body svc_contract_unknown': '400 UNKNOWN_FIELD' });
+  });
+  it('expects the parameter\'s own 404 for unknown ids, and the API-wide one where none is listed', () => {
+    expect(expectedOf('getConversationNote', { params: { id: 'not-1' } })).toMatchObject({ 'path id=not-0svcContract404': '404 NOTE_NOT_FOUND' });
+    expect(expectedOf('getDeal', { params: { id: 'dea-1' } })).toMatchObject({ 'path id=dea-0svcContract404': '404 ENDPOINT_NOT_FOUND' });
+  });
+});
+
+describe('response checks', () => {
+  const exchange = (status: number, headers: Record<string, string>, body: unknown, extra: Partial<Exchange> = {}): Exchange => ({
+    seq: 1,
+    request: { method: 'GET', path: '/v2/api/tags' },
+    url: 'http://h/v2/api/tags',
+    operation: op('listTags'),
+    status,
+    headers: new Headers(headers),
+    text: body === undefined ? '' : JSON.stringify(body),
+    body,
+    durationMs: 1,
+    ...extra,
+  });
+  const good = { 'Content-Type': 'application/json', 'X-Request-Id': 'req_abcdefABCDEF', 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1' };
+  const failed = (e: Exchange) => responseOutcomes(spec, e).filter((o) => o.status === 'failed').map((o) => o.check).sort();
+  const error = (code: string, type: string, extra: Record<string, unknown> = {}) => ({ error: { type, code, message: 'm', retryable: false, request_id: 'req_abcdefABCDEF', ...extra } });
+
+  it('passes a conforming response', () => {
+    expect(failed(exchange(200, good, { data: [] }))).toEqual([]);
+    expect(failed(exchange(401, good, error('UNAUTHORIZED', 'authentication_error')))).toEqual([]);
+  });
+  it('names each deviation', () => {
+    expect(failed(exchange(200, { ...good, 'X-Request-Id': 'req_x' }, { data: [] }))).toEqual(['response.request-id']);
+    expect(failed(exchange(200, { ...good, 'X-Request-Id': 'mine' }, { data: [] }, { request: { method: 'GET', path: '/v2/api/tags', requestId: 'other' } }))).toEqual(['response.request-id']);
+    const { 'X-RateLimit-Reset': _reset, ...noReset } = good;
+    expect(failed(exchange(200, noReset, { data: [] }))).toEqual(['response.rate-limit-headers']);
+    expect(failed(exchange(200, { ...good, 'X-RateLimit-Limit': 'many' }, { data: [] }))).toEqual(['response.rate-limit-headers']);
+    const { 'Content-Type': _type, ...noType } = good;
+    expect(failed(exchange(200, noType, { data: [] }))).toEqual(['response.content-type']);
+    expect(failed(exchange(200, { ...good, 'Content-Type': 'text/html' }, { data: [] }))).toEqual(['response.content-type']);
+    expect(failed(exchange(200, good, { items: [] }))).toEqual(['response.schema']);
+    expect(failed(exchange(202, good, { data: [] }))).toEqual(['response.status-documented']);
+    expect(failed(exchange(500, good, error('INTERNAL_SERVER_ERROR', 'server_error', { retryable: true })))).toEqual(['response.no-5xx']);
+    expect(failed(exchange(401, good, error('NOTE_NOT_FOUND', 'not_found_error')))).toContain('response.error-code');
+    expect(failed(exchange(401, good, error('UNAUTHORIZED', 'permission_error')))).toContain('response.error-type');
+    expect(failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retryable: true })))).toContain('response.retryable');
+    expect(failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retry_after_seconds: 1 })))).toContain('response.retryable');
+    expect(failed(exchange(0, {}, undefined, { error: 'ECONNREFUSED' }))).toEqual(['response.transport']);
+  });
+  it('checks the echo of an Idempotency-Key', () => {
+    const sent = { request: { method: 'POST', path: '/v2/api/threads', idempotencyKey: 'k1' }, operation: op('createThread') };
+    expect(failed(exchange(400, good, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual(['response.idempotency-key-echo']);
+    expect(failed(exchange(400, { ...good, 'Idempotency-Key': 'k1' }, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual([]);
+  });
+});
+
+describe('the scope check', () => {
+  it('uses a key that holds none of the alternatives, fewest scopes first', () => {
+    const keys = [
+      { name: 'conv', key: 'a', scopes: ['CONVERSATIONS_READ'] },
+      { name: 'billing', key: 'b', scopes: ['BILLING'] },
+      { name: 'both', key: 'c', scopes: ['CONVERSATIONS_READ', 'CONVERSATIONS_WRITE'] },
+      { name: 'wide', key: 'd', scopes: ['BILLING', 'USERS_READ', 'TAGS_READ'] },
+    ];
+    // The conversation action accepts CONVERSATIONS_WRITE or CONVERSATIONS_READ: only keys holding neither qualify.
+    expect(keysLackingScope(op('applyConversationAction'), keys).map((k) => k.name)).toEqual(['billing', 'wide']);
+    expect(keysLackingScope(op('listTags'), keys).map((k) => k.name)).toEqual(['conv', 'billing', 'both']);
+  });
+});
+
+describe('reports', () => {
+  it('writes JUnit XML with escaped failures and skips', () => {
+    const report = buildReport({
+      spec,
+      records: [
+        {
+          outcomes: [
+            { check: 'response.schema', operationId: 'getThread', status: 'failed', detail: 'body <bad> & "worse"', exchange: 3 },
+            { check: 'auth.unknown-key', operationId: 'getThread', status: 'skipped', detail: 'profile mock' },
+            { check: 'auth.missing-key', operationId: 'getThread', status: 'passed' },
+          ],
+          exchanges: [{ seq: 3, operationId: 'getThread', method: 'GET', url: 'http://h/v2/api/threads/cth-1', headers: {}, durationMs: 1, status: 200 }],
+          observations: [{ operationId: 'getThread', status: 200 }],
+          requests: 1,
+        },
+      ],
+      errors: [],
+      meta: { tool: { name: 'svc-contract', version: '0' }, target: { baseUrl: 'http://h', embedded: false }, profile: 'full', allowWrites: false, burst: false, rate: null, only: [], startedAt: '', durationMs: 5 },
+    });
+    expect(report.summary).toMatchObject({ outcome: 'failed', checks: { passed: 1, failed: 1, skipped: 1 } });
+    expect(report.failures[0]?.curl).toContain("-X GET 'http://h/v2/api/threads/cth-1'");
+    const xml = renderJunit(report);
+    expect(xml).toContain('tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain('body &lt;bad&gt; &amp; &quot;worse&quot;');
+    expect(xml).toContain('<skipped message="profile mock"/>');
+    expect(report.coverage.rows.find((r) => r.operationId === 'getThread')?.statuses.covered).toEqual(['200']);
+  });
+});
+
+describe('the README', () => {
+  it('documents every check id and every option', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { CHECKS } = await import('../src/checks/catalogue.js');
+    const { USAGE } = await import('../src/options.js');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const id of Object.keys(CHECKS)) expect(readme, id).toContain(`\`${id}\``);
+    for (const option of USAGE.match(/--[a-z-]+/g) ?? []) expect(readme, option).toContain(`\`${option}`);
+  });
+});
