@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSvcClient } from '../src/index.js';
-import { createRateLimiter } from '../src/rate-limit.js';
+import { WINDOW_MARGIN_MS, createRateLimiter } from '../src/rate-limit.js';
 import { type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_rate_0123456789';
@@ -62,7 +62,7 @@ describe('createRateLimiter', () => {
     vi.useRealTimers();
   });
 
-  it('lets a burst of `perSecond` through at once, then gives each token back a second after its release', async () => {
+  it('lets a burst of `perSecond` through at once, then gives each token back a window (a second and a margin) after its release', async () => {
     vi.useFakeTimers();
     const limiter = createRateLimiter(2);
     const releaseA = await limiter.acquire();
@@ -73,7 +73,7 @@ describe('createRateLimiter', () => {
       return release;
     });
     releaseA();
-    await vi.advanceTimersByTimeAsync(999);
+    await vi.advanceTimersByTimeAsync(999 + WINDOW_MARGIN_MS);
     expect(third).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(third).toBe(true);
@@ -100,7 +100,7 @@ describe('createRateLimiter', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(wrote).toBe(true);
     expect(read).toBe(false);
-    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1000 + WINDOW_MARGIN_MS);
     expect(read).toBe(true);
   });
 
