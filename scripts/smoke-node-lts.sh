@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A smoke run on the newest Node LTS, so that `engines: >=20.19` stays true beyond the machine's
+# Node 20: rebuild, the client's tests, and the contract suite (full profile, writes allowed)
+# against an embedded sandbox. Node comes from the npm registry's `node` package, the only
+# place this machine may download it from. Usage: scripts/smoke-node-lts.sh [node-version-range]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+range="${1:-26}" # Node 26 is the newest LTS line (since October 2026)
+prefix="$(mktemp -d)"
+trap 'rm -rf "$prefix"' EXIT
+npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "node@${range}" >/dev/null
+export PATH="$prefix/node_modules/.bin:$PATH"
+echo "smoke: $(node --version) from the npm registry"
+
+pnpm exec turbo run build --force --output-logs=errors-only --filter=@svc/api-client... --filter=@svc/contract...
+pnpm --filter @svc/api-client test
+node packages/contract/bin/svc-contract.js --allow-writes --rate off --quiet
+echo "smoke on Node $(node --version): passed"
