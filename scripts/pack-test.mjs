@@ -1,0 +1,363 @@
+#!/usr/bin/env node
+// The pack test: are the published packages usable as published? Packs every published package
+// (`pnpm pack`, which rewrites workspace:* to versions) into a temporary folder, installs the
+// tarballs with npm into a fresh project outside the workspace (npm `overrides` point the
+// @svc/* dependencies between them at the tarballs too: no workspace links), then, as an
+// integrator would:
+//   - type-checks and compiles a consumer of @svc/api-client and @svc/api-types (strict, NodeNext),
+//     whose @ts-expect-error lines fail the check if the published types degrade;
+//   - starts the sandbox from the installed `svc-sandbox` bin and runs the consumer against it;
+//   - runs the installed `svc-contract` bin: --help, --version, and a short contract run
+//     (threads) against that sandbox.
+// Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
+// `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
+// outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { publishedPackages, root } from './published-packages.mjs';
+
+const TYPESCRIPT = '5.9.3';
+const TYPES_NODE = '20.19.43';
+const DEMO_KEY = 'sbx_demo_full_access';
+const NPM_FLAGS = ['--no-audit', '--no-fund', '--loglevel=error', '--prefer-offline'];
+
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
+
+// ---------------------------------------------------------------------------------------------
+// Housekeeping: one temporary folder, one sandbox process, both gone on every way out.
+
+const work = realpathSync(mkdtempSync(join(tmpdir(), 'svc-pack-test-')));
+const tarballs = join(work, 'tarballs');
+const project = join(work, 'project');
+mkdirSync(tarballs);
+mkdirSync(project);
+const children = new Set();
+let cleanedUp = false;
+
+function cleanup() {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  children.clear();
+  if (process.env.SVC_PACK_TEST_KEEP) process.stdout.write(`kept ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+/** Runs a command; resolves `{ code, stdout, stderr }` (never rejects on a non-zero exit). */
+function run(command, args, { cwd, env, timeoutMs = 120_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      children.delete(child);
+      reject(new Error(`${command}: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolve({ code: code ?? (signal ? `killed by ${signal}` : 1), stdout, stderr });
+    });
+  });
+}
+
+function ok(result, what) {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}\n${indent(result.stderr || result.stdout)}`);
+  return result;
+}
+
+const indent = (text) =>
+  text
+    .trim()
+    .split('\n')
+    .slice(-40)
+    .map((line) => `      ${line}`)
+    .join('\n');
+
+function expectMatch(text, pattern, what) {
+  if (!pattern.test(text)) throw new Error(`${what}: expected ${pattern}, got:\n${indent(text)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps: each prints its outcome; a step whose prerequisites did not pass is skipped.
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const done = new Set();
+
+async function step(id, name, needs, fn) {
+  const missing = needs.filter((need) => !done.has(need));
+  if (missing.length > 0) {
+    skipped += 1;
+    process.stdout.write(`- ${name}: skipped (needs ${missing.join(', ')})\n`);
+    return;
+  }
+  const t0 = Date.now();
+  try {
+    const detail = await fn();
+    passed += 1;
+    done.add(id);
+    process.stdout.write(`✓ ${name}${detail ? `: ${detail}` : ''} (${seconds(t0)})\n`);
+  } catch (error) {
+    failed += 1;
+    process.stdout.write(`✗ ${name} (${seconds(t0)})\n    ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const packages = publishedPackages();
+const names = packages.map((p) => p.manifest.name);
+const tarballOf = new Map();
+const bundlePath = join(root, 'spec', 'dist', 'openapi.json');
+if (!existsSync(bundlePath)) {
+  process.stderr.write('pack test: spec/dist/openapi.json is missing; run `pnpm build` first\n');
+  process.exit(1);
+}
+const specVersion = JSON.parse(readFileSync(bundlePath, 'utf8')).info.version;
+
+process.stdout.write(`pack test: ${names.length} published packages (${names.join(', ')}) in ${work}\n`);
+
+await step('outside', 'the temporary project is outside the workspace', [], () => {
+  const rel = relative(root, project);
+  if (!rel.startsWith(`..${sep}`) && rel !== '..') throw new Error(`${project} is inside ${root}: set TMPDIR elsewhere`);
+  return project;
+});
+
+/** Every file a manifest points at (exports, bin, types, main), as a path inside the package. */
+function manifestTargets(manifest) {
+  const targets = new Set();
+  const add = (value) => {
+    if (typeof value === 'string') {
+      if (!value.includes('*')) targets.add(value.replace(/^\.\//, ''));
+    } else if (value && typeof value === 'object') for (const v of Object.values(value)) add(v);
+  };
+  add(manifest.exports);
+  add(typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ?? {});
+  add(manifest.types);
+  add(manifest.main);
+  return [...targets];
+}
+
+await step('pack', `pnpm pack ${names.length} packages`, [], async () => {
+  const results = await Promise.all(
+    packages.map(async ({ dir, manifest }) => {
+      const result = ok(await run('pnpm', ['pack', '--pack-destination', tarballs, '--json'], { cwd: join(root, dir) }), `pnpm pack in ${dir}`);
+      const packed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')));
+      const files = new Set(packed.files.map((f) => f.path));
+      const missing = manifestTargets(manifest).filter((target) => !files.has(target));
+      if (missing.length > 0) throw new Error(`${manifest.name}: the tarball lacks ${missing.join(', ')} (run \`pnpm build\` first?)`);
+      tarballOf.set(manifest.name, packed.filename);
+      return `${manifest.name} (${files.size} files)`;
+    }),
+  );
+  return results.join(', ');
+});
+
+await step('install', 'npm install the tarballs into a fresh project', ['outside', 'pack'], async () => {
+  const dependencies = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'svc-pack-test-consumer',
+        private: true,
+        type: 'module',
+        dependencies: { ...dependencies, '@types/node': TYPES_NODE, typescript: TYPESCRIPT },
+        // The @svc/* dependencies between the packages resolve to the same tarballs.
+        overrides: dependencies,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: project, timeoutMs: 150_000 }), 'npm install');
+  return `${names.length} tarballs, typescript ${TYPESCRIPT}, @types/node ${TYPES_NODE}`;
+});
+
+await step('manifests', 'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves', ['install'], () => {
+  const problems = [];
+  for (const { manifest: source } of packages) {
+    const installedPath = join(project, 'node_modules', ...source.name.split('/'), 'package.json');
+    const text = readFileSync(installedPath, 'utf8');
+    const installed = JSON.parse(text);
+    if (installed.version !== source.version) problems.push(`${source.name}: installed ${installed.version}, workspace has ${source.version}`);
+    if (text.includes('workspace:')) problems.push(`${source.name}: its package.json still says workspace:`);
+    if (installed.svc?.specVersion !== specVersion) problems.push(`${source.name}: svc.specVersion is ${installed.svc?.specVersion}, the spec is ${specVersion}`);
+    for (const dep of names) {
+      const nested = join(project, 'node_modules', ...source.name.split('/'), 'node_modules', ...dep.split('/'));
+      if (existsSync(nested)) problems.push(`${source.name} has its own copy of ${dep} (the override did not apply)`);
+    }
+  }
+  // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
+  const requireFromProject = createRequire(join(project, 'package.json'));
+  for (const file of ['openapi.json', 'openapi.yaml', 'openapi.dereferenced.json']) {
+    try {
+      requireFromProject.resolve(`@svc/openapi/${file}`);
+    } catch (error) {
+      problems.push(`@svc/openapi/${file} does not resolve: ${error.message.split('\n')[0]}`);
+    }
+  }
+  const bundleVersion = requireFromProject('@svc/openapi/openapi.json').info?.version;
+  if (bundleVersion !== specVersion) problems.push(`the installed bundle is ${bundleVersion}, the workspace's ${specVersion}`);
+  if (problems.length > 0) throw new Error(problems.join('\n    '));
+  return `spec ${specVersion}`;
+});
+
+const CONSUMER = `// An integrator's first program, compiled against the installed tarballs (scripts/pack-test.mjs).
+import { createSvcClient, SvcApiError, unwrap } from '@svc/api-client';
+import type { ErrorCode, OperationErrorCode, Thread } from '@svc/api-types';
+
+const baseUrl = process.env.SVC_BASE_URL;
+if (!baseUrl) throw new Error('SVC_BASE_URL is not set');
+const svc = createSvcClient({ baseUrl, maxRetries: 0 }); // the key from SVC_API_KEY
+
+// Type-level checks: each line below must be a type error. Should the published types degrade
+// (to any, or codes to string), a directive goes unused and the type-check fails.
+export function typeChecks(): void {
+  // @ts-expect-error MEETING is not a ThreadEntityType (CALL, TEXT_MESSAGE, CONVERSATION_NOTE)
+  void svc.POST('/v2/api/threads', { body: { entity_type: 'MEETING', entity_id: 'cll-6Mn3bV8q', content: 'Call back' } });
+  // @ts-expect-error no such path in the contract
+  void svc.GET('/v2/api/no-such-path');
+  // @ts-expect-error not a code of the catalogue
+  const notACode: ErrorCode = 'NOT_A_DOCUMENTED_CODE';
+  // @ts-expect-error getThread does not document CONVERSATION_ITEM_NOT_FOUND (createThread does)
+  const notGetThreads: OperationErrorCode<'getThread'> = 'CONVERSATION_ITEM_NOT_FOUND';
+  void notACode;
+  void notGetThreads;
+}
+
+const thread: Thread = unwrap(
+  await svc.POST('/v2/api/threads', { body: { entity_type: 'CALL', entity_id: 'cll-6Mn3bV8q', content: 'Call back about the renewal' } }),
+).data;
+console.log(\`created thread \${thread.id} on \${thread.entity_type} \${thread.entity_id}, \${thread.comment_count} comment\`);
+
+const read = await svc.GET('/v2/api/threads/{id}', { params: { path: { id: thread.id } } });
+if (read.error) {
+  const code: OperationErrorCode<'getThread'> = read.error.error.code;
+  throw new Error(\`getThread failed: \${code}\`);
+}
+console.log(\`read thread \${read.data.data.id}: \${read.data.data.comments[0]?.content ?? '(no comment)'}\`);
+
+try {
+  unwrap(await svc.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-0NoSuch0' } } }));
+  throw new Error('expected a 404 for cth-0NoSuch0');
+} catch (error) {
+  if (!(error instanceof SvcApiError)) throw error;
+  const code: ErrorCode | undefined = error.code;
+  console.log(\`error \${error.status} \${code} request_id=\${error.requestId}\`);
+}
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023'],
+    types: ['node'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    // The published declarations are checked too, not skipped.
+    skipLibCheck: false,
+    noEmitOnError: true,
+    outDir: 'out',
+  },
+  files: ['consumer.ts'],
+};
+
+await step('tsc', 'tsc: the consumer type-checks and compiles (strict, NodeNext, skipLibCheck off)', ['install'], async () => {
+  writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+  writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
+  if (result.code !== 0) throw new Error(`tsc exited ${result.code}\n${indent(result.stdout + result.stderr)}`);
+  if (!existsSync(join(project, 'out', 'consumer.js'))) throw new Error('tsc wrote no out/consumer.js');
+  return '4 deliberate type errors caught';
+});
+
+const bin = (name) => join(project, 'node_modules', '.bin', name);
+let sandboxUrl;
+
+await step('sandbox', 'svc-sandbox (installed bin) starts and prints its demo keys', ['install'], async () => {
+  const child = spawn(bin('svc-sandbox'), ['--port', '0', '--no-rate-limit'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  sandboxUrl = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 20s:\n${indent(output)}`)), 20_000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match && output.includes(DEMO_KEY)) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (error) => reject(error));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`svc-sandbox exited ${code} before listening:\n${indent(output)}`));
+    });
+  });
+  return sandboxUrl;
+});
+
+await step('consumer', 'the consumer runs against the sandbox (create, read, typed 404)', ['tsc', 'sandbox'], async () => {
+  const result = ok(
+    await run(process.execPath, ['out/consumer.js'], { cwd: project, env: { SVC_BASE_URL: sandboxUrl, SVC_API_KEY: DEMO_KEY }, timeoutMs: 30_000 }),
+    'node out/consumer.js',
+  );
+  expectMatch(result.stdout, /^created thread cth-\S+ on CALL cll-6Mn3bV8q, 1 comment$/m, 'create');
+  expectMatch(result.stdout, /^read thread cth-\S+: Call back about the renewal$/m, 'read');
+  expectMatch(result.stdout, /^error 404 THREAD_NOT_FOUND request_id=\S+$/m, 'typed error');
+  return result.stdout.trim().split('\n')[0];
+});
+
+await step('help', 'svc-contract --help and --version (installed bin)', ['install'], async () => {
+  const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: project }), 'svc-contract --help');
+  expectMatch(help.stdout, /^Usage: svc-contract \[options\]/, 'usage');
+  expectMatch(help.stdout, /--base-url <url>/, 'usage');
+  const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: project }), 'svc-contract --version');
+  const expected = packages.find((p) => p.manifest.name === '@svc/contract')?.manifest.version;
+  if (version.stdout.trim() !== expected) throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
+  return `version ${expected}`;
+});
+
+await step('contract', 'svc-contract checks the sandbox (threads, writes allowed)', ['sandbox'], async () => {
+  const output = join(work, 'contract-report');
+  const result = await run(
+    bin('svc-contract'),
+    ['--base-url', sandboxUrl, '--api-key', DEMO_KEY, '--only', 'threads', '--allow-writes', '--rate', 'off', '--quiet', '--reporter', 'json', '--output', output],
+    { cwd: project, timeoutMs: 60_000 },
+  );
+  const reportPath = join(output, 'report.json');
+  if (!existsSync(reportPath)) throw new Error(`svc-contract exited ${result.code} and wrote no JSON report\n${indent(result.stderr + result.stdout)}`);
+  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  const { checks } = report.summary;
+  if (result.code !== 0 || report.summary.outcome !== 'passed') throw new Error(`svc-contract exited ${result.code}: ${JSON.stringify(checks)}\n${indent(result.stdout + result.stderr)}`);
+  if (!(checks.passed > 0)) throw new Error(`no check ran: ${JSON.stringify(checks)}`);
+  return `${checks.passed} checks passed, ${report.requests} requests`;
+});
+
+cleanup();
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (pack test, ${seconds(started)})\n`);
+process.exitCode = failed > 0 || skipped > 0 ? 1 : 0;
