@@ -15,7 +15,7 @@ import { indexExamples, parsePrefer, resolvePreferences, type ExampleIndex } fro
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { translateViolations } from './prism-violations.js';
 import { RateLimitCounter } from './rate-limit-headers.js';
-import { requestIdFor } from './request-id.js';
+import { requestIdFor } from '@svc/spec-runtime';
 import { isObject } from './schema-nodes.js';
 
 export interface MockOptions {

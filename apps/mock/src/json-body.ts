@@ -2,15 +2,14 @@
 // bad body are not the API's: a non-JSON Content-Type is 415 UNSUPPORTED_MEDIA_TYPE; an empty
 // required body, bytes that are not UTF-8 or JSON, or JSON that is not an object are 400
 // INVALID_REQUEST_BODY. Only a parsed object goes on to Prism's schema validation.
+// What the bytes mean (415, INVALID_REQUEST_BODY, size and nesting limits) is decided by
+// @svc/spec-runtime, the same for every server of this repository; this module reads node:http.
 import type { IncomingMessage } from 'node:http';
+import { type BodyResult, DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
 
-export type BodyResult =
-  | { ok: true; value: Record<string, unknown> | undefined }
-  | { ok: false; code: 'INVALID_REQUEST_BODY' | 'UNSUPPORTED_MEDIA_TYPE'; message: string };
+export type { BodyResult };
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
-
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = DEFAULT_BODY_LIMITS.maxBytes;
 
 /** The bytes of the body; 'too-large' once more than maxBytes arrived (the rest is drained unread). */
 export function readBytes(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
@@ -28,39 +27,12 @@ export function readBytes(request: IncomingMessage, maxBytes: number): Promise<B
   });
 }
 
-export async function readJsonBody(request: IncomingMessage, required: boolean, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<BodyResult> {
+export async function readJsonBody(request: IncomingMessage, required: boolean, maxBytes = DEFAULT_BODY_LIMITS.maxBytes): Promise<BodyResult> {
   const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !JSON_MEDIA_TYPE.test(contentType.trim())) {
-    request.resume();
-    return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Type ${clip(contentType)} is not supported; use application/json.` };
+  const unsupported = unsupportedContentType(contentType);
+  if (unsupported) {
+    request.resume(); // drain, unread, so the connection can carry the answer
+    return unsupported;
   }
-  const bytes = await readBytes(request, maxBytes);
-  if (bytes === 'too-large') return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is larger than ${maxBytes} bytes.` };
-  if (bytes.length === 0) {
-    return required ? { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body is empty; send a JSON object.' } : { ok: true, value: undefined };
-  }
-  if (contentType === undefined) {
-    return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request has a body but no Content-Type; use application/json.' };
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body is not valid UTF-8.' };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is not valid JSON: ${(error as Error).message}.` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body must be a JSON object; got ${got}.` };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return parseJsonBody(await readBytes(request, maxBytes), contentType, required, { ...DEFAULT_BODY_LIMITS, maxBytes });
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiKeyOf, bundledContract, missingScope, parseKeys, parsePrefer, translateViolations } from '../src/index.js';
 import { RateLimitCounter } from '../src/rate-limit-headers.js';
-import { generateRequestId, requestIdFor } from '../src/request-id.js';
+import { generateRequestId, requestIdFor } from '@svc/spec-runtime';
 
 const contract = bundledContract();
 const op = (id: string) => contract.operationsById.get(id)!;

@@ -6,6 +6,7 @@
 // can never both run. Bad input ends as a documented 4xx; only a bug can reach the 500.
 import { Hono } from 'hono';
 import type { Contract, Operation } from '@svc/spec-runtime';
+import { DEFAULT_BODY_LIMITS } from '@svc/spec-runtime';
 import { bundledContract } from './bundled-contract.js';
 import { createHandlers } from './handlers/index.js';
 import { isFailure, type Failure, type HandlerResult } from './handlers/types.js';
@@ -93,7 +94,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   );
   const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock);
   const handlers = createHandlers(contract);
-  const bodyLimits = { maxBytes: options.maxBodyBytes ?? 1024 * 1024, maxDepth: options.maxBodyDepth ?? 32 };
+  const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
   let internalErrors = 0;
 
   function respond(outcome: Outcome, headers: Headers): Response {

@@ -1,31 +1,8 @@
-// Random identifiers: request ids (`req_` + 12 alphanumerics) and resource ids with the API's
-// prefixes (`cth-`, `thc-`, ...). crypto.getRandomValues is web-standard and global in Node 20.
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+// Random identifiers of the sandbox's resources, with the API's prefixes (`cth-`, `thc-`, ...);
+// request ids and the random source are @svc/spec-runtime's.
+import { randomAlphanumeric, randomByte } from '@svc/spec-runtime';
 
-// Random bytes are drawn 4 KiB at a time: one getRandomValues call per request showed up in
-// profiles of the request path.
-const pool = new Uint8Array(4096);
-let used = pool.length;
-
-function randomByte(): number {
-  if (used === pool.length) {
-    crypto.getRandomValues(pool);
-    used = 0;
-  }
-  return pool[used++] as number;
-}
-
-export function randomAlphanumeric(length: number): string {
-  // 62 symbols: a byte modulo 62 is very slightly biased, which is fine for ids that only need to
-  // be unique, not secret.
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomByte() % ALPHANUMERIC.length];
-  return out;
-}
-
-export function generateRequestId(): string {
-  return `req_${randomAlphanumeric(12)}`;
-}
+export { generateRequestId } from '@svc/spec-runtime';
 
 /** A new id with the given prefix ("cth-"), unique among `taken`. */
 export function newId(prefix: string, taken: (id: string) => boolean = () => false): string {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonBody, unsupportedContentType } from '../src/json-body.js';
+import { generateRequestId, requestIdFor } from '../src/request-id.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+describe('parseJsonBody', () => {
+  it('accepts a JSON object, and an absent optional body', () => {
+    expect(parseJsonBody(bytes('{"a":[1,{"b":2}]}'), JSON_TYPE, true)).toEqual({ ok: true, value: { a: [1, { b: 2 }] } });
+    expect(parseJsonBody(new Uint8Array(0), null, false)).toEqual({ ok: true, value: undefined });
+  });
+
+  it.each([
+    ['another content type', bytes('a=1'), 'application/x-www-form-urlencoded', 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a body without a content type', bytes('{}'), null, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['an empty required body', new Uint8Array(0), JSON_TYPE, 'INVALID_REQUEST_BODY'],
+    ['more bytes than allowed', 'too-large' as const, JSON_TYPE, 'INVALID_REQUEST_BODY'],
+    ['bytes that are not UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), JSON_TYPE, 'INVALID_REQUEST_BODY'],
+    ['broken JSON', bytes('{"a":'), JSON_TYPE, 'INVALID_REQUEST_BODY'],
+    ['JSON that is not an object', bytes('[1,2]'), JSON_TYPE, 'INVALID_REQUEST_BODY'],
+    ['nesting past the limit', bytes(`${'['.repeat(40)}${']'.repeat(40)}`), JSON_TYPE, 'INVALID_REQUEST_BODY'],
+  ])('refuses %s', (_name, body, contentType, code) => {
+    expect(parseJsonBody(body, contentType, true)).toMatchObject({ ok: false, code });
+  });
+
+  it('refuses a non-JSON content type before any byte is read', () => {
+    expect(unsupportedContentType('text/plain')).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(unsupportedContentType('application/json')).toBeUndefined();
+    expect(unsupportedContentType(undefined)).toBeUndefined();
+  });
+});
+
+describe('request ids', () => {
+  it('are req_ + 12 alphanumerics unless the client sent one', () => {
+    expect(generateRequestId()).toMatch(/^req_[A-Za-z0-9]{12}$/);
+    expect(new Set(Array.from({ length: 1000 }, generateRequestId)).size).toBe(1000);
+    expect(requestIdFor('trace-42')).toBe('trace-42');
+    expect(requestIdFor('')).toMatch(/^req_/);
+    expect(requestIdFor(null)).toMatch(/^req_/);
+  });
+});
