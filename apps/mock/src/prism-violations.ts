@@ -17,6 +17,7 @@
 // This is the piece a small export of spec-runtime could provide (a code for an operation,
 // location, field path and keyword); until then it works on the contract object it exports.
 import type { Contract, Operation, OperationParameter, Violation, ViolationLocation } from '@svc/spec-runtime';
+import { fieldName, previewValue } from '@svc/spec-runtime';
 import type { PrismDiagnostic } from './prism-engine.js';
 import { isObject, nodesAt } from './schema-nodes.js';
 
@@ -82,26 +83,6 @@ export function codeAmong(nodes: readonly Record<string, unknown>[], keyword: st
     if (code) return { code, exact: false };
   }
   return { code: null, exact: false };
-}
-
-export function fieldName(segments: readonly string[]): string {
-  let field = '';
-  for (const part of segments) {
-    if (/^\d+$/.test(part)) field += `[${part}]`;
-    else field += field === '' ? part : `.${part}`;
-  }
-  return field;
-}
-
-export function previewValue(value: unknown): string {
-  if (typeof value === 'string') {
-    const shown = value.length > 80 ? `${value.slice(0, 77)}...` : value;
-    return JSON.stringify(shown) + (value.length > 80 ? ` (${value.length} characters)` : '');
-  }
-  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
-  if (isObject(value)) return 'an object';
-  if (value === undefined) return 'nothing';
-  return JSON.stringify(value);
 }
 
 function valueAt(root: unknown, segments: readonly string[]): unknown {

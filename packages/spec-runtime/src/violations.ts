@@ -52,14 +52,20 @@ function codeAlongRefs(bundle: JsonObject, node: unknown, keyword: string, mapOn
 export function fieldFromPointer(instancePath: string, extra?: string): string {
   const parts = instancePath === '' ? [] : instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
+  return fieldName(parts);
+}
+
+/** A field as clients write it: `options[2].label`. */
+export function fieldName(segments: readonly string[]): string {
   let field = '';
-  for (const part of parts) {
+  for (const part of segments) {
     if (/^\d+$/.test(part)) field += `[${part}]`;
     else field += field === '' ? part : `.${part}`;
   }
   return field;
 }
 
+/** A short, safe rendering of a failing value for error messages. */
 export function previewValue(value: unknown): string {
   if (typeof value === 'string') {
     const shown = value.length > 80 ? `${value.slice(0, 77)}...` : value;
