@@ -17,7 +17,7 @@
 // This is the piece a small export of spec-runtime could provide (a code for an operation,
 // location, field path and keyword); until then it works on the contract object it exports.
 import type { Contract, Operation, OperationParameter, Violation, ViolationLocation } from '@svc/spec-runtime';
-import { fieldName, previewValue } from '@svc/spec-runtime';
+import { codeOf, fieldName, previewValue } from '@svc/spec-runtime';
 import type { PrismDiagnostic } from './prism-engine.js';
 import { isObject, nodesAt } from './schema-nodes.js';
 
@@ -35,19 +35,6 @@ type Found = Violation & { exact?: boolean };
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not']);
 const MISSING_CODE: Record<string, string> = { query: 'MISSING_PARAMETER', path: 'MISSING_PARAMETER', header: 'MISSING_HEADER' };
 
-export function codeOf(holder: unknown, keyword: string): string | null {
-  if (!isObject(holder)) return null;
-  const code = holder['x-svc-error-code'];
-  if (typeof code === 'string') return code;
-  if (isObject(code) && typeof code[keyword] === 'string') return code[keyword] as string;
-  return null;
-}
-
-function requiredCodeOf(holder: unknown): string | null {
-  if (!isObject(holder)) return null;
-  const code = holder['x-svc-error-code'];
-  return isObject(code) && typeof code.required === 'string' ? code.required : null;
-}
 
 /** Whether `node` holds the very constraint a message quotes (its pattern, limit or enum values). */
 function quotes(node: Record<string, unknown>, keyword: string, message: string): boolean {
@@ -191,7 +178,7 @@ function bodyViolation(
     const at = missing === undefined ? segments : [...segments, missing];
     const field = named(at);
     const own = missing === undefined ? [] : nodesAt(bundle, pointer, at);
-    const code = own.map(requiredCodeOf).find((c) => c !== null) ?? parent.map(requiredCodeOf).find((c) => c !== null) ?? null;
+    const code = [...own, ...parent].map((node) => codeOf(node, 'required', true)).find((c) => c !== null) ?? null;
     return { location: 'body', field, keyword, message: `${field} is required`, code, exact: true };
   }
   if (keyword === 'additionalProperties') {

@@ -11,4 +11,4 @@ export type { Violation, ViolationLocation } from './violations.js';
 export { generateRequestId, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
 export { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';
 export type { BodyLimits, BodyResult } from './json-body.js';
-export { fieldName, previewValue } from './violations.js';
+export { codeOf, fieldName, previewValue } from './violations.js';

@@ -28,10 +28,15 @@ export interface Violation {
   value?: unknown;
 }
 
-export function codeOf(holder: unknown, keyword: string): string | null {
+/**
+ * The code a schema or parameter object names, with `x-svc-error-code`, for a failure of
+ * `keyword`: a plain code covers every keyword, a map names one per keyword. `mapOnly` ignores a
+ * plain code (a missing field takes a code only from a map's `required` key).
+ */
+export function codeOf(holder: unknown, keyword: string, mapOnly = false): string | null {
   if (!isObject(holder)) return null;
   const code = holder['x-svc-error-code'];
-  if (typeof code === 'string') return code;
+  if (!mapOnly && typeof code === 'string') return code;
   if (isObject(code) && typeof code[keyword] === 'string') return code[keyword] as string;
   return null;
 }
@@ -40,9 +45,8 @@ export function codeOf(holder: unknown, keyword: string): string | null {
 function codeAlongRefs(bundle: JsonObject, node: unknown, keyword: string, mapOnly: boolean): string | null {
   let current = node;
   for (let hops = 0; hops < 16 && isObject(current); hops++) {
-    const raw = current['x-svc-error-code'];
-    if (isObject(raw) && typeof raw[keyword] === 'string') return raw[keyword] as string;
-    if (!mapOnly && typeof raw === 'string') return raw;
+    const code = codeOf(current, keyword, mapOnly);
+    if (code !== null) return code;
     if (typeof current.$ref !== 'string') break;
     current = getByPointer(bundle, current.$ref);
   }
