@@ -74,7 +74,10 @@ operationChecks('updateCustomField', {
 
     check('custom-fields.partial-update', where, needs, async (t) => {
       const field = need(editable(t, await t.fixtures()).find((x) => x.label), 'an editable custom field with a label');
-      const label = `${field.label} (svc-contract)`.slice(0, 255);
+      // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
+      const { components } = t.spec.contract.bundle as { components?: { schemas?: Record<string, { maxLength?: number }> } };
+      const maxLength = components?.schemas?.CustomFieldLabel?.maxLength ?? Infinity;
+      const label = `${field.label} (svc-contract)`.slice(0, maxLength);
       const changed = await patch(t, field.key, { label });
       if (!t.expect(ok(changed), `updating the label of ${field.key}: expected 200, got ${changed.status}`, changed)) return;
       const d = data(changed);
