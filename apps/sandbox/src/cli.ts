@@ -4,6 +4,9 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
+import { bundledContract } from './bundled-contract.js';
+
+const { readRequestsPerSecond, writeRequestsPerSecond } = bundledContract().limits;
 
 const USAGE = `Usage: svc-sandbox [options]
 
@@ -13,7 +16,7 @@ Options:
   --port <n>         Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
   --host <host>      Interface to bind (default ${DEFAULT_HOST})
   --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
-  --no-rate-limit    Turn off the 20 reads/s and 5 writes/s per-key limits
+  --no-rate-limit    Turn off the ${readRequestsPerSecond} reads/s and ${writeRequestsPerSecond} writes/s per-key limits
   --docs <dir>       Serve a built docs folder (apps/docs/dist) under /docs
   --enable-reset     Serve POST ${RESET_PATH}, which restores the seed (for tests)
   -h, --help         Show this help
@@ -62,7 +65,6 @@ async function main(): Promise<void> {
     enableReset: values['enable-reset'] === true,
     ...(values.docs ? { docsDir: values.docs } : {}),
   });
-  const { readRequestsPerSecond, writeRequestsPerSecond } = running.sandbox.contract.limits;
   const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
   process.stdout.write(
     [
