@@ -2,6 +2,9 @@
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { parseArgs } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
+import { loadSpec } from './spec.js';
+
+const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
 export type ReporterName = 'text' | 'json' | 'junit';
 export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit'];
@@ -58,7 +61,7 @@ Options:
                          (auth.insufficient-scope) or check group (negative); repeatable or a,b
   --reporter <name>      Report files to write: json, junit, text (repeatable or a,b)
   --output <dir>         Where report files go (default ./svc-contract-report)
-  --rate <r/w|off>       Requests per second, reads/writes (default: the contract's 20/5)
+  --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
   --timeout <ms>         Time limit of each request (default 30000)
   --quiet                No progress lines
