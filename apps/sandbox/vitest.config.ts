@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     passWithNoTests: false,
-    testTimeout: 30_000,
+    // Sized for a loaded 2-core machine (a shared CI runner): a limit trips on a hang, never on a
+    // slow machine. See 'Tests on a busy machine' in the root README.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
   },
 });

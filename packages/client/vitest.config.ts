@@ -4,7 +4,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     passWithNoTests: false,
-    testTimeout: 10_000,
+    // Sized for a loaded 2-core machine (a shared CI runner): a limit trips on a hang, never on a
+    // slow machine. See 'Tests on a busy machine' in the root README.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // Lets a test force garbage collection (globalThis.gc) to prove aborts survive it.
     execArgv: ['--expose-gc'],
     typecheck: {

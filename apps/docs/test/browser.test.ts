@@ -84,7 +84,8 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
       return route.abort('internetdisconnected');
     });
     page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    // Each step waits for an event; the limit only ends a hang, so it is sized for a loaded machine.
+    page.setDefaultTimeout(60_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
 
     await page.goto(server.url, { waitUntil: 'load' });

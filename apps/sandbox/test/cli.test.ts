@@ -37,7 +37,7 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
         if (text.includes('curl')) resolve(text);
       });
       child.once('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
-      setTimeout(() => reject(new Error(`no banner: ${text}`)), 10_000);
+      // A hang is caught by the test's own limit (sized for a loaded machine, vitest.config.ts).
     });
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
     expect(url).toBeDefined();

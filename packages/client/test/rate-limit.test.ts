@@ -48,12 +48,17 @@ describe('client-side rate limiting', () => {
   });
 
   it('is what prevents the 429s: the same burst without it is refused (control)', async () => {
-    // Let the previous burst's window pass on the server.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, maxRetries: 0, rateLimit: false });
-    const outcome = await burst(svc, 100);
-    expect(outcome.rateLimited).toBeGreaterThanOrEqual(100 - limit);
-    expect(outcome.statuses.filter((status) => status === 429)).toHaveLength(outcome.rateLimited);
+    // The control's server has a frozen clock: every arrival falls in one window whatever the
+    // machine's speed, so exactly the burst's excess over the limit is refused.
+    const frozen = await startFaultServer({ apiKey, conversations: 1, rateLimit: { readsPerSecond: limit, writesPerSecond: limit }, rateLimitClock: () => 0 });
+    try {
+      const svc = createSvcClient({ baseUrl: frozen.url, apiKey, maxRetries: 0, rateLimit: false });
+      const results = await Promise.all(Array.from({ length: 100 }, () => svc.GET('/v2/api/conversations')));
+      expect(frozen.rateLimited).toBe(100 - limit);
+      expect(results.filter((result) => result.response.status === 429)).toHaveLength(100 - limit);
+    } finally {
+      await frozen.close();
+    }
   });
 });
 

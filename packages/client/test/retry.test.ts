@@ -32,35 +32,36 @@ describe('retries', () => {
     const { result, requests } = await observe(() => svc.GET('/v2/api/conversations'));
     expect(result.response.status).toBe(200);
     expect(requests).toHaveLength(2);
-    const gap = requests[1]!.at - requests[0]!.at;
-    // The body's retry_after_seconds (1 s) wins over X-RateLimit-Reset (5 s).
-    expect(gap).toBeGreaterThanOrEqual(990);
-    expect(gap).toBeLessThan(1800);
+    // The body's retry_after_seconds (1 s) wins over X-RateLimit-Reset (5 s): the client planned
+    // a 1 s wait and really waited it (a lower bound only: a busy machine may wait longer).
     expect(events.filter((event) => event.type === 'retry')).toMatchObject([{ delayMs: 1000, reason: 'status 429' }]);
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(990);
   });
 
   it('falls back to X-RateLimit-Reset, read as seconds to wait, when the body has no retry_after_seconds', async () => {
-    const svc = createSvcClient({ baseUrl: server.url, apiKey });
+    const events: SvcLogEvent[] = [];
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, onLog: (event) => events.push(event) });
     server.inject('GET', '/v2/api/conversations', {
       kind: 'respond',
       ...errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Slow down.'),
       headers: { 'X-RateLimit-Reset': '0.3' },
     });
     const { requests } = await observe(() => svc.GET('/v2/api/conversations'));
-    const gap = requests[1]!.at - requests[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(290);
-    expect(gap).toBeLessThan(1000);
+    expect(requests).toHaveLength(2);
+    expect(events.filter((event) => event.type === 'retry')).toMatchObject([{ delayMs: 300, reason: 'status 429' }]);
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(290);
   });
 
   it('returns a 429 at once when the server asks for a wait longer than the cap', async () => {
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, maxRetryDelayMs: 5_000 });
+    const events: SvcLogEvent[] = [];
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, maxRetryDelayMs: 5_000, onLog: (event) => events.push(event) });
     server.inject('GET', '/v2/api/conversations', {
       kind: 'respond',
       ...errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Daily limit.', { retry_after_seconds: 3600 }),
     });
-    const started = performance.now();
     const { result, requests } = await observe(() => svc.GET('/v2/api/conversations'));
-    expect(performance.now() - started).toBeLessThan(1000);
+    // At once: no wait was planned at all (rather than a wall-clock bound a busy machine can break).
+    expect(events.filter((event) => event.type === 'retry')).toEqual([]);
     expect(requests).toHaveLength(1);
     expect(result.error?.error.retry_after_seconds).toBe(3600);
   });

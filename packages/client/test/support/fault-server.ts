@@ -28,6 +28,11 @@ export interface FaultServerOptions {
   apiKey: string;
   /** Enforce a limit per class over any sliding one-second window (off when absent). */
   rateLimit?: { readsPerSecond: number; writesPerSecond: number };
+  /**
+   * The rate limiter's clock in milliseconds (default performance.now). A frozen clock puts every
+   * arrival in the same window, so what the limiter refuses no longer depends on machine speed.
+   */
+  rateLimitClock?: () => number;
   /** How many conversations GET /v2/api/conversations lists (default 0). */
   conversations?: number;
   /** How many custom fields GET /v2/api/crm/attributes lists (default 0). */
@@ -175,7 +180,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     const echo: Record<string, string> = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
 
-    if (overRateLimit(method, at)) {
+    if (overRateLimit(method, options.rateLimitClock?.() ?? at)) {
       rateLimited++;
       const limited = errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded.', { retry_after_seconds: 1 });
       return send(res, requestId, limited.status, limited.body, { ...echo, 'X-RateLimit-Reset': '1' });
