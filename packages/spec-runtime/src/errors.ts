@@ -64,6 +64,13 @@ export function buildError(catalogue: Catalogue, docUrlBase: string, code: strin
   };
 }
 
+/**
+ * errors[] lists at most this many fields, so an error body stays small whatever the request
+ * held; when more failed, the message says how many (the entries keep the documented
+ * { field, code, message } shape, and no entry is invented to carry the note).
+ */
+export const MAX_FIELD_ERRORS = 20;
+
 export interface ErrorChoice {
   code: string;
   status: number;
@@ -104,11 +111,15 @@ export function errorFor(catalogue: Catalogue, violations: readonly Violation[],
   if (notFound && isListed(notFound)) return single(catalogue, notFound);
   const [first] = violations;
   if (violations.length === 1 && first && isListed(first)) return single(catalogue, first);
+  const listedErrors = violations.slice(0, MAX_FIELD_ERRORS);
   const invalidRequest: ErrorChoice = {
     code: 'INVALID_REQUEST',
     status: catalogue.get('INVALID_REQUEST')?.status ?? 400,
-    message: 'Request validation failed',
-    errors: violations.map((v) => ({ field: v.field, code: v.code ?? 'INVALID_REQUEST', message: v.message })),
+    message:
+      violations.length > MAX_FIELD_ERRORS
+        ? `Request validation failed; errors lists the first ${MAX_FIELD_ERRORS} of ${violations.length} failing fields`
+        : 'Request validation failed',
+    errors: listedErrors.map((v) => ({ field: v.field, code: v.code ?? 'INVALID_REQUEST', message: v.message })),
   };
   if (listed(catalogue, operation, 'INVALID_REQUEST')) return invalidRequest;
   const firstListed = violations.find(isListed);

@@ -12,3 +12,6 @@ export { generateRequestId, randomAlphanumeric, randomByte, requestIdFor } from 
 export { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';
 export type { BodyLimits, BodyResult } from './json-body.js';
 export { codeOf, fieldName, previewValue } from './violations.js';
+export { MAX_FIELD_ERRORS } from './errors.js';
+export { EVERY_ERROR_MAX_NODES } from './request-validation.js';
+export { isDecimal } from './decimal.js';

@@ -14,7 +14,7 @@ export interface BodyLimits {
 
 export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 1024 * 1024, maxDepth: 32 };
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
+export const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /** The 415 answer for a Content-Type other than JSON, checked before any byte is read. */
 export function unsupportedContentType(contentType: string | null | undefined): BodyResult | undefined {
