@@ -6,7 +6,7 @@
 // can never both run. Bad input ends as a documented 4xx; only a bug can reach the 500.
 import { Hono } from 'hono';
 import type { Contract, Operation } from '@svc/spec-runtime';
-import { DEFAULT_BODY_LIMITS } from '@svc/spec-runtime';
+import { DEFAULT_BODY_LIMITS, previewValue } from '@svc/spec-runtime';
 import { bundledContract } from './bundled-contract.js';
 import { createHandlers } from './handlers/index.js';
 import { isFailure, type Failure, type HandlerResult } from './handlers/types.js';
@@ -17,7 +17,7 @@ import { RateLimiter, type RateLimits } from './pipeline/rate-limiter.js';
 import { loadSeedFile } from './seed-file.js';
 import type { ApiKeyRecord, SandboxState } from './store/model.js';
 import { Store } from './store/store.js';
-import { generateRequestId, newId } from './support/ids.js';
+import { generateRequestId, issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
 
 export interface SandboxOptions {
@@ -35,6 +35,8 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;
+  /** Bytes of stored idempotent responses kept before the least recently used go (default 64 MiB). */
+  idempotencyBudgetBytes?: number;
 }
 
 export interface Sandbox {
@@ -67,6 +69,13 @@ interface Call {
   idempotencyKey: string | undefined;
 }
 
+const UNKNOWN_KEY_BUCKET = '\u0000unknown';
+
+/** A request's own text quoted in a message, cut short: an answer never grows with a hostile URL. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}... (${text.length} characters)` : text;
+}
+
 function nonEmpty(value: string | null): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
@@ -92,7 +101,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     options.rateLimit !== false,
     clock,
   );
-  const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock);
+  const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
   const handlers = createHandlers(contract);
   const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
   let internalErrors = 0;
@@ -142,8 +151,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       query: url.searchParams,
       body: body ?? {},
       now: () => isoTimestamp(clock()),
-      // Collisions of 8 random alphanumerics are unlikely; checking the serialised team is simple and cheap enough.
-      newId: (prefix) => newId(prefix, (id) => JSON.stringify(team).includes(`"${id}"`)),
+      newId: (prefix) => issuedId(team, prefix),
     });
     if (isFailure(result)) return errorOutcome(requestId, result.error, result);
     return { status: result.status, text: result.body === undefined ? null : JSON.stringify(result.body) };
@@ -161,8 +169,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     let ticket: IdempotencyTicket | undefined;
     try {
       const kind = limits.writeMethods.includes(method) ? 'write' : 'read';
+      // One budget per key of the seed; every unknown, malformed or missing key shares one, so
+      // made-up keys cannot grow the limiter's table.
       const token = bearerToken(request.headers);
-      const rate = limiter.consume(token ?? 'anonymous', kind);
+      const rate = limiter.consume((token !== undefined && store.findKey(token)?.key) || UNKNOWN_KEY_BUCKET, kind);
       headers.set('X-RateLimit-Limit', String(rate.limit));
       headers.set('X-RateLimit-Remaining', String(rate.remaining));
       headers.set('X-RateLimit-Reset', String(rate.resetSeconds));
@@ -171,9 +181,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if ('error' in route) {
         if (route.error === 'METHOD_NOT_ALLOWED') {
           headers.set('Allow', route.allowed.join(', '));
-          return fail('METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${url.pathname}; allowed: ${route.allowed.join(', ')}.` });
+          return fail('METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${clip(url.pathname)}; allowed: ${route.allowed.join(', ')}.` });
         }
-        return fail('ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${url.pathname}.` });
+        return fail('ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${clip(url.pathname)}.` });
       }
       const { operation, params } = route;
       if (!rate.allowed) {
@@ -186,8 +196,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
       if (operation.class === 'write' && idempotencyKey !== undefined) {
         const outcome = idempotency.begin(key.key, idempotencyKey, method, url.pathname);
-        if (outcome.kind === 'reuse') return fail('IDEMPOTENCY_KEY_REUSE', { message: `Idempotency-Key ${idempotencyKey} was already used for a different endpoint or method.`, param: 'Idempotency-Key' });
-        if (outcome.kind === 'in-progress') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: `Another request with Idempotency-Key ${idempotencyKey} is in progress; wait and retry.`, param: 'Idempotency-Key' });
+        const shown = previewValue(idempotencyKey);
+        if (outcome.kind === 'reuse') return fail('IDEMPOTENCY_KEY_REUSE', { message: `Idempotency-Key ${shown} was already used for a different endpoint or method.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'in-progress') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: `Another request with Idempotency-Key ${shown} is in progress; wait and retry.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'busy') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: 'Too many requests with an Idempotency-Key are in progress at once; wait and retry.', param: 'Idempotency-Key' });
         if (outcome.kind === 'replay') {
           headers.set('Idempotency-Replayed', 'true');
           return respond(outcome.response, headers);
@@ -199,6 +211,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return respond(outcome, headers);
     } catch (error) {
       ticket?.abandon();
+      // A client that went away is not a bug of the sandbox, and there is no one to answer.
+      if (request.signal.aborted) return fail('INVALID_REQUEST_BODY', { message: 'The client closed the request before it was complete.' });
       internalErrors++;
       console.error(`[sandbox] ${requestId} ${method} ${url.pathname}:`, error);
       return fail('INTERNAL_SERVER_ERROR', { message: `An unexpected error occurred (request ${requestId}).` });
