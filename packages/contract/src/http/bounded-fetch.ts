@@ -62,13 +62,7 @@ async function readBody(response: Response, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(Buffer.concat(chunks, total));
 }
 
 /** fetch with the bounds above; a failure is always a TransportError. */
