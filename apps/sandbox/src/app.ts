@@ -31,7 +31,7 @@ export interface SandboxOptions {
   enableReset?: boolean;
   /** Milliseconds since the epoch; injectable for idempotency expiry and rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 1 MiB). */
+  /** Largest accepted request body, in bytes (default 256 KiB). */
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;

@@ -111,3 +111,20 @@ describe('patterns applied to request input cannot backtrack', () => {
     expect((await check('^[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$', '')).status).toBe('vulnerable');
   }, 60_000);
 });
+
+describe('nesting is refused before parsing', () => {
+  it('counts brackets outside strings only', async () => {
+    const { nestedDeeperThan } = await import('../src/json-body.js');
+    expect(nestedDeeperThan('{"a":[[1]]}', 3)).toBe(false);
+    expect(nestedDeeperThan('{"a":[[[1]]]}', 3)).toBe(true);
+    expect(nestedDeeperThan(`{"a":"${'['.repeat(100)}"}`, 3)).toBe(false);
+    expect(nestedDeeperThan(`{"a":"\\"${'['.repeat(100)}"}`, 3)).toBe(false);
+    expect(nestedDeeperThan(`[${'{"a":1},'.repeat(1000)}{"b":2}]`, 2)).toBe(false);
+  });
+
+  it('answers 400 000 nested arrays with INVALID_REQUEST_BODY', async () => {
+    const { parseJsonBody } = await import('../src/json-body.js');
+    const text = `{"a":${'['.repeat(400_000)}${']'.repeat(400_000)}}`;
+    expect(parseJsonBody(new TextEncoder().encode(text), 'application/json', true)).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY', message: expect.stringContaining('nested deeper than 32') });
+  });
+});
