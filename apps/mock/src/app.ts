@@ -16,7 +16,7 @@ import { indexExamples, parsePrefer, resolvePreferences, type ExampleIndex } fro
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { translateViolations } from './prism-violations.js';
 import { RateLimitCounter } from './rate-limit-headers.js';
-import { requestIdFor } from '@svc/spec-runtime';
+import { headerText, requestIdFor } from '@svc/spec-runtime';
 import { isObject } from './schema-nodes.js';
 
 export interface MockOptions {
@@ -126,7 +126,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   /** A served example or generated body: error bodies get this request's id (and a coherent retryable). */
   function served(requestId: string, status: number, body: unknown): Answer {
     if (!isObject(body) || !isObject(body.error)) return { status, body };
-    const error: Record<string, unknown> = { ...body.error, request_id: requestId };
+    const error: Record<string, unknown> = { ...body.error, request_id: headerText(requestId) };
     const entry = typeof error.code === 'string' ? contract.catalogue.get(error.code) : undefined;
     // Generated (dynamic) bodies draw retryable at random; the catalogue knows the answer.
     if (entry) error.retryable = isRetryable(entry);
@@ -212,9 +212,11 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       response.end();
       return;
     }
-    const text = JSON.stringify(answer.body);
-    response.writeHead(answer.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
-    response.end(text);
+    // Bytes, not a string: Node writes a string body in one piece with the headers, encoding both
+    // as UTF-8, which would encode a client's non-ASCII X-Request-Id (one byte per character) twice.
+    const bytes = Buffer.from(JSON.stringify(answer.body));
+    response.writeHead(answer.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
+    response.end(bytes);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

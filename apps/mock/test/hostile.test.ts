@@ -93,3 +93,20 @@ describe('malformed HTTP', () => {
     expect(body.error.request_id).toMatch(/^req_[A-Za-z0-9]{12}$/);
   });
 });
+
+describe('a non-ASCII X-Request-Id', () => {
+  it('comes back as the same bytes in the header and as the same text in the body', async () => {
+    const id = Buffer.from('req-é-中', 'utf8');
+    const response = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect(harness.running.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.end(Buffer.concat([Buffer.from(`GET /v2/api/threads/cth-5Lm1zX7e HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nPrefer: code=404\r\nConnection: close\r\nX-Request-Id: `, 'latin1'), id, Buffer.from('\r\n\r\n', 'latin1')]));
+    });
+    const split = response.indexOf('\r\n\r\n');
+    expect(response.subarray(0, split).includes(Buffer.concat([Buffer.from('X-Request-Id: ', 'latin1'), id]))).toBe(true);
+    expect(JSON.parse(response.subarray(split + 4).toString('utf8')).error.request_id).toBe('req-é-中');
+  });
+});

@@ -2,6 +2,7 @@
 // code, retryable from the catalogue (or the rule for rate limits and 5xx), the suggestion from
 // x-svc-suggestion unless the caller has a better one.
 import { isRetryable, type Catalogue } from './catalogue.js';
+import { headerText } from './request-id.js';
 import type { Operation } from './operations.js';
 import { previewValue, type Violation } from './violations.js';
 
@@ -53,7 +54,7 @@ export function buildError(catalogue: Catalogue, docUrlBase: string, code: strin
         code,
         message: options.message ?? entry.description,
         retryable: isRetryable(entry),
-        request_id: options.requestId,
+        request_id: headerText(options.requestId),
         doc_url: `${docUrlBase}${code}`,
         ...(options.param !== undefined ? { param: options.param } : {}),
         ...(suggestion !== undefined ? { suggestion } : {}),

@@ -8,7 +8,7 @@ export type { HeaderSource, QuerySource, RequestParts } from './request-validati
 export type { ResponseProblem, ResponseProblemKind } from './response-validation.js';
 export type { RouteMatch } from './route-matcher.js';
 export type { Violation, ViolationLocation } from './violations.js';
-export { generateRequestId, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
+export { generateRequestId, headerText, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
 export { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';
 export type { BodyLimits, BodyResult } from './json-body.js';
 export { codeOf, fieldName, previewValue } from './violations.js';

@@ -128,3 +128,14 @@ describe('nesting is refused before parsing', () => {
     expect(parseJsonBody(new TextEncoder().encode(text), 'application/json', true)).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY', message: expect.stringContaining('nested deeper than 32') });
   });
 });
+
+describe('headerText', () => {
+  it('reads header bytes that form UTF-8 as UTF-8 and leaves anything else as it came', async () => {
+    const { headerText } = await import('../src/request-id.js');
+    const asBytes = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    expect(headerText(asBytes('req-é-中'))).toBe('req-é-中');
+    expect(headerText('req_abcdefABCDEF')).toBe('req_abcdefABCDEF');
+    expect(headerText('\u00e9')).toBe('\u00e9'); // a lone latin1 byte is not UTF-8: kept
+    expect(headerText('中')).toBe('中'); // already text
+  });
+});

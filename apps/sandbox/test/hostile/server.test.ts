@@ -51,6 +51,26 @@ describe('malformed HTTP gets the documented error body', () => {
   });
 });
 
+describe('a non-ASCII X-Request-Id', () => {
+  it('comes back as the same bytes in the header and as the same text in the body, not encoded twice', async () => {
+    const id = Buffer.from('req-é-中', 'utf8');
+    const head = Buffer.from('GET /v2/api/threads/cth-nope HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key sbx_demo_full_access\r\nConnection: close\r\nX-Request-Id: ', 'latin1');
+    const response = await new Promise<Buffer>((resolve, reject) => {
+      const socket = connect(running.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks)));
+      socket.on('error', reject);
+      socket.end(Buffer.concat([head, id, Buffer.from('\r\n\r\n', 'latin1')]));
+    });
+    const split = response.indexOf('\r\n\r\n');
+    expect(response.subarray(0, split).includes(Buffer.concat([Buffer.from('x-request-id: ', 'latin1'), id]))).toBe(true);
+    const body = response.subarray(split + 4).toString('utf8');
+    const json = JSON.parse(body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1));
+    expect(json.error.request_id).toBe('req-é-中');
+  });
+});
+
 describe('a client that hangs up mid-upload', () => {
   it('is not counted as an internal error, and nothing is logged', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
