@@ -17,3 +17,4 @@ export { EVERY_ERROR_MAX_NODES } from './request-validation.js';
 export { isDecimal } from './decimal.js';
 export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
+export { apiKeyOf } from './api-key.js';

@@ -7,6 +7,7 @@ import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
 import { isDecimal } from '../src/decimal.js';
 import { MAX_FIELD_ERRORS } from '../src/errors.js';
+import { API_KEY_SCHEME } from '../src/api-key.js';
 import { JSON_MEDIA_TYPE } from '../src/json-body.js';
 import { EVERY_ERROR_MAX_NODES, hasAtMostNodes } from '../src/request-validation.js';
 import { bundle, contract, op } from './support/contract.js';
@@ -80,7 +81,7 @@ describe('errors[] is capped', () => {
 
 describe('patterns applied to request input cannot backtrack', () => {
   // Every pattern of the contract (Ajv compiles them with the u flag), the formats it uses that
-  // are plain patterns, and the media-type pattern of the body reader.
+  // are plain patterns, the media-type pattern of the body reader and the Authorization scheme.
   const patterns = new Map<string, string>();
   const formats = new Set<string>();
   (function walk(node: unknown): void {
@@ -97,6 +98,7 @@ describe('patterns applied to request input cannot backtrack', () => {
     if (format instanceof RegExp) patterns.set(format.source, format.flags);
   }
   patterns.set(JSON_MEDIA_TYPE.source, JSON_MEDIA_TYPE.flags);
+  patterns.set(API_KEY_SCHEME.source, API_KEY_SCHEME.flags);
 
   it('finds the contract patterns to check', () => {
     expect(patterns.size).toBeGreaterThan(10);
