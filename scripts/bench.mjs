@@ -2,7 +2,9 @@
 // `bench` script measures a figure beside its peer (sandbox vs bare node:http, mock vs plain
 // Prism, client vs raw fetch, contract suite) and writes `figures` into its bench/results.json
 // (and bench/size.json for the client's size); this harness adds cold and warm `turbo build`,
-// prints every figure with its peer and ratio, and writes the table to bench/results.json.
+// then the adversarial benchmark (scripts/hostile-bench.mjs: hostile requests against sandbox and
+// mock beside an ordinary client, into bench/hostile.json), prints every figure with its peer and
+// ratio, and writes the table to bench/results.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -44,6 +46,10 @@ for (const pkg of benchPackages()) {
     for (const figure of JSON.parse(readFileSync(path, 'utf8')).figures ?? []) figures.push({ source: pkg.name, ...figure });
   }
 }
+
+console.log('\n== hostile input (scripts/hostile-bench.mjs) ==');
+execFileSync(process.execPath, [join(root, 'scripts', 'hostile-bench.mjs')], { cwd: root, stdio: 'inherit' });
+for (const figure of JSON.parse(readFileSync(join(root, 'bench', 'hostile.json'), 'utf8')).figures ?? []) figures.push({ source: 'hostile', ...figure });
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 const cell = (value, unit) => (value === null || value === undefined ? '–' : `${value.toLocaleString('en-US')} ${unit}`);

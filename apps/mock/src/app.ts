@@ -5,7 +5,8 @@
 // into the documented error (prism-violations.ts + spec-runtime's errorFor/buildError), so no
 // Prism problem+json, no 422 and no 5xx ever reaches a client for bad input.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Contract, Operation } from '@svc/spec-runtime';
+import { createHash } from 'node:crypto';
+import type { Contract, Operation, Violation } from '@svc/spec-runtime';
 import { isRetryable } from '@svc/spec-runtime';
 import { KeyChecker } from './auth.js';
 import { BUNDLE_PATH, bundledContract } from './contract.js';
@@ -15,7 +16,7 @@ import { indexExamples, parsePrefer, resolvePreferences, type ExampleIndex } fro
 import { createPrismEngine, type PrismEngine } from './prism-engine.js';
 import { translateViolations } from './prism-violations.js';
 import { RateLimitCounter } from './rate-limit-headers.js';
-import { requestIdFor } from '@svc/spec-runtime';
+import { headerText, requestIdFor } from '@svc/spec-runtime';
 import { isObject } from './schema-nodes.js';
 
 export interface MockOptions {
@@ -29,7 +30,7 @@ export interface MockOptions {
   dynamic?: boolean;
   /** Milliseconds since the epoch, for the rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 1 MiB). */
+  /** Largest accepted request body, in bytes (default 256 KiB). */
   maxBodyBytes?: number;
   /** Where internal failures are reported (default: stderr). */
   onInternalError?: (requestId: string, error: unknown) => void;
@@ -54,6 +55,38 @@ interface Answer {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The request target as a URL of this server. Only the path and query count: a target such as
+ * `//evil.example/v2/api/users` is a path (which names no endpoint), never a host and a path,
+ * which is what `new URL(target, base)` would make of it.
+ */
+export function requestUrl(target: string | undefined): URL {
+  const path = target === undefined || target === '' ? '/' : target.startsWith('/') ? target : `/${target}`;
+  return new URL(`http://mock.invalid${path}`);
+}
+
+/** A fixed-size bucket name for the rate-limit counts, whatever the length of the header. */
+function rateBucket(authorization: string | undefined): string {
+  return authorization === undefined ? 'anonymous' : createHash('sha256').update(authorization).digest('base64');
+}
+
+/** A request's own text quoted in a message, cut short: an answer never grows with a hostile URL. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}... (${text.length} characters)` : text;
+}
+
+/** Header values as spec-runtime reads them (a repeated header joined, as HTTP allows). */
+function requestHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    const text = single(value);
+    // Empty X-Request-Id and Idempotency-Key count as not sent (as in the sandbox).
+    if (text === undefined || ((name === 'x-request-id' || name === 'idempotency-key') && text === '')) continue;
+    headers[name] = text;
+  }
+  return headers;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -93,7 +126,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   /** A served example or generated body: error bodies get this request's id (and a coherent retryable). */
   function served(requestId: string, status: number, body: unknown): Answer {
     if (!isObject(body) || !isObject(body.error)) return { status, body };
-    const error: Record<string, unknown> = { ...body.error, request_id: requestId };
+    const error: Record<string, unknown> = { ...body.error, request_id: headerText(requestId) };
     const entry = typeof error.code === 'string' ? contract.catalogue.get(error.code) : undefined;
     // Generated (dynamic) bodies draw retryable at random; the catalogue knows the answer.
     if (entry) error.retryable = isRetryable(entry);
@@ -105,9 +138,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     if ('error' in route) {
       if (route.error === 'METHOD_NOT_ALLOWED') {
         headers.Allow = route.allowed.join(', ');
-        return apiError(requestId, 'METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${url.pathname}; allowed: ${route.allowed.join(', ')}.` });
+        return apiError(requestId, 'METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${clip(url.pathname)}; allowed: ${route.allowed.join(', ')}.` });
       }
-      return apiError(requestId, 'ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${url.pathname}.` });
+      return apiError(requestId, 'ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${clip(url.pathname)}.` });
     }
     const { operation, params } = route;
 
@@ -123,17 +156,17 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       request.resume();
     }
 
+    // The request is validated by spec-runtime first, as the sandbox does: it stops at the
+    // violation that decides the code for a large body, where Prism's own validation collects
+    // every error (30 000 batch ids cost seconds). Prism still checks what passes.
+    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers: requestHeaders(request), body });
+    if (violations.length > 0) return validationError(requestId, operation, violations);
+
     const preferences = parsePrefer(single(request.headers.prefer));
     const choice = preferences.ok ? resolvePreferences(operation, examples, preferences.value, options.dynamic ?? false) : preferences;
     if (!choice.ok) return mockUsageError(requestId, operation, choice.message);
 
-    const prismHeaders: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      const text = single(value);
-      // Empty X-Request-Id and Idempotency-Key count as not sent (as in the sandbox).
-      if (text === undefined || ((name === 'x-request-id' || name === 'idempotency-key') && text === '')) continue;
-      prismHeaders[name] = text;
-    }
+    const prismHeaders = requestHeaders(request);
     const prismRequest = { method, path: url.pathname, query: queryOf(url.searchParams), headers: prismHeaders, ...(body !== undefined ? { body } : {}) };
     let outcome = await prism.request(prismRequest, choice.value);
 
@@ -150,14 +183,17 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     }
 
     if (outcome.kind === 'invalid') {
-      const violations = translateViolations(contract, operation, outcome.diagnostics, { params, query: url.searchParams, headers: prismHeaders, body });
-      const chosen = contract.errorFor(violations, operation);
-      return apiError(requestId, chosen.code, { message: chosen.message, ...(chosen.param !== undefined ? { param: chosen.param } : {}), ...(chosen.errors ? { errors: chosen.errors } : {}) });
+      return validationError(requestId, operation, translateViolations(contract, operation, outcome.diagnostics, { params, query: url.searchParams, headers: prismHeaders, body }));
     }
     if (outcome.kind === 'failure') {
       throw new Error(`Prism could not answer ${operation.operationId} (${outcome.status ?? '?'} ${outcome.title}): ${outcome.detail}`);
     }
     return served(requestId, outcome.status, outcome.body);
+  }
+
+  function validationError(requestId: string, operation: Operation, violations: Violation[]): Answer {
+    const chosen = contract.errorFor(violations, operation);
+    return apiError(requestId, chosen.code, { message: chosen.message, ...(chosen.param !== undefined ? { param: chosen.param } : {}), ...(chosen.errors ? { errors: chosen.errors } : {}) });
   }
 
   /** A Prefer header the operation cannot satisfy: the mock's caller erred, not the API's client. */
@@ -176,20 +212,22 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       response.end();
       return;
     }
-    const text = JSON.stringify(answer.body);
-    response.writeHead(answer.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
-    response.end(text);
+    // Bytes, not a string: Node writes a string body in one piece with the headers, encoding both
+    // as UTF-8, which would encode a client's non-ASCII X-Request-Id (one byte per character) twice.
+    const bytes = Buffer.from(JSON.stringify(answer.body));
+    response.writeHead(answer.status, { ...all, 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
+    response.end(bytes);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const method = (request.method ?? 'GET').toUpperCase();
-    const url = new URL(request.url ?? '/', 'http://mock.invalid');
+    const url = requestUrl(request.url);
     const requestId = requestIdFor(single(request.headers['x-request-id']));
     const headers: Record<string, string> = { 'X-Request-Id': requestId };
     const idempotencyKey = nonEmpty(single(request.headers['idempotency-key']));
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
     const kind = contract.limits.writeMethods.includes(method) ? 'write' : 'read';
-    const rate = rates.count(single(request.headers.authorization) ?? 'anonymous', kind);
+    const rate = rates.count(rateBucket(single(request.headers.authorization)), kind);
     headers['X-RateLimit-Limit'] = String(rate.limit);
     headers['X-RateLimit-Remaining'] = String(rate.remaining);
     headers['X-RateLimit-Reset'] = String(rate.reset);

@@ -4,7 +4,7 @@
 // API_KEY_TRIAL_NOT_ALLOWED, and a key without any of the operation's alternative scope sets 403
 // API_KEY_INSUFFICIENT_SCOPE naming what is missing. Without a keys file every well-formed key has
 // every scope.
-import type { Operation } from '@svc/spec-runtime';
+import { apiKeyOf, type Operation } from '@svc/spec-runtime';
 import type { MockKey } from './keys-file.js';
 
 export interface Refusal {
@@ -13,12 +13,7 @@ export interface Refusal {
   suggestion?: string;
 }
 
-const SCHEME = /^Api-Key[ \t]+(\S+)[ \t]*$/i;
-
-/** The key of an `Authorization: Api-Key <key>` header; undefined when missing or malformed. */
-export function apiKeyOf(header: string | undefined): string | undefined {
-  return header === undefined ? undefined : SCHEME.exec(header)?.[1];
-}
+export { apiKeyOf };
 
 export class KeyChecker {
   private readonly keys: ReadonlyMap<string, MockKey> | undefined;

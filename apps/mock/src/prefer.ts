@@ -4,6 +4,7 @@
 // dialect, instead of Prism's NOT_FOUND problem+json. `example=` alone finds the response that
 // holds that example, so `Prefer: example=THREAD_NOT_FOUND` is enough.
 import type { Contract, Operation } from '@svc/spec-runtime';
+import { previewValue } from '@svc/spec-runtime';
 
 export interface Preferences {
   code?: number;
@@ -22,29 +23,57 @@ export interface MockChoice {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
+// A name is letters, `_` and `-`; an unquoted value has no space and no `"`.
+function isNameChar(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
+/** One `name[=value]` token, or null when it is malformed. Character by character: no pattern can backtrack. */
+function readToken(token: string): { name: string; value: string } | null {
+  const text = token.trim();
+  const equals = text.indexOf('=');
+  const name = (equals === -1 ? text : text.slice(0, equals)).trimEnd();
+  if (name === '') return null;
+  for (let i = 0; i < name.length; i++) if (!isNameChar(name.charCodeAt(i))) return null;
+  if (equals === -1) return { name, value: '' };
+  const raw = text.slice(equals + 1).trimStart();
+  if (raw.startsWith('"')) {
+    // A quoted value: everything up to the closing quote, which must end the token.
+    const close = raw.indexOf('"', 1);
+    return close === raw.length - 1 ? { name, value: raw.slice(1, close) } : null;
+  }
+  for (let i = 0; i < raw.length; i++) if (isSpace(raw.charCodeAt(i)) || raw.charCodeAt(i) === 34) return null;
+  return { name, value: raw };
+}
+
 /**
  * RFC 7240 preferences: `name=value` or `name="value"`, separated by commas (or by semicolons, which
- * Prism's parser also accepts). Unknown preferences are ignored, as the RFC asks.
+ * Prism's parser also accepts). Unknown preferences are ignored, as the RFC asks. Messages quote
+ * what was sent clipped (spec-runtime's previewValue), so a huge token is never echoed.
  */
 export function parsePrefer(header: string | undefined): Parsed<Preferences> {
   const preferences: Preferences = {};
   if (header === undefined || header.trim() === '') return { ok: true, value: preferences };
   for (const token of header.split(/[,;]/)) {
-    const match = /^\s*([A-Za-z_-]+)\s*(?:=\s*(?:"([^"]*)"|([^\s"]*)))?\s*$/.exec(token);
-    if (!match) {
-      if (token.trim() === '') continue;
-      return { ok: false, message: `The Prefer header is malformed near ${JSON.stringify(token.trim())}; use e.g. Prefer: code=404, example=NAME or Prefer: dynamic=true.` };
+    if (token.trim() === '') continue;
+    const read = readToken(token);
+    if (!read) {
+      return { ok: false, message: `The Prefer header is malformed near ${previewValue(token.trim())}; use e.g. Prefer: code=404, example=NAME or Prefer: dynamic=true.` };
     }
-    const name = (match[1] as string).toLowerCase();
-    const value = match[2] ?? match[3] ?? '';
+    const name = read.name.toLowerCase();
+    const { value } = read;
     if (name === 'code') {
-      if (!/^\d{3}$/.test(value)) return { ok: false, message: `Prefer code must be a three-digit HTTP status; got ${JSON.stringify(value)}.` };
+      if (value.length !== 3 || !/^\d{3}$/.test(value)) return { ok: false, message: `Prefer code must be a three-digit HTTP status; got ${previewValue(value)}.` };
       preferences.code = Number(value);
     } else if (name === 'example') {
       if (value === '') return { ok: false, message: 'Prefer example needs the name of a documented example.' };
       preferences.example = value;
     } else if (name === 'dynamic') {
-      if (value !== 'true' && value !== 'false') return { ok: false, message: `Prefer dynamic must be true or false; got ${JSON.stringify(value)}.` };
+      if (value !== 'true' && value !== 'false') return { ok: false, message: `Prefer dynamic must be true or false; got ${previewValue(value)}.` };
       preferences.dynamic = value === 'true';
     } else if (name === 'seed') {
       preferences.seed = value;
@@ -78,6 +107,11 @@ export function responseKeyFor(operation: Operation, status: number): string | u
   return operation.statuses.includes('default') ? 'default' : undefined;
 }
 
+/** A name the caller sent, shown at most 80 characters long. */
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}... (${text.length} characters)` : text;
+}
+
 export function resolvePreferences(operation: Operation, examples: ExampleIndex, preferences: Preferences, defaultDynamic: boolean): Parsed<MockChoice> {
   const byKey = examples.get(operation.operationId) ?? new Map<string, readonly string[]>();
   const choice: MockChoice = { dynamic: preferences.dynamic ?? defaultDynamic };
@@ -96,13 +130,13 @@ export function resolvePreferences(operation: Operation, examples: ExampleIndex,
       key = operation.statuses.find((k) => byKey.get(k)?.includes(name));
       if (key === undefined) {
         const all = operation.statuses.flatMap((k) => (byKey.get(k) ?? []).map((n) => `${n} (${k})`));
-        return { ok: false, message: `No response of ${operation.operationId} has an example named ${name}; documented: ${all.join(', ') || 'none'}.` };
+        return { ok: false, message: `No response of ${operation.operationId} has an example named ${clip(name)}; documented: ${all.join(', ') || 'none'}.` };
       }
       // A range or default key has no single status: Prism then picks the status itself.
       if (/^\d{3}$/.test(key)) choice.code = Number(key);
     } else if (!byKey.get(key)?.includes(name)) {
       const names = byKey.get(key) ?? [];
-      return { ok: false, message: `The ${key} response of ${operation.operationId} has no example named ${name}; documented: ${names.join(', ') || 'none'}.` };
+      return { ok: false, message: `The ${key} response of ${operation.operationId} has no example named ${clip(name)}; documented: ${names.join(', ') || 'none'}.` };
     }
     choice.exampleKey = name;
   }

@@ -17,7 +17,7 @@
 // This is the piece a small export of spec-runtime could provide (a code for an operation,
 // location, field path and keyword); until then it works on the contract object it exports.
 import type { Contract, Operation, OperationParameter, Violation, ViolationLocation } from '@svc/spec-runtime';
-import { codeOf, fieldName, previewValue } from '@svc/spec-runtime';
+import { codeOf, fieldName, isDecimal, previewValue } from '@svc/spec-runtime';
 import type { PrismDiagnostic } from './prism-engine.js';
 import { isObject, nodesAt } from './schema-nodes.js';
 
@@ -86,7 +86,7 @@ function valueAt(root: unknown, segments: readonly string[]): unknown {
 function wireValue(raw: string, param: OperationParameter): unknown {
   const type = param.schema.type;
   const types = Array.isArray(type) ? type : [type];
-  if ((types.includes('integer') || types.includes('number')) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw.trim())) return Number(raw);
+  if ((types.includes('integer') || types.includes('number')) && isDecimal(raw.trim())) return Number(raw);
   return raw;
 }
 

@@ -6,7 +6,7 @@
 // can never both run. Bad input ends as a documented 4xx; only a bug can reach the 500.
 import { Hono } from 'hono';
 import type { Contract, Operation } from '@svc/spec-runtime';
-import { DEFAULT_BODY_LIMITS } from '@svc/spec-runtime';
+import { DEFAULT_BODY_LIMITS, previewValue } from '@svc/spec-runtime';
 import { bundledContract } from './bundled-contract.js';
 import { createHandlers } from './handlers/index.js';
 import { isFailure, type Failure, type HandlerResult } from './handlers/types.js';
@@ -17,7 +17,7 @@ import { RateLimiter, type RateLimits } from './pipeline/rate-limiter.js';
 import { loadSeedFile } from './seed-file.js';
 import type { ApiKeyRecord, SandboxState } from './store/model.js';
 import { Store } from './store/store.js';
-import { generateRequestId, newId } from './support/ids.js';
+import { generateRequestId, issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
 
 export interface SandboxOptions {
@@ -31,10 +31,12 @@ export interface SandboxOptions {
   enableReset?: boolean;
   /** Milliseconds since the epoch; injectable for idempotency expiry and rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 1 MiB). */
+  /** Largest accepted request body, in bytes (default 256 KiB). */
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;
+  /** Bytes of stored idempotent responses kept before the least recently used go (default 64 MiB). */
+  idempotencyBudgetBytes?: number;
 }
 
 export interface Sandbox {
@@ -67,6 +69,18 @@ interface Call {
   idempotencyKey: string | undefined;
 }
 
+const UNKNOWN_KEY_BUCKET = '\u0000unknown';
+
+/** A request's own text quoted in a message, cut short: an answer never grows with a hostile URL. */
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 197)}... (${text.length} characters)` : text;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 function nonEmpty(value: string | null): string | undefined {
   return value === null || value === '' ? undefined : value;
 }
@@ -92,14 +106,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     options.rateLimit !== false,
     clock,
   );
-  const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock);
+  const idempotency = new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
   const handlers = createHandlers(contract);
   const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
   let internalErrors = 0;
 
   function respond(outcome: Outcome, headers: Headers): Response {
-    if (outcome.text !== null) headers.set('Content-Type', 'application/json');
-    return new Response(outcome.text, { status: outcome.status, headers });
+    if (outcome.text === null) return new Response(null, { status: outcome.status, headers });
+    headers.set('Content-Type', 'application/json');
+    // A client's non-ASCII X-Request-Id arrives one byte per character; Node writes a string body
+    // in one piece with the headers, encoding both as UTF-8, which would encode those bytes a
+    // second time. With a byte body the headers go out as the bytes that came in. (Only then: a
+    // string body is the faster path for everything else.)
+    const body = isAscii(headers.get('x-request-id') ?? '') ? outcome.text : new TextEncoder().encode(outcome.text);
+    return new Response(body, { status: outcome.status, headers });
   }
 
   function errorOutcome(requestId: string, code: string, detail: Omit<Failure, 'error'> & { retryAfterSeconds?: number }): Outcome {
@@ -142,8 +162,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       query: url.searchParams,
       body: body ?? {},
       now: () => isoTimestamp(clock()),
-      // Collisions of 8 random alphanumerics are unlikely; checking the serialised team is simple and cheap enough.
-      newId: (prefix) => newId(prefix, (id) => JSON.stringify(team).includes(`"${id}"`)),
+      newId: (prefix) => issuedId(team, prefix),
     });
     if (isFailure(result)) return errorOutcome(requestId, result.error, result);
     return { status: result.status, text: result.body === undefined ? null : JSON.stringify(result.body) };
@@ -161,8 +180,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     let ticket: IdempotencyTicket | undefined;
     try {
       const kind = limits.writeMethods.includes(method) ? 'write' : 'read';
+      // One budget per key of the seed; every unknown, malformed or missing key shares one, so
+      // made-up keys cannot grow the limiter's table.
       const token = bearerToken(request.headers);
-      const rate = limiter.consume(token ?? 'anonymous', kind);
+      const rate = limiter.consume((token !== undefined && store.findKey(token)?.key) || UNKNOWN_KEY_BUCKET, kind);
       headers.set('X-RateLimit-Limit', String(rate.limit));
       headers.set('X-RateLimit-Remaining', String(rate.remaining));
       headers.set('X-RateLimit-Reset', String(rate.resetSeconds));
@@ -171,9 +192,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if ('error' in route) {
         if (route.error === 'METHOD_NOT_ALLOWED') {
           headers.set('Allow', route.allowed.join(', '));
-          return fail('METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${url.pathname}; allowed: ${route.allowed.join(', ')}.` });
+          return fail('METHOD_NOT_ALLOWED', { message: `${method} is not supported on ${clip(url.pathname)}; allowed: ${route.allowed.join(', ')}.` });
         }
-        return fail('ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${url.pathname}.` });
+        return fail('ENDPOINT_NOT_FOUND', { message: `No endpoint at ${method} ${clip(url.pathname)}.` });
       }
       const { operation, params } = route;
       if (!rate.allowed) {
@@ -186,8 +207,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
       if (operation.class === 'write' && idempotencyKey !== undefined) {
         const outcome = idempotency.begin(key.key, idempotencyKey, method, url.pathname);
-        if (outcome.kind === 'reuse') return fail('IDEMPOTENCY_KEY_REUSE', { message: `Idempotency-Key ${idempotencyKey} was already used for a different endpoint or method.`, param: 'Idempotency-Key' });
-        if (outcome.kind === 'in-progress') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: `Another request with Idempotency-Key ${idempotencyKey} is in progress; wait and retry.`, param: 'Idempotency-Key' });
+        const shown = previewValue(idempotencyKey);
+        if (outcome.kind === 'reuse') return fail('IDEMPOTENCY_KEY_REUSE', { message: `Idempotency-Key ${shown} was already used for a different endpoint or method.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'in-progress') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: `Another request with Idempotency-Key ${shown} is in progress; wait and retry.`, param: 'Idempotency-Key' });
+        if (outcome.kind === 'busy') return fail('OTHER_TRANSACTION_IN_PROGRESS', { message: 'Too many requests with an Idempotency-Key are in progress at once; wait and retry.', param: 'Idempotency-Key' });
         if (outcome.kind === 'replay') {
           headers.set('Idempotency-Replayed', 'true');
           return respond(outcome.response, headers);
@@ -199,6 +222,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return respond(outcome, headers);
     } catch (error) {
       ticket?.abandon();
+      // A client that went away is not a bug of the sandbox, and there is no one to answer.
+      if (request.signal.aborted) return fail('INVALID_REQUEST_BODY', { message: 'The client closed the request before it was complete.' });
       internalErrors++;
       console.error(`[sandbox] ${requestId} ${method} ${url.pathname}:`, error);
       return fail('INTERNAL_SERVER_ERROR', { message: `An unexpected error occurred (request ${requestId}).` });

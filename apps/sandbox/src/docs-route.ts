@@ -1,39 +1,113 @@
-// Serves the built API reference (apps/docs/dist) under /docs, beside the API. Only files inside
-// the given folder are served; anything else under /docs is a plain 404, never the API's error.
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+// Serves the built API reference (apps/docs/dist) under /docs, beside the API, with
+// @fastify/send, a maintained static-file handler: it streams each file (memory does not grow
+// with the file or the number of slow readers), answers conditional requests (ETag and
+// Last-Modified, 304) and ranges, and refuses `..` and dot files. On top of it:
+// - only regular files inside the folder are served *after resolving links*: send checks the
+//   path as a string, so a symbolic link inside the folder that points out of it (or a folder
+//   that is one) would be followed; the onFile hook resolves the real path and refuses it;
+// - Cache-Control (a short max-age: the reference changes with each build) and
+//   X-Content-Type-Options: nosniff on every file;
+// - redirects are relative (`/docs` -> `docs/`, a folder -> `./name/`), never built from the
+//   Host header.
+// Anything else under /docs is a plain 404, never the API's error.
+import { realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { resolve, sep } from 'node:path';
+import send from '@fastify/send';
 
 export const DOCS_PATH = '/docs';
+/** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
+export const DOCS_MAX_AGE_SECONDS = 300;
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
+class OutsideTheFolder extends Error {}
+
+/**
+ * A web stream that reads the file only when the response asks for more (highWaterMark 0), so a
+ * client that does not read holds one chunk in memory, not the file. (Readable.toWeb of Node 20
+ * reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory.)
+ */
+function pulled(stream: Readable): ReadableStream<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      },
+      cancel() {
+        stream.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers } });
+}
+
+function realFolder(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir); // a folder that does not exist (yet): every file is then a 404
+  }
+}
 
 /** Wraps a fetch handler so that GET /docs and /docs/* are answered from `docsDir`. */
-export function withDocs(
-  handler: (request: Request) => Promise<Response>,
-  docsDir: string,
-): (request: Request) => Promise<Response> {
-  const root = normalize(docsDir + sep);
+export function withDocs(handler: (request: Request) => Promise<Response>, docsDir: string): (request: Request) => Promise<Response> {
+  const root = realFolder(docsDir);
+  const inside = root.endsWith(sep) ? root : `${root}${sep}`;
+  const options = {
+    root,
+    index: ['index.html'],
+    dotfiles: 'ignore' as const,
+    maxAge: DOCS_MAX_AGE_SECONDS * 1000,
+    async onFile(path: string) {
+      const real = await realpath(path);
+      // The real file must lie inside the real folder (the stat send made followed the links).
+      if (!real.startsWith(inside)) throw new OutsideTheFolder(path);
+    },
+  };
   return async (request) => {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const { pathname } = url;
     if (pathname !== DOCS_PATH && !pathname.startsWith(`${DOCS_PATH}/`)) return handler(request);
-    if (pathname === DOCS_PATH) return Response.redirect(new URL(`${DOCS_PATH}/`, request.url), 301);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
+    // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
+    if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    let result;
     try {
-      const relative = decodeURIComponent(pathname.slice(DOCS_PATH.length + 1)) || 'index.html';
-      const file = normalize(join(root, relative));
-      if (!file.startsWith(root)) return new Response('Not found', { status: 404 });
-      if (!(await stat(file)).isFile()) return new Response('Not found', { status: 404 });
-      const body = request.method === 'HEAD' ? null : await readFile(file);
-      return new Response(body, { headers: { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' } });
+      result = await send({ headers, method: request.method } as never, pathname.slice(DOCS_PATH.length), options);
     } catch {
-      return new Response('Not found', { status: 404 });
+      // A link out of the folder, or a file that vanished between stat and open.
+      return plain(404, 'Not found');
     }
+    if (result.type === 'error') {
+      result.stream.destroy();
+      return plain(result.statusCode === 403 || result.statusCode === 400 ? 404 : result.statusCode, result.statusCode === 416 ? 'Range not satisfiable' : 'Not found', result.statusCode === 416 ? { 'Content-Range': result.headers['Content-Range'] ?? '' } : {});
+    }
+    if (result.type === 'directory') {
+      result.stream.destroy();
+      // A folder asked without its slash: its last segment plus `/`, relative to where it is.
+      const segment = pathname.slice(pathname.lastIndexOf('/') + 1);
+      return plain(301, 'Moved', { Location: `./${segment}/${url.search}` });
+    }
+    if (!(result.metadata.stat.isFile())) {
+      result.stream.destroy();
+      return plain(404, 'Not found');
+    }
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(result.headers)) responseHeaders.set(name, String(value));
+    responseHeaders.set('X-Content-Type-Options', 'nosniff');
+    const body = request.method === 'HEAD' || result.statusCode === 304 ? null : pulled(result.stream);
+    if (body === null) result.stream.destroy();
+    return new Response(body, { status: result.statusCode, headers: responseHeaders });
   };
 }

@@ -1,6 +1,7 @@
 // Serving the sandbox over HTTP with @hono/node-server. Port 0 picks a free port (tests, bench).
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { answerClientError } from '@svc/spec-runtime';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
 import { withDocs } from './docs-route.js';
 
@@ -40,5 +41,7 @@ export function startSandboxServer(options: ServeOptions = {}): Promise<RunningS
       });
     });
     server.once('error', reject);
+    // Malformed HTTP gets the documented error body, not Node's bare 400/431/408.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(sandbox.contract, error, socket));
   });
 }

@@ -99,6 +99,8 @@ export interface SessionConfig {
   /** null: no client-side rate limiting. */
   rate: RateSetting | null;
   timeoutMs: number;
+  /** Largest response body read; a larger one is a failed response.transport check. */
+  maxResponseBytes?: number;
   /** Longest wait for a 429's retry_after_seconds before giving up on that request. */
   maxRetryWaitSeconds: number;
   /** Unique per run: names probe data and idempotency keys. */

@@ -28,6 +28,8 @@ export interface ContractOptions {
   rate?: RateSetting | 'off';
   burst?: boolean;
   timeoutMs?: number;
+  /** Largest response body read (default 10 MiB); a larger one is a failed check. */
+  maxResponseBytes?: number;
   /** Longest 429 wait (retry_after_seconds) worth waiting out; default 60. */
   maxRetryWaitSeconds?: number;
   /** No progress lines (the report is still printed unless `print` is false). */
@@ -63,7 +65,8 @@ Options:
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
-  --timeout <ms>         Time limit of each request (default 30000)
+  --timeout <ms>         Time limit of each request, body included (default 30000)
+  --max-response-bytes <n>  Largest response body read (default 10485760)
   --quiet                No progress lines
   -h, --help             This help
   -v, --version          The version
@@ -104,6 +107,7 @@ export function parseCli(argv: string[]): Parsed {
         rate: { type: 'string' },
         burst: { type: 'boolean' },
         timeout: { type: 'string' },
+        'max-response-bytes': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -123,6 +127,8 @@ export function parseCli(argv: string[]): Parsed {
   if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
+  const maxBytes = values['max-response-bytes'] === undefined ? undefined : Number(values['max-response-bytes']);
+  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError(`--max-response-bytes must be a positive integer, got ${values['max-response-bytes']}`);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   return {
@@ -139,6 +145,7 @@ export function parseCli(argv: string[]): Parsed {
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
       quiet: values.quiet === true,
     },
   };

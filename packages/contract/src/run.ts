@@ -97,6 +97,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     only,
     rate,
     timeoutMs: options.timeoutMs ?? 30_000,
+    ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
     runId: runId(),
   };

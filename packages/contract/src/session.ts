@@ -46,6 +46,7 @@ export function createSession(config: SessionConfig): Session {
     apiKey: config.apiKey,
     allowWrites: config.allowWrites,
     timeoutMs: config.timeoutMs,
+    ...(config.maxResponseBytes !== undefined ? { maxResponseBytes: config.maxResponseBytes } : {}),
     maxRetryWaitSeconds: config.maxRetryWaitSeconds,
     spec,
     limiter,

@@ -110,8 +110,8 @@ export function loadContract(bundle: unknown, options: LoadContractOptions = {})
     resolve: (pointer) => follow(bundle, getByPointer(bundle, pointer), pointer).node,
     precompile: () => {
       for (const op of operations) {
-        for (const param of op.parameters) validator.validator(param.schemaPointer);
-        if (op.requestBody) validator.validator(op.requestBody.schemaPointer);
+        for (const param of op.parameters) validator.precompile(param.schemaPointer);
+        if (op.requestBody) validator.precompile(op.requestBody.schemaPointer);
       }
     },
   };

@@ -2,6 +2,7 @@
 // code, retryable from the catalogue (or the rule for rate limits and 5xx), the suggestion from
 // x-svc-suggestion unless the caller has a better one.
 import { isRetryable, type Catalogue } from './catalogue.js';
+import { headerText } from './request-id.js';
 import type { Operation } from './operations.js';
 import { previewValue, type Violation } from './violations.js';
 
@@ -53,7 +54,7 @@ export function buildError(catalogue: Catalogue, docUrlBase: string, code: strin
         code,
         message: options.message ?? entry.description,
         retryable: isRetryable(entry),
-        request_id: options.requestId,
+        request_id: headerText(options.requestId),
         doc_url: `${docUrlBase}${code}`,
         ...(options.param !== undefined ? { param: options.param } : {}),
         ...(suggestion !== undefined ? { suggestion } : {}),
@@ -63,6 +64,13 @@ export function buildError(catalogue: Catalogue, docUrlBase: string, code: strin
     },
   };
 }
+
+/**
+ * errors[] lists at most this many fields, so an error body stays small whatever the request
+ * held; when more failed, the message says how many (the entries keep the documented
+ * { field, code, message } shape, and no entry is invented to carry the note).
+ */
+export const MAX_FIELD_ERRORS = 20;
 
 export interface ErrorChoice {
   code: string;
@@ -104,11 +112,15 @@ export function errorFor(catalogue: Catalogue, violations: readonly Violation[],
   if (notFound && isListed(notFound)) return single(catalogue, notFound);
   const [first] = violations;
   if (violations.length === 1 && first && isListed(first)) return single(catalogue, first);
+  const listedErrors = violations.slice(0, MAX_FIELD_ERRORS);
   const invalidRequest: ErrorChoice = {
     code: 'INVALID_REQUEST',
     status: catalogue.get('INVALID_REQUEST')?.status ?? 400,
-    message: 'Request validation failed',
-    errors: violations.map((v) => ({ field: v.field, code: v.code ?? 'INVALID_REQUEST', message: v.message })),
+    message:
+      violations.length > MAX_FIELD_ERRORS
+        ? `Request validation failed; errors lists the first ${MAX_FIELD_ERRORS} of ${violations.length} failing fields`
+        : 'Request validation failed',
+    errors: listedErrors.map((v) => ({ field: v.field, code: v.code ?? 'INVALID_REQUEST', message: v.message })),
   };
   if (listed(catalogue, operation, 'INVALID_REQUEST')) return invalidRequest;
   const firstListed = violations.find(isListed);

@@ -8,7 +8,13 @@ export type { HeaderSource, QuerySource, RequestParts } from './request-validati
 export type { ResponseProblem, ResponseProblemKind } from './response-validation.js';
 export type { RouteMatch } from './route-matcher.js';
 export type { Violation, ViolationLocation } from './violations.js';
-export { generateRequestId, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
+export { generateRequestId, headerText, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
 export { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';
 export type { BodyLimits, BodyResult } from './json-body.js';
 export { codeOf, fieldName, previewValue } from './violations.js';
+export { MAX_FIELD_ERRORS } from './errors.js';
+export { EVERY_ERROR_MAX_NODES } from './request-validation.js';
+export { isDecimal } from './decimal.js';
+export { answerClientError, clientErrorResponse } from './client-error.js';
+export type { ClientErrorSocket } from './client-error.js';
+export { apiKeyOf } from './api-key.js';

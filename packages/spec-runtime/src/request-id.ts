@@ -35,3 +35,24 @@ export function generateRequestId(): string {
 export function requestIdFor(clientValue: string | null | undefined): string {
   return clientValue ? clientValue : generateRequestId();
 }
+
+/**
+ * The text of a header value as its sender wrote it. HTTP carries header bytes; Node (and fetch)
+ * hand them over one byte per character, so a client's UTF-8 `X-Request-Id` arrives as mojibake
+ * and, quoted in a JSON body, would go back encoded twice. Bytes that form valid UTF-8 are read
+ * as UTF-8; anything else is left as it came.
+ */
+export function headerText(value: string): string {
+  let ascii = true;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code > 0xff) return value; // not a byte string: already text
+    if (code > 0x7f) ascii = false;
+  }
+  if (ascii) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+  } catch {
+    return value;
+  }
+}

@@ -1,6 +1,7 @@
 // Validates one request against its operation: path, query and header parameters, then the body.
 // Every violation carries the contract's code when it names one (see violations.ts).
 import type { Catalogue } from './catalogue.js';
+import { isDecimal } from './decimal.js';
 import type { JsonObject } from './json-pointer.js';
 import type { Operation, OperationParameter } from './operations.js';
 import type { SchemaValidator } from './schema-validator.js';
@@ -18,8 +19,6 @@ export interface RequestParts {
   body?: unknown;
 }
 
-// What counts as a number on the wire: query values are strings and are coerced by the schema.
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {
   if (!headers) return undefined;
@@ -44,9 +43,33 @@ function schemaTypes(schema: JsonObject): string[] {
 /** Coerces a wire string by the parameter schema's type; anything else stays a string (and fails). */
 export function coerceParameter(raw: string, schema: JsonObject): unknown {
   const types = schemaTypes(schema);
-  if ((types.includes('integer') || types.includes('number')) && NUMERIC.test(raw.trim())) return Number(raw);
+  if ((types.includes('integer') || types.includes('number')) && isDecimal(raw.trim())) return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
+}
+
+/**
+ * Bodies of at most this many JSON values (objects, arrays and scalars, counted together) get
+ * every failing field listed; a larger one is answered from its first violation, which already
+ * decides the documented code (Ajv checks an array's maxItems before its items, for example).
+ * Every body the API documents fits well within it; only a hostile one does not.
+ */
+export const EVERY_ERROR_MAX_NODES = 256;
+
+/** Whether `value` holds at most `limit` JSON values; stops counting as soon as it knows. */
+export function hasAtMostNodes(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (++count > limit) return false;
+    if (typeof node === 'object' && node !== null) {
+      const children = Array.isArray(node) ? node : Object.values(node);
+      if (count + children.length > limit) return false;
+      for (const child of children) stack.push(child);
+    }
+  }
+  return true;
 }
 
 const MISSING_CODE: Record<string, string> = { query: 'MISSING_PARAMETER', path: 'MISSING_PARAMETER', header: 'MISSING_HEADER' };
@@ -82,7 +105,7 @@ export function validateRequest(
         });
       }
     } else {
-      const errors = validator.errors(operation.requestBody.schemaPointer, parts.body);
+      const errors = validator.errors(operation.requestBody.schemaPointer, parts.body, hasAtMostNodes(parts.body, EVERY_ERROR_MAX_NODES));
       violations.push(...violationsFromAjv(bundle, errors, 'body', (f) => (f === '' ? 'body' : f)));
     }
   }

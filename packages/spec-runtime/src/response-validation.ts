@@ -1,6 +1,7 @@
 // Checks one response against the contract: the status is documented for the operation (or is an
 // API-wide code), required headers are present and well-formed, the body matches the schema, and
 // an error body carries a code the operation lists for that status, with the type of that status.
+import { headerText } from './request-id.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Catalogue } from './catalogue.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
@@ -154,6 +155,6 @@ function checkErrorBody(
   }
   if (entry.retryable !== undefined && error.retryable !== entry.retryable) problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
   const requestId = header(headers, 'x-request-id');
-  if (requestId !== undefined && error.request_id !== requestId) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
+  if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
   return problems;
 }

@@ -11,7 +11,7 @@ export function renderNote(team: TeamRecord, note: NoteRecord) {
     contact_number: note.contact_number,
     svc_number: note.svc_number,
     user: userRef(team, note.user_id) ?? { id: note.user_id, name: null },
-    mentions: parseMentions(note.content, team.users),
+    mentions: parseMentions(note, team.users),
     created_at: note.created_at,
     updated_at: note.updated_at,
   };

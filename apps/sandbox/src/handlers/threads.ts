@@ -11,7 +11,7 @@ function renderComment(team: TeamRecord, comment: CommentRecord) {
     id: comment.id,
     content: comment.content,
     user: userRef(team, comment.user_id) ?? { id: comment.user_id, name: null },
-    mentions: parseMentions(comment.content, team.users),
+    mentions: parseMentions(comment, team.users),
     created_at: comment.created_at,
     updated_at: comment.updated_at,
   };

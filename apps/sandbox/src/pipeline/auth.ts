@@ -1,6 +1,6 @@
 // Authentication (Authorization: Api-Key <key>) and authorisation (trial plan, then scopes: an
 // operation lists alternative requirements and any one of them suffices).
-import type { Operation } from '@svc/spec-runtime';
+import { apiKeyOf, type Operation } from '@svc/spec-runtime';
 import type { Store } from '../store/store.js';
 import type { ApiKeyRecord } from '../store/model.js';
 
@@ -10,13 +10,9 @@ export interface Refusal {
   suggestion?: string;
 }
 
-const SCHEME = /^Api-Key[ \t]+(\S+)[ \t]*$/i;
-
 /** The key token of the Authorization header, or undefined when it is missing or malformed. */
 export function bearerToken(headers: Headers): string | undefined {
-  const header = headers.get('authorization');
-  if (header === null) return undefined;
-  return SCHEME.exec(header)?.[1];
+  return apiKeyOf(headers.get('authorization'));
 }
 
 export function authenticate(headers: Headers, store: Store): ApiKeyRecord | Refusal {

@@ -2,22 +2,36 @@
 // contract's TTL and replayed byte for byte; a failed request releases the key; the same key on
 // another endpoint or method is a conflict; a duplicate that arrives while the first is still
 // running is told to wait (OTHER_TRANSACTION_IN_PROGRESS) instead of running twice.
+//
+// Memory is bounded by bytes, not by a count of keys:
+// - a key is stored as the SHA-256 of (API key, Idempotency-Key), so its length does not matter
+//   (the contract sets no length limit on the header, and neither does the sandbox);
+// - stored responses live in an LRU cache (lru-cache) with a byte budget: past it, the least
+//   recently used responses are forgotten before their hour. The default budget holds an hour of
+//   one API key writing at the documented limit with responses of a few kilobytes, so only a
+//   flood evicts a key early;
+// - requests in flight are at most MAX_IN_FLIGHT; past that a new key is told to wait
+//   (OTHER_TRANSACTION_IN_PROGRESS, retryable) rather than grow the table.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+
 export interface StoredResponse {
   status: number;
   text: string | null;
 }
 
-interface Entry {
+interface Stored {
   method: string;
   path: string;
-  response?: StoredResponse;
-  expiresAt: number;
+  response: StoredResponse;
 }
 
 export type IdempotencyOutcome =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'reuse' }
   | { kind: 'in-progress' }
+  /** Too many keyed requests are in flight at once: wait and retry. */
+  | { kind: 'busy' }
   | { kind: 'new'; ticket: IdempotencyTicket };
 
 export interface IdempotencyTicket {
@@ -27,73 +41,83 @@ export interface IdempotencyTicket {
   abandon(): void;
 }
 
-// Expired entries are swept when the map has doubled since the last sweep (so a sweep costs O(1)
-// per request on average), and the map never holds more than MAX_ENTRIES: past that, the oldest
-// stored responses are forgotten early. A sandbox holds keys in memory; this bounds it.
-const FIRST_SWEEP_AT = 10_000;
-export const MAX_ENTRIES = 100_000;
+/** 64 MiB: an hour of 5 writes/s (the documented limit) is 18 000 responses of up to ~3.7 KB each. */
+export const DEFAULT_IDEMPOTENCY_BUDGET_BYTES = 64 * 1024 * 1024;
+export const MAX_IN_FLIGHT = 1024;
+// What an entry costs beside its strings: the hash, the cache's bookkeeping, the objects.
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/** Bytes an entry is charged: strings counted at two bytes a character, the worst case in V8. */
+export function storedBytes(stored: Stored): number {
+  return ENTRY_OVERHEAD_BYTES + 2 * (stored.method.length + stored.path.length + (stored.response.text?.length ?? 0));
+}
+
+function keyHash(scope: string, key: string): string {
+  return createHash('sha256').update(scope).update('\u0000').update(key).digest('base64');
+}
 
 export class IdempotencyStore {
-  private entries = new Map<string, Entry>();
-  private sweepAt = FIRST_SWEEP_AT;
+  private readonly stored: LRUCache<string, Stored>;
+  private readonly inFlight = new Map<string, { method: string; path: string }>();
 
   constructor(
-    private readonly ttlSeconds: number,
-    private readonly clock: () => number,
-  ) {}
+    ttlSeconds: number,
+    clock: () => number,
+    readonly budgetBytes = DEFAULT_IDEMPOTENCY_BUDGET_BYTES,
+  ) {
+    this.stored = new LRUCache<string, Stored>({
+      maxSize: budgetBytes,
+      sizeCalculation: storedBytes,
+      ttl: ttlSeconds * 1000,
+      // The injectable clock decides expiry (tests move it); no cached "now".
+      perf: { now: clock },
+      ttlResolution: 0,
+    });
+  }
 
   begin(scope: string, key: string, method: string, path: string): IdempotencyOutcome {
-    const id = `${scope}\u0000${key}`;
-    const now = this.clock();
-    const existing = this.entries.get(id);
-    if (existing && existing.response && existing.expiresAt <= now) this.entries.delete(id);
-    const entry = this.entries.get(id);
-    if (entry) {
-      if (entry.method !== method || entry.path !== path) return { kind: 'reuse' };
-      return entry.response ? { kind: 'replay', response: entry.response } : { kind: 'in-progress' };
+    const id = keyHash(scope, key);
+    const stored = this.stored.get(id);
+    if (stored) {
+      if (stored.method !== method || stored.path !== path) return { kind: 'reuse' };
+      return { kind: 'replay', response: stored.response };
     }
-    if (this.entries.size >= this.sweepAt) this.sweep(now);
-    const fresh: Entry = { method, path, expiresAt: Number.POSITIVE_INFINITY };
-    this.entries.set(id, fresh);
+    const running = this.inFlight.get(id);
+    if (running) return running.method !== method || running.path !== path ? { kind: 'reuse' } : { kind: 'in-progress' };
+    if (this.inFlight.size >= MAX_IN_FLIGHT) return { kind: 'busy' };
+    this.inFlight.set(id, { method, path });
     let settled = false;
+    const release = () => {
+      settled = true;
+      this.inFlight.delete(id);
+    };
     return {
       kind: 'new',
       ticket: {
         complete: (response) => {
           if (settled) return;
-          settled = true;
-          if (response.status >= 200 && response.status < 300) {
-            fresh.response = response;
-            fresh.expiresAt = this.clock() + this.ttlSeconds * 1000;
-          } else {
-            this.entries.delete(id);
-          }
+          release();
+          if (response.status >= 200 && response.status < 300) this.stored.set(id, { method, path, response });
         },
         abandon: () => {
-          if (settled) return;
-          settled = true;
-          this.entries.delete(id);
+          if (!settled) release();
         },
       },
     };
   }
 
   reset(): void {
-    this.entries.clear();
-    this.sweepAt = FIRST_SWEEP_AT;
+    this.stored.clear();
+    this.inFlight.clear();
   }
 
+  /** Stored responses and requests in flight. */
   get size(): number {
-    return this.entries.size;
+    return this.stored.size + this.inFlight.size;
   }
 
-  private sweep(now: number): void {
-    for (const [id, entry] of this.entries) if (entry.response && entry.expiresAt <= now) this.entries.delete(id);
-    // Insertion order is age order: drop the oldest stored responses beyond the cap.
-    for (const [id, entry] of this.entries) {
-      if (this.entries.size < MAX_ENTRIES) break;
-      if (entry.response) this.entries.delete(id);
-    }
-    this.sweepAt = Math.max(FIRST_SWEEP_AT, Math.min(MAX_ENTRIES, this.entries.size * 2));
+  /** Bytes charged to the stored responses (at most budgetBytes). */
+  get storedBytes(): number {
+    return this.stored.calculatedSize;
   }
 }

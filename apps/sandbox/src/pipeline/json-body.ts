@@ -9,10 +9,14 @@ export async function readJsonBody(request: Request, required: boolean, limits: 
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   if (unsupported) return unsupported;
-  return parseJsonBody(await readCapped(request, limits.maxBytes), contentType, required, limits);
+  const bytes = await readCapped(request, limits.maxBytes);
+  // A client that hung up mid-body gets the documented answer (which no one may read): it is the
+  // client's doing, not the sandbox's, so it is no internal error.
+  if (bytes === 'aborted') return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
+  return parseJsonBody(bytes, contentType, required, limits);
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | 'too-large'> {
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) return 'too-large';
   if (!request.body) return new Uint8Array(0);
@@ -20,7 +24,13 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      return 'aborted';
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

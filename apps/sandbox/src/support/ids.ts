@@ -18,3 +18,31 @@ export function randomHex(length: number): string {
   while (out.length < length) out += randomByte().toString(16).padStart(2, '0');
   return out.slice(0, length);
 }
+
+// Every string held by a team, so that a new id is checked for uniqueness in O(1) instead of by
+// serialising the whole team on each write. Built once per team object (a reset makes new ones)
+// and kept up to date by issuedId; a string is stored by reference, so the set costs a pointer each.
+const known = new WeakMap<object, Set<string>>();
+
+function stringsOf(root: object): Set<string> {
+  const strings = new Set<string>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') strings.add(node);
+    else if (typeof node === 'object' && node !== null) for (const child of Object.values(node)) stack.push(child);
+  }
+  return strings;
+}
+
+/** A new id with the given prefix, unique among every string `owner` (a team) holds or was given. */
+export function issuedId(owner: object, prefix: string): string {
+  let taken = known.get(owner);
+  if (!taken) {
+    taken = stringsOf(owner);
+    known.set(owner, taken);
+  }
+  const id = newId(prefix, (candidate) => taken.has(candidate));
+  taken.add(id);
+  return id;
+}

@@ -5,12 +5,12 @@ import type { Harness } from '../support/harness.js';
 
 export function robustnessBehaviours(h: () => Harness) {
   describe('bodies', () => {
-    it('refuses a body over 1 MiB, declared or streamed, without touching the store', async () => {
+    it('refuses a body over 256 KiB, declared or streamed, without touching the store', async () => {
       const before = h().sandbox.store.snapshot();
-      const huge = JSON.stringify({ content: 'x'.repeat(1024 * 1024) });
+      const huge = JSON.stringify({ content: 'x'.repeat(256 * 1024) });
       const res = await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', undefined, { rawBody: huge });
       expect(res).toMatchObject({ status: 400, code: 'INVALID_REQUEST_BODY' });
-      expect(res.body.error.message).toMatch(/larger than 1048576 bytes/);
+      expect(res.body.error.message).toMatch(/larger than 262144 bytes/);
       // A streamed body without Content-Length is cut off while it is read.
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {

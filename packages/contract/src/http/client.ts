@@ -1,9 +1,11 @@
 // The one way the suite talks to the server. Every request goes through here, which is what lets
-// the suite promise three things: nothing is written without --allow-writes (the guard below),
-// the server's rate limits are respected (the limiter, and 429s waited out), and every response
-// is recorded and checked (the recorder).
+// the suite promise four things: nothing is written without --allow-writes (the guard below),
+// the server's rate limits are respected (the limiter, and 429s waited out), every response
+// is recorded and checked (the recorder), and no server can hang the run or exhaust its memory
+// (bounded-fetch: a time limit on each whole exchange, a cap on each body, malformed HTTP named).
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import type { Auth, ApiRequest, Exchange } from './exchange.js';
 import type { Limiter, RequestClass } from './rate.js';
 import type { Recorder } from './recorder.js';
@@ -18,7 +20,10 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   allowWrites: boolean;
+  /** Time limit of each exchange as a whole: connecting, headers and the whole body. */
   timeoutMs: number;
+  /** Largest response body read (default DEFAULT_MAX_RESPONSE_BYTES, 10 MiB); a larger one is a failed exchange. */
+  maxResponseBytes?: number;
   /** Longest retry_after_seconds worth waiting for; a longer one returns the 429 to the scenario. */
   maxRetryWaitSeconds: number;
   spec: Spec;
@@ -104,22 +109,26 @@ export class ApiClient {
     let exchange: Exchange;
     if (this.transportFailures >= UNREACHABLE_AFTER) {
       // Every request is still recorded (as a transport failure), but none waits for a timeout again.
-      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: 0, error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})` };
+      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: 0, error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})`, failure: 'network' };
       this.options.recorder.record(exchange);
       return exchange;
     }
     const release = request.bypassRateLimit ? () => {} : await this.options.limiter.acquire(kind);
+    const bounds = { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
     try {
-      const response = await fetch(url, { method: request.method, headers, body, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'manual' });
-      const text = await response.text();
-      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text, body: parse(text), durationMs: Math.round(performance.now() - started) };
+      const response = await boundedFetch(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) }, bounds);
+      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parse(response.text), durationMs: Math.round(performance.now() - started) };
       this.transportFailures = 0;
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      const message = (error as Error).name === 'TimeoutError' ? `no response within ${this.options.timeoutMs} ms` : `${(error as Error).message}${cause?.code ? ` (${cause.code})` : cause?.message ? ` (${cause.message})` : ''}`;
-      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: message };
-      this.transportFailures++;
-      this.lastTransportError = message;
+      const failure = error instanceof TransportError ? error : new TransportError('network', String(error));
+      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: failure.message, failure: failure.kind };
+      // A server that answers too much or malformed HTTP is reachable; only silence counts here.
+      if (failure.kind === 'network' || failure.kind === 'timeout') {
+        this.transportFailures++;
+        this.lastTransportError = failure.message;
+      } else {
+        this.transportFailures = 0;
+      }
     } finally {
       release();
     }

@@ -1,5 +1,6 @@
 // A request as the scenarios describe it, and the exchange the client returns.
 import type { Operation } from '@svc/spec-runtime';
+import type { TransportFailure } from './bounded-fetch.js';
 
 /** How the request authenticates. */
 export type Auth =
@@ -43,8 +44,10 @@ export interface Exchange {
   /** The parsed JSON body; undefined when there was none; the raw text when it is not JSON. */
   body: unknown;
   durationMs: number;
-  /** Transport failure (no response): the message. status is 0. */
+  /** Transport failure (no usable response): the message. status is 0. */
   error?: string;
+  /** What the transport failure was: too slow or endless, too large, not valid HTTP, or the network. */
+  failure?: TransportFailure;
 }
 
 export function header(exchange: Exchange, name: string): string | undefined {
