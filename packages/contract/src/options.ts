@@ -24,6 +24,12 @@ export interface ContractOptions {
   /** Report files to write into `output` (the readable report is printed whatever this says). */
   reporters?: ReporterName[];
   output?: string;
+  /**
+   * Most checks that may be skipped for want of configuration (a fixture, a key) before the run
+   * fails; skips the run's own options cause (--allow-writes, --burst, --profile mock, key kinds
+   * not declared) are listed but not counted. Default DEFAULT_MAX_SKIPPED.
+   */
+  maxSkipped?: number;
   /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
   rate?: RateSetting | 'off';
   burst?: boolean;
@@ -45,6 +51,9 @@ export interface ContractOptions {
 
 export class UsageError extends Error {}
 
+/** A full config against the sandbox skips nothing for want of configuration. */
+export const DEFAULT_MAX_SKIPPED = 0;
+
 export const USAGE = `Usage: svc-contract [options]
 
 Checks a server of the Team Communications Service API against the contract (the bundled
@@ -63,6 +72,8 @@ Options:
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
+  --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
+                         (a fixture, a key); default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
   --timeout <ms>         Time limit of each request (default 30000)
   --quiet                No progress lines
   -h, --help             This help
@@ -104,6 +115,7 @@ export function parseCli(argv: string[]): Parsed {
         rate: { type: 'string' },
         burst: { type: 'boolean' },
         timeout: { type: 'string' },
+        'max-skipped': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -123,6 +135,8 @@ export function parseCli(argv: string[]): Parsed {
   if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
+  const maxSkipped = values['max-skipped'] === undefined ? undefined : Number(values['max-skipped']);
+  if (maxSkipped !== undefined && !(Number.isInteger(maxSkipped) && maxSkipped >= 0)) throw new UsageError(`--max-skipped must be a whole number (0 or more), got ${values['max-skipped']}`);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   return {
@@ -139,6 +153,7 @@ export function parseCli(argv: string[]): Parsed {
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(maxSkipped !== undefined ? { maxSkipped } : {}),
       quiet: values.quiet === true,
     },
   };

@@ -21,6 +21,11 @@ export const CHECKS = {
   'response.request-id': { title: 'request id well-formed, in the header and equal to error.request_id', source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader' },
   'response.idempotency-key-echo': { title: 'Idempotency-Key is echoed on the response to a request that sent one', source: 'IdempotencyKeyHeader' },
   'response.transport': { title: 'The server answers (no connection failure or timeout)', source: '' },
+  'response.pagination': { title: 'The pagination block adds up: total_pages, has_more and the page\'s length follow from page, size and total_count; page and size echo the request', source: 'Pagination (list response convention)' },
+  'response.error-fields': { title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)', source: 'ApiError retry_after_seconds' },
+
+  // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
+  'fixtures.discovery': { title: 'Every discovery request (the lists the fixtures come from) succeeds', source: 'the list operations\' success responses' },
 
   // Per operation, generated from the spec.
   'conformance.success': { title: 'A valid request succeeds (2xx)', source: 'the operation\'s success response' },
@@ -28,6 +33,11 @@ export const CHECKS = {
   'auth.malformed-header': { title: 'Malformed Authorization header: 401 with a listed code', source: 'security scheme + 401 response' },
   'auth.unknown-key': { title: 'Unknown key: 401 with a listed code', source: '401 response' },
   'auth.insufficient-scope': { title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope', source: 'security requirement scopes + 403 response' },
+  'auth.sufficient-scope': { title: 'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)', source: 'security requirement scopes' },
+  'auth.revoked-key': { title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED', source: 'the 401 response + the catalogue' },
+  'auth.trial-plan': { title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED', source: 'the 403 response + the catalogue' },
+  'auth.line-forbidden': { title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN', source: 'the 403 response + the catalogue' },
+  'boundary.inside': { title: 'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted', source: 'minimum/maximum, minLength/maxLength, maxItems' },
   'request-id.echo': { title: 'A sent X-Request-Id is echoed in the header and in error.request_id', source: 'RequestIdParameter' },
   'negative.out-of-range': { title: 'Integer parameters outside their bounds (page, size) are refused with the documented code', source: 'parameter minimum/maximum + x-svc-error-code' },
   'negative.phone-format': { title: 'Phone numbers not in E.164 are refused with the documented code', source: 'PhoneNumber pattern + x-svc-error-code' },
@@ -65,8 +75,8 @@ export const CHECKS = {
   'summary-templates.delete': { title: 'DELETE gives 204, then 404 for the same template', source: 'x-svc-transitions' },
   'tags.add-remove': { title: 'Tags: add, add again (409), remove, remove again (404)', source: 'addConversationItemTags / removeConversationItemTag' },
   'dialer-queues.unknown-assignee': { title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND', source: 'UpdateDialingQueueRequest user_id' },
-  'idempotency.replay': { title: 'A repeated key replays the stored response (Idempotency-Replayed: true, same body) without executing again', source: 'IdempotencyKeyParameter' },
-  'idempotency.key-reuse': { title: 'The same key on another endpoint is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
+  'idempotency.replay': { title: 'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again', source: 'IdempotencyKeyParameter' },
+  'idempotency.key-reuse': { title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
   'idempotency.failed-not-consumed': { title: 'A failed request does not consume its key', source: 'IdempotencyKeyParameter' },
 
   // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).

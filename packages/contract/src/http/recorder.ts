@@ -26,6 +26,8 @@ export class Recorder {
     private readonly spec: Spec,
     private readonly redact: Redactor,
     private readonly describeAuth: (exchange: Exchange) => Record<string, string>,
+    /** The server is a stateless mock (profile mock). */
+    private readonly stateless = false,
   ) {}
 
   record(exchange: Exchange): void {
@@ -36,7 +38,7 @@ export class Recorder {
     if (exchange.error === undefined) {
       this.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
     }
-    for (const outcome of responseOutcomes(this.spec, exchange)) this.add(outcome);
+    for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */

@@ -2,7 +2,9 @@
 // (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
 // and error codes exercised against those documented; the operations not yet specified).
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
-import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, TestRecord } from '../model.js';
+import { ALWAYS_ON, selectedOperations } from '../filters.js';
+import { DEFAULT_MAX_SKIPPED } from '../options.js';
+import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
 import { toCurl } from './curl.js';
 
@@ -25,6 +27,8 @@ export interface CheckSummary {
   skipped: number;
   failures: Failure[];
   skipReasons: string[];
+  /** For a skipped check: the option-caused kind only when every skip of it was one. */
+  skipKind?: SkipKind;
   /** What the passes exercised, where the check says (negative cases, observed state). */
   details: string[];
 }
@@ -69,7 +73,9 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   requests: number;
-  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number> };
+  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number>; skipped: SkipSummary };
+  /** Operations whose answers were all errors: the success path was never reached. */
+  warnings: string[];
   operations: OperationReport[];
   failures: Failure[];
   coverage: Coverage;
@@ -77,10 +83,22 @@ export interface Report {
   errors: string[];
 }
 
+export interface SkipSummary {
+  total: number;
+  /** Skips for want of configuration (or where the contract left nothing to check), counted against the limit. */
+  counted: number;
+  /** --max-skipped. */
+  max: number;
+  /** Each reason with its kind and how many checks it skipped, most first. */
+  reasons: Array<{ reason: string; kind: SkipKind; checks: number }>;
+}
+
 export interface ReportInput {
   spec: Spec;
   records: TestRecord[];
   errors: string[];
+  /** Default DEFAULT_MAX_SKIPPED. */
+  maxSkipped?: number;
   meta: Pick<Report, 'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'>;
 }
 
@@ -104,7 +122,8 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
   };
 }
 
-export function buildReport({ spec, records, errors, meta }: ReportInput): Report {
+export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta }: ReportInput): Report {
+  const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
   for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
   const observations: Observation[] = records.flatMap((r) => r.observations);
@@ -122,6 +141,7 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
     assertions[o.status] += n;
     if (o.status === 'failed') summary.failures.push(failureOf(o, exchanges));
     if (o.status === 'skipped' && o.detail && !summary.skipReasons.includes(o.detail)) summary.skipReasons.push(o.detail);
+    if (o.status === 'skipped') summary.skipKind = summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
     if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
   }
   for (const checks of byOperation.values()) {
@@ -130,9 +150,12 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
 
   const operationIds = [...spec.contract.operations.map((op) => op.operationId), API_WIDE];
   const operations: OperationReport[] = [];
+  // An operation is reported where a selected check ran on it, or where anything failed: the
+  // response checks of requests made only to find fixtures do not drag it in (--only stays narrow).
+  const own = (c: CheckSummary) => !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
   for (const id of operationIds) {
     const checks = byOperation.get(id);
-    if (!checks) continue;
+    if (!checks || ![...checks.values()].some(own)) continue;
     const op = spec.contract.operationsById.get(id);
     const list = [...checks.values()].sort((a, b) => a.id.localeCompare(b.id));
     operations.push({
@@ -147,7 +170,8 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
   const checkCounts: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
   for (const op of operations) for (const c of op.checks) checkCounts[c.status]++;
 
-  const rows: CoverageRow[] = spec.contract.operations.map((op) => {
+  const inScope = selectedOperations(spec, meta.only);
+  const rows: CoverageRow[] = spec.contract.operations.filter((op) => inScope.has(op.operationId)).map((op) => {
     const seen = observations.filter((o) => o.operationId === op.operationId);
     const covered = new Set(seen.map((o) => statusKeyFor(op.statuses, o.status)).filter((k): k is string => k !== undefined));
     const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
@@ -165,6 +189,19 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
   const sum = (f: (r: CoverageRow) => number) => rows.reduce((n, r) => n + f(r), 0);
 
   const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
+  const skippedChecks = operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped'));
+  const reasons = new Map<string, { reason: string; kind: SkipKind; checks: number }>();
+  for (const c of skippedChecks) {
+    const reason = c.skipReasons.join('; ') || 'skipped';
+    const entry = reasons.get(reason) ?? { reason, kind: c.skipKind ?? 'n/a', checks: 0 };
+    entry.checks++;
+    reasons.set(reason, entry);
+  }
+  const counted = skippedChecks.filter((c) => c.skipKind !== 'option').length;
+  if (counted > maxSkipped) errors.push(`${counted} checks were skipped for want of configuration, more than --max-skipped ${maxSkipped}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`);
+  const warnings = rows
+    .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
+    .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
   return {
     tool: meta.tool,
     contract: { title: spec.title, version: spec.version },
@@ -177,7 +214,13 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
     requests: records.reduce((n, r) => n + r.requests, 0),
-    summary: { outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed', checks: checkCounts, assertions },
+    summary: {
+      outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed',
+      checks: checkCounts,
+      assertions,
+      skipped: { total: skippedChecks.length, counted, max: maxSkipped, reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks) },
+    },
+    warnings,
     operations,
     failures,
     coverage: {

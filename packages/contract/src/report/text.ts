@@ -91,6 +91,17 @@ export function renderText(report: Report): string {
     out.push('Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)');
     for (const u of c.unspecifiedOperations) out.push(`  - ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`);
   }
+  const skipped = report.summary.skipped;
+  if (skipped.total > 0) {
+    out.push('');
+    out.push(`Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`);
+    for (const r of skipped.reasons) out.push(indent(`${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`, '  '));
+  }
+  if (report.warnings.length) {
+    out.push('');
+    out.push('Warnings');
+    for (const w of report.warnings) out.push(indent(w, '  '));
+  }
   if (report.errors.length) {
     out.push('');
     out.push('Errors outside any check');
