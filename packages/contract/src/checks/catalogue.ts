@@ -54,7 +54,7 @@ export const CHECKS = {
   // API-wide.
   'routing.unknown-path': { title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND', source: 'API-wide catalogue code' },
   'routing.wrong-method': { title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED', source: 'API-wide catalogue code' },
-  'rate-limit.burst': { title: 'A burst over the read limit gives 429 with retry_after_seconds', source: 'info.x-svc-limits + RateLimited response' },
+  'rate-limit.burst': { title: 'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429', source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader' },
 
   // Stateful behaviour (--allow-writes, profile full).
   'threads.create-then-read': { title: 'A created thread holds its first comment and reads back the same', source: 'createThread / getThread' },
