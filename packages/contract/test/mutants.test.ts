@@ -209,6 +209,18 @@ const MUTANTS: Mutant[] = [
     mutation: refusesSize100,
   },
   {
+    name: 'refuses a label of exactly 255 characters',
+    caughtBy: 'boundary.inside',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
+          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'ATTRIBUTE_LABEL_INVALID', message: 'label', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          : r,
+    },
+  },
+  {
     name: 'says has_more on the last page',
     caughtBy: 'response.pagination',
     only: ['listCustomFields'],

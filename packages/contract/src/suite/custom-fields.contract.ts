@@ -88,6 +88,31 @@ operationChecks('updateCustomField', {
       t.expect(ok(restored) && data(restored)?.label === field.label, `restoring the label of ${field.key} failed (${restored.status})`, restored);
     });
 
+    // The label limits from inside: a label and an option label of exactly the maximum are accepted.
+    check('boundary.inside', { ...where, variant: 'labels of exactly the maximum' }, needs, async (t) => {
+      const f = await t.fixtures();
+      const max = (name: string) => {
+        const m = t.spec.schema(name)?.maxLength;
+        return typeof m === 'number' ? m : t.skip(`${name} has no maxLength`);
+      };
+      const longest = (n: number) => `${PROBE_LABEL} ${'x'.repeat(n)}`.slice(0, n);
+      const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
+      const label = longest(max('CustomFieldLabel'));
+      const changed = await patch(t, field.key, { label });
+      if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${label.length} characters is inside the limit`)) t.pass(`label of ${label.length} characters`);
+      const restored = await patch(t, field.key, { label: field.label });
+      t.expect(ok(restored), `restoring the label of ${field.key} failed (${restored.status})`, restored);
+      const list = dropdown(t, f);
+      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
+      const option = longest(max('CustomFieldOptionLabel'));
+      try {
+        const added = await patch(t, list.key, { options: [...original, { label: option }] });
+        if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${option.length} characters is inside the limit`)) t.pass(`option label of ${option.length} characters`);
+      } finally {
+        await patch(t, list.key, { options: original });
+      }
+    });
+
     check('custom-fields.option-rules', where, needs, async (t) => {
       const field = dropdown(t, await t.fixtures());
       const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
