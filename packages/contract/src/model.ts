@@ -24,6 +24,8 @@ export interface CheckOutcome {
   count?: number;
   /** For a skip: why (see SkipKind). */
   skipKind?: SkipKind;
+  /** For a pass: the documented request constraint it exercised, and from which side. */
+  constraint?: { id: string; side: 'inside' | 'outside' };
 }
 
 /** One request and its response, redacted, kept for the failures that refer to it (curl). */

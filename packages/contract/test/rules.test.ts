@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from '../src/checks/consistency.js';
 import { ConfigError, parseConfig } from '../src/config.js';
 import { boundaryCases } from '../src/generate/boundaries.js';
+import { constraintsOf } from '../src/generate/constraints.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { TestRecord } from '../src/model.js';
 import { renderJunit } from '../src/report/junit.js';
@@ -132,6 +133,37 @@ describe('the report', () => {
     expect(text).toMatch(/1 × missing configuration: no key/);
     expect(text).toMatch(/1 × by option: changes data/);
     expect(buildReport({ spec, records: [own, skips], errors: [], maxSkipped: 1, meta }).summary.outcome).toBe('passed');
+  });
+});
+
+describe('contract coverage', () => {
+  const meta = { tool: { name: 'svc-contract', version: '0' }, target: { baseUrl: 'http://h', embedded: false }, profile: 'full' as const, allowWrites: false, burst: false, rate: null, only: ['listCustomFields'], startedAt: '', durationMs: 1 };
+  it('lists the documented request constraints of an operation', () => {
+    expect(constraintsOf(spec, op('listCustomFields'))).toEqual(['query page minimum 1', 'query size minimum 1', 'query size maximum 100']);
+    expect(constraintsOf(spec, op('updateCustomField'))).toEqual(expect.arrayContaining(['body label maxLength 255', 'body options[].label maxLength 255']));
+  });
+  it('sets the constraints exercised from each side against those documented, with a total percentage, in text and JUnit', () => {
+    const record: TestRecord = {
+      outcomes: [
+        { check: 'boundary.inside', operationId: 'listCustomFields', status: 'passed', detail: 'query size=100', constraint: { id: 'query size maximum 100', side: 'inside' } },
+        { check: 'negative.out-of-range', operationId: 'listCustomFields', status: 'passed', detail: 'query size=101', constraint: { id: 'query size maximum 100', side: 'outside' } },
+      ],
+      exchanges: [],
+      observations: [{ operationId: 'listCustomFields', status: 200 }, { operationId: 'listCustomFields', status: 400, code: 'INVALID_PAGE_SIZE' }],
+      requests: 2,
+    };
+    const report = buildReport({ spec, records: [record], errors: [], meta });
+    const row = report.coverage.rows[0]!;
+    expect(row.constraints).toEqual({ documented: ['query page minimum 1', 'query size minimum 1', 'query size maximum 100'], inside: ['query size maximum 100'], outside: ['query size maximum 100'] });
+    expect(report.coverage.constraintSides).toEqual({ documented: 6, exercised: 2 });
+    const documented = row.statuses.documented.length + row.codes.documented.length + 6;
+    expect(report.coverage.percent).toBe(Math.round((1000 * (2 + 1 + 2)) / documented) / 10);
+    expect(renderText(report)).toMatch(/% of the contract: .* request constraints 2\/6 sides/);
+    expect(renderText(report)).toContain('query page minimum 1 (inside)');
+    const xml = renderJunit(report);
+    expect(xml).toContain('<property name="coverage.constraints.inside" value="1/3"/>');
+    expect(xml).toContain(`<property name="coverage.percent" value="${report.coverage.percent}"/>`);
+    expect(xml).toMatch(/<property name="coverage.codes.not-seen" value="[^"]*TEAM_NOT_FOUND/);
   });
 });
 

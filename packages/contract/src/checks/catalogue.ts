@@ -44,7 +44,7 @@ export const CHECKS = {
   'negative.enum': { title: 'Values outside an enum are refused with the documented code', source: 'enum + x-svc-error-code' },
   'negative.pattern': { title: 'Strings that do not match their pattern are refused with the documented code', source: 'pattern + x-svc-error-code' },
   'negative.missing-required': { title: 'Missing required parameters and fields are refused with the documented code', source: 'required + x-svc-error-code' },
-  'negative.too-long': { title: 'Strings and lists over their limits are refused with the documented code', source: 'maxLength/maxItems + x-svc-error-code' },
+  'negative.too-long': { title: 'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code', source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code' },
   'negative.unknown-field': { title: 'Unknown body fields are refused, never dropped', source: 'additionalProperties: false + x-svc-error-code' },
   'negative.malformed-json': { title: 'Malformed JSON is refused with the documented code', source: 'required request body' },
   'negative.content-type': { title: 'A body that is not application/json is refused with 415', source: 'the operation\'s 415 response' },

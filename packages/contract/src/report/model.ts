@@ -6,6 +6,7 @@ import { ALWAYS_ON, selectedOperations } from '../filters.js';
 import { DEFAULT_MAX_SKIPPED } from '../options.js';
 import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
+import { constraintsOf } from '../generate/constraints.js';
 import { toCurl } from './curl.js';
 
 export interface Failure {
@@ -49,12 +50,20 @@ export interface CoverageRow {
   exercised: boolean;
   statuses: { documented: string[]; covered: string[] };
   codes: { documented: string[]; covered: string[] };
+  /** The documented request constraints (generate/constraints.ts) and the sides each was exercised from. */
+  constraints: { documented: string[]; inside: string[]; outside: string[] };
 }
 
 export interface Coverage {
   operations: { documented: number; exercised: number };
   statuses: { documented: number; exercised: number };
   codes: { documented: number; exercised: number };
+  /** Each constraint counts twice: once from inside, once from outside. */
+  constraintSides: { documented: number; exercised: number };
+  /** Statuses, codes and constraint sides exercised over those documented, in percent (one decimal). */
+  percent: number;
+  /** Operations no request reached, and documented codes no answer showed (operationId: code). */
+  neverReached: { operations: string[]; codes: string[] };
   rows: CoverageRow[];
   /** Statuses and codes seen on API-wide answers (unknown paths, wrong methods). */
   apiWide: Array<{ status: number; code?: string }>;
@@ -122,6 +131,12 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
   };
 }
 
+function percentOf(rows: CoverageRow[]): number {
+  const documented = rows.reduce((n, r) => n + r.statuses.documented.length + r.codes.documented.length + 2 * r.constraints.documented.length, 0);
+  const exercised = rows.reduce((n, r) => n + r.statuses.covered.length + r.codes.covered.length + r.constraints.inside.length + r.constraints.outside.length, 0);
+  return documented === 0 ? 100 : Math.round((1000 * exercised) / documented) / 10;
+}
+
 export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta }: ReportInput): Report {
   const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
@@ -176,6 +191,8 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     const covered = new Set(seen.map((o) => statusKeyFor(op.statuses, o.status)).filter((k): k is string => k !== undefined));
     const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
     const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
+    const documentedConstraints = constraintsOf(spec, op);
+    const exercised = (side: 'inside' | 'outside') => documentedConstraints.filter((id) => outcomes.some((o) => o.operationId === op.operationId && o.status === 'passed' && o.constraint?.id === id && o.constraint.side === side));
     return {
       operationId: op.operationId,
       method: op.method,
@@ -183,6 +200,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       exercised: seen.length > 0,
       statuses: { documented: op.statuses, covered: op.statuses.filter((s) => covered.has(s)) },
       codes: { documented: documentedCodes, covered: documentedCodes.filter((c) => seenCodes.has(c)) },
+      constraints: { documented: documentedConstraints, inside: exercised('inside'), outside: exercised('outside') },
     };
   });
   const apiWide = [...new Map(observations.filter((o) => o.operationId === null).map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }])).values()];
@@ -227,6 +245,12 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       operations: { documented: rows.length, exercised: rows.filter((r) => r.exercised).length },
       statuses: { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) },
       codes: { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) },
+      constraintSides: { documented: sum((r) => 2 * r.constraints.documented.length), exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length) },
+      percent: percentOf(rows),
+      neverReached: {
+        operations: rows.filter((r) => !r.exercised).map((r) => r.operationId),
+        codes: rows.flatMap((r) => r.codes.documented.filter((c) => !r.codes.covered.includes(c)).map((c) => `${r.operationId}: ${c}`)),
+      },
       rows,
       apiWide,
       unspecifiedOperations: spec.unspecifiedOperations,

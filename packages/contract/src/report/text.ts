@@ -75,16 +75,18 @@ export function renderText(report: Report): string {
   out.push('');
   out.push('Coverage (exercised / documented)');
   const c = report.coverage;
-  out.push(`  operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}`);
+  out.push(`  ${c.percent}% of the contract: operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}, request constraints ${c.constraintSides.exercised}/${c.constraintSides.documented} sides (inside and outside each limit)`);
   const width = Math.max(...c.rows.map((r) => r.operationId.length));
   for (const row of c.rows) {
     const missingStatuses = row.statuses.documented.filter((s) => !row.statuses.covered.includes(s));
     const missingCodes = row.codes.documented.filter((s) => !row.codes.covered.includes(s));
-    const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}`;
-    const missing = [...missingStatuses, ...missingCodes];
+    const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}${row.constraints.documented.length ? ` limits ${row.constraints.inside.length + row.constraints.outside.length}/${2 * row.constraints.documented.length}` : ''}`;
+    const missingSides = row.constraints.documented.flatMap((id) => [...(row.constraints.inside.includes(id) ? [] : [`${id} (inside)`]), ...(row.constraints.outside.includes(id) ? [] : [`${id} (outside)`])]);
+    const missing = [...missingStatuses, ...missingCodes, ...missingSides];
     if (missing.length === 0) out.push(head);
     else out.push(...wrap(`${head} not seen: `, missing, 120, ' '));
   }
+  if (c.neverReached.operations.length) out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
   if (c.apiWide.length) out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
   if (c.unspecifiedOperations.length) {
     out.push('');

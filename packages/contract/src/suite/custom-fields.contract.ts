@@ -3,6 +3,7 @@
 // labels must be unique (ATTRIBUTE_OPTION_INVALID), options only on DROPDOWN fields
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
+import { constraintId } from '../generate/constraints.js';
 import { listedCode, ownCodes, type Expected } from '../checks/expect.js';
 import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
@@ -99,7 +100,7 @@ operationChecks('updateCustomField', {
       const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
       const label = longest(max('CustomFieldLabel'));
       const changed = await patch(t, field.key, { label });
-      if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${label.length} characters is inside the limit`)) t.pass(`label of ${label.length} characters`);
+      if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${label.length} characters is inside the limit`)) t.pass(`label of ${label.length} characters`, { id: constraintId('body', 'label', 'maxLength', label.length), side: 'inside' });
       const restored = await patch(t, field.key, { label: field.label });
       t.expect(ok(restored), `restoring the label of ${field.key} failed (${restored.status})`, restored);
       const list = dropdown(t, f);
@@ -107,7 +108,7 @@ operationChecks('updateCustomField', {
       const option = longest(max('CustomFieldOptionLabel'));
       try {
         const added = await patch(t, list.key, { options: [...original, { label: option }] });
-        if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${option.length} characters is inside the limit`)) t.pass(`option label of ${option.length} characters`);
+        if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${option.length} characters is inside the limit`)) t.pass(`option label of ${option.length} characters`, { id: constraintId('body', 'options[].label', 'maxLength', option.length), side: 'inside' });
       } finally {
         await patch(t, list.key, { options: original });
       }

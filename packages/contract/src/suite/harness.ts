@@ -10,7 +10,7 @@ import { errorProblems, type Expected, type OpRequest } from '../checks/expect.j
 import { fixtures as discoverFixtures, MissingFixture, type Fixtures } from '../fixtures.js';
 import { WritesDisabledError } from '../http/client.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
-import type { SessionConfig, SkipKind, TestRecord } from '../model.js';
+import type { CheckOutcome, SessionConfig, SkipKind, TestRecord } from '../model.js';
 import { session as currentSession, type Session } from '../session.js';
 import { loadSpec } from '../spec.js';
 import { matchesOnly } from '../filters.js';
@@ -107,9 +107,10 @@ export class CheckContext {
     this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'failed', detail: message, ...(exchange ? { exchange: exchange.seq } : {}) });
   }
 
-  pass(detail?: string): void {
+  /** A pass; `constraint`: the documented request constraint it exercised (for coverage). */
+  pass(detail?: string, constraint?: CheckOutcome['constraint']): void {
     this.passes++;
-    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'passed', ...(detail !== undefined ? { detail } : {}) });
+    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'passed', ...(detail !== undefined ? { detail } : {}), ...(constraint ? { constraint } : {}) });
   }
 
   /** true when the condition holds; records a failure otherwise. */

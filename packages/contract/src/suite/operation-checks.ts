@@ -222,7 +222,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       if (cases.length === 0) return t.skip('no documented limit applies to the request');
       for (const c of cases) {
         const exchange = await send(t, c.request);
-        if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label);
+        if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
       }
     });
 
@@ -234,7 +234,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
         for (const c of cases) {
           const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
           const exchange = await send(t, c.request, extra);
-          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label);
+          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
         }
       });
     }

@@ -2,6 +2,7 @@
 // effect is easy to count). Staging servers keep what earlier runs left, so thread creation
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
+import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
 import { deref, propertiesOf } from '../generate/schema.js';
@@ -152,11 +153,13 @@ operationChecks('addThreadComment', {
       const limit = contentLimit(t);
       const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
       const accepted = await comment(t, thread, exact);
-      t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted);
+      const id = constraintId('body', 'content', 'maxLength', limit);
+      if (t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted)) t.pass(`content of ${limit} characters`, { id, side: 'inside' });
       for (const content of [exact + 'x', '   ']) {
         const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content } });
         if (!expected) continue;
-        t.expectError(await comment(t, thread, content), expected, content.trim() === '' ? 'blank content' : `content of ${content.length} characters`);
+        const over = content.trim() !== '';
+        if (t.expectError(await comment(t, thread, content), expected, over ? `content of ${content.length} characters` : 'blank content') && over) t.pass(`content of ${content.length} characters`, { id, side: 'outside' });
       }
     });
 
