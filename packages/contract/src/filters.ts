@@ -4,9 +4,9 @@
 import { CHECKS } from './checks/catalogue.js';
 import { loadSpec, type Spec } from './spec.js';
 
-// Response checks run on every response, fixture discovery runs for whatever needs it and
-// suite.error reports crashes: none of them can be selected.
-export const ALWAYS_ON = ['response.', 'fixtures.', 'suite.'];
+// Response checks run on every response, fixture discovery runs for whatever needs it, the
+// proxy's checks run only in the proxy and suite.error reports crashes: none of them can be selected.
+export const ALWAYS_ON = ['response.', 'fixtures.', 'proxy.', 'suite.'];
 const checkIds = Object.keys(CHECKS).filter((id) => !ALWAYS_ON.some((prefix) => id.startsWith(prefix)));
 export const API_WIDE_RESOURCE = 'api-wide';
 

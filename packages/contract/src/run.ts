@@ -3,7 +3,6 @@
 // run has one rate limiter and one recorder), then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +16,7 @@ import type { ContractConfig, RateSetting, SessionConfig } from './model.js';
 import { DEFAULT_MAX_SKIPPED, UsageError, type ContractOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import { Collector } from './report/collector.js';
-import { renderJson } from './report/json.js';
-import { renderJunit } from './report/junit.js';
+import { writeReports } from './report/write.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
 import { secretsOf } from './session.js';
@@ -180,20 +178,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     },
   });
   const text = redact(renderText(report));
-  const files: string[] = [];
-  const reporters = options.reporters ?? [];
-  if (reporters.length > 0) {
-    const dir = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
-    mkdirSync(dir, { recursive: true });
-    const write = (name: string, content: string) => {
-      const path = join(dir, name);
-      writeFileSync(path, redact(content));
-      files.push(path);
-    };
-    if (reporters.includes('json')) write('report.json', renderJson(report));
-    if (reporters.includes('junit')) write('junit.xml', renderJunit(report));
-    if (reporters.includes('text')) write('report.txt', text);
-  }
+  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT), redact);
   if (options.print !== false) {
     stdout.write(text);
     for (const f of files) stdout.write(`Report written: ${f}\n`);

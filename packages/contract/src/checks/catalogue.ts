@@ -79,6 +79,9 @@ export const CHECKS = {
   'idempotency.key-reuse': { title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
   'idempotency.failed-not-consumed': { title: 'A failed request does not consume its key', source: 'IdempotencyKeyParameter' },
 
+  // The validating proxy (svc-contract proxy): requests an integrator sends, wrong on purpose or not.
+  'proxy.refusal': { title: 'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error', source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code' },
+
   // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).
   'suite.error': { title: 'The check ran to completion', source: '' },
 } as const satisfies Record<string, CheckInfo>;

@@ -167,7 +167,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   const operations: OperationReport[] = [];
   // An operation is reported where a selected check ran on it, or where anything failed: the
   // response checks of requests made only to find fixtures do not drag it in (--only stays narrow).
-  const own = (c: CheckSummary) => !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
+  const own = (c: CheckSummary) => meta.only.length === 0 || !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
   for (const id of operationIds) {
     const checks = byOperation.get(id);
     if (!checks || ![...checks.values()].some(own)) continue;
