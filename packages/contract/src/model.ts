@@ -58,6 +58,9 @@ export interface TestRecord {
   exchanges: ExchangeSummary[];
   observations: Observation[];
   requests: number;
+  /** Of those, reads and writes as the rate limits count them (the pacing floor's request mix). */
+  reads?: number;
+  writes?: number;
 }
 
 export type Profile = 'full' | 'mock';

@@ -11,7 +11,7 @@ import { constraintsOf } from '../src/generate/constraints.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { TestRecord } from '../src/model.js';
 import { renderJunit } from '../src/report/junit.js';
-import { buildReport } from '../src/report/model.js';
+import { buildReport, pacingOf } from '../src/report/model.js';
 import { renderText } from '../src/report/text.js';
 import { invokedFrom } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
@@ -164,6 +164,16 @@ describe('contract coverage', () => {
     expect(xml).toContain('<property name="coverage.constraints.inside" value="1/3"/>');
     expect(xml).toContain(`<property name="coverage.percent" value="${report.coverage.percent}"/>`);
     expect(xml).toMatch(/<property name="coverage.codes.not-seen" value="[^"]*TEAM_NOT_FOUND/);
+  });
+});
+
+describe('pacing', () => {
+  it('computes the floor of the run\'s request mix at its rate, and the wall time against it', () => {
+    const records: TestRecord[] = [{ outcomes: [], exchanges: [], observations: [], requests: 60, reads: 40, writes: 20 }];
+    expect(pacingOf(records, { readsPerSecond: 20, writesPerSecond: 5 }, 4600)).toEqual({ reads: 40, writes: 20, floorSeconds: 4, wallSeconds: 4.6, ratio: 1.15 });
+    expect(pacingOf(records, { readsPerSecond: 10, writesPerSecond: 10 }, 4000)).toMatchObject({ floorSeconds: 4, ratio: 1 });
+    const report = buildReport({ spec, records, errors: [], meta: { tool: { name: 'svc-contract', version: '0' }, target: { baseUrl: 'http://h', embedded: false }, profile: 'full', allowWrites: true, burst: false, rate: { readsPerSecond: 20, writesPerSecond: 5 }, only: [], startedAt: '', durationMs: 4600 } });
+    expect(renderText(report)).toContain('Pacing: 40 reads and 20 writes at 20/5 per second have a floor of 4 s; this run took 4.6 s (1.15x the floor)');
   });
 });
 

@@ -85,6 +85,11 @@ export interface Report {
   summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number>; skipped: SkipSummary };
   /** Operations whose answers were all errors: the success path was never reached. */
   warnings: string[];
+  /**
+   * With a rate: the floor the limits impose on the run's own request mix (reads / reads per
+   * second, writes / writes per second, whichever is longer) and the run's wall time against it.
+   */
+  pacing?: { reads: number; writes: number; floorSeconds: number; wallSeconds: number; ratio: number };
   operations: OperationReport[];
   failures: Failure[];
   coverage: Coverage;
@@ -129,6 +134,15 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
     ...(exchange?.status !== undefined ? { status: exchange.status } : {}),
     ...(exchange?.responseBody ? { responseBody: exchange.responseBody } : {}),
   };
+}
+
+/** The floor of a request mix at the given rates, and the wall time against it. */
+export function pacingOf(records: readonly TestRecord[], rate: RateSetting, durationMs: number): NonNullable<Report['pacing']> {
+  const reads = records.reduce((n, r) => n + (r.reads ?? 0), 0);
+  const writes = records.reduce((n, r) => n + (r.writes ?? 0), 0);
+  const floorSeconds = Math.max(reads / rate.readsPerSecond, writes / rate.writesPerSecond);
+  const wallSeconds = durationMs / 1000;
+  return { reads, writes, floorSeconds: Number(floorSeconds.toFixed(2)), wallSeconds: Number(wallSeconds.toFixed(2)), ratio: floorSeconds > 0 ? Number((wallSeconds / floorSeconds).toFixed(2)) : 0 };
 }
 
 function percentOf(rows: CoverageRow[]): number {
@@ -239,6 +253,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       skipped: { total: skippedChecks.length, counted, max: maxSkipped, reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks) },
     },
     warnings,
+    ...(meta.rate ? { pacing: pacingOf(records, meta.rate, meta.durationMs) } : {}),
     operations,
     failures,
     coverage: {

@@ -115,6 +115,8 @@ export function renderText(report: Report): string {
     `Summary: ${s.checks.passed + s.checks.failed + s.checks.skipped} checks over ${report.operations.length} operations: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped ` +
       `(${s.assertions.passed + s.assertions.failed} assertions); ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
+  const p = report.pacing;
+  if (p) out.push(`Pacing: ${p.reads} reads and ${p.writes} writes at ${report.rate?.readsPerSecond}/${report.rate?.writesPerSecond} per second have a floor of ${p.floorSeconds} s; this run took ${p.wallSeconds} s (${p.ratio}x the floor)`);
   out.push(s.outcome === 'passed' ? 'PASSED' : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`);
   return `${out.join('\n')}\n`;
 }
