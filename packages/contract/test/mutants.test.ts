@@ -283,6 +283,23 @@ const MUTANTS: Mutant[] = [
     mutation: forgetsAfter(2),
   },
   {
+    name: 'keeps idempotency for POSTs only (a keyed DELETE runs again)',
+    caughtBy: 'idempotency.replay',
+    only: ['removeConversationItemTag'],
+    allowWrites: true,
+    // The key still echoed, so only the replay itself is missing.
+    mutation: {
+      request: (q) => (q.method === 'DELETE' && q.headers.has('idempotency-key') ? { ...q, headers: new Headers([...q.headers].map(([n, v]): [string, string] => [n === 'idempotency-key' ? 'x-svc-forgotten-key' : n, v])) } : q),
+      response: (r, q) => {
+        const forgotten = q.headers.get('x-svc-forgotten-key');
+        if (forgotten === null) return r;
+        const headers = new Headers(r.headers);
+        headers.set('idempotency-key', forgotten);
+        return { ...r, headers };
+      },
+    },
+  },
+  {
     name: 'accepts a key reused with another method',
     caughtBy: 'idempotency.key-reuse',
     only: ['idempotency.key-reuse'],

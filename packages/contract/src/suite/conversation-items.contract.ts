@@ -5,7 +5,7 @@ import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { ok } from './support.js';
+import { expectReplays, ok } from './support.js';
 
 
 function anItem(f: Fixtures): ItemFixture {
@@ -68,4 +68,14 @@ operationChecks('addConversationItemTags', {
 operationChecks('removeConversationItemTag', {
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(f).id, tag: tagOf(t, f) } }),
+  scenarios: (op) => {
+    // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
+    check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
+      const item = anItem(await t.fixtures()).id;
+      const tag = `svc-contract-${t.config.runId}-replay`;
+      const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+      if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added)) return;
+      await expectReplays(t, `${op.method} the tag ${tag}`, (idempotencyKey) => t.call({ params: { id: item, tag } }, { idempotencyKey }));
+    });
+  },
 });
