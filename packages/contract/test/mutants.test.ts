@@ -300,6 +300,16 @@ const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'resets the other queue settings when only the name is sent',
+    caughtBy: 'dialer-queues.partial-update',
+    only: ['dialer-queues.partial-update'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && q.body?.includes('"name"') ? json(r, (b) => Object.assign(b.data as Record<string, unknown>, { voicemail_handling: (b.data as Record<string, unknown>).voicemail_handling === 'SKIP' ? 'NO_SKIP' : 'SKIP' })) : r,
+    },
+  },
+  {
     name: 'accepts a key reused with another method',
     caughtBy: 'idempotency.key-reuse',
     only: ['idempotency.key-reuse'],

@@ -74,6 +74,7 @@ export const CHECKS = {
   'receptionist.collections-replaced': { title: 'Collections are replaced as complete sets', source: 'x-svc-merge-rules.replaced' },
   'summary-templates.delete': { title: 'DELETE gives 204, then 404 for the same template', source: 'x-svc-transitions' },
   'tags.add-remove': { title: 'Tags: add, add again (409), remove, remove again (404)', source: 'addConversationItemTags / removeConversationItemTag' },
+  'dialer-queues.partial-update': { title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was', source: 'UpdateDialingQueueRequest (all fields optional)' },
   'dialer-queues.unknown-assignee': { title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND', source: 'UpdateDialingQueueRequest user_id' },
   'idempotency.replay': { title: 'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again, on every write method', source: 'IdempotencyKeyParameter' },
   'idempotency.key-reuse': { title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
