@@ -77,6 +77,7 @@ export function renderJunit(report: Report): string {
       ['skipped.total', String(s.total)],
       ['skipped.counted', String(s.counted)],
       ['skipped.max', String(s.max)],
+      ['warnings', report.warnings.join('; ')],
     ])}  </testsuite>`,
   );
   const seconds = (report.durationMs / 1000).toFixed(3);
