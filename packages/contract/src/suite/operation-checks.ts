@@ -83,22 +83,29 @@ export function keysHoldingScope(op: Operation, keys: readonly ConfigKey[]): Arr
  * fields of the body (svc_number). undefined when the request has no place for a line.
  */
 export function onLine(spec: Spec, op: Operation, request: OpRequest, lines: readonly string[], line: string): OpRequest | undefined {
-  let placed = false;
+  let placed = 0;
   const params = { ...request.params };
   for (const p of op.parameters.filter((x) => x.in === 'path' && isPhone(spec, x.schema))) {
-    if (params[p.name] !== undefined && lines.includes(params[p.name] as string)) [params[p.name], placed] = [line, true];
+    const value = params[p.name];
+    if (value !== undefined && lines.includes(value)) {
+      params[p.name] = line;
+      placed++;
+    }
   }
   const query = { ...request.query };
-  for (const p of op.parameters.filter((x) => x.in === 'query' && !x.required && isPhone(spec, x.schema))) [query[p.name], placed] = [line, true];
+  for (const p of op.parameters.filter((x) => x.in === 'query' && !x.required && isPhone(spec, x.schema))) {
+    query[p.name] = line;
+    placed++;
+  }
   let body = request.body;
   if (op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const schema = deref(spec, spec.resolve(op.requestBody.schemaPointer));
     const required = requiredOf(spec, schema);
-    for (const [name, prop] of Object.entries(propertiesOf(spec, schema))) {
-      if (!required.includes(name) && isPhone(spec, prop)) [body, placed] = [{ ...(body as Record<string, unknown>), [name]: line }, true];
-    }
+    const lineFields = Object.entries(propertiesOf(spec, schema)).filter(([name, prop]) => !required.includes(name) && isPhone(spec, prop));
+    for (const [name] of lineFields) body = { ...(body as Record<string, unknown>), [name]: line };
+    placed += lineFields.length;
   }
-  return placed ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
+  return placed > 0 ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
 }
 
 export function operationChecks(operationId: string, plan: OperationPlan): void {
@@ -197,12 +204,14 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     });
 
     // Keys declared in the config by kind: each refusal runs where the operation lists its code.
-    const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) =>
-      lists(code) && check(id, where(), { writes: changesData, keys: true }, async (t) => {
+    const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) => {
+      if (!lists(code)) return;
+      check(id, where(), { writes: changesData, keys: true }, async (t) => {
         const key = t.config.config.keys.find((k) => k.kind === kind);
         if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
         t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
       });
+    };
     kindCheck('auth.revoked-key', 'revoked', REVOKED);
     kindCheck('auth.trial-plan', 'trial', TRIAL_NOT_ALLOWED);
 
