@@ -161,7 +161,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const operationId = operation?.operationId ?? '(api-wide)';
     if (expectation && exchange.error === undefined) {
       const code = (exchange.body as { error?: { code?: unknown } } | undefined)?.error?.code;
-      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && operation !== null && documentedCodes(spec, operation, exchange.status).includes(code);
+      // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
+      const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
+      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && listed(exchange.status).includes(code);
       const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
       for (const p of problems) recorder.add({ check: 'proxy.refusal', operationId, status: 'failed', detail: `${method} ${url.pathname}: ${p}`, exchange: exchange.seq });
       if (problems.length === 0) recorder.add({ check: 'proxy.refusal', operationId, status: 'passed' });
