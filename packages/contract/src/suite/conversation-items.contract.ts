@@ -1,7 +1,8 @@
 // Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
+import { constraintId } from '../generate/constraints.js';
 import { listedCode, ownCodes } from '../checks/expect.js';
 import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
-import { sample } from '../generate/schema.js';
+import { deref, propertiesOf, sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
@@ -55,6 +56,8 @@ operationChecks('addConversationItemTags', {
         first = await add();
       }
       if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
+      const fewest = op.requestBody ? propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody.schemaPointer))).tags?.minItems : undefined;
+      if (fewest === 1) t.pass('a single tag', { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' });
       t.expectError(await add(), { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` }, 'adding the same tag again');
       const removed = await remove();
       t.expect(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed);

@@ -155,6 +155,11 @@ operationChecks('addThreadComment', {
       const accepted = await comment(t, thread, exact);
       const id = constraintId('body', 'content', 'maxLength', limit);
       if (t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted)) t.pass(`content of ${limit} characters`, { id, side: 'inside' });
+      const shortest = t.spec.schema('NoteContent')?.minLength;
+      if (typeof shortest === 'number' && shortest > 0) {
+        const minimal = await comment(t, thread, 'x'.repeat(shortest));
+        if (t.expect(ok(minimal), `content of exactly ${shortest} character${shortest === 1 ? '' : 's'} must be accepted, got ${minimal.status}`, minimal)) t.pass(`content of ${shortest} characters`, { id: constraintId('body', 'content', 'minLength', shortest), side: 'inside' });
+      }
       for (const content of [exact + 'x', '   ']) {
         const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content } });
         if (!expected) continue;
