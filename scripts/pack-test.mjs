@@ -346,7 +346,8 @@ await step('contract', 'svc-contract checks the sandbox (threads, writes allowed
   const output = join(work, 'contract-report');
   const result = await run(
     bin('svc-contract'),
-    ['--base-url', sandboxUrl, '--api-key', DEMO_KEY, '--only', 'threads', '--allow-writes', '--rate', 'off', '--quiet', '--reporter', 'json', '--output', output],
+    // No config: the 8 scope checks of the two threads scopes (no key lacking or holding exactly each) are skipped.
+    ['--base-url', sandboxUrl, '--api-key', DEMO_KEY, '--only', 'threads', '--allow-writes', '--rate', 'off', '--quiet', '--reporter', 'json', '--output', output, '--max-skipped', '8'],
     { cwd: project, timeoutMs: 60_000 },
   );
   const reportPath = join(output, 'report.json');

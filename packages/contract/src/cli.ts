@@ -3,6 +3,7 @@
 // 0 when every check passed, 1 when one failed, 2 on a usage or configuration error.
 import { ConfigError } from './config.js';
 import { parseCli, USAGE, UsageError } from './options.js';
+import { runProxy } from './proxy-run.js';
 import { runContract, toolVersion } from './run.js';
 
 async function main(): Promise<number> {
@@ -22,7 +23,7 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
-    const result = await runContract(parsed.options);
+    const result = parsed.kind === 'proxy' ? await runProxy(parsed.options) : await runContract(parsed.options);
     return result.exitCode;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

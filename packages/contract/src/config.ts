@@ -2,7 +2,7 @@
 // fixtures no list operation exposes. Keys may be given inline or, better in CI, by the name of
 // an environment variable (key_env). Errors name the entry, never the key.
 import { readFileSync } from 'node:fs';
-import type { ConfigFixtures, ConfigKey, ContractConfig } from './model.js';
+import { KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, type KeyKind } from './model.js';
 
 export class ConfigError extends Error {}
 
@@ -35,7 +35,12 @@ export function parseConfig(raw: unknown, env: Record<string, string | undefined
     if (!Array.isArray(entry.scopes) || !entry.scopes.every((s) => typeof s === 'string')) throw new ConfigError(`${label} (${name}): "scopes" must list the scopes the key holds ([] for none).`);
     const unknown = (entry.scopes as string[]).filter((s) => !knownScopes.includes(s));
     if (unknown.length > 0) throw new ConfigError(`${label} (${name}): unknown scope ${unknown.join(', ')}; the contract's scopes are ${knownScopes.join(', ')}.`);
-    keys.push({ name, key, scopes: entry.scopes as string[], ...(fromEnv ? { env: fromEnv } : {}) });
+    const kind = entry.kind ?? 'active';
+    if (typeof kind !== 'string' || !(KEY_KINDS as readonly string[]).includes(kind)) throw new ConfigError(`${label} (${name}): "kind" must be one of ${KEY_KINDS.join(', ')}.`);
+    const lines = entry.lines;
+    if (kind === 'line-limited' && !(Array.isArray(lines) && lines.length > 0 && lines.every((l) => typeof l === 'string'))) throw new ConfigError(`${label} (${name}): a line-limited key needs "lines", the lines (E.164) it may access.`);
+    if (kind !== 'line-limited' && lines !== undefined) throw new ConfigError(`${label} (${name}): "lines" belongs to a line-limited key (set "kind": "line-limited").`);
+    keys.push({ name, key, scopes: entry.scopes as string[], ...(fromEnv ? { env: fromEnv } : {}), ...(kind !== 'active' ? { kind: kind as KeyKind } : {}), ...(Array.isArray(lines) ? { lines: lines as string[] } : {}) });
   });
   const fixtures: ConfigFixtures = {};
   const rawFixtures = raw.fixtures ?? {};

@@ -4,8 +4,10 @@
 import { CHECKS } from './checks/catalogue.js';
 import { loadSpec, type Spec } from './spec.js';
 
-// Response checks run on every response and suite.error reports crashes: neither can be selected.
-const checkIds = Object.keys(CHECKS).filter((id) => !id.startsWith('response.') && !id.startsWith('suite.'));
+// Response checks run on every response, fixture discovery runs for whatever needs it, the
+// proxy's checks run only in the proxy and suite.error reports crashes: none of them can be selected.
+export const ALWAYS_ON = ['response.', 'fixtures.', 'proxy.', 'suite.'];
+const checkIds = Object.keys(CHECKS).filter((id) => !ALWAYS_ON.some((prefix) => id.startsWith(prefix)));
 export const API_WIDE_RESOURCE = 'api-wide';
 
 function isCheckFilter(filter: string): boolean {
@@ -24,6 +26,12 @@ export function matchesOnly(only: readonly string[], resource: string, operation
   const scopeOk = scopeFilters.length === 0 || scopeFilters.some((f) => f === resource || f === operationId);
   const checkOk = checkFilters.length === 0 || checkFilters.some((f) => check === f || check.startsWith(`${f}.`));
   return scopeOk && checkOk;
+}
+
+/** The operations the filters let checks run on (every one when no filter names a resource or operation). */
+export function selectedOperations(spec: Spec, only: readonly string[]): Set<string> {
+  const ids = spec.contract.operations.map((op) => op.operationId);
+  return new Set(ids.filter((id) => matchesOnly(only.filter((f) => scopeNames(spec).has(f)), spec.resourceOf(spec.contract.operationsById.get(id)!), id, '', spec)));
 }
 
 /** Filters that match nothing in the contract or the check list (a typo would otherwise run nothing). */

@@ -3,7 +3,9 @@
 // list operation exposes (deals, people, summary templates, built-in field keys) comes from the
 // config file. Values configured there come first. Where a list's entry shape is not specified,
 // values are recognised by the schema of the parameter they will be used for (a `usr-` id, an
-// E.164 number), never by an invented field name.
+// E.164 number), never by an invented field name. A discovery request that fails is a failed
+// check (fixtures.discovery), not a reason to skip.
+import { API_WIDE } from './checks/catalogue.js';
 import { dataOf, type Exchange } from './http/exchange.js';
 import { once, type Session } from './session.js';
 
@@ -105,8 +107,15 @@ async function discover(session: Session): Promise<Fixtures> {
   const notes_on_discovery: string[] = [];
   const get = async (path: string, query?: Record<string, string>): Promise<Exchange | undefined> => {
     const exchange = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
-    if (exchange.status >= 200 && exchange.status < 300) return exchange;
-    notes_on_discovery.push(`GET ${path} answered ${exchange.status || exchange.error}`);
+    if (exchange.status >= 200 && exchange.status < 300) {
+      session.recorder.add({ check: 'fixtures.discovery', operationId: exchange.operation?.operationId ?? API_WIDE, status: 'passed' });
+      return exchange;
+    }
+    const what = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''} answered ${exchange.status || exchange.error}`;
+    notes_on_discovery.push(what);
+    // A valid request the fixtures depend on failed: that is the server's failure, reported with
+    // its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
+    session.recorder.add({ check: 'fixtures.discovery', operationId: exchange.operation?.operationId ?? API_WIDE, status: 'failed', detail: `${what} (a valid discovery request)`, exchange: exchange.seq });
     return undefined;
   };
   const userPattern = patternOf(session, 'UserId');

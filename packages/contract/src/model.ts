@@ -3,6 +3,14 @@
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped';
 
+/**
+ * Why a check was skipped: `option` the run's options left it out (--allow-writes, --burst,
+ * --profile mock); `config` the configuration lacks what it needs (a fixture, a key); `n/a` the
+ * contract gives it nothing to check here. Only `option` skips are free: the others count against
+ * --max-skipped.
+ */
+export type SkipKind = 'option' | 'config' | 'n/a';
+
 export interface CheckOutcome {
   check: string;
   /** The operation the check concerns, or API_WIDE. */
@@ -14,6 +22,10 @@ export interface CheckOutcome {
   exchange?: number;
   /** Passes of the same check on the same operation within one test are counted, not repeated. */
   count?: number;
+  /** For a skip: why (see SkipKind). */
+  skipKind?: SkipKind;
+  /** For a pass: the documented request constraint it exercised, and from which side. */
+  constraint?: { id: string; side: 'inside' | 'outside' };
 }
 
 /** One request and its response, redacted, kept for the failures that refer to it (curl). */
@@ -46,6 +58,9 @@ export interface TestRecord {
   exchanges: ExchangeSummary[];
   observations: Observation[];
   requests: number;
+  /** Of those, reads and writes as the rate limits count them (the pacing floor's request mix). */
+  reads?: number;
+  writes?: number;
 }
 
 export type Profile = 'full' | 'mock';
@@ -55,6 +70,15 @@ export interface RateSetting {
   writesPerSecond: number;
 }
 
+/**
+ * What a config key is: `active` (the default) serves the scope checks by the scopes it holds;
+ * the others are declared so that the checks of their own refusal run: `revoked`
+ * (API_KEY_REVOKED), `trial` (a trial-plan account: API_KEY_TRIAL_NOT_ALLOWED), `line-limited`
+ * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line).
+ */
+export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited';
+export const KEY_KINDS: readonly KeyKind[] = ['active', 'revoked', 'trial', 'line-limited'];
+
 /** A key from the config file: what it holds decides which 403 checks it can serve. */
 export interface ConfigKey {
   name: string;
@@ -62,6 +86,10 @@ export interface ConfigKey {
   scopes: string[];
   /** The environment variable the key was read from (named in curl reproductions). */
   env?: string;
+  /** Default active. */
+  kind?: KeyKind;
+  /** The lines (E.164) a line-limited key may access. */
+  lines?: string[];
 }
 
 export interface ConfigFixtures {

@@ -24,6 +24,12 @@ export interface ContractOptions {
   /** Report files to write into `output` (the readable report is printed whatever this says). */
   reporters?: ReporterName[];
   output?: string;
+  /**
+   * Most checks that may be skipped for want of configuration (a fixture, a key) before the run
+   * fails; skips the run's own options cause (--allow-writes, --burst, --profile mock, key kinds
+   * not declared) are listed but not counted. Default DEFAULT_MAX_SKIPPED.
+   */
+  maxSkipped?: number;
   /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
   rate?: RateSetting | 'off';
   burst?: boolean;
@@ -47,6 +53,9 @@ export interface ContractOptions {
 
 export class UsageError extends Error {}
 
+/** A full config against the sandbox skips nothing for want of configuration. */
+export const DEFAULT_MAX_SKIPPED = 0;
+
 export const USAGE = `Usage: svc-contract [options]
 
 Checks a server of the Team Communications Service API against the contract (the bundled
@@ -67,11 +76,20 @@ Options:
   --burst                Also send a burst over the read limit and expect 429s
   --timeout <ms>         Time limit of each request, body included (default 30000)
   --max-response-bytes <n>  Largest response body read (default 10485760)
+  --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
+                         (a fixture, a key); default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
   --quiet                No progress lines
   -h, --help             This help
   -v, --version          The version
 
-Exit status: 0 every check passed (skips allowed), 1 a check failed, 2 usage or config error.
+Exit status: 0 every check passed (skips within --max-skipped), 1 a check failed or too many
+were skipped, 2 usage or config error.
+
+       svc-contract proxy --upstream <url> [--port <n>] [--host <h>] [--reporter ...] [--output <dir>]
+
+A validating proxy: relays any traffic to --upstream and checks every exchange against the
+contract (the response checks, and the documented error for a request the contract refuses).
+At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
 `;
 
 function list(values: string[] | undefined): string[] {
@@ -88,9 +106,71 @@ export function parseRate(value: string): RateSetting | 'off' {
   return { readsPerSecond: reads, writesPerSecond: writes };
 }
 
-export type Parsed = { kind: 'run'; options: ContractOptions } | { kind: 'help' } | { kind: 'version' };
+export type Parsed = { kind: 'run'; options: ContractOptions } | { kind: 'proxy'; options: ProxyCliOptions } | { kind: 'help' } | { kind: 'version' };
+
+export interface ProxyCliOptions {
+  upstream: string;
+  port?: number;
+  host?: string;
+  reporters: ReporterName[];
+  output?: string;
+  timeoutMs?: number;
+  quiet: boolean;
+}
+
+const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
+
+function parseReporters(values: string[] | undefined): ReporterName[] {
+  const reporters = list(values);
+  const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
+  if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
+  return reporters as ReporterName[];
+}
+
+function parseProxyCli(argv: string[]): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        upstream: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        reporter: { type: 'string', multiple: true },
+        output: { type: 'string' },
+        timeout: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { kind: 'help' };
+  const upstream = values.upstream;
+  if (upstream === undefined || !isHttpUrl(upstream)) throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number (0 for a free one), got ${values.port}`);
+  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
+  return {
+    kind: 'proxy',
+    options: {
+      upstream,
+      ...(port !== undefined ? { port } : {}),
+      ...(values.host !== undefined ? { host: values.host } : {}),
+      reporters: parseReporters(values.reporter),
+      ...(values.output !== undefined ? { output: values.output } : {}),
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      quiet: values.quiet === true,
+    },
+  };
+}
 
 export function parseCli(argv: string[]): Parsed {
+  if (argv[0] === 'proxy') return parseProxyCli(argv.slice(1));
   let values;
   try {
     ({ values } = parseArgs({
@@ -108,6 +188,7 @@ export function parseCli(argv: string[]): Parsed {
         burst: { type: 'boolean' },
         timeout: { type: 'string' },
         'max-response-bytes': { type: 'string' },
+        'max-skipped': { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -122,15 +203,15 @@ export function parseCli(argv: string[]): Parsed {
   if (values.version) return { kind: 'version' };
   const profile = values.profile ?? 'full';
   if (profile !== 'full' && profile !== 'mock') throw new UsageError(`--profile must be full or mock, got ${profile}`);
-  const reporters = list(values.reporter);
-  const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
-  if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
+  const reporters = parseReporters(values.reporter);
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
   const maxBytes = values['max-response-bytes'] === undefined ? undefined : Number(values['max-response-bytes']);
   if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError(`--max-response-bytes must be a positive integer, got ${values['max-response-bytes']}`);
+  const maxSkipped = values['max-skipped'] === undefined ? undefined : Number(values['max-skipped']);
+  if (maxSkipped !== undefined && !(Number.isInteger(maxSkipped) && maxSkipped >= 0)) throw new UsageError(`--max-skipped must be a whole number (0 or more), got ${values['max-skipped']}`);
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   return {
     kind: 'run',
     options: {
@@ -140,12 +221,13 @@ export function parseCli(argv: string[]): Parsed {
       allowWrites: values['allow-writes'] === true,
       profile,
       only: list(values.only),
-      reporters: reporters as ReporterName[],
+      reporters,
       ...(values.output !== undefined ? { output: values.output } : {}),
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
+      ...(maxSkipped !== undefined ? { maxSkipped } : {}),
       quiet: values.quiet === true,
     },
   };

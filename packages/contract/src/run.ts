@@ -3,7 +3,6 @@
 // run has one rate limiter and one recorder), then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,11 +13,10 @@ import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
 import type { ContractConfig, RateSetting, SessionConfig } from './model.js';
-import { UsageError, type ContractOptions } from './options.js';
+import { DEFAULT_MAX_SKIPPED, UsageError, type ContractOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import { Collector } from './report/collector.js';
-import { renderJson } from './report/json.js';
-import { renderJunit } from './report/junit.js';
+import { writeReports } from './report/write.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
 import { secretsOf } from './session.js';
@@ -52,6 +50,19 @@ class ByName implements TestSequencer {
   }
 }
 
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Where relative paths (--output, --config) are taken from: the working directory, except when
+ * this package's own script runs it (`pnpm contract` at the workspace root runs in the package's
+ * folder): then the directory pnpm was invoked from (INIT_CWD), so reports never land inside the
+ * package. An installed copy lives under node_modules, never the working directory: unaffected.
+ */
+export function invokedFrom(env: Record<string, string | undefined>, cwd: string = process.cwd()): string {
+  const here = resolve(cwd);
+  return env.INIT_CWD && here === resolve(PACKAGE_DIR) ? resolve(env.INIT_CWD) : here;
+}
+
 function runId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   return [...randomBytes(8)].map((b) => alphabet[b % alphabet.length]).join('');
@@ -69,7 +80,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   if (unknown.length > 0) throw new UsageError(`--only ${unknown.join(', ')} matches no resource (${spec.resources().join(', ')}, api-wide), operationId or check id.`);
 
   let config: ContractConfig = EMPTY_CONFIG;
-  if (options.configPath) config = readConfigFile(options.configPath, env, knownScopes);
+  if (options.configPath) config = readConfigFile(resolve(invokedFrom(env), options.configPath), env, knownScopes);
   if (options.config) config = mergeConfigs(config, options.config);
 
   const rate: RateSetting | null =
@@ -154,6 +165,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     spec,
     records: collector.records,
     errors,
+    maxSkipped: options.maxSkipped ?? DEFAULT_MAX_SKIPPED,
     meta: {
       tool: { name: 'svc-contract', version: toolVersion() },
       target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },
@@ -167,20 +179,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     },
   });
   const text = redact(renderText(report));
-  const files: string[] = [];
-  const reporters = options.reporters ?? [];
-  if (reporters.length > 0) {
-    const dir = resolve(options.output ?? DEFAULT_OUTPUT);
-    mkdirSync(dir, { recursive: true });
-    const write = (name: string, content: string) => {
-      const path = join(dir, name);
-      writeFileSync(path, redact(content));
-      files.push(path);
-    };
-    if (reporters.includes('json')) write('report.json', renderJson(report));
-    if (reporters.includes('junit')) write('junit.xml', renderJunit(report));
-    if (reporters.includes('text')) write('report.txt', text);
-  }
+  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT), redact);
   if (options.print !== false) {
     stdout.write(text);
     for (const f of files) stdout.write(`Report written: ${f}\n`);

@@ -39,7 +39,7 @@ export function createSession(config: SessionConfig): Session {
     if (a.kind === 'header') return { Authorization: a.value };
     return { Authorization: `Api-Key ${a.kind === 'main' ? config.apiKey : a.key}` };
   };
-  const recorder = new Recorder(spec, redact, (exchange: Exchange) => authHeader(exchange.request.auth));
+  const recorder = new Recorder(spec, redact, (exchange: Exchange) => authHeader(exchange.request.auth), config.profile === 'mock');
   const limiter = config.rate ? new RateLimiter(config.rate) : unlimited;
   const client = new ApiClient({
     baseUrl: config.baseUrl,

@@ -37,6 +37,8 @@ export interface Spec {
   requestIdHeader: string;
   idempotencyKeyHeader: string;
   idempotencyReplayedHeader: string;
+  /** The X-RateLimit-* header names, by the component each refers to. */
+  rateLimitHeaders: { limit: string; remaining: string; reset: string };
   /** Headers documented as required on every response of every operation (X-Request-Id, X-RateLimit-*). */
   universalHeaders: UniversalHeader[];
   unspecifiedOperations: UnspecifiedOperation[];
@@ -140,6 +142,7 @@ export function loadSpec(bundle: unknown = bundledDocument()): Spec {
     requestIdHeader: parameterName('RequestIdParameter'),
     idempotencyKeyHeader: parameterName('IdempotencyKeyParameter'),
     idempotencyReplayedHeader: headerNameOf('IdempotencyReplayedHeader'),
+    rateLimitHeaders: { limit: headerNameOf('RateLimitLimitHeader'), remaining: headerNameOf('RateLimitRemainingHeader'), reset: headerNameOf('RateLimitResetHeader') },
     universalHeaders: [...(universal ?? new Map()).values()],
     unspecifiedOperations,
     resourceOf,

@@ -104,4 +104,38 @@ describe('svc-contract', () => {
       await upstream.close();
     }
   });
+  it('--only createThread: the JUnit file holds createThread alone, not the operations fixtures were found through', async () => {
+    const dir = tempDir();
+    const result = await run(['--rate', 'off', '--only', 'createThread', '--reporter', 'junit', '--output', dir, '--quiet']);
+    expect(result.code).toBe(0);
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    const classes = new Set([...xml.matchAll(/classname="([^"]+)"/g)].map((m) => m[1]));
+    expect([...classes]).toEqual(['createThread']);
+  });
+
+  it('--api-key any: only the Authorization value is redacted, never the word', async () => {
+    const upstream = await sandbox();
+    // Takes the short key for the real one, and fails listTags with a message that uses the word.
+    const lenient = await mutatingProxy(upstream, {
+      request: (q) => {
+        const headers = new Headers(q.headers);
+        if (headers.get('authorization') === 'Api-Key any') headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+        return { ...q, headers };
+      },
+      response: (r, q) => (r.status === 200 && q.path.startsWith('/v2/api/tags') ? json({ ...r, status: 201 }, (b) => (b.note = 'any tag, many tags')) : r),
+    });
+    const dir = tempDir();
+    try {
+      const result = await run(['--base-url', lenient.url, '--only', 'listTags', '--reporter', 'json', '--output', dir, '--rate', 'off', '--quiet', '--max-skipped', '100'], { SVC_API_KEY: 'any' });
+      expect(result.code).toBe(1);
+      const report = readFileSync(join(dir, 'report.json'), 'utf8');
+      expect(report).toContain('any tag, many tags');
+      expect(report).toContain('Authorization: Api-Key ${SVC_API_KEY}');
+      expect(report).not.toContain('Api-Key any');
+      expect(result.stdout).not.toContain('Api-Key any');
+    } finally {
+      await lenient.close();
+      await upstream.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@
 // checked; and the opt-in burst finds a server's limit, or its absence.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
-import { sandbox, type Target } from './support/servers.js';
+import { mutatingProxy, sandbox, type Target } from './support/servers.js';
 
 let target: Target | undefined;
 afterEach(async () => {
@@ -37,6 +37,23 @@ describe('rate limits', () => {
     const burst = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === 'rate-limit.burst');
     expect(burst?.status).toBe('passed');
     expect(result.report.failures).toEqual([]);
+  });
+
+  it('--burst: a server whose X-RateLimit-Remaining never falls fails rate-limit.burst', async () => {
+    target = await sandbox({ rateLimit: {} });
+    const frozen = await mutatingProxy(target, {
+      response: (r) => {
+        const headers = new Headers(r.headers);
+        if (r.status < 300) headers.set('x-ratelimit-remaining', headers.get('x-ratelimit-limit') ?? '20');
+        return { ...r, headers };
+      },
+    });
+    try {
+      const result = await runContract({ ...base(frozen), only: ['rate-limit.burst'], burst: true });
+      expect(result.report.failures.map((f) => f.message).join('\n')).toMatch(/X-RateLimit-Remaining does not fall/);
+    } finally {
+      await frozen.close();
+    }
   });
 
   it('--burst: a server that does not limit fails rate-limit.burst', async () => {

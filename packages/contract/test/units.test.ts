@@ -26,7 +26,17 @@ describe('redaction', () => {
       { value: 'sbx_key', placeholder: '${SVC_API_KEY}' },
       { value: 'sbx_key_long', placeholder: '<redacted:other>' },
     ]);
-    expect(redact('Api-Key sbx_key_long and sbx_key')).toBe('Api-Key <redacted:other> and ${SVC_API_KEY}');
+    expect(redact('Api-Key sbx_key_long and Api-Key sbx_key')).toBe('Api-Key <redacted:other> and Api-Key ${SVC_API_KEY}');
+  });
+
+  it('replaces only the exact key token, never part of a word', () => {
+    const redact = createRedactor([{ value: 'password1', placeholder: '${SVC_API_KEY}' }]);
+    expect(redact('key password1, "password1"; password12 xpassword1')).toBe('key ${SVC_API_KEY}, "${SVC_API_KEY}"; password12 xpassword1');
+  });
+
+  it('replaces a key shorter than 8 characters only as the Authorization value', () => {
+    const redact = createRedactor([{ value: 'any', placeholder: '${SVC_API_KEY}' }]);
+    expect(redact('curl -H "Authorization: Api-Key any" any key, many, Api-Key anyway')).toBe('curl -H "Authorization: Api-Key ${SVC_API_KEY}" any key, many, Api-Key anyway');
   });
 });
 

@@ -21,6 +21,11 @@ export const CHECKS = {
   'response.request-id': { title: 'request id well-formed, in the header and equal to error.request_id', source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader' },
   'response.idempotency-key-echo': { title: 'Idempotency-Key is echoed on the response to a request that sent one', source: 'IdempotencyKeyHeader' },
   'response.transport': { title: 'The server answers (no connection failure or timeout)', source: '' },
+  'response.pagination': { title: 'The pagination block adds up: total_pages, has_more and the page\'s length follow from page, size and total_count; page and size echo the request', source: 'Pagination (list response convention)' },
+  'response.error-fields': { title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)', source: 'ApiError retry_after_seconds' },
+
+  // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
+  'fixtures.discovery': { title: 'Every discovery request (the lists the fixtures come from) succeeds', source: 'the list operations\' success responses' },
 
   // Per operation, generated from the spec.
   'conformance.success': { title: 'A valid request succeeds (2xx)', source: 'the operation\'s success response' },
@@ -28,13 +33,18 @@ export const CHECKS = {
   'auth.malformed-header': { title: 'Malformed Authorization header: 401 with a listed code', source: 'security scheme + 401 response' },
   'auth.unknown-key': { title: 'Unknown key: 401 with a listed code', source: '401 response' },
   'auth.insufficient-scope': { title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope', source: 'security requirement scopes + 403 response' },
+  'auth.sufficient-scope': { title: 'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)', source: 'security requirement scopes' },
+  'auth.revoked-key': { title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED', source: 'the 401 response + the catalogue' },
+  'auth.trial-plan': { title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED', source: 'the 403 response + the catalogue' },
+  'auth.line-forbidden': { title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN', source: 'the 403 response + the catalogue' },
+  'boundary.inside': { title: 'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted', source: 'minimum/maximum, minLength/maxLength, maxItems' },
   'request-id.echo': { title: 'A sent X-Request-Id is echoed in the header and in error.request_id', source: 'RequestIdParameter' },
   'negative.out-of-range': { title: 'Integer parameters outside their bounds (page, size) are refused with the documented code', source: 'parameter minimum/maximum + x-svc-error-code' },
   'negative.phone-format': { title: 'Phone numbers not in E.164 are refused with the documented code', source: 'PhoneNumber pattern + x-svc-error-code' },
   'negative.enum': { title: 'Values outside an enum are refused with the documented code', source: 'enum + x-svc-error-code' },
   'negative.pattern': { title: 'Strings that do not match their pattern are refused with the documented code', source: 'pattern + x-svc-error-code' },
   'negative.missing-required': { title: 'Missing required parameters and fields are refused with the documented code', source: 'required + x-svc-error-code' },
-  'negative.too-long': { title: 'Strings and lists over their limits are refused with the documented code', source: 'maxLength/maxItems + x-svc-error-code' },
+  'negative.too-long': { title: 'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code', source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code' },
   'negative.unknown-field': { title: 'Unknown body fields are refused, never dropped', source: 'additionalProperties: false + x-svc-error-code' },
   'negative.malformed-json': { title: 'Malformed JSON is refused with the documented code', source: 'required request body' },
   'negative.content-type': { title: 'A body that is not application/json is refused with 415', source: 'the operation\'s 415 response' },
@@ -44,13 +54,13 @@ export const CHECKS = {
   // API-wide.
   'routing.unknown-path': { title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND', source: 'API-wide catalogue code' },
   'routing.wrong-method': { title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED', source: 'API-wide catalogue code' },
-  'rate-limit.burst': { title: 'A burst over the read limit gives 429 with retry_after_seconds', source: 'info.x-svc-limits + RateLimited response' },
+  'rate-limit.burst': { title: 'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429', source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader' },
 
   // Stateful behaviour (--allow-writes, profile full).
   'threads.create-then-read': { title: 'A created thread holds its first comment and reads back the same', source: 'createThread / getThread' },
   'threads.duplicate': { title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS', source: 'createThread 409' },
   'threads.comment-then-read': { title: 'An added comment reads back at the end of the thread, comment_count follows', source: 'addThreadComment / getThread' },
-  'threads.content-limits': { title: 'Content of exactly the limit is accepted; one more, or blank, is refused', source: 'NoteContent maxLength + x-svc-error-code' },
+  'threads.content-limits': { title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused', source: 'NoteContent maxLength + x-svc-error-code' },
   'threads.mentions': { title: 'Inline mentions come back parsed in mentions', source: 'NoteContent / NoteMention' },
   'conversations.action-idempotent': { title: 'Every conversation action repeated is a 200 no-op', source: 'ConversationAction x-svc-transitions' },
   'conversations.archive': { title: 'ARCHIVE then UNARCHIVE succeed, each repeatable', source: 'ConversationAction x-svc-transitions' },
@@ -64,10 +74,14 @@ export const CHECKS = {
   'receptionist.collections-replaced': { title: 'Collections are replaced as complete sets', source: 'x-svc-merge-rules.replaced' },
   'summary-templates.delete': { title: 'DELETE gives 204, then 404 for the same template', source: 'x-svc-transitions' },
   'tags.add-remove': { title: 'Tags: add, add again (409), remove, remove again (404)', source: 'addConversationItemTags / removeConversationItemTag' },
+  'dialer-queues.partial-update': { title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was', source: 'UpdateDialingQueueRequest (all fields optional)' },
   'dialer-queues.unknown-assignee': { title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND', source: 'UpdateDialingQueueRequest user_id' },
-  'idempotency.replay': { title: 'A repeated key replays the stored response (Idempotency-Replayed: true, same body) without executing again', source: 'IdempotencyKeyParameter' },
-  'idempotency.key-reuse': { title: 'The same key on another endpoint is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
+  'idempotency.replay': { title: 'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again, on every write method', source: 'IdempotencyKeyParameter' },
+  'idempotency.key-reuse': { title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
   'idempotency.failed-not-consumed': { title: 'A failed request does not consume its key', source: 'IdempotencyKeyParameter' },
+
+  // The validating proxy (svc-contract proxy): requests an integrator sends, wrong on purpose or not.
+  'proxy.refusal': { title: 'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error', source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code' },
 
   // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).
   'suite.error': { title: 'The check ran to completion', source: '' },

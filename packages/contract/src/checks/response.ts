@@ -9,6 +9,9 @@ import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckOutcome } from '../model.js';
 import type { Spec } from '../spec.js';
+import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
+
+const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
 
 function kindToCheck(spec: Spec, problem: ResponseProblem): CheckId {
   switch (problem.kind) {
@@ -36,7 +39,8 @@ function kindToCheck(spec: Spec, problem: ResponseProblem): CheckId {
   }
 }
 
-export function responseOutcomes(spec: Spec, exchange: Exchange): CheckOutcome[] {
+/** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
+export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
   const operationId = exchange.operation?.operationId ?? API_WIDE;
   const failures = new Map<CheckId, string[]>();
   const fail = (check: CheckId, message: string) => failures.set(check, [...(failures.get(check) ?? []), message]);
@@ -92,6 +96,16 @@ export function responseOutcomes(spec: Spec, exchange: Exchange): CheckOutcome[]
       const after = error.retry_after_seconds;
       if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0)) fail('response.retryable', `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`);
     }
+  }
+
+  for (const problem of rateLimitProblems(spec, exchange)) if (!failures.has('response.rate-limit-headers')) fail('response.rate-limit-headers', `${where}: ${problem}`);
+  if (exchange.status >= 200 && exchange.status < 300 && isList(exchange.body)) {
+    applicable.add('response.pagination');
+    for (const problem of paginationProblems(exchange, stateless)) fail('response.pagination', `${where}: ${problem}`);
+  }
+  if (error) {
+    applicable.add('response.error-fields');
+    for (const problem of errorFieldProblems(spec, exchange)) fail('response.error-fields', `${where}: ${problem}`);
   }
 
   const sentKey = exchange.request.idempotencyKey;

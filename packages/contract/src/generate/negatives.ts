@@ -8,6 +8,7 @@ import type { Operation } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
+import { constraintId } from './constraints.js';
 import { deref, idPrefixes, isPhone, itemsOf, propertiesOf, requiredOf, sample, typesOf, type Schema } from './schema.js';
 
 export type NegativeKind = Extract<CheckId, `negative.${string}`>;
@@ -21,6 +22,8 @@ export interface NegativeCase {
   expected: Expected;
   /** The expectation depends on what the server holds (unknown ids): stateful servers only. */
   stateful?: boolean;
+  /** The documented constraint the case breaks (see constraints.ts), where it is a limit. */
+  constraint?: string;
 }
 
 /** The made-up values: recognisable in server logs, unlikely to exist. */
@@ -128,8 +131,8 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     const s = p.schema;
     const types = typesOf(s);
     if (types.includes('integer') || types.includes('number')) {
-      if (typeof s.minimum === 'number') push('negative.out-of-range', `query ${p.name}=${s.minimum - 1}`, withQuery(String(s.minimum - 1)));
-      if (typeof s.maximum === 'number') push('negative.out-of-range', `query ${p.name}=${s.maximum + 1}`, withQuery(String(s.maximum + 1)));
+      if (typeof s.minimum === 'number') push('negative.out-of-range', `query ${p.name}=${s.minimum - 1}`, withQuery(String(s.minimum - 1)), { constraint: constraintId('query', p.name, 'minimum', s.minimum) });
+      if (typeof s.maximum === 'number') push('negative.out-of-range', `query ${p.name}=${s.maximum + 1}`, withQuery(String(s.maximum + 1)), { constraint: constraintId('query', p.name, 'maximum', s.maximum) });
       push('negative.out-of-range', `query ${p.name}="ten"`, withQuery('ten'));
     }
     if (Array.isArray(s.enum)) push('negative.enum', `query ${p.name}=${invalidEnumValue(s.enum)}`, withQuery(invalidEnumValue(s.enum)));
@@ -189,7 +192,10 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       const s = deref(spec, schema);
       if (typeof s.maxItems === 'number' && value.length > 0) {
         const over = Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]);
-        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBody(setAt(body, path, over)));
+        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBody(setAt(body, path, over)), { constraint: constraintId('body', at, 'maxItems', s.maxItems) });
+      }
+      if (typeof s.minItems === 'number' && s.minItems > 0) {
+        push('negative.too-long', `body ${at} with ${s.minItems - 1} items`, withBody(setAt(body, path, value.slice(0, s.minItems - 1))), { constraint: constraintId('body', at, 'minItems', s.minItems) });
       }
       const items = itemsOf(spec, s);
       if (items && value.length > 0) walkBody(value[0], items, [...path, 0]);
@@ -211,7 +217,8 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBody(setAt(body, path, invalidEnumValue(s.enum))));
       return;
     }
-    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.maxLength + 1))));
+    if (typeof s.minLength === 'number' && s.minLength > 0) push('negative.too-long', `body ${at} of ${s.minLength - 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.minLength - 1))), { constraint: constraintId('body', at, 'minLength', s.minLength) });
+    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.maxLength + 1))), { constraint: constraintId('body', at, 'maxLength', s.maxLength) });
     const prefixes = idPrefixes(s);
     if (prefixes.length > 0 && typeof value === 'string') {
       push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBody(setAt(body, path, WRONG_PREFIX)));

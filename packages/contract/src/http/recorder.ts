@@ -19,6 +19,7 @@ export class Recorder {
   private exchanges = new Map<number, ExchangeSummary>();
   private observations: Observation[] = [];
   private requests = 0;
+  private reads = 0;
   /** Summaries of recent exchanges, so that a scenario failure can point at one after the fact. */
   private recent = new Map<number, ExchangeSummary>();
 
@@ -26,17 +27,20 @@ export class Recorder {
     private readonly spec: Spec,
     private readonly redact: Redactor,
     private readonly describeAuth: (exchange: Exchange) => Record<string, string>,
+    /** The server is a stateless mock (profile mock). */
+    private readonly stateless = false,
   ) {}
 
   record(exchange: Exchange): void {
     this.requests++;
+    if (this.spec.contract.limits.readMethods.includes(exchange.request.method)) this.reads++;
     const summary = this.summarise(exchange);
     this.recent.set(exchange.seq, summary);
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value as number);
     if (exchange.error === undefined) {
       this.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
     }
-    for (const outcome of responseOutcomes(this.spec, exchange)) this.add(outcome);
+    for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */
@@ -66,11 +70,12 @@ export class Recorder {
 
   /** Everything recorded since the last drain (the running test's share). */
   drain(): TestRecord {
-    const record: TestRecord = { outcomes: this.outcomes, exchanges: [...this.exchanges.values()], observations: this.observations, requests: this.requests };
+    const record: TestRecord = { outcomes: this.outcomes, exchanges: [...this.exchanges.values()], observations: this.observations, requests: this.requests, reads: this.reads, writes: this.requests - this.reads };
     this.outcomes = [];
     this.exchanges = new Map();
     this.observations = [];
     this.requests = 0;
+    this.reads = 0;
     return record;
   }
 

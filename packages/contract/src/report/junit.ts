@@ -1,7 +1,7 @@
 // JUnit XML for CI: one testsuite per operation, one testcase per check (classname the
 // operationId, name the check id), a <failure> per failing check with every message and its
 // curl, a <skipped> with the reason. CI systems (GitHub, GitLab, Jenkins) render this format.
-import type { Report } from './model.js';
+import type { CoverageRow, Report } from './model.js';
 
 function xml(text: string): string {
   return text
@@ -11,6 +11,23 @@ function xml(text: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
+}
+
+function properties(entries: Array<[string, string]>): string {
+  return `    <properties>\n${entries.map(([name, value]) => `      <property name="${xml(name)}" value="${xml(value)}"/>`).join('\n')}\n    </properties>\n`;
+}
+
+/** Coverage of one operation as JUnit properties: what was documented, what was seen. */
+function coverageProperties(row: CoverageRow): Array<[string, string]> {
+  const missing = (documented: string[], covered: string[]) => documented.filter((x) => !covered.includes(x)).join(', ');
+  return [
+    ['coverage.statuses', `${row.statuses.covered.length}/${row.statuses.documented.length}`],
+    ['coverage.statuses.not-seen', missing(row.statuses.documented, row.statuses.covered)],
+    ['coverage.codes', `${row.codes.covered.length}/${row.codes.documented.length}`],
+    ['coverage.codes.not-seen', missing(row.codes.documented, row.codes.covered)],
+    ['coverage.constraints.inside', `${row.constraints.inside.length}/${row.constraints.documented.length}`],
+    ['coverage.constraints.outside', `${row.constraints.outside.length}/${row.constraints.documented.length}`],
+  ];
 }
 
 export function renderJunit(report: Report): string {
@@ -37,13 +54,32 @@ export function renderJunit(report: Report): string {
     total.failures += failures;
     total.skipped += skipped;
     const title = op.method ? `${op.operationId} (${op.method} ${op.path})` : op.operationId;
-    suites.push(`  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`);
+    const row = report.coverage.rows.find((r) => r.operationId === op.operationId);
+    const props = row ? properties(coverageProperties(row)) : '';
+    suites.push(`  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${props}${cases.join('\n')}\n  </testsuite>`);
   }
   if (report.errors.length) {
     total.tests++;
     total.failures++;
     suites.push(`  <testsuite name="svc-contract" tests="1" failures="1" errors="0" skipped="0">\n    <testcase name="suite.error" classname="svc-contract">\n      <failure message="errors outside any check">${xml(report.errors.join('\n\n'))}</failure>\n    </testcase>\n  </testsuite>`);
   }
+  // The run's totals: coverage and skips, as properties of a suite of their own (no test cases).
+  const c = report.coverage;
+  const s = report.summary.skipped;
+  suites.push(
+    `  <testsuite name="svc-contract coverage" tests="0" failures="0" errors="0" skipped="0">\n${properties([
+      ['coverage.percent', String(c.percent)],
+      ['coverage.operations', `${c.operations.exercised}/${c.operations.documented}`],
+      ['coverage.statuses', `${c.statuses.exercised}/${c.statuses.documented}`],
+      ['coverage.codes', `${c.codes.exercised}/${c.codes.documented}`],
+      ['coverage.constraint-sides', `${c.constraintSides.exercised}/${c.constraintSides.documented}`],
+      ['coverage.operations.never-reached', c.neverReached.operations.join(', ')],
+      ['skipped.total', String(s.total)],
+      ['skipped.counted', String(s.counted)],
+      ['skipped.max', String(s.max)],
+      ['warnings', report.warnings.join('; ')],
+    ])}  </testsuite>`,
+  );
   const seconds = (report.durationMs / 1000).toFixed(3);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(`svc-contract ${report.target.baseUrl}`)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

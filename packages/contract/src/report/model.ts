@@ -2,8 +2,11 @@
 // (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
 // and error codes exercised against those documented; the operations not yet specified).
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
-import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, TestRecord } from '../model.js';
+import { ALWAYS_ON, selectedOperations } from '../filters.js';
+import { DEFAULT_MAX_SKIPPED } from '../options.js';
+import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
+import { constraintsOf } from '../generate/constraints.js';
 import { toCurl } from './curl.js';
 
 export interface Failure {
@@ -25,6 +28,8 @@ export interface CheckSummary {
   skipped: number;
   failures: Failure[];
   skipReasons: string[];
+  /** For a skipped check: the option-caused kind only when every skip of it was one. */
+  skipKind?: SkipKind;
   /** What the passes exercised, where the check says (negative cases, observed state). */
   details: string[];
 }
@@ -45,12 +50,20 @@ export interface CoverageRow {
   exercised: boolean;
   statuses: { documented: string[]; covered: string[] };
   codes: { documented: string[]; covered: string[] };
+  /** The documented request constraints (generate/constraints.ts) and the sides each was exercised from. */
+  constraints: { documented: string[]; inside: string[]; outside: string[] };
 }
 
 export interface Coverage {
   operations: { documented: number; exercised: number };
   statuses: { documented: number; exercised: number };
   codes: { documented: number; exercised: number };
+  /** Each constraint counts twice: once from inside, once from outside. */
+  constraintSides: { documented: number; exercised: number };
+  /** Statuses, codes and constraint sides exercised over those documented, in percent (one decimal). */
+  percent: number;
+  /** Operations no request reached, and documented codes no answer showed (operationId: code). */
+  neverReached: { operations: string[]; codes: string[] };
   rows: CoverageRow[];
   /** Statuses and codes seen on API-wide answers (unknown paths, wrong methods). */
   apiWide: Array<{ status: number; code?: string }>;
@@ -69,7 +82,14 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   requests: number;
-  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number> };
+  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number>; skipped: SkipSummary };
+  /** Operations whose answers were all errors: the success path was never reached. */
+  warnings: string[];
+  /**
+   * With a rate: the floor the limits impose on the run's own request mix (reads / reads per
+   * second, writes / writes per second, whichever is longer) and the run's wall time against it.
+   */
+  pacing?: { reads: number; writes: number; floorSeconds: number; wallSeconds: number; ratio: number };
   operations: OperationReport[];
   failures: Failure[];
   coverage: Coverage;
@@ -77,10 +97,22 @@ export interface Report {
   errors: string[];
 }
 
+export interface SkipSummary {
+  total: number;
+  /** Skips for want of configuration (or where the contract left nothing to check), counted against the limit. */
+  counted: number;
+  /** --max-skipped. */
+  max: number;
+  /** Each reason with its kind and how many checks it skipped, most first. */
+  reasons: Array<{ reason: string; kind: SkipKind; checks: number }>;
+}
+
 export interface ReportInput {
   spec: Spec;
   records: TestRecord[];
   errors: string[];
+  /** Default DEFAULT_MAX_SKIPPED. */
+  maxSkipped?: number;
   meta: Pick<Report, 'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'>;
 }
 
@@ -104,7 +136,23 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
   };
 }
 
-export function buildReport({ spec, records, errors, meta }: ReportInput): Report {
+/** The floor of a request mix at the given rates, and the wall time against it. */
+export function pacingOf(records: readonly TestRecord[], rate: RateSetting, durationMs: number): NonNullable<Report['pacing']> {
+  const reads = records.reduce((n, r) => n + (r.reads ?? 0), 0);
+  const writes = records.reduce((n, r) => n + (r.writes ?? 0), 0);
+  const floorSeconds = Math.max(reads / rate.readsPerSecond, writes / rate.writesPerSecond);
+  const wallSeconds = durationMs / 1000;
+  return { reads, writes, floorSeconds: Number(floorSeconds.toFixed(2)), wallSeconds: Number(wallSeconds.toFixed(2)), ratio: floorSeconds > 0 ? Number((wallSeconds / floorSeconds).toFixed(2)) : 0 };
+}
+
+function percentOf(rows: CoverageRow[]): number {
+  const documented = rows.reduce((n, r) => n + r.statuses.documented.length + r.codes.documented.length + 2 * r.constraints.documented.length, 0);
+  const exercised = rows.reduce((n, r) => n + r.statuses.covered.length + r.codes.covered.length + r.constraints.inside.length + r.constraints.outside.length, 0);
+  return documented === 0 ? 100 : Math.round((1000 * exercised) / documented) / 10;
+}
+
+export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta }: ReportInput): Report {
+  const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
   for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
   const observations: Observation[] = records.flatMap((r) => r.observations);
@@ -122,6 +170,7 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
     assertions[o.status] += n;
     if (o.status === 'failed') summary.failures.push(failureOf(o, exchanges));
     if (o.status === 'skipped' && o.detail && !summary.skipReasons.includes(o.detail)) summary.skipReasons.push(o.detail);
+    if (o.status === 'skipped') summary.skipKind = summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
     if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
   }
   for (const checks of byOperation.values()) {
@@ -130,9 +179,12 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
 
   const operationIds = [...spec.contract.operations.map((op) => op.operationId), API_WIDE];
   const operations: OperationReport[] = [];
+  // An operation is reported where a selected check ran on it, or where anything failed: the
+  // response checks of requests made only to find fixtures do not drag it in (--only stays narrow).
+  const own = (c: CheckSummary) => meta.only.length === 0 || !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
   for (const id of operationIds) {
     const checks = byOperation.get(id);
-    if (!checks) continue;
+    if (!checks || ![...checks.values()].some(own)) continue;
     const op = spec.contract.operationsById.get(id);
     const list = [...checks.values()].sort((a, b) => a.id.localeCompare(b.id));
     operations.push({
@@ -147,11 +199,14 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
   const checkCounts: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
   for (const op of operations) for (const c of op.checks) checkCounts[c.status]++;
 
-  const rows: CoverageRow[] = spec.contract.operations.map((op) => {
+  const inScope = selectedOperations(spec, meta.only);
+  const rows: CoverageRow[] = spec.contract.operations.filter((op) => inScope.has(op.operationId)).map((op) => {
     const seen = observations.filter((o) => o.operationId === op.operationId);
     const covered = new Set(seen.map((o) => statusKeyFor(op.statuses, o.status)).filter((k): k is string => k !== undefined));
     const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
     const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
+    const documentedConstraints = constraintsOf(spec, op);
+    const exercised = (side: 'inside' | 'outside') => documentedConstraints.filter((id) => outcomes.some((o) => o.operationId === op.operationId && o.status === 'passed' && o.constraint?.id === id && o.constraint.side === side));
     return {
       operationId: op.operationId,
       method: op.method,
@@ -159,12 +214,26 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
       exercised: seen.length > 0,
       statuses: { documented: op.statuses, covered: op.statuses.filter((s) => covered.has(s)) },
       codes: { documented: documentedCodes, covered: documentedCodes.filter((c) => seenCodes.has(c)) },
+      constraints: { documented: documentedConstraints, inside: exercised('inside'), outside: exercised('outside') },
     };
   });
   const apiWide = [...new Map(observations.filter((o) => o.operationId === null).map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }])).values()];
   const sum = (f: (r: CoverageRow) => number) => rows.reduce((n, r) => n + f(r), 0);
 
   const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
+  const skippedChecks = operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped'));
+  const reasons = new Map<string, { reason: string; kind: SkipKind; checks: number }>();
+  for (const c of skippedChecks) {
+    const reason = c.skipReasons.join('; ') || 'skipped';
+    const entry = reasons.get(reason) ?? { reason, kind: c.skipKind ?? 'n/a', checks: 0 };
+    entry.checks++;
+    reasons.set(reason, entry);
+  }
+  const counted = skippedChecks.filter((c) => c.skipKind !== 'option').length;
+  if (counted > maxSkipped) errors.push(`${counted} checks were skipped for want of configuration, more than --max-skipped ${maxSkipped}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`);
+  const warnings = rows
+    .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
+    .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
   return {
     tool: meta.tool,
     contract: { title: spec.title, version: spec.version },
@@ -177,13 +246,26 @@ export function buildReport({ spec, records, errors, meta }: ReportInput): Repor
     startedAt: meta.startedAt,
     durationMs: meta.durationMs,
     requests: records.reduce((n, r) => n + r.requests, 0),
-    summary: { outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed', checks: checkCounts, assertions },
+    summary: {
+      outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed',
+      checks: checkCounts,
+      assertions,
+      skipped: { total: skippedChecks.length, counted, max: maxSkipped, reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks) },
+    },
+    warnings,
+    ...(meta.rate ? { pacing: pacingOf(records, meta.rate, meta.durationMs) } : {}),
     operations,
     failures,
     coverage: {
       operations: { documented: rows.length, exercised: rows.filter((r) => r.exercised).length },
       statuses: { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) },
       codes: { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) },
+      constraintSides: { documented: sum((r) => 2 * r.constraints.documented.length), exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length) },
+      percent: percentOf(rows),
+      neverReached: {
+        operations: rows.filter((r) => !r.exercised).map((r) => r.operationId),
+        codes: rows.flatMap((r) => r.codes.documented.filter((c) => !r.codes.covered.includes(c)).map((c) => `${r.operationId}: ${c}`)),
+      },
       rows,
       apiWide,
       unspecifiedOperations: spec.unspecifiedOperations,

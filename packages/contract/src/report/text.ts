@@ -75,21 +75,34 @@ export function renderText(report: Report): string {
   out.push('');
   out.push('Coverage (exercised / documented)');
   const c = report.coverage;
-  out.push(`  operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}`);
+  out.push(`  ${c.percent}% of the contract: operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}, request constraints ${c.constraintSides.exercised}/${c.constraintSides.documented} sides (inside and outside each limit)`);
   const width = Math.max(...c.rows.map((r) => r.operationId.length));
   for (const row of c.rows) {
     const missingStatuses = row.statuses.documented.filter((s) => !row.statuses.covered.includes(s));
     const missingCodes = row.codes.documented.filter((s) => !row.codes.covered.includes(s));
-    const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}`;
-    const missing = [...missingStatuses, ...missingCodes];
+    const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}${row.constraints.documented.length ? ` limits ${row.constraints.inside.length + row.constraints.outside.length}/${2 * row.constraints.documented.length}` : ''}`;
+    const missingSides = row.constraints.documented.flatMap((id) => [...(row.constraints.inside.includes(id) ? [] : [`${id} (inside)`]), ...(row.constraints.outside.includes(id) ? [] : [`${id} (outside)`])]);
+    const missing = [...missingStatuses, ...missingCodes, ...missingSides];
     if (missing.length === 0) out.push(head);
     else out.push(...wrap(`${head} not seen: `, missing, 120, ' '));
   }
+  if (c.neverReached.operations.length) out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
   if (c.apiWide.length) out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
   if (c.unspecifiedOperations.length) {
     out.push('');
     out.push('Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)');
     for (const u of c.unspecifiedOperations) out.push(`  - ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`);
+  }
+  const skipped = report.summary.skipped;
+  if (skipped.total > 0) {
+    out.push('');
+    out.push(`Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`);
+    for (const r of skipped.reasons) out.push(indent(`${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`, '  '));
+  }
+  if (report.warnings.length) {
+    out.push('');
+    out.push('Warnings');
+    for (const w of report.warnings) out.push(indent(w, '  '));
   }
   if (report.errors.length) {
     out.push('');
@@ -102,6 +115,8 @@ export function renderText(report: Report): string {
     `Summary: ${s.checks.passed + s.checks.failed + s.checks.skipped} checks over ${report.operations.length} operations: ${s.checks.passed} passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped ` +
       `(${s.assertions.passed + s.assertions.failed} assertions); ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
+  const p = report.pacing;
+  if (p) out.push(`Pacing: ${p.reads} reads and ${p.writes} writes at ${report.rate?.readsPerSecond}/${report.rate?.writesPerSecond} per second have a floor of ${p.floorSeconds} s; this run took ${p.wallSeconds} s (${p.ratio}x the floor)`);
   out.push(s.outcome === 'passed' ? 'PASSED' : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`);
   return `${out.join('\n')}\n`;
 }

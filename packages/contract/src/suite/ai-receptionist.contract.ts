@@ -69,7 +69,7 @@ operationChecks('updateReceptionist', {
     check('receptionist.merge-rules', where, needs, async (t) => {
       const number = await line(t);
       const before = await read(t, number);
-      if (!before.config) return t.skip(`the receptionist of ${number} could not be read (${before.exchange.status})`);
+      if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);
       const rules = mergeRules(t);
       const name = textField(t, before.config);
       const old = single(before.config, name) as string;
@@ -94,7 +94,7 @@ operationChecks('updateReceptionist', {
     check('receptionist.collections-replaced', where, needs, async (t) => {
       const number = await line(t);
       const before = await read(t, number);
-      if (!before.config) return t.skip(`the receptionist of ${number} could not be read (${before.exchange.status})`);
+      if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);
       const rules = mergeRules(t);
       // A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
       let choice: { name: string; sent: unknown; original: unknown } | undefined;

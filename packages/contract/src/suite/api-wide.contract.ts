@@ -3,7 +3,7 @@
 // contract's own route matching.
 import { API_WIDE, type CheckId } from '../checks/catalogue.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
-import { errorOf, type Exchange } from '../http/exchange.js';
+import { errorOf, header, type Exchange } from '../http/exchange.js';
 import { sample } from '../generate/schema.js';
 import { apiWide, check, type CheckContext } from './harness.js';
 
@@ -60,6 +60,15 @@ apiWide(() => {
       const after = error?.retry_after_seconds;
       if (t.expect(typeof after === 'number' && Number.isInteger(after) && after >= 0, `429 without retry_after_seconds (got ${JSON.stringify(after)})`, e)) wait = Math.max(wait, after as number);
     }
+    // The headers move the way their names say: each admitted request used one of the window's
+    // requests, so no two admitted requests see the same Remaining, and a refused one sees 0.
+    const { remaining } = t.spec.rateLimitHeaders;
+    const left = (e: Exchange) => Number(header(e, remaining));
+    const admitted = burst.filter((e) => e.status >= 200 && e.status < 300 && Number.isFinite(left(e)));
+    const repeated = admitted.filter((e, i) => admitted.findIndex((o) => left(o) === left(e)) !== i);
+    t.expect(repeated.length === 0, `${remaining} does not fall from one admitted request to the next: ${admitted.length} admitted requests saw only ${new Set(admitted.map(left)).size} distinct values (${[...new Set(admitted.map(left))].slice(0, 10).join(', ')})`, repeated[0]);
+    const notZero = limited.find((e) => header(e, remaining) !== undefined && left(e) !== 0);
+    t.expect(notZero === undefined, `a 429 says ${remaining} ${notZero ? header(notZero, remaining) : ''}, not 0`, notZero);
     t.pass(`${limited.length} of ${count} answered 429`);
     // Leave the server's window as it was found before the next checks.
     await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 60) * 1000));

@@ -1,11 +1,12 @@
 // Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
+import { constraintId } from '../generate/constraints.js';
 import { listedCode, ownCodes } from '../checks/expect.js';
 import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
-import { sample } from '../generate/schema.js';
+import { deref, propertiesOf, sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { ok } from './support.js';
+import { expectReplays, ok } from './support.js';
 
 
 function anItem(f: Fixtures): ItemFixture {
@@ -55,6 +56,8 @@ operationChecks('addConversationItemTags', {
         first = await add();
       }
       if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
+      const fewest = op.requestBody ? propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody.schemaPointer))).tags?.minItems : undefined;
+      if (fewest === 1) t.pass('a single tag', { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' });
       t.expectError(await add(), { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` }, 'adding the same tag again');
       const removed = await remove();
       t.expect(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed);
@@ -68,4 +71,14 @@ operationChecks('addConversationItemTags', {
 operationChecks('removeConversationItemTag', {
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(f).id, tag: tagOf(t, f) } }),
+  scenarios: (op) => {
+    // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
+    check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
+      const item = anItem(await t.fixtures()).id;
+      const tag = `svc-contract-${t.config.runId}-replay`;
+      const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+      if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added)) return;
+      await expectReplays(t, `${op.method} the tag ${tag}`, (idempotencyKey) => t.call({ params: { id: item, tag } }, { idempotencyKey }));
+    });
+  },
 });

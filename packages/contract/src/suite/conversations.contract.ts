@@ -8,7 +8,7 @@ import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { deepEqual, isObject, ok, short } from './support.js';
+import { deepEqual, expectReplays, isObject, ok, short } from './support.js';
 
 
 interface Transition {
@@ -51,6 +51,13 @@ operationChecks('applyConversationAction', {
         if (!t.expect(ok(first), `${action}: expected 200, got ${first.status}`, first)) continue;
         t.expect(again.status === first.status && deepEqual(again.body, first.body), `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`, again);
       }
+    });
+
+    // Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).
+    check('idempotency.replay', { ...where, variant: op.method }, { writes: true, stateful: true }, async (t) => {
+      const contact = need((await t.fixtures()).contacts[0], 'a conversation');
+      const action = actionSchema(t).actions[0];
+      await expectReplays(t, `${op.method} action ${action}`, (idempotencyKey) => t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }));
     });
 
     check('conversations.archive', where, { writes: true, stateful: true }, async (t) => {

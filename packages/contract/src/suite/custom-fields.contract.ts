@@ -3,7 +3,8 @@
 // labels must be unique (ATTRIBUTE_OPTION_INVALID), options only on DROPDOWN fields
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
-import { listedCode, ownCodes, type Expected } from '../checks/expect.js';
+import { constraintId } from '../generate/constraints.js';
+import { expectedFor, listedCode, ownCodes, type Expected } from '../checks/expect.js';
 import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
@@ -39,6 +40,20 @@ function ruleCode(t: CheckContext, rule: string): Expected {
 function editable(t: CheckContext, f: Fixtures): CustomFieldFixture[] {
   const own = ownSource(t);
   return f.customFields.filter((field) => field.source === undefined || field.source === own);
+}
+
+/** A probe label of exactly n characters (it starts like every probe, so leftovers are known). */
+function probeOfLength(n: number): string {
+  return `${PROBE_LABEL} ${'x'.repeat(n)}`.slice(0, n);
+}
+
+/** The length limits of a label schema (minLength and maxLength, the minimum only where it binds). */
+function lengthLimits(t: CheckContext, schemaName: string): Array<{ keyword: 'minLength' | 'maxLength'; n: number }> {
+  const schema = t.spec.schema(schemaName);
+  return (['minLength', 'maxLength'] as const).flatMap((keyword) => {
+    const n = schema?.[keyword];
+    return typeof n === 'number' && n > 0 ? [{ keyword, n }] : [];
+  });
 }
 
 function dropdown(t: CheckContext, f: Fixtures): CustomFieldFixture {
@@ -88,6 +103,47 @@ operationChecks('updateCustomField', {
       t.expect(ok(restored) && data(restored)?.label === field.label, `restoring the label of ${field.key} failed (${restored.status})`, restored);
     });
 
+    // The label limits from inside: a label and an option label of exactly the maximum are accepted.
+    check('boundary.inside', { ...where, variant: 'labels of exactly the minimum and the maximum' }, needs, async (t) => {
+      const f = await t.fixtures();
+      const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
+      try {
+        for (const { keyword, n } of lengthLimits(t, 'CustomFieldLabel')) {
+          const label = probeOfLength(n);
+          const changed = await patch(t, field.key, { label });
+          if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${n} characters is inside the limit`)) t.pass(`label of ${n} characters`, { id: constraintId('body', 'label', keyword, n), side: 'inside' });
+        }
+      } finally {
+        const restored = await patch(t, field.key, { label: field.label });
+        t.expect(ok(restored), `restoring the label of ${field.key} failed (${restored.status})`, restored);
+      }
+      const list = dropdown(t, f);
+      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
+      try {
+        for (const { keyword, n } of lengthLimits(t, 'CustomFieldOptionLabel')) {
+          const added = await patch(t, list.key, { options: [...original, { label: probeOfLength(n) }] });
+          if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${n} characters is inside the limit`)) t.pass(`option label of ${n} characters`, { id: constraintId('body', 'options[].label', keyword, n), side: 'inside' });
+        }
+      } finally {
+        await patch(t, list.key, { options: original });
+      }
+    });
+
+    // The option label limits from outside (the generated negatives reach only top-level fields).
+    check('negative.too-long', { ...where, variant: 'option labels' }, needs, async (t) => {
+      const list = dropdown(t, await t.fixtures());
+      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
+      for (const { keyword, n } of lengthLimits(t, 'CustomFieldOptionLabel')) {
+        const length = keyword === 'maxLength' ? n + 1 : n - 1;
+        const request = { params: { key: list.key }, body: { options: [...original, { label: probeOfLength(length) }] } };
+        const expected = expectedFor(t.spec, op, request);
+        if (!expected) continue;
+        const refused = await t.call(request);
+        if (t.expectError(refused, expected, `an option label of ${length} characters`)) t.pass(`option label of ${length} characters`, { id: constraintId('body', 'options[].label', keyword, n), side: 'outside' });
+        else if (ok(refused)) await patch(t, list.key, { options: original });
+      }
+    });
+
     check('custom-fields.option-rules', where, needs, async (t) => {
       const field = dropdown(t, await t.fixtures());
       const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
@@ -125,7 +181,7 @@ operationChecks('updateCustomField', {
       // A field of a type that never carries options (the types with options are the ones seen with them).
       const fields = editable(t, await t.fixtures());
       const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
-      if (typesWithOptions.size === 0) return t.skip('no listed field shows options, so which types take them cannot be told');
+      if (typesWithOptions.size === 0) return t.skipForConfig('no listed field shows options, so which types take them cannot be told');
       const field = need(
         fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
         'an editable custom field of a type without options',

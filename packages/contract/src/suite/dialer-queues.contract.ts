@@ -1,6 +1,7 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
 import { documentedCodes } from '../checks/expect.js';
 import { check, scenarioOf } from './harness.js';
+import { data, deepEqual, expectReplays, ok, short } from './support.js';
 import { operationChecks } from './operation-checks.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 
@@ -8,6 +9,32 @@ operationChecks('upsertCurrentDialingQueue', {
   // Only the fields sent are touched: an empty update changes nothing.
   baseline: () => ({ body: {} }),
   scenarios: (op) => {
+    // Idempotency is stated for every write method: here on a PATCH (an empty update touches nothing).
+    check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
+      await expectReplays(t, `${op.method} an empty update`, (idempotencyKey) => t.call({ body: {} }, { idempotencyKey }));
+    });
+
+    // "All fields are optional; only supplied fields are touched": the update answers the queue,
+    // so a name sent alone must leave every other field as the previous answer showed it.
+    check('dialer-queues.partial-update', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+      const before = await t.call({ body: {} });
+      const queue = data(before);
+      if (!t.expect(ok(before) && queue !== undefined, `reading the queue through an empty update: expected 200 with the queue, got ${before.status}`, before) || !queue) return;
+      const name = `svc-contract ${t.config.runId}`;
+      const changed = await t.call({ body: { name } });
+      const after = data(changed);
+      try {
+        if (!t.expect(ok(changed) && after !== undefined, `updating the name alone: expected 200 with the queue, got ${changed.status}`, changed) || !after) return;
+        t.expect(after.name === name, `the name did not change: ${short(after.name)}`, changed);
+        for (const field of Object.keys(queue).filter((f) => f !== 'name' && f !== 'updated_at')) {
+          t.expect(deepEqual(after[field], queue[field]), `${field} changed although only name was sent: ${short(queue[field])} → ${short(after[field])}`, changed);
+        }
+      } finally {
+        const restored = await t.call({ body: { name: queue.name } });
+        t.expect(ok(restored), `restoring the queue name failed (${restored.status})`, restored);
+      }
+    });
+
     check('dialer-queues.unknown-assignee', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
       const expected = { status: 404, codes: documentedCodes(t.spec, op, 404), why: 'no teammate matches' };
       if (expected.codes.length === 0) return t.skip('the operation documents no 404');

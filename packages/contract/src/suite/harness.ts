@@ -10,7 +10,7 @@ import { errorProblems, type Expected, type OpRequest } from '../checks/expect.j
 import { fixtures as discoverFixtures, MissingFixture, type Fixtures } from '../fixtures.js';
 import { WritesDisabledError } from '../http/client.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
-import type { SessionConfig, TestRecord } from '../model.js';
+import type { CheckOutcome, SessionConfig, SkipKind, TestRecord } from '../model.js';
 import { session as currentSession, type Session } from '../session.js';
 import { loadSpec } from '../spec.js';
 import { matchesOnly } from '../filters.js';
@@ -35,7 +35,14 @@ export interface Needs {
   burst?: boolean;
 }
 
-class Skip extends Error {}
+class Skip extends Error {
+  constructor(
+    message: string,
+    readonly kind: SkipKind,
+  ) {
+    super(message);
+  }
+}
 
 const TEST_TIMEOUT_MS = 10 * 60_000;
 
@@ -100,9 +107,10 @@ export class CheckContext {
     this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'failed', detail: message, ...(exchange ? { exchange: exchange.seq } : {}) });
   }
 
-  pass(detail?: string): void {
+  /** A pass; `constraint`: the documented request constraint it exercised (for coverage). */
+  pass(detail?: string, constraint?: CheckOutcome['constraint']): void {
     this.passes++;
-    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'passed', ...(detail !== undefined ? { detail } : {}) });
+    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'passed', ...(detail !== undefined ? { detail } : {}), ...(constraint ? { constraint } : {}) });
   }
 
   /** true when the condition holds; records a failure otherwise. */
@@ -123,8 +131,14 @@ export class CheckContext {
     return this.expect(exchange.error === undefined && accepted(exchange.status), `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`, exchange);
   }
 
-  skip(reason: string): never {
-    throw new Skip(reason);
+  /** Skips the check: by default because the contract gives it nothing to check here ('n/a'). */
+  skip(reason: string, kind: SkipKind = 'n/a'): never {
+    throw new Skip(reason, kind);
+  }
+
+  /** Skips the check because the configuration lacks what it needs (counted against --max-skipped). */
+  skipForConfig(reason: string): never {
+    throw new Skip(reason, 'config');
   }
 
   get hasFailed(): boolean {
@@ -184,14 +198,16 @@ export function check(id: CheckId, where: { operationId: string; resource: strin
     const s = sessionNow();
     const t = new CheckContext(s, id, where.operationId);
     let skipped: string | undefined = unmet(needs, s.config);
+    let skipKind: SkipKind = 'option';
     try {
       if (skipped === undefined) await run(t);
     } catch (error) {
-      if (error instanceof Skip || error instanceof MissingFixture) skipped = error.message;
-      else if (error instanceof WritesDisabledError) skipped = `changes data: run with --allow-writes (${error.message})`;
+      if (error instanceof Skip) [skipped, skipKind] = [error.message, error.kind];
+      else if (error instanceof MissingFixture) [skipped, skipKind] = [error.message, 'config'];
+      else if (error instanceof WritesDisabledError) [skipped, skipKind] = [`changes data: run with --allow-writes (${error.message})`, 'option'];
       else s.recorder.add({ check: 'suite.error', operationId: where.operationId, status: 'failed', detail: `${id}: ${(error as Error).stack ?? String(error)}` });
     }
-    if (skipped !== undefined) s.recorder.add({ check: id, operationId: where.operationId, status: 'skipped', detail: skipped });
+    if (skipped !== undefined) s.recorder.add({ check: id, operationId: where.operationId, status: 'skipped', detail: skipped, skipKind });
     else if (!t.hasFailed && t.passCount === 0) t.pass();
     const record = s.recorder.drain();
     ctx.task.meta.svc = record;

@@ -6,8 +6,10 @@ import type { Operation } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
+import { boundaryCases } from '../generate/boundaries.js';
 import { negativeCases, type NegativeKind } from '../generate/negatives.js';
-import { sample } from '../generate/schema.js';
+import { deref, isPhone, propertiesOf, requiredOf, sample } from '../generate/schema.js';
+import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
 import { check, forOperation, toApiRequest, type CheckContext } from './harness.js';
@@ -47,11 +49,63 @@ export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
   return [...new Set(negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind))];
 }
 
+/** The codes of the key kinds' refusals: the description names each, and the operations list them. */
+export const REVOKED = 'API_KEY_REVOKED';
+export const TRIAL_NOT_ALLOWED = 'API_KEY_TRIAL_NOT_ALLOWED';
+export const LINE_FORBIDDEN = 'SVC_NUMBER_FORBIDDEN';
+
+const isActive = (key: ConfigKey) => (key.kind ?? 'active') === 'active';
+
 /** Keys of the config that hold none of the operation's scope alternatives (fewest scopes first). */
 export function keysLackingScope(op: Operation, keys: readonly ConfigKey[]): ConfigKey[] {
   const lacks = (key: ConfigKey) => op.security.length > 0 && op.security.every((alt) => alt.some((scope) => !key.scopes.includes(scope)));
   const holdsNone = (key: ConfigKey) => !op.security.flat().some((scope) => key.scopes.includes(scope));
-  return keys.filter((k) => lacks(k) && holdsNone(k)).sort((a, b) => a.scopes.length - b.scopes.length);
+  return keys.filter((k) => isActive(k) && lacks(k) && holdsNone(k)).sort((a, b) => a.scopes.length - b.scopes.length);
+}
+
+/**
+ * Active keys that hold every scope of one alternative, closest first: the fewest scopes beyond
+ * the alternative (a key holding exactly the documented scope shows a server that demands another).
+ */
+export function keysHoldingScope(op: Operation, keys: readonly ConfigKey[]): Array<{ key: ConfigKey; extra: string[] }> {
+  const fits = keys.filter(isActive).flatMap((key) => {
+    const alternatives = op.security.filter((alt) => alt.every((scope) => key.scopes.includes(scope)));
+    if (alternatives.length === 0) return [];
+    const extra = key.scopes.filter((scope) => !alternatives.some((alt) => alt.includes(scope)));
+    return [{ key, extra }];
+  });
+  return fits.sort((a, b) => a.extra.length - b.extra.length);
+}
+
+/**
+ * The request with a line the key may not access in every place a line goes: path phone numbers
+ * that hold one of the team's lines, optional phone query parameters, optional top-level phone
+ * fields of the body (svc_number). undefined when the request has no place for a line.
+ */
+export function onLine(spec: Spec, op: Operation, request: OpRequest, lines: readonly string[], line: string): OpRequest | undefined {
+  let placed = 0;
+  const params = { ...request.params };
+  for (const p of op.parameters.filter((x) => x.in === 'path' && isPhone(spec, x.schema))) {
+    const value = params[p.name];
+    if (value !== undefined && lines.includes(value)) {
+      params[p.name] = line;
+      placed++;
+    }
+  }
+  const query = { ...request.query };
+  for (const p of op.parameters.filter((x) => x.in === 'query' && !x.required && isPhone(spec, x.schema))) {
+    query[p.name] = line;
+    placed++;
+  }
+  let body = request.body;
+  if (op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const schema = deref(spec, spec.resolve(op.requestBody.schemaPointer));
+    const required = requiredOf(spec, schema);
+    const lineFields = Object.entries(propertiesOf(spec, schema)).filter(([name, prop]) => !required.includes(name) && isPhone(spec, prop));
+    for (const [name] of lineFields) body = { ...(body as Record<string, unknown>), [name]: line };
+    placed += lineFields.length;
+  }
+  return placed > 0 ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
 }
 
 export function operationChecks(operationId: string, plan: OperationPlan): void {
@@ -63,7 +117,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     const baseline = async (t: CheckContext): Promise<OpRequest> => {
       const request = await plan.baseline(t, await t.fixtures());
       const invalid = expectedFor(spec, op, request);
-      if (invalid) return t.skip(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
+      if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
       return request;
     };
     const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
@@ -112,7 +166,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       if (op.security.length === 0) return t.skip('the operation needs no scope');
       const { uncertain } = spec.scopeReadings(op);
       const [key] = keysLackingScope(op, t.config.config.keys);
-      if (!key) return t.skip(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
+      if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
       const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
       const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
       if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
@@ -128,6 +182,59 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       for (const scope of missing) t.expect(text.includes(scope), `the 403 does not name the missing scope ${scope}: ${JSON.stringify(error?.message)}`, exchange);
     });
 
+    const codeStatus = (code: string) => spec.contract.catalogue.get(code)?.status ?? 0;
+    const lists = (code: string) => documentedCodes(spec, op, codeStatus(code)).includes(code);
+
+    if (op.security.length > 0) check('auth.sufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+      const [choice] = keysHoldingScope(op, t.config.config.keys);
+      if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
+      const base = await baseline(t);
+      // Where the suite never sends the baseline as a success (it would create or delete for
+      // real), an unknown id shows the same thing: past the scope check, a documented 404.
+      const probe = plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
+      const exchange = await send(t, probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+      const holds = `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`;
+      if (probe) {
+        if (t.expectError(exchange, probe.expected, `${holds}; ${probe.label}`)) t.pass(`${holds}: ${exchange.status}`);
+        return;
+      }
+      const code = errorOf(exchange)?.code;
+      if (!t.expect(exchange.error === undefined && exchange.status !== 401 && exchange.status !== 403 && exchange.status < 500, `${holds}, which the operation's security requirement accepts: got ${exchange.error ?? exchange.status}${typeof code === 'string' ? ` ${code}` : ''}`, exchange)) return;
+      t.pass(`${holds}: ${exchange.status}${choice.extra.length ? ` (it also holds ${choice.extra.join(', ')}: a server demanding one of those would not be seen)` : ''}`);
+    });
+
+    // Keys declared in the config by kind: each refusal runs where the operation lists its code.
+    const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) => {
+      if (!lists(code)) return;
+      check(id, where(), { writes: changesData, keys: true }, async (t) => {
+        const key = t.config.config.keys.find((k) => k.kind === kind);
+        if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
+        t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
+      });
+    };
+    kindCheck('auth.revoked-key', 'revoked', REVOKED);
+    kindCheck('auth.trial-plan', 'trial', TRIAL_NOT_ALLOWED);
+
+    if (lists(LINE_FORBIDDEN)) check('auth.line-forbidden', where(), { writes: changesData, keys: true }, async (t) => {
+      const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
+      if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
+      const lines = (await t.fixtures()).lines;
+      const other = lines.find((l) => !(key.lines ?? []).includes(l));
+      if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
+      const request = onLine(spec, op, await baseline(t), lines, other);
+      if (!request) return t.skip('the request has no place for a line');
+      t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
+    });
+
+    if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where(), { writes: changesData }, async (t) => {
+      const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
+      if (cases.length === 0) return t.skip('no documented limit applies to the request');
+      for (const c of cases) {
+        const exchange = await send(t, c.request);
+        if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
+      }
+    });
+
     for (const kind of negativeKinds(spec, op)) {
       const needs = { writes: changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' };
       check(kind, where(), needs, async (t) => {
@@ -136,7 +243,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
         for (const c of cases) {
           const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
           const exchange = await send(t, c.request, extra);
-          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label);
+          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
         }
       });
     }

@@ -1,5 +1,5 @@
 // Small helpers shared by the scenario files.
-import { dataOf, type Exchange } from '../http/exchange.js';
+import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
 export type Json = Record<string, unknown>;
@@ -54,4 +54,21 @@ export function probeText(t: CheckContext, what: string): string {
 export function short(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
+ * key (three) answers the stored response, marked replayed, with the same status and body.
+ */
+export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<void> {
+  const key = `svc-contract-${t.config.runId}-replay-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const replayed = t.spec.idempotencyReplayedHeader;
+  const first = await send(key);
+  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return;
+  t.expect(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first);
+  for (const n of [1, 2, 3]) {
+    const again = await send(key);
+    t.expect(again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body), `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`, again);
+  }
+  t.pass(`${what}: 3 repeats replayed`);
 }

@@ -2,6 +2,7 @@
 // effect is easy to count). Staging servers keep what earlier runs left, so thread creation
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
+import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
 import { deref, propertiesOf } from '../generate/schema.js';
@@ -120,7 +121,7 @@ operationChecks('createThread', {
           }
         }
       }
-      if (!target) return t.skip('no item with a thread is known');
+      if (!target) return t.skipForConfig('no item with a thread is known');
       const again = await t.call({ body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') } });
       t.expectError(again, { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) }, `a second thread on ${target.entityId}`);
     });
@@ -152,11 +153,18 @@ operationChecks('addThreadComment', {
       const limit = contentLimit(t);
       const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
       const accepted = await comment(t, thread, exact);
-      t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted);
+      const id = constraintId('body', 'content', 'maxLength', limit);
+      if (t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted)) t.pass(`content of ${limit} characters`, { id, side: 'inside' });
+      const shortest = t.spec.schema('NoteContent')?.minLength;
+      if (typeof shortest === 'number' && shortest > 0) {
+        const minimal = await comment(t, thread, 'x'.repeat(shortest));
+        if (t.expect(ok(minimal), `content of exactly ${shortest} character${shortest === 1 ? '' : 's'} must be accepted, got ${minimal.status}`, minimal)) t.pass(`content of ${shortest} characters`, { id: constraintId('body', 'content', 'minLength', shortest), side: 'inside' });
+      }
       for (const content of [exact + 'x', '   ']) {
         const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content } });
         if (!expected) continue;
-        t.expectError(await comment(t, thread, content), expected, content.trim() === '' ? 'blank content' : `content of ${content.length} characters`);
+        const over = content.trim() !== '';
+        if (t.expectError(await comment(t, thread, content), expected, over ? `content of ${content.length} characters` : 'blank content') && over) t.pass(`content of ${content.length} characters`, { id, side: 'outside' });
       }
     });
 
@@ -177,11 +185,14 @@ operationChecks('addThreadComment', {
       const content = probeText(t, 'idempotent comment');
       const first = await comment(t, thread, content, { idempotencyKey: key });
       if (!t.expect(ok(first), `the first keyed comment: expected 2xx, got ${first.status}`, first)) return;
-      const replay = await comment(t, thread, content, { idempotencyKey: key });
-      t.expect(replay.status === first.status, `the replay answered ${replay.status}, the original ${first.status}`, replay);
-      t.expect(header(replay, t.spec.idempotencyReplayedHeader) === 'true', `the replay lacks ${t.spec.idempotencyReplayedHeader}: true (got ${JSON.stringify(header(replay, t.spec.idempotencyReplayedHeader) ?? null)})`, replay);
       t.expect(header(first, t.spec.idempotencyReplayedHeader) !== 'true', `the first execution says ${t.spec.idempotencyReplayedHeader}: true`, first);
-      t.expect(deepEqual(replay.body, first.body), `the replayed body differs from the original: ${short(replay.body)} vs ${short(first.body)}`, replay);
+      // Every repeat replays, not only the first: the description states it for each.
+      for (const n of [1, 2, 3]) {
+        const replay = await comment(t, thread, content, { idempotencyKey: key });
+        t.expect(replay.status === first.status, `repeat ${n}: the replay answered ${replay.status}, the original ${first.status}`, replay);
+        t.expect(header(replay, t.spec.idempotencyReplayedHeader) === 'true', `repeat ${n}: the replay lacks ${t.spec.idempotencyReplayedHeader}: true (got ${JSON.stringify(header(replay, t.spec.idempotencyReplayedHeader) ?? null)})`, replay);
+        t.expect(deepEqual(replay.body, first.body), `repeat ${n}: the replayed body differs from the original: ${short(replay.body)} vs ${short(first.body)}`, replay);
+      }
       const after = await readThread(t, thread);
       const copies = after.comments.filter((c) => c.content === content).length;
       t.expect(copies === 1, `the keyed comment was executed ${copies} times`, after.exchange);
@@ -198,6 +209,13 @@ operationChecks('addThreadComment', {
       const search = t.op('searchConversationItems');
       const reused = await t.call({ body: { query: 'svc' } }, { idempotencyKey: key }, search.operationId);
       t.expectError(reused, listedCode(t.spec, search, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent to ${search.method} ${search.path}`);
+      // And with another method (a PUT): the description names the method as well as the endpoint.
+      const action = t.op('applyConversationAction');
+      const contact = (await t.fixtures()).contacts[0];
+      if (contact === undefined) return;
+      const actions = t.spec.schema('ConversationAction')?.enum;
+      const other = await t.call({ params: { contact_number: contact }, body: { action: Array.isArray(actions) ? actions[0] : undefined } }, { idempotencyKey: key }, action.operationId);
+      t.expectError(other, listedCode(t.spec, action, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent with ${action.method} to ${action.path}`);
     });
 
     check('idempotency.failed-not-consumed', where, needs, async (t) => {

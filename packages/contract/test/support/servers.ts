@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSeedFile, startSandboxServer, type RunningSandbox, type SandboxOptions } from '@svc/sandbox';
-import { configFromSeed } from '../../src/embedded.js';
+import { configFromSeed, withScopeKeys } from '../../src/embedded.js';
 import type { ContractConfig } from '../../src/model.js';
 import { loadSpec } from '../../src/spec.js';
 
@@ -16,8 +16,9 @@ export interface Target {
 
 /** A sandbox on 127.0.0.1 (rate limits off unless asked), with the key and config of its seed. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Target & { running: RunningSandbox }> {
-  const seed = loadSeedFile();
-  const { apiKey, config } = configFromSeed(seed, Object.keys(loadSpec().contract.scopes));
+  const scopes = Object.keys(loadSpec().contract.scopes);
+  const seed = withScopeKeys(loadSeedFile(), scopes);
+  const { apiKey, config } = configFromSeed(seed, scopes);
   const running = await startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, ...options });
   return { url: running.url, apiKey, config, running, close: () => running.close() };
 }

@@ -1,0 +1,52 @@
+// Values exactly at each documented limit, from inside: page and size at their minimum and
+// maximum, strings of exactly maxLength (and minLength) characters, lists of exactly maxItems
+// entries. The suite already sends each limit from outside (negative.*); a server that refuses
+// the limit itself (size=100, 4000 characters) is as wrong as one that accepts one more. Each
+// case is the baseline with one value moved to its limit, and must still be valid per the
+// contract (spec-runtime's validateRequest), so it must be accepted.
+import type { Operation } from '@svc/spec-runtime';
+import { expectedFor, type OpRequest } from '../checks/expect.js';
+import type { Spec } from '../spec.js';
+import { constraintId, type ConstraintKeyword } from './constraints.js';
+import { deref, itemsOf, propertiesOf, typesOf } from './schema.js';
+
+export interface BoundaryCase {
+  label: string;
+  request: OpRequest;
+  /** The documented constraint it meets exactly (see constraints.ts). */
+  constraint: string;
+}
+
+export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, withBody: boolean): BoundaryCase[] {
+  const cases: BoundaryCase[] = [];
+  const push = (label: string, request: OpRequest, where: 'query' | 'body', field: string, keyword: ConstraintKeyword, value: number) => {
+    if (expectedFor(spec, op, request) === undefined) cases.push({ label, request, constraint: constraintId(where, field, keyword, value) });
+  };
+  for (const p of op.parameters.filter((x) => x.in === 'query')) {
+    const s = p.schema;
+    if (!typesOf(s).includes('integer')) continue;
+    for (const keyword of ['minimum', 'maximum'] as const) {
+      const bound = s[keyword];
+      if (typeof bound === 'number') push(`query ${p.name}=${bound}`, { ...baseline, query: { ...baseline.query, [p.name]: String(bound) } }, 'query', p.name, keyword, bound);
+    }
+  }
+  const body = baseline.body;
+  if (withBody && op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const props = propertiesOf(spec, deref(spec, spec.resolve(op.requestBody.schemaPointer)));
+    for (const [name, schema] of Object.entries(props)) {
+      const set = (value: unknown) => ({ ...baseline, body: { ...body, [name]: value } });
+      const current = (body as Record<string, unknown>)[name];
+      if (typesOf(schema).includes('string') && schema.enum === undefined) {
+        if (typeof schema.maxLength === 'number') push(`body ${name} of ${schema.maxLength} characters`, set('x'.repeat(schema.maxLength)), 'body', name, 'maxLength', schema.maxLength);
+        if (typeof schema.minLength === 'number' && schema.minLength > 0) push(`body ${name} of ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`, set('x'.repeat(schema.minLength)), 'body', name, 'minLength', schema.minLength);
+      }
+      const items = itemsOf(spec, schema);
+      if (!items || !Array.isArray(current) || current.length === 0) continue;
+      for (const keyword of ['minItems', 'maxItems'] as const) {
+        const n = deref(spec, schema)[keyword];
+        if (typeof n === 'number' && n > 0) push(`body ${name} with ${n} item${n === 1 ? '' : 's'}`, set(Array.from({ length: n }, (_, i) => current[i % current.length])), 'body', name, keyword, n);
+      }
+    }
+  }
+  return cases;
+}

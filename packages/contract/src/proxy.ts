@@ -1,0 +1,193 @@
+// svc-contract proxy: a validating proxy. It relays any traffic (an integrator's own tests, a
+// browser, curl) to an upstream server and checks every exchange against the contract: the
+// response checks of a suite run (status, schema, headers, error code listed, type, retryable,
+// request id, idempotency echo, pagination), and for a request the contract refuses (an unknown
+// route, no key, a body that is not JSON, a value out of its limits) that the answer is the
+// documented error. Prism's proxy validates responses too; this one also holds error answers to
+// the catalogue. When it stops it builds the same report as a suite run.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseJsonBody, type Operation } from '@svc/spec-runtime';
+import { documentedCodes, errorProblems, type Expected } from './checks/expect.js';
+import type { ApiRequest, Exchange } from './http/exchange.js';
+import { Recorder } from './http/recorder.js';
+import type { TestRecord } from './model.js';
+import { createRedactor, placeholderFor, type Redactor } from './redact.js';
+import { loadSpec, type Spec } from './spec.js';
+
+export interface ProxyOptions {
+  upstream: string;
+  /** Default 0: a free port. */
+  port?: number;
+  host?: string;
+  timeoutMs?: number;
+  /** One line per exchange (already redacted). */
+  progress?: (line: string) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  /** Every exchange so far, as the suite's test records. */
+  records(): TestRecord[];
+  redact: Redactor;
+  close(): Promise<void>;
+}
+
+const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const API_KEY = /^Api-Key ([^\s]+)$/;
+const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
+
+function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks))));
+    req.on('error', reject);
+  });
+}
+
+const withStatus = (spec: Spec, code: string, why: string): Expected | undefined => {
+  const status = spec.contract.catalogue.get(code)?.status;
+  return status === undefined ? undefined : { status, codes: [code], why };
+};
+
+/**
+ * What the contract says a request must get, where it refuses it: undefined for a request it
+ * accepts (then any documented answer will do). `authFirst`: a 401, 403 or 429 the operation
+ * lists is acceptable instead, since the key (or the rate) may be decided before the request.
+ */
+export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean; operation: Operation | null } | undefined {
+  const match = spec.contract.matchRoute(method, url.pathname);
+  const authorized = API_KEY.test(headers.get('authorization') ?? '');
+  if ('error' in match) {
+    const expected = withStatus(spec, match.error, `${method} ${url.pathname} is not an operation of the contract`);
+    return expected ? { expected, authFirst: !authorized, operation: null } : undefined;
+  }
+  const op = match.operation;
+  if (!authorized && op.security.length > 0) return { expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' }, authFirst: false, operation: op };
+  let body: unknown;
+  const hasBody = bytes === 'too-large' || bytes.byteLength > 0;
+  if (op.requestBody || hasBody) {
+    const parsed = parseJsonBody(bytes, headers.get('content-type'), op.requestBody?.required ?? false);
+    if (!parsed.ok) {
+      const expected = withStatus(spec, parsed.code, parsed.message);
+      return expected ? { expected, authFirst: true, operation: op } : undefined;
+    }
+    body = parsed.value;
+  }
+  const violations = spec.contract.validateRequest(op, { params: match.params, query: url.searchParams, headers, body });
+  if (violations.length === 0) return undefined;
+  const choice = spec.contract.errorFor(violations, op);
+  return { expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') }, authFirst: true, operation: op };
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const spec = loadSpec();
+  const upstream = options.upstream.replace(/\/+$/, '');
+  const keys = new Set<string>();
+  const redact: Redactor = (text) => createRedactor([...keys].map((value) => ({ value, placeholder: KEY_PLACEHOLDER })))(text);
+  const recorder = new Recorder(spec, redact, (exchange): Record<string, string> => {
+    const auth = exchange.request.auth;
+    return auth?.kind === 'header' ? { Authorization: auth.value } : {};
+  });
+  const records: TestRecord[] = [];
+  let seq = 0;
+
+  const server: Server = createServer(async (req, res) => {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    const key = API_KEY.exec(headers.get('authorization') ?? '')?.[1];
+    if (key) keys.add(key);
+    let bytes: Uint8Array | 'too-large';
+    try {
+      bytes = await readBody(req);
+    } catch {
+      res.destroy();
+      return;
+    }
+    const target = `${upstream}${url.pathname}${url.search}`;
+    const request: ApiRequest = {
+      method,
+      path: url.pathname,
+      ...(url.search ? { query: Object.fromEntries(url.searchParams) } : {}),
+      ...(bytes !== 'too-large' && bytes.byteLength > 0 ? { rawBody: new TextDecoder().decode(bytes) } : {}),
+      ...(headers.get('content-type') ? { contentType: headers.get('content-type') as string } : {}),
+      auth: headers.has('authorization') ? { kind: 'header', value: headers.get('authorization') as string } : { kind: 'none' },
+      ...(headers.has(spec.requestIdHeader) ? { requestId: headers.get(spec.requestIdHeader) as string } : {}),
+      ...(headers.has(spec.idempotencyKeyHeader) ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string } : {}),
+    };
+    const expectation = expectationFor(spec, method, url, headers, bytes);
+    const operation = expectation?.operation ?? (() => {
+      const m = spec.contract.matchRoute(method, url.pathname);
+      return 'operation' in m ? m.operation : null;
+    })();
+    let exchange: Exchange;
+    try {
+      const response = await fetch(target, {
+        method,
+        headers,
+        ...(bytes !== 'too-large' && bytes.byteLength > 0 ? { body: bytes as unknown as BodyInit } : {}),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+      const text = await response.text();
+      const out: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        if (!HOP.has(name) && name !== 'content-encoding') out[name] = value;
+      });
+      res.writeHead(response.status, out);
+      res.end(text);
+      let body: unknown;
+      try {
+        body = text === '' ? undefined : JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body, durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`svc-contract proxy: the upstream did not answer: ${(error as Error).message}`);
+      exchange = { seq: ++seq, request, url: target, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: (error as Error).message };
+    }
+    recorder.record(exchange);
+    const operationId = operation?.operationId ?? '(api-wide)';
+    if (expectation && exchange.error === undefined) {
+      const code = (exchange.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+      // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
+      const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
+      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && listed(exchange.status).includes(code);
+      const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
+      for (const p of problems) recorder.add({ check: 'proxy.refusal', operationId, status: 'failed', detail: `${method} ${url.pathname}: ${p}`, exchange: exchange.seq });
+      if (problems.length === 0) recorder.add({ check: 'proxy.refusal', operationId, status: 'passed' });
+    }
+    const record = recorder.drain();
+    records.push(record);
+    if (options.progress) {
+      const failed = [...new Set(record.outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
+      options.progress(redact(`  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`));
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    records: () => [...records],
+    redact,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,25 @@
+// Writing the report files (json, junit, text) into the output folder, each through the redactor.
+// Shared by a suite run and the validating proxy.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReporterName } from '../options.js';
+import type { Redactor } from '../redact.js';
+import { renderJson } from './json.js';
+import { renderJunit } from './junit.js';
+import type { Report } from './model.js';
+
+/** Writes the chosen report files into `dir` (an absolute path); returns their paths. */
+export function writeReports(report: Report, text: string, reporters: readonly ReporterName[], dir: string, redact: Redactor): string[] {
+  const files: string[] = [];
+  if (reporters.length === 0) return files;
+  mkdirSync(dir, { recursive: true });
+  const write = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, redact(content));
+    files.push(path);
+  };
+  if (reporters.includes('json')) write('report.json', renderJson(report));
+  if (reporters.includes('junit')) write('junit.xml', renderJunit(report));
+  if (reporters.includes('text')) write('report.txt', text);
+  return files;
+}
