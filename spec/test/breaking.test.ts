@@ -286,6 +286,15 @@ describe('breaking-change rules', () => {
     expect(compare(head).findings).toEqual([]);
   });
 
+  it('proves a changed single-class pattern a widening over all of Unicode, and still flags a narrowing', () => {
+    const zip = (pattern: string) => mutate((d) => (s(d).CreateItem.properties.address.properties.zip.pattern = pattern));
+    const base = zip('[\\p{L}\\p{N}]');
+    const widened = compareContracts(base, zip('[^\\s!-/:-@\\[-`{-~]'));
+    expect(widened.findings).toEqual([]);
+    const narrowed = compareContracts(base, zip('[A-Za-z0-9]'));
+    expect(narrowed.findings.map((f: Json) => f.rule)).toEqual(['request-pattern-changed']);
+  });
+
   it('stops on recursive and self-composing schemas', () => {
     const cyclic = (doc: Json) => {
       s(doc).A = { type: 'object', properties: { b: ref('B'), x: { type: 'string' } } };
