@@ -295,6 +295,25 @@ describe('breaking-change rules', () => {
     expect(narrowed.findings.map((f: Json) => f.rule)).toEqual(['request-pattern-changed']);
   });
 
+  it('takes a 2XX range replaced by explicit statuses in it (the readings of an ambiguous status) as no change', () => {
+    const ranged = mutate((d) => {
+      const { responses } = d.paths['/v2/api/items'].post;
+      responses['2XX'] = responses['201'];
+      delete responses['201'];
+    });
+    const explicit = (change: (responses: Json) => void) => compareContracts(ranged, mutate((d) => {
+      const { responses } = d.paths['/v2/api/items'].post;
+      responses['200'] = structuredClone(responses['201']);
+      change(responses);
+    }));
+    expect(explicit(() => {}).findings).toEqual([]);
+    expect(explicit((r) => (r['204'] = { description: 'No body' })).findings).toEqual([]);
+    const dropped = explicit((r) => delete r['200'].content);
+    expect(dropped.findings.map((f: Json) => [f.rule, f.location])).toEqual([
+      ['response-media-type-removed', `${CREATE} › response 2XX (now 200)`],
+    ]);
+  });
+
   it('stops on recursive and self-composing schemas', () => {
     const cyclic = (doc: Json) => {
       s(doc).A = { type: 'object', properties: { b: ref('B'), x: { type: 'string' } } };
