@@ -314,6 +314,20 @@ describe('breaking-change rules', () => {
     ]);
   });
 
+  it('takes the catalogue reshaped from a oneOf of consts to a plain enum with x-svc-codes as no change', () => {
+    const asEnum = (catalogue: Json) => ({
+      type: 'string',
+      enum: catalogue.oneOf.map((e: Json) => e.const),
+      'x-svc-codes': Object.fromEntries(catalogue.oneOf.map((e: Json) => [e.const, { 'x-svc-status': e['x-svc-status'], 'x-svc-error-type': e['x-svc-error-type'] }])),
+    });
+    expect(compare(mutate((d) => (s(d).ErrorCode = asEnum(s(d).ErrorCode)))).findings).toEqual([]);
+    const moved = mutate((d) => {
+      s(d).ErrorCode = asEnum(s(d).ErrorCode);
+      s(d).ErrorCode['x-svc-codes'].ITEM_LOCKED['x-svc-status'] = 423;
+    });
+    expect(compare(moved).findings.map((f: Json) => f.rule)).toEqual(['error-code-status-changed']);
+  });
+
   it('stops on recursive and self-composing schemas', () => {
     const cyclic = (doc: Json) => {
       s(doc).A = { type: 'object', properties: { b: ref('B'), x: { type: 'string' } } };

@@ -1,7 +1,7 @@
 // svc-error-response-shape: every 4xx/5xx response of an operation under `paths` has an
 // application/json schema that is ErrorResponse, either directly or as
 //   allOf: [ErrorResponse, {properties: {error: {properties: {type: {const}, code: {enum}}}}}]
-// and, in the allOf form, every listed code exists in the catalogue (ErrorCode's oneOf, read from the
+// and, in the allOf form, every listed code exists in the catalogue (ErrorCode's enum, read from the
 // document) with x-svc-status equal to the response's status, and `type` equals the catalogue's
 // x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
 // Webhooks are exempt: their responses come from the customer's receiver, not from the API.
@@ -58,7 +58,7 @@ export default createRulesetFunction(
         if (cat === null) {
           if (!reportedNoCatalogue) {
             reportedNoCatalogue = true;
-            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with a oneOf of codes.`, path: [] });
+            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with an enum of codes.`, path: [] });
           }
           continue;
         }

@@ -72,11 +72,12 @@ export interface CatalogueEntry {
   unspecified?: string;
 }
 
-export const catalogue: CatalogueEntry[] = bundle.components.schemas.ErrorCode.oneOf.map((entry: Json) => ({
-  code: entry.const,
-  status: entry['x-svc-status'],
-  type: entry['x-svc-error-type'],
-  unspecified: entry['x-svc-unspecified'],
+const errorCode = bundle.components.schemas.ErrorCode;
+export const catalogue: CatalogueEntry[] = errorCode.enum.map((code: string) => ({
+  code,
+  status: errorCode['x-svc-codes']?.[code]?.['x-svc-status'],
+  type: errorCode['x-svc-codes']?.[code]?.['x-svc-error-type'],
+  unspecified: errorCode['x-svc-codes']?.[code]?.['x-svc-unspecified'],
 }));
 
 export const statusesOfType: Record<string, number[]> = bundle.components.schemas.ErrorType['x-svc-status-of-type'];

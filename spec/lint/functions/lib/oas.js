@@ -226,16 +226,18 @@ export function findSchemaByTitle(doc, title) {
 }
 
 /**
- * The error catalogue: Map code -> { status, type } from ErrorCode's oneOf
- * [{ const, x-svc-status, x-svc-error-type }], or null when the document has no catalogue.
+ * The error catalogue: Map code -> { status, type } from ErrorCode's `enum` and its `x-svc-codes`
+ * ({ CODE: { x-svc-status, x-svc-error-type } }), or null when the document has no catalogue.
  */
 export function catalogue(doc, title = 'ErrorCode') {
   const schema = findSchemaByTitle(doc, title);
-  if (!isObject(schema) || !Array.isArray(schema.oneOf)) return null;
+  if (!isObject(schema) || !Array.isArray(schema.enum)) return null;
+  const facts = isObject(schema['x-svc-codes']) ? schema['x-svc-codes'] : {};
   const map = new Map();
-  for (const entry of schema.oneOf) {
-    if (!isObject(entry) || typeof entry.const !== 'string') continue;
-    map.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
+  for (const code of schema.enum) {
+    if (typeof code !== 'string') continue;
+    const entry = isObject(facts[code]) ? facts[code] : {};
+    map.set(code, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
   }
   return map;
 }
