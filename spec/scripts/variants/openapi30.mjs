@@ -65,15 +65,17 @@ const withoutKeys = (object, keys) => Object.fromEntries(Object.entries(object).
 
 const isNullType = (schema) => schema && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k.startsWith('x-') || k === 'description');
 
-// if/then/else do not exist in 3.0 schemas; an allOf member left empty by their removal goes too.
+// if/then/else do not exist in 3.0 schemas: they go, and an allOf member left empty goes too.
 function dropConditionals(node) {
+  if ('if' in node && typeof node.if === 'object') {
+    delete node.if;
+    delete node.then;
+    delete node.else;
+  }
   if (!Array.isArray(node.allOf)) return;
   node.allOf = node.allOf.filter((member) => {
-    if (!member || typeof member !== 'object' || !('if' in member)) return true;
-    delete member.if;
-    delete member.then;
-    delete member.else;
-    return Object.keys(member).length > 0;
+    if (member && typeof member === 'object' && 'if' in member) dropConditionals(member);
+    return !(member && typeof member === 'object' && Object.keys(member).length === 0);
   });
   if (node.allOf.length === 0) delete node.allOf;
 }

@@ -82,10 +82,10 @@ export const catalogue: CatalogueEntry[] = errorCode.enum.map((code: string) => 
 
 export const statusesOfType: Record<string, number[]> = bundle.components.schemas.ErrorType['x-svc-status-of-type'];
 
-/** The codes (and type) an error response admits, read from its allOf refinement. */
+/** The codes (and type) an error response admits, read from its narrowing inside `error`. */
 export function errorResponseConstraint(response: Json): { codes: string[]; type: string | undefined } {
   const schema = response.content?.['application/json']?.schema;
-  const refinement = schema?.allOf?.find((part: Json) => !part.$ref)?.properties?.error?.properties;
+  const refinement = schema?.properties?.error?.properties;
   return { codes: refinement?.code?.enum ?? [], type: refinement?.type?.const };
 }
 
