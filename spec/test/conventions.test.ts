@@ -90,7 +90,7 @@ describe('operations', () => {
         if (status.startsWith('2')) expect(headers, status).toContain('Idempotency-Replayed');
       }
       const conflict = resolve(op.responses['409']);
-      const codes = conflict.content['application/json'].schema.properties.error.properties.code.enum;
+      const codes = resolve(conflict.content['application/json'].schema.properties.error).properties.code.enum;
       expect(codes).toEqual(expect.arrayContaining(['IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']));
     },
   );

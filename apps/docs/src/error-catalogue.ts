@@ -56,7 +56,8 @@ export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | 
   const visit = (schemaOrRef: Schema | undefined, depth: number): void => {
     if (!schemaOrRef || depth > 12) return;
     const schema = resolve(doc, schemaOrRef);
-    const code = (schema.properties?.error as Schema | undefined)?.properties?.code;
+    const error = schema.properties?.error as Schema | undefined;
+    const code = error ? resolve(doc, error).properties?.code : undefined;
     if (code) {
       const narrowed = resolve(doc, code);
       if (narrowed !== doc.components?.schemas?.ErrorCode) {

@@ -85,7 +85,7 @@ export const statusesOfType: Record<string, number[]> = bundle.components.schema
 /** The codes (and type) an error response admits, read from its narrowing inside `error`. */
 export function errorResponseConstraint(response: Json): { codes: string[]; type: string | undefined } {
   const schema = response.content?.['application/json']?.schema;
-  const refinement = schema?.properties?.error?.properties;
+  const refinement = resolve(schema?.properties?.error)?.properties;
   return { codes: refinement?.code?.enum ?? [], type: refinement?.type?.const };
 }
 
