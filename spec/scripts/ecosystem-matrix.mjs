@@ -1,7 +1,8 @@
 // The ecosystem matrix: the fresh bundle (and its 3.0 variant) run through the OpenAPI tools
 // integrators already use, each with its own defaults. Prints one line of counts per tool and fails,
 // naming the tool and its first message, on any error, warning or output that does not compile
-// under `tsc --strict`. Findings a default rule cannot avoid without inventing a fact are listed,
+// under `tsc --strict` with the probes of ./ecosystem/probes.mjs (typed error codes, documented
+// success types, short names). Findings a default rule cannot avoid without inventing a fact are listed,
 // with the reason, in ../ecosystem-exceptions.yaml; an exception that no longer matches fails too.
 //
 //   node scripts/ecosystem-matrix.mjs [--keep]     (--keep leaves the generated code in place)
@@ -10,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { generators, runGenerator } from './ecosystem/generators.mjs';
-import { probes } from './ecosystem/probes.mjs';
+import { nameFindings, probes } from './ecosystem/probes.mjs';
 import { typecheck } from './ecosystem/typecheck.mjs';
 import { redoclyRecommended, seriousme, spectralOas, swaggerParser } from './ecosystem/validators.mjs';
 import { applyExceptions, firstProblem, formatRow } from './ecosystem/report.mjs';
@@ -61,7 +62,8 @@ try {
   const { byFolder } = typecheck(outDir);
   for (const { generator, result } of generated) {
     const compile = (byFolder.get(generator.folder) ?? []).map((message) => ({ rule: 'tsc --strict', message }));
-    rows.push({ tool: generator.name, errors: [...result.errors, ...compile], warnings: result.warnings });
+    const names = nameFindings(join(outDir, generator.folder));
+    rows.push({ tool: generator.name, errors: [...result.errors, ...compile, ...names], warnings: result.warnings });
   }
   for (const [folder, messages] of byFolder) {
     if (!generators.some((g) => g.folder === folder)) rows.push({ tool: `tsc (${folder})`, errors: messages.map((message) => ({ rule: 'tsc', message })), warnings: [] });
