@@ -286,6 +286,48 @@ describe('breaking-change rules', () => {
     expect(compare(head).findings).toEqual([]);
   });
 
+  it('proves a changed single-class pattern a widening over all of Unicode, and still flags a narrowing', () => {
+    const zip = (pattern: string) => mutate((d) => (s(d).CreateItem.properties.address.properties.zip.pattern = pattern));
+    const base = zip('[\\p{L}\\p{N}]');
+    const widened = compareContracts(base, zip('[^\\s!-/:-@\\[-`{-~]'));
+    expect(widened.findings).toEqual([]);
+    const narrowed = compareContracts(base, zip('[A-Za-z0-9]'));
+    expect(narrowed.findings.map((f: Json) => f.rule)).toEqual(['request-pattern-changed']);
+  });
+
+  it('takes a 2XX range replaced by explicit statuses in it (the readings of an ambiguous status) as no change', () => {
+    const ranged = mutate((d) => {
+      const { responses } = d.paths['/v2/api/items'].post;
+      responses['2XX'] = responses['201'];
+      delete responses['201'];
+    });
+    const explicit = (change: (responses: Json) => void) => compareContracts(ranged, mutate((d) => {
+      const { responses } = d.paths['/v2/api/items'].post;
+      responses['200'] = structuredClone(responses['201']);
+      change(responses);
+    }));
+    expect(explicit(() => {}).findings).toEqual([]);
+    expect(explicit((r) => (r['204'] = { description: 'No body' })).findings).toEqual([]);
+    const dropped = explicit((r) => delete r['200'].content);
+    expect(dropped.findings.map((f: Json) => [f.rule, f.location])).toEqual([
+      ['response-media-type-removed', `${CREATE} › response 2XX (now 200)`],
+    ]);
+  });
+
+  it('takes the catalogue reshaped from a oneOf of consts to a plain enum with x-svc-codes as no change', () => {
+    const asEnum = (catalogue: Json) => ({
+      type: 'string',
+      enum: catalogue.oneOf.map((e: Json) => e.const),
+      'x-svc-codes': Object.fromEntries(catalogue.oneOf.map((e: Json) => [e.const, { 'x-svc-status': e['x-svc-status'], 'x-svc-error-type': e['x-svc-error-type'] }])),
+    });
+    expect(compare(mutate((d) => (s(d).ErrorCode = asEnum(s(d).ErrorCode)))).findings).toEqual([]);
+    const moved = mutate((d) => {
+      s(d).ErrorCode = asEnum(s(d).ErrorCode);
+      s(d).ErrorCode['x-svc-codes'].ITEM_LOCKED['x-svc-status'] = 423;
+    });
+    expect(compare(moved).findings.map((f: Json) => f.rule)).toEqual(['error-code-status-changed']);
+  });
+
   it('stops on recursive and self-composing schemas', () => {
     const cyclic = (doc: Json) => {
       s(doc).A = { type: 'object', properties: { b: ref('B'), x: { type: 'string' } } };

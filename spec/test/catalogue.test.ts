@@ -42,13 +42,23 @@ describe('the error catalogue', () => {
 
   it('is the schema of error.code, so a code outside it is invalid', () => {
     const codeSchema = resolve(bundle.components.schemas.ApiError.properties.code);
-    expect(codeSchema.oneOf).toHaveLength(catalogue.length);
+    expect(codeSchema.enum).toHaveLength(catalogue.length);
+  });
+
+  it('is one plain enum whose x-enum-varnames, x-enum-descriptions and x-svc-codes follow it code by code', () => {
+    const schema = bundle.components.schemas.ErrorCode;
+    expect(schema.oneOf).toBeUndefined();
+    expect(new Set(schema.enum).size).toBe(schema.enum.length);
+    expect(schema['x-enum-varnames']).toEqual(schema.enum);
+    expect(schema['x-enum-descriptions']).toHaveLength(schema.enum.length);
+    for (const description of schema['x-enum-descriptions']) expect(description).toMatch(/\S/);
+    expect(Object.keys(schema['x-svc-codes'])).toEqual(schema.enum);
   });
 
   it('has every code either returned by a documented operation, API-wide, or marked as not shown', () => {
     const used = new Set(operations.flatMap(({ op }) => errorResponses(op).flatMap(([, r]) => errorResponseConstraint(r).codes)));
     const apiWide = new Set(
-      bundle.components.schemas.ErrorCode.oneOf.filter((e: Json) => e['x-svc-api-wide']).map((e: Json) => e.const),
+      Object.entries<Json>(bundle.components.schemas.ErrorCode['x-svc-codes']).filter(([, e]) => e['x-svc-api-wide']).map(([code]) => code),
     );
     const stranded = catalogue.filter((e) => !used.has(e.code) && !apiWide.has(e.code) && !e.unspecified);
     expect(stranded.map((e) => e.code)).toEqual([]);

@@ -1,5 +1,6 @@
-// The error catalogue as data: the `ErrorCode` schema's oneOf, one entry per code, with the
-// x-svc-* facts the contract attaches to each (status, type, suggestion, retryable, markers).
+// The error catalogue as data: the `ErrorCode` schema's enum, one entry per code, with its meaning
+// (x-enum-descriptions) and the x-svc-* facts the contract attaches to each in x-svc-codes
+// (status, type, suggestion, retryable, markers).
 import { resolve, type JsonObject, type OpenApiDocument, type Response, type Schema } from './openapi.js';
 
 export interface CatalogueEntry {
@@ -16,8 +17,11 @@ export interface CatalogueEntry {
 
 export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
   const schema = doc.components?.schemas?.ErrorCode;
-  if (!schema?.oneOf) throw new Error('The bundle has no components.schemas.ErrorCode catalogue');
-  return schema.oneOf.map((entry) => {
+  const facts = schema?.['x-svc-codes'] as Record<string, JsonObject> | undefined;
+  if (!Array.isArray(schema?.enum) || !facts) throw new Error('The bundle has no components.schemas.ErrorCode catalogue');
+  const descriptions = (schema['x-enum-descriptions'] ?? []) as string[];
+  return schema.enum.map((code, index) => {
+    const entry: JsonObject = { ...facts[String(code)], const: code, description: descriptions[index] };
     const status = entry['x-svc-status'];
     if (typeof entry.const !== 'string' || typeof status !== 'number') {
       throw new Error(`ErrorCode entry without const or x-svc-status: ${JSON.stringify(entry).slice(0, 120)}`);
@@ -26,7 +30,7 @@ export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
       code: entry.const,
       status,
       type: String(entry['x-svc-error-type']),
-      meaning: entry.description ?? '',
+      meaning: typeof entry.description === 'string' ? entry.description : '',
       ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
       ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
       apiWide: entry['x-svc-api-wide'] === true,
@@ -52,7 +56,8 @@ export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | 
   const visit = (schemaOrRef: Schema | undefined, depth: number): void => {
     if (!schemaOrRef || depth > 12) return;
     const schema = resolve(doc, schemaOrRef);
-    const code = (schema.properties?.error as Schema | undefined)?.properties?.code;
+    const error = schema.properties?.error as Schema | undefined;
+    const code = error ? resolve(doc, error).properties?.code : undefined;
     if (code) {
       const narrowed = resolve(doc, code);
       if (narrowed !== doc.components?.schemas?.ErrorCode) {

@@ -77,9 +77,9 @@ export function describeLocation(
 
   if (root === 'components' && typeof first === 'string' && typeof second === 'string') {
     const component = at(3);
-    if (first === 'schemas' && second === 'ErrorCode' && rest[0] === 'oneOf' && typeof rest[1] === 'number') {
+    if (first === 'schemas' && second === 'ErrorCode' && rest[0] === 'x-svc-codes' && typeof rest[1] === 'string') {
       const entry = nodeAt(doc, segments.slice(0, 5)) as JsonObject | undefined;
-      return { area: 'error code', location: join(`error code ${String(entry?.const)}`, describeTail(doc, entry, rest.slice(2))) };
+      return { area: 'error code', location: join(`error code ${rest[1]}`, describeTail(doc, entry, rest.slice(2))) };
     }
     const tail = describeTail(doc, component, rest);
     switch (first) {

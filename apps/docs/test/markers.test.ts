@@ -35,7 +35,7 @@ const doc: OpenApiDocument = {
         'x-svc-ambiguity': 'Amount readings.',
         properties: { status: { type: 'string', 'x-svc-unspecified': 'Values.' }, items: { type: 'array', items: { allOf: [{ properties: { x: { 'x-svc-inferred': 'Deep.' } } }] } } },
       },
-      ErrorCode: { oneOf: [{ const: 'API_KEY_INVALID' }, { const: 'FORBIDDEN', 'x-svc-unspecified': 'Which operations.' }] },
+      ErrorCode: { enum: ['API_KEY_INVALID', 'FORBIDDEN'], 'x-svc-codes': { API_KEY_INVALID: {}, FORBIDDEN: { 'x-svc-unspecified': 'Which operations.' } } },
     },
     parameters: { SizeParameter: { name: 'size', in: 'query', 'x-svc-unspecified': 'Default size.' } },
     headers: { RateLimitResetHeader: { 'x-svc-unspecified': 'Unit.' } },
@@ -69,7 +69,7 @@ describe('collectMarkers', () => {
   it('sorts markers into areas and keeps a JSON pointer to each', () => {
     expect(markers.find((marker) => marker.location === 'error code FORBIDDEN')).toMatchObject({
       area: 'error code',
-      pointer: '#/components/schemas/ErrorCode/oneOf/1',
+      pointer: '#/components/schemas/ErrorCode/x-svc-codes/FORBIDDEN',
     });
     expect(new Set(markers.map((marker) => marker.area))).toEqual(new Set(['limits', 'operation', 'webhook', 'schema', 'error code', 'shared component']));
   });

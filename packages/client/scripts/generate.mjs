@@ -29,10 +29,11 @@ for (const [name, value] of Object.entries({ readsPerSecond, writesPerSecond }))
 
 const schemas = required(bundle.components?.schemas, 'components.schemas');
 const errorTypes = required(schemas.ErrorType?.enum, 'ErrorType enum');
-const catalogue = required(schemas.ErrorCode?.oneOf, 'ErrorCode oneOf (the error catalogue)').map((entry) => {
-  const status = required(entry['x-svc-status'], `x-svc-status of ${entry.const}`);
-  const retryable = entry['x-svc-retryable'];
-  return [required(entry.const, 'const of an ErrorCode entry'), retryable === undefined ? { status } : { status, retryable }];
+const facts = required(schemas.ErrorCode?.['x-svc-codes'], 'ErrorCode x-svc-codes (the facts of each code)');
+const catalogue = required(schemas.ErrorCode?.enum, 'ErrorCode enum (the error catalogue)').map((code) => {
+  const status = required(facts[code]?.['x-svc-status'], `x-svc-status of ${code}`);
+  const retryable = facts[code]['x-svc-retryable'];
+  return [code, retryable === undefined ? { status } : { status, retryable }];
 });
 
 const json = (value) => JSON.stringify(value);

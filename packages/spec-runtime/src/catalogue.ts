@@ -1,6 +1,7 @@
-// The error catalogue, read from components.schemas.ErrorCode (a oneOf of `const` entries with
-// x-svc-status, x-svc-error-type, x-svc-suggestion, x-svc-retryable, x-svc-api-wide) and the
-// status of each error type from ErrorType's x-svc-status-of-type. Nothing here is typed by hand.
+// The error catalogue, read from components.schemas.ErrorCode (a plain `enum`, its meanings in
+// x-enum-descriptions and, per code in x-svc-codes, x-svc-status, x-svc-error-type,
+// x-svc-suggestion, x-svc-retryable, x-svc-api-wide) and the status of each error type from
+// ErrorType's x-svc-status-of-type. Nothing here is typed by hand.
 import { isObject, type JsonObject } from './json-pointer.js';
 
 export interface CatalogueEntry {
@@ -20,22 +21,27 @@ export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
 export function readCatalogue(bundle: JsonObject): Catalogue {
   const schemas = (bundle.components as JsonObject | undefined)?.schemas as JsonObject | undefined;
   const errorCode = schemas?.ErrorCode;
-  if (!isObject(errorCode) || !Array.isArray(errorCode.oneOf)) {
-    throw new Error('The bundle has no components.schemas.ErrorCode catalogue (a oneOf of consts).');
+  if (!isObject(errorCode) || !Array.isArray(errorCode.enum) || !isObject(errorCode['x-svc-codes'])) {
+    throw new Error('The bundle has no components.schemas.ErrorCode catalogue (an enum with x-svc-codes).');
   }
+  const facts = errorCode['x-svc-codes'];
+  const descriptions = Array.isArray(errorCode['x-enum-descriptions']) ? errorCode['x-enum-descriptions'] : [];
   const catalogue = new Map<string, CatalogueEntry>();
-  for (const entry of errorCode.oneOf) {
-    if (!isObject(entry) || typeof entry.const !== 'string') continue;
+  for (const [index, code] of errorCode.enum.entries()) {
+    if (typeof code !== 'string') continue;
+    const fact = facts[code];
+    const entry: JsonObject = isObject(fact) ? fact : {};
+    const meaning = descriptions[index];
     const status = entry['x-svc-status'];
     const type = entry['x-svc-error-type'];
     if (typeof status !== 'number' || typeof type !== 'string') {
-      throw new Error(`Catalogue entry ${entry.const} lacks x-svc-status or x-svc-error-type.`);
+      throw new Error(`Catalogue entry ${code} lacks x-svc-status or x-svc-error-type.`);
     }
-    catalogue.set(entry.const, {
-      code: entry.const,
+    catalogue.set(code, {
+      code,
       status,
       type,
-      description: typeof entry.description === 'string' ? entry.description : entry.const,
+      description: typeof meaning === 'string' ? meaning : code,
       ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
       ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
       apiWide: entry['x-svc-api-wide'] === true,

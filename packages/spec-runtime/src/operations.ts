@@ -131,25 +131,50 @@ function readSecurity(requirements: unknown[]): string[][] {
   return alternatives;
 }
 
-/** Finds `properties.error.properties.code.enum` through allOf/$ref of an error response schema. */
+/**
+ * The codes an error response schema admits: every `enum` that constrains `error.code`, through
+ * $ref and allOf (of the envelope and of `error` itself), intersected, since allOf is a conjunction:
+ * the catalogue's own enum (reached through ApiError) narrowed by the operation's list.
+ */
 export function findCodeEnum(bundle: JsonObject, schema: unknown, depth = 0): string[] | undefined {
-  if (depth > 16) return undefined;
+  const lists = envelopeCodeEnums(bundle, schema, depth);
+  if (lists.length === 0) return undefined;
+  // In the order of the narrowest list (the operation's own), not the catalogue's.
+  const [narrowest, ...others] = [...lists].sort((a, b) => a.length - b.length);
+  return (narrowest ?? []).filter((code) => others.every((list) => list.includes(code)));
+}
+
+function envelopeCodeEnums(bundle: JsonObject, schema: unknown, depth: number): string[][] {
+  if (depth > 16) return [];
   const { node } = follow(bundle, schema, '#');
-  if (!isObject(node)) return undefined;
-  const error = isObject(node.properties) ? follow(bundle, node.properties.error, '#').node : undefined;
-  if (isObject(error) && isObject(error.properties)) {
-    const code = follow(bundle, error.properties.code, '#').node;
-    if (isObject(code) && Array.isArray(code.enum)) return code.enum.filter((c): c is string => typeof c === 'string');
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+  if (!isObject(node)) return [];
+  const lists = isObject(node.properties) ? errorCodeEnums(bundle, node.properties.error, depth + 1) : [];
+  if (Array.isArray(node.allOf)) for (const sub of node.allOf) lists.push(...envelopeCodeEnums(bundle, sub, depth + 1));
+  for (const key of ['anyOf', 'oneOf'] as const) {
     const list = node[key];
-    if (!Array.isArray(list)) continue;
+    if (lists.length > 0 || !Array.isArray(list)) continue;
     for (const sub of list) {
-      const found = findCodeEnum(bundle, sub, depth + 1);
-      if (found) return found;
+      const found = envelopeCodeEnums(bundle, sub, depth + 1);
+      if (found.length > 0) {
+        lists.push(...found);
+        break;
+      }
     }
   }
-  return undefined;
+  return lists;
+}
+
+function errorCodeEnums(bundle: JsonObject, schema: unknown, depth: number): string[][] {
+  if (depth > 16) return [];
+  const { node: error } = follow(bundle, schema, '#');
+  if (!isObject(error)) return [];
+  const lists: string[][] = [];
+  if (isObject(error.properties)) {
+    const code = follow(bundle, error.properties.code, '#').node;
+    if (isObject(code) && Array.isArray(code.enum)) lists.push(code.enum.filter((c): c is string => typeof c === 'string'));
+  }
+  if (Array.isArray(error.allOf)) for (const sub of error.allOf) lists.push(...errorCodeEnums(bundle, sub, depth + 1));
+  return lists;
 }
 
 function readCodesByStatus(bundle: JsonObject, op: JsonObject, pointer: string, catalogue: Catalogue): Map<number, Set<string>> {

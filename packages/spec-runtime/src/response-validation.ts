@@ -9,7 +9,8 @@ import { responseKeyFor, responsePointer, type Operation } from './operations.js
 import { coerceParameter, type HeaderSource } from './request-validation.js';
 import type { SchemaValidator } from './schema-validator.js';
 
-const ERROR_RESPONSE_POINTER = '#/components/schemas/ErrorResponse';
+// The error object every error body carries as `error` (the contract has no separate envelope schema).
+const API_ERROR_POINTER = '#/components/schemas/ApiError';
 
 /**
  * What a response problem is about, so that a caller can name the failing check (the contract
@@ -85,8 +86,11 @@ export function checkResponse(
       problem('status', `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`);
       return problems;
     }
-    const errors = ctx.validator.errors(ERROR_RESPONSE_POINTER, body);
-    if (errors.length) problem('body', `${where}: body does not match ErrorResponse: ${describeErrors(errors)}`);
+    if (!isObject(body) || !('error' in body)) problem('body', `${where}: body is not an error body { "error": { ... } }`);
+    else {
+      const errors = ctx.validator.errors(API_ERROR_POINTER, body.error);
+      if (errors.length) problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
+    }
     problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, true));
     return problems;
   }

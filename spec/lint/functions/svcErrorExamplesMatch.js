@@ -1,7 +1,7 @@
 // svc-error-examples-match: every example of a 4xx/5xx response of an operation under `paths` has
 // error.code among the codes the response lists (code.enum) and error.type equal to its type const;
 // and every listed code has at least one example (the house style: one named example per code).
-// For a response whose schema is ErrorResponse directly (no enum), an example's code must be a
+// For a response whose error is ApiError directly (no enum), an example's code must be a
 // catalogue code of that status and its type the catalogue's type of that code.
 import { createRulesetFunction } from '@stoplight/spectral-core';
 import { JSON_MEDIA, catalogue, errorResponseForm, isErrorStatus, isObject, operations, responses, statusMatches } from './lib/oas.js';
@@ -11,12 +11,12 @@ export default createRulesetFunction(
     input: null,
     options: {
       type: ['object', 'null'],
-      properties: { errorResponse: { type: 'string' }, errorCode: { type: 'string' } },
+      properties: { errorSchema: { type: 'string' }, errorCode: { type: 'string' } },
       additionalProperties: false,
     },
   },
   function svcErrorExamplesMatch(doc, options) {
-    const envelope = options?.errorResponse ?? 'ErrorResponse';
+    const envelope = options?.errorSchema ?? 'ApiError';
     const cat = catalogue(doc, options?.errorCode ?? 'ErrorCode');
     const results = [];
     for (const o of operations(doc)) {

@@ -1,7 +1,8 @@
 // svc-error-response-shape: every 4xx/5xx response of an operation under `paths` has an
-// application/json schema that is ErrorResponse, either directly or as
-//   allOf: [ErrorResponse, {properties: {error: {properties: {type: {const}, code: {enum}}}}}]
-// and, in the allOf form, every listed code exists in the catalogue (ErrorCode's oneOf, read from the
+// application/json schema { type: object, required: [error], properties: { error } } whose error is
+// ApiError, either directly or narrowed inside `error`:
+//   error: { allOf: [ApiError], properties: { type: {const}, code: {enum} } }
+// and, in the narrowed form, every listed code exists in the catalogue (ErrorCode's enum, read from the
 // document) with x-svc-status equal to the response's status, and `type` equals the catalogue's
 // x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
 // Webhooks are exempt: their responses come from the customer's receiver, not from the API.
@@ -24,7 +25,7 @@ export default createRulesetFunction(
     options: {
       type: ['object', 'null'],
       properties: {
-        errorResponse: { type: 'string' },
+        errorSchema: { type: 'string' },
         errorCode: { type: 'string' },
         errorType: { type: 'string' },
       },
@@ -32,7 +33,7 @@ export default createRulesetFunction(
     },
   },
   function svcErrorResponseShape(doc, options) {
-    const envelope = options?.errorResponse ?? 'ErrorResponse';
+    const envelope = options?.errorSchema ?? 'ApiError';
     const codeTitle = options?.errorCode ?? 'ErrorCode';
     const cat = catalogue(doc, codeTitle);
     const typeStatuses = statusesOfType(doc, options?.errorType ?? 'ErrorType');
@@ -45,7 +46,7 @@ export default createRulesetFunction(
         const rPath = [...o.path, 'responses', status];
         const f = errorResponseForm(response, envelope);
         if (f.form === 'none') {
-          results.push({ message: `Error response ${status} has no ${JSON_MEDIA} content (an ${envelope} body).`, path: rPath });
+          results.push({ message: `Error response ${status} has no ${JSON_MEDIA} content (an error body with ${envelope}).`, path: rPath });
           continue;
         }
         const sPath = [...rPath, 'content', JSON_MEDIA, 'schema'];
@@ -58,11 +59,11 @@ export default createRulesetFunction(
         if (cat === null) {
           if (!reportedNoCatalogue) {
             reportedNoCatalogue = true;
-            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with a oneOf of codes.`, path: [] });
+            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with an enum of codes.`, path: [] });
           }
           continue;
         }
-        const errPath = [...sPath, 'allOf', 1, 'properties', 'error', 'properties'];
+        const errPath = [...sPath, 'properties', 'error', 'properties'];
         f.codes.forEach((code, i) => {
           const entry = cat.get(code);
           const cPath = [...errPath, 'code', 'enum', i];

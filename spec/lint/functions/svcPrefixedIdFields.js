@@ -1,7 +1,9 @@
 // svc-prefixed-id-fields. What it covers (data-driven, options in the ruleset):
 //   1. every schema carrying x-svc-id-prefix (a prefix such as 'usr-', or a list of them) has a
 //      `pattern` that starts with '^' and then requires one of the prefixes: it accepts
-//      '<prefix>4TgB81cd' for each prefix and rejects the same id with no or another prefix;
+//      '<prefix>4TgB81cd' for each prefix and rejects the same id with no or another prefix; or,
+//      instead of a pattern, an anyOf/oneOf whose branches carry exactly those prefixes (a type and
+//      pattern beside the anyOf would break several generators);
 //   2. the properties named in `properties` (user_id) and, inside a schema with a given title, the
 //      properties named in `titledProperties` (NoteUser.id) resolve to a schema whose
 //      x-svc-id-prefix is the given prefix (directly, or as the non-null branch of a nullable oneOf/anyOf).
@@ -12,6 +14,16 @@ import { childPath, isObject, unwrapNullable, walkDocumentSchemas } from './lib/
 
 const prefixMap = { type: 'object', additionalProperties: { type: 'string' } };
 const SAMPLE = '4TgB81cd';
+
+/** Whether the schema's anyOf/oneOf branches carry, between them, exactly the given prefixes. */
+function branchesCover(schema, prefixes, prefixesOf) {
+  const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  if (!branches) return false;
+  const found = branches.map(prefixesOf);
+  if (found.some(p => p === null)) return false;
+  const covered = new Set(found.flat());
+  return covered.size === prefixes.length && prefixes.every(p => covered.has(p));
+}
 
 function compile(pattern) {
   try {
@@ -54,6 +66,8 @@ export default createRulesetFunction(
         const label = schema.title ?? path[path.length - 1];
         if (prefixes === null || prefixes.length === 0 || prefixes.some(p => p === '')) {
           results.push({ message: `${keyword} of schema '${String(label)}' must be a non-empty prefix or list of prefixes.`, path: [...path, keyword] });
+        } else if (typeof schema.pattern !== 'string' && branchesCover(schema, prefixes, prefixesOf)) {
+          // an anyOf/oneOf of prefixed ids (each branch checked on its own) covering every prefix
         } else if (typeof schema.pattern !== 'string') {
           results.push({ message: `Schema '${String(label)}' has ${keyword} ${prefixes.join(', ')} but no pattern.`, path });
         } else {

@@ -1,6 +1,7 @@
 // Rules for error codes, "stable contracts that change only with an API version bump" (the API
 // description, Versioning). The codes live in two places, both compared:
-// - the catalogue, `components.schemas.ErrorCode`: a `oneOf` of { const, x-svc-status,
+// - the catalogue, `components.schemas.ErrorCode`: a plain `enum` with x-svc-codes { CODE: { x-svc-status,
+//   x-svc-error-type } }, or (the older form) a `oneOf` of { const, x-svc-status,
 //   x-svc-error-type } (a plain `enum` is read too, without statuses);
 // - each operation's error responses, whose `error.code` is constrained to the codes that
 //   operation documents for that status (read through $ref/allOf like any schema).
@@ -41,7 +42,13 @@ export function catalogueOf(contract) {
     const entry = contract.resolve(raw);
     if (typeof entry?.const === 'string') out.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
   }
-  for (const code of Array.isArray(schema.enum) ? schema.enum : []) if (typeof code === 'string' && !out.has(code)) out.set(code, {});
+  // The same catalogue as a plain enum, its facts per code in x-svc-codes: a reshaping between the
+  // two forms with the same codes, statuses and types is no change at all.
+  const facts = schema['x-svc-codes'] ?? {};
+  for (const code of Array.isArray(schema.enum) ? schema.enum : []) {
+    if (typeof code !== 'string' || out.has(code)) continue;
+    out.set(code, facts[code] ? { status: facts[code]['x-svc-status'], type: facts[code]['x-svc-error-type'] } : {});
+  }
   return out;
 }
 

@@ -8,7 +8,8 @@
 //   ranges, exclusive bounds, multipleOf, uniqueItems, patterns, formats and closing an object
 //   (additionalProperties or unevaluatedProperties false). A bound that did not exist is a
 //   tightening too, and any new or changed pattern or format is (regular expressions cannot be
-//   compared for inclusion, so a changed pattern is presumed narrower).
+//   compared for inclusion, so a changed pattern is presumed narrower, except where
+//   pattern-inclusion.mjs can prove the new one accepts everything the old one did).
 // - A removed request field breaks: either the server now refuses it (closed object) or it
 //   silently stops acting on it, and a typed client's object literal no longer compiles.
 // - readOnly fields are the server's (never sent) and are skipped on this side.
@@ -16,6 +17,7 @@
 //   second time, and fields/items are compared only while both versions admit objects/arrays.
 import { accepts, admitsType, jsonType, propertyNames, valuesOf } from './schema-view.mjs';
 import { walkSchemas } from './schema-walk.mjs';
+import { classPatternIncludes } from './pattern-inclusion.mjs';
 import { boundText, fieldNoun, typesText, valuesText } from './phrases.mjs';
 
 /**
@@ -73,7 +75,9 @@ export const requestSide = {
     if (accepts(base, 'string') && accepts(head, 'string')) {
       raisedMin('minLength');
       loweredMax('maxLength');
-      const added = [...head.patterns].filter((pattern) => !base.patterns.has(pattern));
+      // A new pattern that accepts every string one of the old ones accepted is a widening.
+      const added = [...head.patterns].filter((pattern) => !base.patterns.has(pattern)
+        && ![...base.patterns].some((old) => classPatternIncludes(old, pattern) === true));
       if (added.length > 0) {
         const was = base.patterns.size ? `changed from /${[...base.patterns].join('/ and /')}/ to` : 'added:';
         at('request-pattern-changed', `The pattern ${was} /${added.join('/ and /')}/: strings that matched before may be refused.`);

@@ -6,7 +6,9 @@
 //   A status that documents error codes is left to error-codes.mjs, which names each code that
 //   went away or moved, rather than reporting the status once more. A status still covered by a
 //   range ("4XX") is not removed; `default` covers nothing here, because it says nothing about
-//   the body a client was promised for that status.
+//   the body a client was promised for that status. A range replaced by explicit statuses inside
+//   it ("2XX" by 200 and 201, the readings an ambiguous description allows) is not removed either:
+//   each explicit status is compared with the range's response, except that a 204 has no body.
 // - A removed content type or response header breaks clients that read it. (A webhook's reply
 //   headers are read by the service, not by clients, and are not compared.)
 import { documentedCodes } from './error-codes.mjs';
@@ -40,16 +42,40 @@ export function checkResponses(ctx, base, head, side) {
   for (const [status, rawBase] of Object.entries(base.op.responses ?? {})) {
     const location = [head.key, `response ${status}`];
     const rawHead = responseFor(head.op.responses, status);
+    const split = rawHead ? [] : explicitInRange(head.op.responses, status);
+    if (split.length > 0) {
+      for (const [explicit, rawExplicit] of split) {
+        compareResponse(ctx, base, side, status, rawBase, rawExplicit, [head.key, `response ${status} (now ${explicit})`], explicit === '204');
+      }
+      continue;
+    }
     if (!rawHead) {
       if (base.outbound || documentedCodes(ctx.base, rawBase).size === 0) {
         ctx.report('response-status-removed', location, `The ${status} response is no longer documented: clients that handle it are left with an undocumented status.`);
       }
       continue;
     }
+    compareResponse(ctx, base, side, status, rawBase, rawHead, location, false);
+  }
+}
+
+/** The explicit statuses ('200', '201') a head documents inside a range key ('2XX') of the base. */
+function explicitInRange(responses, range) {
+  if (!/^[1-5]XX$/.test(range)) return [];
+  return Object.entries(responses ?? {}).filter(([status]) => /^\d{3}$/.test(status) && status[0] === range[0]);
+}
+
+/**
+ * One base response against its head counterpart: content types, bodies, headers.
+ * @param {Context} ctx @param {Operation} base @param {Side} side @param {string} status
+ * @param {Json} rawBase @param {Json} rawHead @param {string[]} location @param {boolean} noBody
+ */
+function compareResponse(ctx, base, side, status, rawBase, rawHead, location, noBody) {
+  {
     const before = ctx.base.resolve(rawBase) ?? {};
     const after = ctx.head.resolve(rawHead) ?? {};
 
-    for (const [mediaType, media] of Object.entries(before.content ?? {})) {
+    for (const [mediaType, media] of Object.entries(noBody ? {} : before.content ?? {})) {
       const headMedia = after.content?.[mediaType];
       const at = mediaType === 'application/json' ? location : [...location, mediaType];
       if (!headMedia) {
@@ -59,7 +85,7 @@ export function checkResponses(ctx, base, head, side) {
       walkSchemas(ctx, side, media?.schema ?? true, headMedia.schema ?? true, at);
     }
 
-    if (base.outbound) continue;
+    if (base.outbound) return;
     const headHeaders = headersByName(after.headers);
     for (const [key, [name, rawHeader]] of headersByName(before.headers)) {
       const now = headHeaders.get(key);

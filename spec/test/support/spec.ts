@@ -72,19 +72,20 @@ export interface CatalogueEntry {
   unspecified?: string;
 }
 
-export const catalogue: CatalogueEntry[] = bundle.components.schemas.ErrorCode.oneOf.map((entry: Json) => ({
-  code: entry.const,
-  status: entry['x-svc-status'],
-  type: entry['x-svc-error-type'],
-  unspecified: entry['x-svc-unspecified'],
+const errorCode = bundle.components.schemas.ErrorCode;
+export const catalogue: CatalogueEntry[] = errorCode.enum.map((code: string) => ({
+  code,
+  status: errorCode['x-svc-codes']?.[code]?.['x-svc-status'],
+  type: errorCode['x-svc-codes']?.[code]?.['x-svc-error-type'],
+  unspecified: errorCode['x-svc-codes']?.[code]?.['x-svc-unspecified'],
 }));
 
 export const statusesOfType: Record<string, number[]> = bundle.components.schemas.ErrorType['x-svc-status-of-type'];
 
-/** The codes (and type) an error response admits, read from its allOf refinement. */
+/** The codes (and type) an error response admits, read from its narrowing inside `error`. */
 export function errorResponseConstraint(response: Json): { codes: string[]; type: string | undefined } {
   const schema = response.content?.['application/json']?.schema;
-  const refinement = schema?.allOf?.find((part: Json) => !part.$ref)?.properties?.error?.properties;
+  const refinement = resolve(schema?.properties?.error)?.properties;
   return { codes: refinement?.code?.enum ?? [], type: refinement?.type?.const };
 }
 

@@ -57,7 +57,9 @@ function codeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
   let s = node;
   for (let hops = 0; isObject(s) && typeof s.$ref === 'string' && hops < 16; hops++) s = spec.resolve(s.$ref);
   if (!isObject(s) || depth > 8) return [];
-  const error = isObject(s.properties) ? s.properties.error : undefined;
+  let error = isObject(s.properties) ? s.properties.error : undefined;
+  // A named per-status error schema (error: { $ref: GetThreadNotFoundError }) holds the narrowing.
+  for (let hops = 0; isObject(error) && typeof error.$ref === 'string' && hops < 16; hops++) error = spec.resolve(error.$ref);
   const code = isObject(error) && isObject(error.properties) ? error.properties.code : undefined;
   if (isObject(code) && Array.isArray(code.enum)) return code.enum.map(String);
   for (const part of [...(Array.isArray(s.allOf) ? s.allOf : [])]) {

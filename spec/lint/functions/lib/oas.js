@@ -131,38 +131,43 @@ export const statusMatches = (key, status) => {
 export const JSON_MEDIA = 'application/json';
 
 /**
- * Reads the house shape of an error response's application/json schema:
- *   { form: 'none' }                               no application/json content
- *   { form: 'direct' }                             schema is ErrorResponse itself
- *   { form: 'allOf', typeConst, codes }            allOf: [ErrorResponse, {error: {type: {const}, code: {enum}}}]
+ * Reads the house shape of an error response's application/json schema, an envelope
+ * { type: object, required: [error], properties: { error: … } } whose error is:
+ *   { form: 'none' }                               (no application/json content)
+ *   { form: 'direct' }                             the error schema (ApiError) itself
+ *   { form: 'allOf', typeConst, codes }            { allOf: [ApiError], properties: { type: {const}, code: {enum} } }
  *   { form: 'bad', reason }                        anything else
+ * The narrowing sits inside `error`, not beside the envelope, so that example checkers that close
+ * each allOf member (Redocly) and generators read it.
  */
-export function errorResponseForm(response, errorResponseTitle = 'ErrorResponse') {
+export function errorResponseForm(response, errorTitle = 'ApiError') {
   const media = isObject(response?.content) ? response.content[JSON_MEDIA] : undefined;
   if (!isObject(media)) return { form: 'none' };
   const schema = media.schema;
-  const isEnvelope = s => isObject(s) && s.title === errorResponseTitle;
-  if (isEnvelope(schema)) return { form: 'direct' };
   if (!isObject(schema)) return { form: 'bad', reason: 'has no schema' };
-  if (!Array.isArray(schema.allOf)) return { form: 'bad', reason: `is neither ${errorResponseTitle} nor allOf [${errorResponseTitle}, {…}]` };
-  if (schema.allOf.length !== 2 || !isEnvelope(schema.allOf[0])) {
-    return { form: 'bad', reason: `must be allOf with exactly two members, ${errorResponseTitle} first` };
+  const error = isObject(schema.properties) ? schema.properties.error : undefined;
+  if (!isObject(error) || !Array.isArray(schema.required) || !schema.required.includes('error')) {
+    return { form: 'bad', reason: 'is not an object that requires properties.error' };
   }
-  const props = schema.allOf[1]?.properties?.error?.properties;
-  const typeConst = props?.type?.const;
-  const codes = props?.code?.enum;
+  const isErrorSchema = s => isObject(s) && s.title === errorTitle;
+  if (isErrorSchema(error)) return { form: 'direct' };
+  if (!Array.isArray(error.allOf) || error.allOf.length !== 1 || !isErrorSchema(error.allOf[0])) {
+    return { form: 'bad', reason: `has a properties.error that is neither ${errorTitle} nor allOf [${errorTitle}] with its own properties` };
+  }
+  const typeConst = error.properties?.type?.const;
+  const codes = error.properties?.code?.enum;
   if (typeof typeConst !== 'string') {
-    return { form: 'bad', reason: 'second allOf member has no properties.error.properties.type.const string' };
+    return { form: 'bad', reason: 'has no properties.error.properties.type.const string' };
   }
   if (!Array.isArray(codes) || codes.length === 0 || !codes.every(c => typeof c === 'string')) {
-    return { form: 'bad', reason: 'second allOf member has no non-empty properties.error.properties.code.enum of strings' };
+    return { form: 'bad', reason: 'has no non-empty properties.error.properties.code.enum of strings' };
   }
   return { form: 'allOf', typeConst, codes };
 }
 
 /** The codes an error response lists (allOf form), or null when it lists none. */
-export function listedCodes(response, errorResponseTitle) {
-  const f = errorResponseForm(response, errorResponseTitle);
+export function listedCodes(response, errorTitle) {
+  const f = errorResponseForm(response, errorTitle);
   return f.form === 'allOf' ? f.codes : null;
 }
 
@@ -226,16 +231,18 @@ export function findSchemaByTitle(doc, title) {
 }
 
 /**
- * The error catalogue: Map code -> { status, type } from ErrorCode's oneOf
- * [{ const, x-svc-status, x-svc-error-type }], or null when the document has no catalogue.
+ * The error catalogue: Map code -> { status, type } from ErrorCode's `enum` and its `x-svc-codes`
+ * ({ CODE: { x-svc-status, x-svc-error-type } }), or null when the document has no catalogue.
  */
 export function catalogue(doc, title = 'ErrorCode') {
   const schema = findSchemaByTitle(doc, title);
-  if (!isObject(schema) || !Array.isArray(schema.oneOf)) return null;
+  if (!isObject(schema) || !Array.isArray(schema.enum)) return null;
+  const facts = isObject(schema['x-svc-codes']) ? schema['x-svc-codes'] : {};
   const map = new Map();
-  for (const entry of schema.oneOf) {
-    if (!isObject(entry) || typeof entry.const !== 'string') continue;
-    map.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
+  for (const code of schema.enum) {
+    if (typeof code !== 'string') continue;
+    const entry = isObject(facts[code]) ? facts[code] : {};
+    map.set(code, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
   }
   return map;
 }
