@@ -52,6 +52,8 @@ export interface FaultServer {
   inject(method: string, pathPrefix: string, ...faults: Fault[]): void;
   /** Resolves once `count` requests have arrived. */
   waitForRequests(count: number): Promise<void>;
+  /** Resolves once `count` requests have been abandoned by their clients. */
+  waitForAbandoned(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   const threads = new Map<string, unknown>();
   let rateLimited = 0;
   let abandoned = 0;
+  const abandonWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   const conversations = Array.from({ length: options.conversations ?? 0 }, (_, index) => ({
     contact_number: `+1415555${String(index).padStart(4, '0')}`,
@@ -190,7 +193,12 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]?.fault : undefined;
     if (fault?.kind === 'hang') {
       res.on('close', () => {
-        if (!res.writableEnded) abandoned++;
+        if (res.writableEnded) return;
+        abandoned++;
+        for (const waiter of abandonWaiters.filter((w) => abandoned >= w.count)) {
+          abandonWaiters.splice(abandonWaiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
       });
       return;
     }
@@ -252,6 +260,10 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     waitForRequests(count) {
       if (requests.length >= count) return Promise.resolve();
       return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+    waitForAbandoned(count) {
+      if (abandoned >= count) return Promise.resolve();
+      return new Promise((resolve) => abandonWaiters.push({ count, resolve }));
     },
     close() {
       server.closeAllConnections();
