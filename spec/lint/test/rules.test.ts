@@ -113,6 +113,14 @@ const removeCode = (response: Json, code: string) => {
   delete media.examples[code];
 };
 
+/** An id schema that is one of several prefixed ids (x-svc-id-prefix lists them), as an anyOf of refs. */
+const anyOfIds = (prefixes: string[], refs: string[]): Json => ({
+  title: 'NoteAuthorOrNoteId',
+  description: 'A user id or a note id.',
+  'x-svc-id-prefix': prefixes,
+  anyOf: refs.map(r => ({ $ref: `#/components/schemas/${r}` })),
+});
+
 beforeAll(async () => {
   ruleset = await bundleAndLoadRuleset(rulesetFile, { fs, fetch: globalThis.fetch });
   spectral = new Spectral({ resolver });
@@ -340,6 +348,16 @@ describe('schemas', () => {
   it('svc-prefixed-id-fields: NoteUser.id that is a plain string', async () => {
     const r = await lint(mutate(d => (d.components.schemas.NoteUser.properties.id = { type: 'string', examples: ['usr-4TgB81cd'] })));
     expectReported(r, 'svc-prefixed-id-fields', [...SCHEMAS, 'NoteUser', 'properties', 'id'], /'id' of NoteUser/);
+  });
+
+  it('svc-prefixed-id-fields: an anyOf of prefixed ids covering every prefix is accepted', async () => {
+    const r = await lint(mutate(d => (d.components.schemas.NoteAuthorOrNoteId = anyOfIds(['usr-', 'not-'], ['UserId', 'NoteId']))));
+    expectSilent(r, 'svc-prefixed-id-fields');
+  });
+
+  it('svc-prefixed-id-fields: an anyOf of prefixed ids missing one of its prefixes', async () => {
+    const r = await lint(mutate(d => (d.components.schemas.NoteAuthorOrNoteId = anyOfIds(['usr-', 'not-'], ['UserId']))));
+    expectReported(r, 'svc-prefixed-id-fields', [...SCHEMAS, 'NoteAuthorOrNoteId'], /usr-, not- but no pattern/);
   });
 
   it('svc-snake-case-properties: a camelCase property', async () => {

@@ -52,14 +52,19 @@ export type CodeIsNotString = Expect<string extends ErrorCode ? false : true>;
 type Created = Awaited<ReturnType<Api<unknown>['v2']['createThread']>>;
 export type SuccessIsDocumented = Expect<Equal<Created['data'], ThreadResponse>>;
 `,
-  // openapi-zod-client: the success schema of createThread is ThreadResponse. (Its error bodies
-  // are not checked here: it turns ApiError's allOf of conditional rules into z.unknown(); see
-  // the README.)
+  // openapi-zod-client: the success schema of createThread is ThreadResponse, and an error's code
+  // is the catalogue enum. (It drops `properties` beside an allOf, so a narrowed error is typed as
+  // ApiError: its code is the whole catalogue, not the narrowed list.)
   'openapi-zod-client': `import { api, schemas } from './client';
 import type { z } from 'zod';
 ${HELPERS}
 type Created = Awaited<ReturnType<typeof api.createThread>>;
 export type SuccessIsDocumented = Expect<Equal<Created, z.infer<typeof schemas.ThreadResponse>>>;
+type Code = z.infer<typeof schemas.ApiError>['code'];
+export type CodeIsNotString = Expect<string extends Code ? false : true>;
+export type CodeIsNotNever = Expect<[Code] extends [never] ? false : true>;
+export type CodeIsCatalogue = Expect<Equal<Code, z.infer<typeof schemas.ErrorCode>>>;
+export type CodeHasCatalogue = Expect<'THREAD_NOT_FOUND' extends Code ? true : false>;
 `,
 };
 

@@ -65,8 +65,10 @@ const withoutKeys = (object, keys) => Object.fromEntries(Object.entries(object).
 
 const isNullType = (schema) => schema && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k.startsWith('x-') || k === 'description');
 
-// if/then/else do not exist in 3.0 schemas: they go, and an allOf member left empty goes too.
+// if/then/else and dependentSchemas do not exist in 3.0 schemas: they go, and an allOf member left
+// empty goes too.
 function dropConditionals(node) {
+  delete node.dependentSchemas;
   if ('if' in node && typeof node.if === 'object') {
     delete node.if;
     delete node.then;
