@@ -48,6 +48,18 @@ const refusesSize100: Mutation = {
   response: (r, q) => (/[?&]size=100(&|$)/.test(q.path) ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, pagination: undefined, error: { type: 'validation_error', code: 'INVALID_PAGE_SIZE', message: 'size', retryable: false, request_id: r.headers.get('x-request-id') } })) : r),
 };
 
+/** Thread creation (POST /v2/api/threads) with its content changed before the server sees it. */
+function threadContent(change: (content: string) => string): Mutation {
+  return {
+    request: (q) => {
+      if (q.method !== 'POST' || q.path.split('?')[0] !== '/v2/api/threads' || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (typeof body.content !== 'string') return q;
+      return { ...q, body: JSON.stringify({ ...body, content: change(body.content) }) };
+    },
+  };
+}
+
 /** A pagination block changed on every 2xx list. */
 function pagination(change: (p: Record<string, number | boolean>) => void): Mutation {
   return { response: (r) => (r.status === 200 && r.body.includes('"pagination"') ? json(r, (b) => change(b.pagination as Record<string, number | boolean>)) : r) };
@@ -197,6 +209,20 @@ const MUTANTS: Mutant[] = [
     mutation: { response: (r) => (r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r) },
   },
   {
+    name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 4000 ? `${content}x` : content)),
+  },
+  {
+    name: 'refuses a new thread of a single character (its minimum is 2)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 1 ? ' ' : content)),
+  },
+  {
     name: 'refuses size=100 (discovery fails)',
     caughtBy: 'fixtures.discovery',
     only: ['listConversations'],
@@ -217,6 +243,17 @@ const MUTANTS: Mutant[] = [
       response: (r, q) =>
         q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
           ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'ATTRIBUTE_LABEL_INVALID', message: 'label', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          : r,
+    },
+  },
+  {
+    name: 'refuses a batch of exactly 100 ids (its limit is 99)',
+    caughtBy: 'boundary.inside',
+    only: ['batchGetConversationItems'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'POST' && isPath(q.path, '/v2/api/conversations/items/batch') && (JSON.parse(q.body ?? '{}') as { ids?: unknown[] }).ids?.length === 100
+          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'BATCH_TOO_LARGE', message: 'ids', retryable: false, request_id: r.headers.get('x-request-id') } }))
           : r,
     },
   },

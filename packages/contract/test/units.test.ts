@@ -102,9 +102,9 @@ describe('options', () => {
 
 describe('config file', () => {
   it('reads keys inline or from the environment, and fixtures', () => {
-    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
+    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
     expect(config.keys).toEqual([{ name: 'ro', key: 'secret-ro', scopes: ['THREADS_READ'], env: 'RO_KEY' }, { name: 'key-2', key: 'inline', scopes: [] }]);
-    expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], search_query: 'x' });
+    expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' });
   });
   it('refuses what it does not understand, naming the entry but never the key', () => {
     expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(/unknown scope NOPE/);

@@ -61,6 +61,7 @@ export const CHECKS = {
   'threads.duplicate': { title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS', source: 'createThread 409' },
   'threads.comment-then-read': { title: 'An added comment reads back at the end of the thread, comment_count follows', source: 'addThreadComment / getThread' },
   'threads.content-limits': { title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused', source: 'NoteContent maxLength + x-svc-error-code' },
+  'threads.create-content-limits': { title: 'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)', source: 'CreateThreadRequest content maxLength/minLength' },
   'threads.mentions': { title: 'Inline mentions come back parsed in mentions', source: 'NoteContent / NoteMention' },
   'conversations.action-idempotent': { title: 'Every conversation action repeated is a 200 no-op', source: 'ConversationAction x-svc-transitions' },
   'conversations.archive': { title: 'ARCHIVE then UNARCHIVE succeed, each repeatable', source: 'ConversationAction x-svc-transitions' },
