@@ -60,6 +60,17 @@ function threadContent(change: (content: string) => string): Mutation {
   };
 }
 
+/** The rate-limit headers of every response changed. */
+function rateHeaders(change: (headers: Headers) => void): Mutation {
+  return {
+    response: (r) => {
+      const headers = new Headers(r.headers);
+      change(headers);
+      return { ...r, headers };
+    },
+  };
+}
+
 /** A pagination block changed on every 2xx list. */
 function pagination(change: (p: Record<string, number | boolean>) => void): Mutation {
   return { response: (r) => (r.status === 200 && r.body.includes('"pagination"') ? json(r, (b) => change(b.pagination as Record<string, number | boolean>)) : r) };
@@ -288,6 +299,25 @@ const MUTANTS: Mutant[] = [
     },
   },
   {
+    name: 'reports a limit other than the documented one',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    // Remaining stays under the limit, so only the documented value itself is broken.
+    mutation: rateHeaders((h) => h.set('x-ratelimit-limit', String(Number(h.get('x-ratelimit-limit')) + 1))),
+  },
+  {
+    name: 'lets Remaining climb back inside one window',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    mutation: (() => {
+      let n = 0;
+      return rateHeaders((h) => {
+        h.set('x-ratelimit-reset', '3600');
+        h.set('x-ratelimit-remaining', String(Number(h.get('x-ratelimit-limit')) - (n++ % 2 === 0 ? 2 : 1)));
+      });
+    })(),
+  },
+  {
     name: 'demands a scope beyond the documented one',
     caughtBy: 'auth.sufficient-scope',
     only: ['listTags'],
@@ -442,6 +472,25 @@ describe('each mutant of the sandbox is caught by name', () => {
       const { result, failed } = await runAgainst(proxied, { name: 'charset', caughtBy: '', only: ['threads', 'custom-fields', 'users'], allowWrites: true });
       expect(failed).toEqual([]);
       expect(result.exitCode).toBe(0);
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+
+  it('a harmless variation passes: other clients on the key (Remaining falls by several) and a Unix-time reset', async () => {
+    const upstream = await sandbox();
+    let used = 0;
+    const proxied = await mutatingProxy(upstream, rateHeaders((h) => {
+      used += 3;
+      h.set('x-ratelimit-reset', '2000000000');
+      h.set('x-ratelimit-remaining', String(Math.max(0, Number(h.get('x-ratelimit-limit')) - used)));
+    }));
+    try {
+      const { result, failed } = await runAgainst(proxied, { name: 'shared key', caughtBy: '', only: ['listTags', 'listUsers'] });
+      expect(failed).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      expect(result.report.operations.flatMap((op) => op.checks).some((c) => c.id === 'response.rate-limit-window' && c.status === 'passed' && c.passed > 1)).toBe(true);
     } finally {
       await proxied.close();
       await upstream.close();

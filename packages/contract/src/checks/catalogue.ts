@@ -15,6 +15,7 @@ export const CHECKS = {
   'response.schema': { title: 'The body validates against the documented schema (error bodies too)', source: 'response schema (Ajv 2020-12)' },
   'response.headers': { title: 'Documented response headers are present and valid', source: 'response headers' },
   'response.rate-limit-headers': { title: 'X-RateLimit-* are present and numeric on every response', source: 'headers required on every response' },
+  'response.rate-limit-window': { title: "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)", source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader' },
   'response.error-code': { title: 'error.code is one the operation lists for that status', source: 'the error response code enum' },
   'response.error-type': { title: 'error.type matches the code and the status', source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type' },
   'response.retryable': { title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)', source: 'ErrorCode x-svc-retryable' },
