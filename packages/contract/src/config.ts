@@ -6,7 +6,7 @@ import { KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, ty
 
 export class ConfigError extends Error {}
 
-const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'custom_field_keys'] as const;
+const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'threadless_item_ids', 'custom_field_keys'] as const;
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

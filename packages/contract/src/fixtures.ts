@@ -38,6 +38,8 @@ export interface Fixtures {
   /** Calls and text messages. */
   items: ItemFixture[];
   notes: ItemFixture[];
+  /** Items or notes the config names as having no thread yet (thread creation from inside its limits). */
+  threadless: ItemFixture[];
   threads: ThreadFixture[];
   customFields: CustomFieldFixture[];
   tags: string[];
@@ -194,6 +196,9 @@ async function discover(session: Session): Promise<Fixtures> {
     contacts,
     items,
     notes,
+    threadless: unique(configured.threadless_item_ids ?? [])
+      .map((id) => ({ id, entityType: entityTypeOf(session, id) }))
+      .filter((i): i is ItemFixture => i.entityType !== undefined),
     threads,
     customFields,
     tags: unique(tags),

@@ -103,6 +103,8 @@ export interface ConfigFixtures {
   item_ids?: string[];
   note_ids?: string[];
   thread_ids?: string[];
+  /** Items or notes with no thread yet: threads.create-content-limits creates one thread on each of two. */
+  threadless_item_ids?: string[];
   custom_field_keys?: string[];
   search_query?: string;
 }

@@ -151,7 +151,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       } catch {
         body = text;
       }
-      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body, durationMs: Math.round(performance.now() - started) };
+      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body, durationMs: Math.round(performance.now() - started), sentAt: started, receivedAt: performance.now() };
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`svc-contract proxy: the upstream did not answer: ${(error as Error).message}`);

@@ -48,6 +48,29 @@ const refusesSize100: Mutation = {
   response: (r, q) => (/[?&]size=100(&|$)/.test(q.path) ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, pagination: undefined, error: { type: 'validation_error', code: 'INVALID_PAGE_SIZE', message: 'size', retryable: false, request_id: r.headers.get('x-request-id') } })) : r),
 };
 
+/** Thread creation (POST /v2/api/threads) with its content changed before the server sees it. */
+function threadContent(change: (content: string) => string): Mutation {
+  return {
+    request: (q) => {
+      if (q.method !== 'POST' || q.path.split('?')[0] !== '/v2/api/threads' || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (typeof body.content !== 'string') return q;
+      return { ...q, body: JSON.stringify({ ...body, content: change(body.content) }) };
+    },
+  };
+}
+
+/** The rate-limit headers of every response changed. */
+function rateHeaders(change: (headers: Headers) => void): Mutation {
+  return {
+    response: (r) => {
+      const headers = new Headers(r.headers);
+      change(headers);
+      return { ...r, headers };
+    },
+  };
+}
+
 /** A pagination block changed on every 2xx list. */
 function pagination(change: (p: Record<string, number | boolean>) => void): Mutation {
   return { response: (r) => (r.status === 200 && r.body.includes('"pagination"') ? json(r, (b) => change(b.pagination as Record<string, number | boolean>)) : r) };
@@ -197,6 +220,20 @@ const MUTANTS: Mutant[] = [
     mutation: { response: (r) => (r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r) },
   },
   {
+    name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 4000 ? `${content}x` : content)),
+  },
+  {
+    name: 'refuses a new thread of a single character (its minimum is 2)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 1 ? ' ' : content)),
+  },
+  {
     name: 'refuses size=100 (discovery fails)',
     caughtBy: 'fixtures.discovery',
     only: ['listConversations'],
@@ -217,6 +254,17 @@ const MUTANTS: Mutant[] = [
       response: (r, q) =>
         q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
           ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'ATTRIBUTE_LABEL_INVALID', message: 'label', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          : r,
+    },
+  },
+  {
+    name: 'refuses a batch of exactly 100 ids (its limit is 99)',
+    caughtBy: 'boundary.inside',
+    only: ['batchGetConversationItems'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'POST' && isPath(q.path, '/v2/api/conversations/items/batch') && (JSON.parse(q.body ?? '{}') as { ids?: unknown[] }).ids?.length === 100
+          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'BATCH_TOO_LARGE', message: 'ids', retryable: false, request_id: r.headers.get('x-request-id') } }))
           : r,
     },
   },
@@ -249,6 +297,25 @@ const MUTANTS: Mutant[] = [
         return { ...r, headers };
       },
     },
+  },
+  {
+    name: 'reports a limit other than the documented one',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    // Remaining stays under the limit, so only the documented value itself is broken.
+    mutation: rateHeaders((h) => h.set('x-ratelimit-limit', String(Number(h.get('x-ratelimit-limit')) + 1))),
+  },
+  {
+    name: 'lets Remaining climb back inside one window',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    mutation: (() => {
+      let n = 0;
+      return rateHeaders((h) => {
+        h.set('x-ratelimit-reset', '3600');
+        h.set('x-ratelimit-remaining', String(Number(h.get('x-ratelimit-limit')) - (n++ % 2 === 0 ? 2 : 1)));
+      });
+    })(),
   },
   {
     name: 'demands a scope beyond the documented one',
@@ -405,6 +472,25 @@ describe('each mutant of the sandbox is caught by name', () => {
       const { result, failed } = await runAgainst(proxied, { name: 'charset', caughtBy: '', only: ['threads', 'custom-fields', 'users'], allowWrites: true });
       expect(failed).toEqual([]);
       expect(result.exitCode).toBe(0);
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+
+  it('a harmless variation passes: other clients on the key (Remaining falls by several) and a Unix-time reset', async () => {
+    const upstream = await sandbox();
+    let used = 0;
+    const proxied = await mutatingProxy(upstream, rateHeaders((h) => {
+      used += 3;
+      h.set('x-ratelimit-reset', '2000000000');
+      h.set('x-ratelimit-remaining', String(Math.max(0, Number(h.get('x-ratelimit-limit')) - used)));
+    }));
+    try {
+      const { result, failed } = await runAgainst(proxied, { name: 'shared key', caughtBy: '', only: ['listTags', 'listUsers'] });
+      expect(failed).toEqual([]);
+      expect(result.exitCode).toBe(0);
+      expect(result.report.operations.flatMap((op) => op.checks).some((c) => c.id === 'response.rate-limit-window' && c.status === 'passed' && c.passed > 1)).toBe(true);
     } finally {
       await proxied.close();
       await upstream.close();

@@ -7,6 +7,7 @@ import { matchesOnly, unknownFilters } from '../src/filters.js';
 import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { RateLimiter } from '../src/http/rate.js';
+import { RateWindows } from '../src/checks/rate-windows.js';
 import { responseOutcomes } from '../src/checks/response.js';
 import { parseCli, parseRate, UsageError } from '../src/options.js';
 import { createRedactor } from '../src/redact.js';
@@ -102,9 +103,9 @@ describe('options', () => {
 
 describe('config file', () => {
   it('reads keys inline or from the environment, and fixtures', () => {
-    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
+    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
     expect(config.keys).toEqual([{ name: 'ro', key: 'secret-ro', scopes: ['THREADS_READ'], env: 'RO_KEY' }, { name: 'key-2', key: 'inline', scopes: [] }]);
-    expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], search_query: 'x' });
+    expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' });
   });
   it('refuses what it does not understand, naming the entry but never the key', () => {
     expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(/unknown scope NOPE/);
@@ -194,6 +195,43 @@ describe('response checks', () => {
     const sent = { request: { method: 'POST', path: '/v2/api/threads', idempotencyKey: 'k1' }, operation: op('createThread') };
     expect(failed(exchange(400, good, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual(['response.idempotency-key-echo']);
     expect(failed(exchange(400, { ...good, 'Idempotency-Key': 'k1' }, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual([]);
+  });
+});
+
+describe('rate-limit windows (passive)', () => {
+  // Times are given, not measured: sentAt/receivedAt in ms.
+  const at = (sentAt: number, headers: { limit?: string; remaining: string; reset: string }, method = 'GET', auth?: Exchange['request']['auth']): Exchange => ({
+    seq: sentAt,
+    request: { method, path: '/v2/api/tags', ...(auth ? { auth } : {}) },
+    url: 'http://h/v2/api/tags',
+    operation: null,
+    status: 200,
+    headers: new Headers({ 'X-RateLimit-Limit': headers.limit ?? (method === 'GET' ? '20' : '5'), 'X-RateLimit-Remaining': headers.remaining, 'X-RateLimit-Reset': headers.reset }),
+    text: '',
+    body: undefined,
+    durationMs: 10,
+    sentAt,
+    receivedAt: sentAt + 10,
+  });
+  const run = (...exchanges: Exchange[]) => {
+    const windows = new RateWindows(spec);
+    return exchanges.map((e) => windows.observe(e)?.length ?? 0);
+  };
+
+  it('flags a rise inside one window, by a shared Unix-time reset or by seconds left', () => {
+    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(5000, { remaining: '16', reset: '1900000000' }))).toEqual([0, 1]);
+    expect(run(at(0, { remaining: '15', reset: '30' }), at(100, { remaining: '16', reset: '30' }))).toEqual([0, 1]);
+  });
+  it('allows falls by several, new windows, overlapping requests and other keys or classes', () => {
+    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '9', reset: '1900000000' }))).toEqual([0, 0]);
+    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '19', reset: '1900000001' }))).toEqual([0, 0]);
+    // A whole-second reset of 1 may end at once: nothing is certain, nothing compared.
+    expect(run(at(0, { remaining: '15', reset: '1' }), at(20, { remaining: '19', reset: '1' }))).toEqual([0, 0]);
+    expect(run(at(0, { remaining: '15', reset: '30' }), at(5, { remaining: '16', reset: '30' }))).toEqual([0, 0]);
+    expect(run(at(0, { remaining: '15', reset: '30' }), at(20, { remaining: '4', reset: '30' }, 'POST'), at(40, { remaining: '19', reset: '30' }, 'GET', { kind: 'key', key: 'other' }))).toEqual([0, 0, 0]);
+  });
+  it("flags a limit that is not the documented one of the request's class", () => {
+    expect(run(at(0, { limit: '20', remaining: '4', reset: '1' }, 'POST'), at(20, { limit: '5', remaining: '4', reset: '1' }))).toEqual([1, 1]);
   });
 });
 

@@ -114,10 +114,11 @@ export class ApiClient {
       return exchange;
     }
     const release = request.bypassRateLimit ? () => {} : await this.options.limiter.acquire(kind);
+    const sentAt = performance.now();
     const bounds = { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
     try {
       const response = await boundedFetch(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) }, bounds);
-      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parse(response.text), durationMs: Math.round(performance.now() - started) };
+      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parse(response.text), durationMs: Math.round(performance.now() - started), sentAt, receivedAt: performance.now() };
       this.transportFailures = 0;
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError('network', String(error));

@@ -44,6 +44,9 @@ export interface Exchange {
   /** The parsed JSON body; undefined when there was none; the raw text when it is not JSON. */
   body: unknown;
   durationMs: number;
+  /** When the request left and its response arrived (performance.now(), ms): the rate windows' order. */
+  sentAt?: number;
+  receivedAt?: number;
   /** Transport failure (no usable response): the message. status is 0. */
   error?: string;
   /** What the transport failure was: too slow or endless, too large, not valid HTTP, or the network. */

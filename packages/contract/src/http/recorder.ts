@@ -2,6 +2,8 @@
 // response checks at once, so no response escapes them, whichever scenario sent it (fixture
 // discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the running
 // test drains them into its meta, which carries them to the main process.
+import { API_WIDE } from '../checks/catalogue.js';
+import { RateWindows } from '../checks/rate-windows.js';
 import { responseOutcomes } from '../checks/response.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
 import type { Redactor } from '../redact.js';
@@ -22,6 +24,7 @@ export class Recorder {
   private reads = 0;
   /** Summaries of recent exchanges, so that a scenario failure can point at one after the fact. */
   private recent = new Map<number, ExchangeSummary>();
+  private readonly windows: RateWindows;
 
   constructor(
     private readonly spec: Spec,
@@ -29,7 +32,9 @@ export class Recorder {
     private readonly describeAuth: (exchange: Exchange) => Record<string, string>,
     /** The server is a stateless mock (profile mock). */
     private readonly stateless = false,
-  ) {}
+  ) {
+    this.windows = new RateWindows(spec);
+  }
 
   record(exchange: Exchange): void {
     this.requests++;
@@ -41,6 +46,10 @@ export class Recorder {
       this.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
     }
     for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
+    const operationId = exchange.operation?.operationId ?? API_WIDE;
+    const windowProblems = this.windows.observe(exchange);
+    if (windowProblems?.length === 0) this.add({ check: 'response.rate-limit-window', operationId, status: 'passed' });
+    else if (windowProblems !== undefined) this.add({ check: 'response.rate-limit-window', operationId, status: 'failed', detail: windowProblems.join('; '), exchange: exchange.seq });
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */

@@ -108,6 +108,35 @@ operationChecks('createThread', {
       t.pass(`every known item has a thread: 409, found ${found.id}, commented`);
     });
 
+    // The limits of the first comment from inside: each accepted value takes an item that has no
+    // thread yet (a thread per item), so it needs two of them (fixtures.threadless_item_ids).
+    check('threads.create-content-limits', where, { writes: true, stateful: true }, async (t) => {
+      const f = await t.fixtures();
+      const content = propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
+      const lengths = [
+        typeof content?.maxLength === 'number' ? { length: content.maxLength, keyword: 'maxLength' as const } : undefined,
+        typeof content?.minLength === 'number' && content.minLength > 0 ? { length: content.minLength, keyword: 'minLength' as const } : undefined,
+      ].filter((l) => l !== undefined);
+      if (lengths.length === 0) return t.skip('the thread content has no length limits in the contract');
+      const free: ItemFixture[] = [];
+      for (const item of [...f.threadless, ...entities(f)]) {
+        if (free.length === lengths.length) break;
+        if (free.some((i) => i.id === item.id)) continue;
+        const existing = await findThread(t, item);
+        if (ok(existing.exchange) && existing.id === undefined) free.push(item);
+      }
+      if (free.length < lengths.length) return t.skipForConfig(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`);
+      for (const [n, { length, keyword }] of lengths.entries()) {
+        const item = free[n] as ItemFixture;
+        const text = length > 20 ? `${probeText(t, 'limit')} `.padEnd(length, 'x') : 'x'.repeat(length);
+        const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: text } });
+        if (!t.expect(ok(created), `a thread whose content is exactly ${length} character${length === 1 ? '' : 's'} must be accepted, got ${created.status}`, created)) continue;
+        const first = data(created)?.comments;
+        t.expect(Array.isArray(first) && isObject(first[0]) && first[0].content === text, `the first comment of the thread does not hold the ${length} characters sent`, created);
+        t.pass(`thread content of ${length} character${length === 1 ? '' : 's'}`, { id: constraintId('body', 'content', keyword, length), side: 'inside' });
+      }
+    });
+
     check('threads.duplicate', where, { writes: true, stateful: true }, async (t) => {
       const f = await t.fixtures();
       let target = f.threads.find((th) => th.entityId !== '');
