@@ -148,10 +148,12 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     if (refusal) return apiError(requestId, refusal.code, refusal);
 
     let body: Record<string, unknown> | undefined;
+    let bodyValueCount: number | undefined;
     if (operation.requestBody) {
       const read = await readJsonBody(request, operation.requestBody.required, maxBodyBytes);
       if (!read.ok) return apiError(requestId, read.code, { message: read.message });
       body = read.value;
+      bodyValueCount = read.valueCount;
     } else {
       request.resume();
     }
@@ -159,7 +161,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     // The request is validated by spec-runtime first, as the sandbox does: it stops at the
     // violation that decides the code for a large body, where Prism's own validation collects
     // every error (30 000 batch ids cost seconds). Prism still checks what passes.
-    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers: requestHeaders(request), body });
+    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers: requestHeaders(request), body, bodyValueCount });
     if (violations.length > 0) return validationError(requestId, operation, violations);
 
     const preferences = parsePrefer(single(request.headers.prefer));

@@ -139,16 +139,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function execute(call: Call): Promise<Outcome> {
     const { request, url, operation, params, key, requestId, clientRequestId, idempotencyKey } = call;
     let body: Record<string, unknown> | undefined;
+    let bodyValueCount: number | undefined;
     if (operation.requestBody) {
       const read = await readJsonBody(request, operation.requestBody.required, bodyLimits);
       if (!read.ok) return errorOutcome(requestId, read.code, { message: read.message });
       body = read.value;
+      bodyValueCount = read.valueCount;
     }
     // Empty X-Request-Id and Idempotency-Key headers count as not sent.
     const headers: Record<string, string> = {};
     if (clientRequestId !== undefined) headers['X-Request-Id'] = clientRequestId;
     if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
-    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers, body });
+    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers, body, bodyValueCount });
     if (violations.length > 0) {
       const choice = contract.errorFor(violations, operation);
       return errorOutcome(requestId, choice.code, { message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });

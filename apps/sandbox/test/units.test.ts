@@ -59,7 +59,7 @@ describe('readJsonBody', () => {
     readJsonBody(new Request('http://x/', { method: 'POST', ...(body !== undefined ? { body } : {}), headers: type ? { 'Content-Type': type } : {} }), required, limits);
 
   it('accepts a JSON object and refuses everything else with the right code', async () => {
-    expect(await read('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(await read('{"a":1}')).toEqual({ ok: true, value: { a: 1 }, valueCount: 2 });
     expect(await read(undefined, 'application/json', false)).toEqual({ ok: true, value: undefined });
     expect(await read('{}', 'text/plain')).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
     expect(await read('{}', null)).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });

@@ -4,7 +4,9 @@
 // before anything is built), JSON.parse and finally "must be an object". Every failure is INVALID_REQUEST_BODY or
 // UNSUPPORTED_MEDIA_TYPE, never an exception.
 export type BodyResult =
-  | { ok: true; value: Record<string, unknown> | undefined }
+  // valueCount: how many JSON values (objects, arrays and scalars) the body holds, counted on the
+  // text; validateRequest takes it instead of walking a large parsed body to learn its size.
+  | { ok: true; value: Record<string, unknown> | undefined; valueCount?: number }
   | { ok: false; code: 'INVALID_REQUEST_BODY' | 'UNSUPPORTED_MEDIA_TYPE'; message: string };
 
 export interface BodyLimits {
@@ -50,8 +52,10 @@ export function parseJsonBody(
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body is not valid UTF-8.' };
   }
   // The nesting is checked on the text, before JSON.parse builds anything: 400 000 nested
-  // arrays are refused at the 33rd bracket instead of being built and walked.
-  if (nestedDeeperThan(text, limits.maxDepth)) {
+  // arrays are refused at the 33rd bracket instead of being built and walked. The same pass
+  // counts the values, which spares walking the parsed body later.
+  const shape = scanJsonText(text, limits.maxDepth);
+  if (shape === 'too-deep') {
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is nested deeper than ${limits.maxDepth} levels.` };
   }
   let value: unknown;
@@ -64,7 +68,7 @@ export function parseJsonBody(
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body must be a JSON object; got ${got}.` };
   }
-  return { ok: true, value: value as Record<string, unknown> };
+  return { ok: true, value: value as Record<string, unknown>, valueCount: shape.valueCount };
 }
 
 /**
@@ -73,19 +77,39 @@ export function parseJsonBody(
  * left to JSON.parse to refuse.
  */
 export function nestedDeeperThan(text: string, maxDepth: number): boolean {
+  return scanJsonText(text, maxDepth) === 'too-deep';
+}
+
+/**
+ * One pass over JSON text, outside strings: 'too-deep' as soon as more than `maxDepth` arrays or
+ * objects are open inside one another, else the number of values the text holds (exact for valid
+ * JSON: the top value, plus one per comma, plus one per array or object that is not empty, since
+ * a container of n values holds n - 1 commas).
+ */
+export function scanJsonText(text: string, maxDepth: number): 'too-deep' | { valueCount: number } {
   let depth = 0;
   let inString = false;
+  let commas = 0;
+  let filled = 0;
+  let justOpened = false; // an array or object opened, and nothing but whitespace seen since
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
       if (code === 92) i++; // a backslash escapes the next character
       else if (code === 34) inString = false;
-    } else if (code === 34) inString = true;
+      continue;
+    }
+    if (code === 32 || code === 10 || code === 13 || code === 9) continue;
+    if (justOpened && code !== 93 && code !== 125) filled++;
+    justOpened = false;
+    if (code === 34) inString = true;
+    else if (code === 44) commas++;
     else if (code === 91 || code === 123) {
-      if (++depth > maxDepth) return true;
+      if (++depth > maxDepth) return 'too-deep';
+      justOpened = true;
     } else if (code === 93 || code === 125) depth--;
   }
-  return false;
+  return { valueCount: 1 + commas + filled };
 }
 
 function clip(text: string): string {

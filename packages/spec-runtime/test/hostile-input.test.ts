@@ -51,6 +51,15 @@ describe('validation of a hostile body', () => {
     expect(violations[0]).toMatchObject({ field: 'ids[0]', code: 'INVALID_ITEM_ID' });
   });
 
+  it('takes the value count the caller knows instead of walking the body', () => {
+    const small = { ids: ['x', 'cll-1', 'y'] };
+    // The same three-id body, said to hold more values than the limit: answered from its first violation.
+    const told = contract().validateRequest(batch, { body: small, bodyValueCount: EVERY_ERROR_MAX_NODES + 1 });
+    expect(told.map((v) => v.field)).toEqual(['ids[0]']);
+    const exact = contract().validateRequest(batch, { body: small, bodyValueCount: 5 });
+    expect(exact.map((v) => v.field)).toEqual(['ids[0]', 'ids[2]']);
+  });
+
   it('counts nodes only as far as it needs to', () => {
     expect(hasAtMostNodes({ a: [1, 2, { b: 3 }] }, 6)).toBe(true);
     expect(hasAtMostNodes({ a: [1, 2, { b: 3 }] }, 5)).toBe(false);
@@ -122,6 +131,27 @@ describe('nesting is refused before parsing', () => {
     expect(nestedDeeperThan(`{"a":"${'['.repeat(100)}"}`, 3)).toBe(false);
     expect(nestedDeeperThan(`{"a":"\\"${'['.repeat(100)}"}`, 3)).toBe(false);
     expect(nestedDeeperThan(`[${'{"a":1},'.repeat(1000)}{"b":2}]`, 2)).toBe(false);
+  });
+
+  it('counts the values of the text in the same pass, exactly as a walk of the parsed body would', async () => {
+    const { parseJsonBody, scanJsonText } = await import('../src/json-body.js');
+    const walk = (v: unknown): number => (Array.isArray(v) ? 1 + v.reduce((n: number, c) => n + walk(c), 0) : typeof v === 'object' && v !== null ? 1 + Object.values(v).reduce((n: number, c) => n + walk(c), 0) : 1);
+    const texts = [
+      '{}',
+      '[]',
+      '{ "a" : [ ] , "b" : { } }',
+      '{"a":[1,2,{"b":3}]}',
+      '{"a":"x, [y] {z}","b":"\\\",","c":[[],[[]],{"d":null}]}',
+      '\n{\n\t"a": [\n  1 ,\r\n  true\n ]\n}\n',
+      JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, i % 3 === 0 ? [] : i % 3 === 1 ? { k: [i] } : 'v,]']))),
+    ];
+    for (const text of texts) {
+      const value = JSON.parse(text);
+      expect(scanJsonText(text, 32), text).toEqual({ valueCount: walk(value) });
+    }
+    expect(scanJsonText('[[[1]]]', 2)).toBe('too-deep');
+    const parsed = parseJsonBody(new TextEncoder().encode('{"ids":["a","b"]}'), 'application/json', true);
+    expect(parsed).toMatchObject({ ok: true, valueCount: 4 });
   });
 
   it('answers 400 000 nested arrays with INVALID_REQUEST_BODY', async () => {

@@ -7,7 +7,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 describe('parseJsonBody', () => {
   it('accepts a JSON object, and an absent optional body', () => {
-    expect(parseJsonBody(bytes('{"a":[1,{"b":2}]}'), JSON_TYPE, true)).toEqual({ ok: true, value: { a: [1, { b: 2 }] } });
+    expect(parseJsonBody(bytes('{"a":[1,{"b":2}]}'), JSON_TYPE, true)).toEqual({ ok: true, value: { a: [1, { b: 2 }] }, valueCount: 5 });
     expect(parseJsonBody(new Uint8Array(0), null, false)).toEqual({ ok: true, value: undefined });
   });
 
