@@ -3,7 +3,7 @@
 // parameters, the first request-body example, the API key header and, on writes, an
 // Idempotency-Key. Nothing is written per operation by hand, so a new operation gets its samples
 // the moment it is in the contract.
-import { freshOnSandbox } from './sandbox-fresh.js';
+import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 import {
   defaultServerUrl,
   firstRequestBodyExample,
@@ -61,7 +61,7 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
   let idempotent = false;
 
   for (const parameter of parameters) {
-    const example = parameterExample(doc, parameter);
+    const example = freshParameter(parameter.name, parameterExample(doc, parameter));
     if (parameter.in === 'path') {
       if (example === undefined) {
         throw new Error(`${operationLabel(entry)}: path parameter ${parameter.name} has no example to put in the samples`);
@@ -95,14 +95,17 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
     pathParams,
     queryParams,
     idempotent,
-    body: sampleBody(doc, entry),
+    body: sampleBody(doc, entry, pathParams),
   };
 }
 
 /** The first request-body example, made to work on a fresh sandbox (see sandbox-fresh.ts). */
-function sampleBody(doc: OpenApiDocument, entry: OperationEntry): { value: unknown } | undefined {
+function sampleBody(doc: OpenApiDocument, entry: OperationEntry, pathParams: Record<string, unknown>): { value: unknown } | undefined {
   const example = firstRequestBodyExample(doc, entry.operation);
-  return example && { value: freshOnSandbox(example.value) };
+  if (!example) return undefined;
+  const value = freshOnSandbox(example.value);
+  if (typeof value === 'object' && value !== null && 'tags' in value) return { value: { ...value, tags: freshTags(pathParams['id'], value.tags) } };
+  return { value };
 }
 
 /** The curl header of a fresh Idempotency-Key: `uuidgen` (macOS, util-linux) runs at each call. */
