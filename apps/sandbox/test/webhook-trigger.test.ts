@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, loadSeedFile } from '../src/index.js';
@@ -15,7 +15,7 @@ import { WEBHOOK_TRIGGER_PATH, callReceivedDelivery } from '../src/webhook-trigg
 
 const bundle = createRequire(import.meta.url)('@svc/openapi/openapi.json') as Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+addFormats.default(ajv);
 ajv.addSchema(bundle, 'contract');
 const schemaRef = (bundle as { webhooks: { CALL_RECEIVED: { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } } } }).webhooks
   .CALL_RECEIVED.post.requestBody.content['application/json'].schema.$ref;
