@@ -3,6 +3,7 @@
 // parameters, the first request-body example, the API key header and, on writes, an
 // Idempotency-Key. Nothing is written per operation by hand, so a new operation gets its samples
 // the moment it is in the contract.
+import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 import {
   defaultServerUrl,
   firstRequestBodyExample,
@@ -32,7 +33,8 @@ export interface SampleRequest {
   url: string;
   pathParams: Record<string, unknown>;
   queryParams: Record<string, unknown>;
-  idempotencyKey: string | undefined;
+  /** Whether the operation takes an Idempotency-Key (writes): the samples send a fresh one. */
+  idempotent: boolean;
   body: { value: unknown } | undefined;
 }
 
@@ -56,10 +58,10 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
   const parameters = parametersOf(doc, entry);
   const pathParams: Record<string, unknown> = {};
   const queryParams: Record<string, unknown> = {};
-  let idempotencyKey: string | undefined;
+  let idempotent = false;
 
   for (const parameter of parameters) {
-    const example = parameterExample(doc, parameter);
+    const example = freshParameter(parameter.name, parameterExample(doc, parameter));
     if (parameter.in === 'path') {
       if (example === undefined) {
         throw new Error(`${operationLabel(entry)}: path parameter ${parameter.name} has no example to put in the samples`);
@@ -73,9 +75,9 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
         throw new Error(`${operationLabel(entry)}: required query parameter ${parameter.name} has no example`);
       }
     } else if (parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key') {
-      // Writes document the header; the sample sends the contract's own example key.
-      if (example === undefined) throw new Error(`${operationLabel(entry)}: Idempotency-Key has no example`);
-      idempotencyKey = String(example);
+      // Writes document the header. A key is unique per write, so the samples never hard-code
+      // one (that would teach reuse): curl makes a fresh UUID, the client sends one by itself.
+      idempotent = true;
     }
   }
 
@@ -92,10 +94,22 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
     url: `${baseUrl}${path}${query ? `?${query}` : ''}`,
     pathParams,
     queryParams,
-    idempotencyKey,
-    body: firstRequestBodyExample(doc, entry.operation),
+    idempotent,
+    body: sampleBody(doc, entry, pathParams),
   };
 }
+
+/** The first request-body example, made to work on a fresh sandbox (see sandbox-fresh.ts). */
+function sampleBody(doc: OpenApiDocument, entry: OperationEntry, pathParams: Record<string, unknown>): { value: unknown } | undefined {
+  const example = firstRequestBodyExample(doc, entry.operation);
+  if (!example) return undefined;
+  const value = freshOnSandbox(example.value);
+  if (typeof value === 'object' && value !== null && 'tags' in value) return { value: { ...value, tags: freshTags(pathParams['id'], value.tags) } };
+  return { value };
+}
+
+/** The curl header of a fresh Idempotency-Key: `uuidgen` (macOS, util-linux) runs at each call. */
+export const CURL_FRESH_IDEMPOTENCY_KEY = '-H "Idempotency-Key: $(uuidgen)"';
 
 /** POSIX single quoting: nothing inside is expanded; a `'` becomes `'\''`. */
 export function shellQuote(text: string): string {
@@ -106,7 +120,7 @@ export function curlSample(request: SampleRequest): string {
   const lines = [request.method === 'GET' ? `curl ${shellQuote(request.url)}` : `curl -X ${request.method} ${shellQuote(request.url)}`];
   // Double quotes so the shell expands the key from the environment.
   lines.push(`-H "Authorization: Api-Key $${API_KEY_VARIABLE}"`);
-  if (request.idempotencyKey !== undefined) lines.push(`-H ${shellQuote(`Idempotency-Key: ${request.idempotencyKey}`)}`);
+  if (request.idempotent) lines.push(CURL_FRESH_IDEMPOTENCY_KEY);
   if (request.body) {
     lines.push(`-H 'Content-Type: application/json'`);
     // Short bodies on the line; long ones pretty-printed (still one shell word), indented to sit
@@ -125,7 +139,6 @@ export function clientSample(request: SampleRequest): string {
   if (Object.keys(request.queryParams).length > 0) params.query = request.queryParams;
   if (Object.keys(params).length > 0) options.push(['params', params]);
   if (request.body) options.push(['body', request.body.value]);
-  if (request.idempotencyKey !== undefined) options.push(['idempotencyKey', request.idempotencyKey]);
 
   const call =
     options.length === 0
@@ -140,6 +153,7 @@ export function clientSample(request: SampleRequest): string {
     `  baseUrl: ${jsLiteral(request.baseUrl)},`,
     '});',
     '',
+    ...(request.idempotent ? ['// The client sends a fresh Idempotency-Key with every write (the same on its retries).'] : []),
     `const { data, error } = ${call};`,
     'if (error) console.error(error.error.code);',
     'else console.log(data);',

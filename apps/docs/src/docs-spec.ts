@@ -2,11 +2,20 @@
 // need — generated code samples on every operation, the guides as navigable sections, and an
 // overview that no longer repeats the sections the guides present. The bundle itself is never
 // modified.
+import { addMarkerCallouts } from './callouts.js';
 import { addCodeSamples } from './code-samples.js';
 import { buildGuides, guideTagName, type Guide } from './guides/index.js';
 import { splitDescription } from './guides/description-sections.js';
 import { blocks } from './markdown.js';
-import type { OpenApiDocument, Tag } from './openapi.js';
+import { defaultServerUrl, type OpenApiDocument, type Tag } from './openapi.js';
+
+/**
+ * The servers panel's first entry: the local sandbox, a concrete URL a reader can call at once
+ * (the contract's server is the `{base_url}` template, whose default is that sandbox).
+ */
+export function localSandboxServer(bundle: OpenApiDocument): { url: string; description: string } {
+  return { url: defaultServerUrl(bundle), description: 'The local sandbox (pnpm start in this repository, or npx svc-sandbox; demo key sbx_demo_full_access).' };
+}
 
 export const GUIDES_GROUP = 'Guides';
 export const REFERENCE_GROUP = 'API reference';
@@ -16,6 +25,8 @@ export function makeDocsSpec(bundle: OpenApiDocument): { spec: OpenApiDocument; 
   const guides = buildGuides(bundle);
 
   addCodeSamples(spec);
+  addMarkerCallouts(spec);
+  spec.servers = [localSandboxServer(bundle), ...(spec.servers ?? [])];
 
   // A Redoc "trait tag" is a section with a description and no operations: exactly a guide.
   const guideTags: Tag[] = guides.map((guide) => ({

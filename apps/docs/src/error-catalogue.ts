@@ -40,6 +40,15 @@ export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
   });
 }
 
+/**
+ * The link to a code's section of the Errors guide (its `### CODE` heading, which Redoc routes by
+ * the heading in lower case): the fragment of its `doc_url` when the sandbox serves these docs.
+ * The browser test follows the sandbox's doc_url for every code, so the two stay in step.
+ */
+export function errorAnchor(code: string): string {
+  return `#/guide-errors/${code.toLowerCase()}`;
+}
+
 export function catalogueEntry(doc: OpenApiDocument, code: string): CatalogueEntry {
   const entry = errorCatalogue(doc).find((candidate) => candidate.code === code);
   if (!entry) throw new Error(`Error code ${code} is not in the catalogue`);

@@ -9,8 +9,9 @@ import { PACKAGE_DIR, PAGE_TEMPLATE } from './paths.js';
 
 /** Redoc options (Redoc CE 3, passed as `--openapi`). */
 export const REDOC_OPTIONS = {
-  // Show the contract's honesty markers where they apply, next to the field or operation.
-  showExtensions: ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'],
+  // The contract's honesty markers are shown as readable callouts in the descriptions (see
+  // callouts.ts), never as raw extensions.
+  showExtensions: false,
   // Redoc 3 offers only the languages listed here (its default list has no @svc/api-client).
   codeSamples: { languages: CODE_SAMPLE_LANGUAGES },
   // The published contract (not the docs copy) is what a reader should download; the build

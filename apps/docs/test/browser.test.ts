@@ -5,6 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsErrorUrl } from '@svc/sandbox';
 import { CLIENT_LABEL, CURL_LABEL } from '../src/code-samples.js';
 import { REFERENCE_GROUP } from '../src/docs-spec.js';
 import { errorCatalogue } from '../src/error-catalogue.js';
@@ -168,27 +169,93 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     await page.screenshot({ path: join(RESULTS_DIR, 'docs-operation.png') });
   });
 
-  it('lists every error code of the catalogue under its HTTP status', async () => {
-    const errorsGuide = guides.find((guide) => guide.id === 'errors')!;
-    await menuItem(errorsGuide.title).locator(':scope > a').click();
-    await expect.poll(() => page.url()).toMatch(new RegExp(`#/${guideTagName(errorsGuide)}$`));
+  it("follows every code's doc_url, as the sandbox serving these docs writes it, to the code's own section", async () => {
     const catalogue = errorCatalogue(bundle);
-    for (const status of [...new Set(catalogue.map((entry) => entry.status))]) {
-      // Each status is a sub-section of the guide ("404 Not Found"); open it and read it.
-      const link = menuItem(errorsGuide.title).locator('[data-text]').filter({ hasText: new RegExp(`^${status}\\b`) });
-      const label = (await link.first().getAttribute('data-text'))!;
-      await link.first().click();
-      const section = page.locator(`[data-section-id^="/${guideTagName(errorsGuide)}/"]`, { has: heading(label) });
-      await expect.poll(() => section.count(), { message: label }).toBe(1);
-      // Sections render as they come into view: wait until this one lists every code it should.
-      const codes = catalogue.filter((candidate) => candidate.status === status).map((entry) => entry.code);
+    const pageUrl = `${server.url}/`;
+    for (const entry of catalogue) {
+      const docUrl = docsErrorUrl(pageUrl, entry.code);
+      // The page part is this page; the fragment is Redoc's route to the code's section.
+      expect(docUrl.slice(0, docUrl.indexOf('#'))).toBe(pageUrl);
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, new URL(docUrl).hash);
+      const section = page.locator(`[data-section-id="/guide-errors/${entry.code.toLowerCase()}"]`);
+      await expect.poll(() => section.count(), { message: entry.code }).toBe(1);
+      await expect.poll(() => heading(entry.code).first().isVisible(), { message: entry.code }).toBe(true);
+      // Landed on it: the section's top is within the viewport.
       await expect
         .poll(async () => {
-          const text = await section.innerText();
-          return codes.filter((code) => !text.includes(code));
-        }, { message: `codes missing under ${label}` })
-        .toEqual([]);
+          const box = await section.boundingBox();
+          return box !== null && box.y > -box.height && box.y < (page.viewportSize()?.height ?? 0);
+        }, { message: `${entry.code} scrolled into view` })
+        .toBe(true);
+      expect(await section.innerText()).toContain(entry.type);
     }
+    await page.screenshot({ path: join(RESULTS_DIR, 'docs-error-code.png') });
+  });
+
+  it('shows the honesty markers as readable callouts, never as raw extension names', async () => {
+    const webhooks = guides.find((guide) => guide.id === 'webhooks')!;
+    await menuItem(webhooks.title).first().locator(':scope > a').click();
+    // The first event's section (Redoc routes `## CALL_RECEIVED` as /guide-webhooks/call_received).
+    const event = Object.keys(bundle.webhooks ?? {})[0]!.toLowerCase();
+    await page.evaluate((hash) => {
+      window.location.hash = hash;
+    }, `#/${guideTagName(webhooks)}/${event}`);
+    // Its sub-sections (### headings are sections of their own) render as they come into view:
+    // visit each, and read them all.
+    const prefix = `/${guideTagName(webhooks)}/`;
+    await expect.poll(() => page.locator(`[data-section-id="${prefix}${event}"]`).count()).toBe(1);
+    const ids = await page.locator(`[data-section-id^="${prefix}"]`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-section-id') ?? ''));
+    const texts: string[] = [];
+    for (const id of ids) {
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, `#${id}`);
+      texts.push(await page.locator(`[data-section-id="${id}"]`).innerText());
+    }
+    expect(texts.join('\n')).toContain('Not specified by the API description:');
+    await page.screenshot({ path: join(RESULTS_DIR, 'docs-callout.png') });
+    const text = await page.locator('body').innerText();
+    // Redoc prints a shown extension as "svc-unspecified: …" (its name without "x-"). Prose that
+    // names the extension (`x-svc-unspecified`, in the contract's own explanations) is not that.
+    expect(text.match(/(?:^|[^-\w])svc-(?:unspecified|ambiguity|inferred):/gm) ?? []).toEqual([]);
+    expect(text).toContain('signature');
+  });
+
+  it('offers the local sandbox in the servers panel', async () => {
+    await menuItems().first().locator(':scope > a').click();
+    await expect.poll(() => page.locator('body').innerText()).toContain('The local sandbox');
+    expect(await page.locator('body').innerText()).toContain('http://localhost:4010');
+  });
+
+  it.each([1280, 1440, 1600, 1920])('holds its layout at %i px: no sideways scrolling, no word broken in a title', async (width) => {
+    await page.setViewportSize({ width, height: 1000 });
+    await menuItems().first().locator(':scope > a').click();
+    const title = heading(`${bundle.info.title} (${bundle.info.version})`).first();
+    await expect.poll(() => title.isVisible()).toBe(true);
+    const layout = await page.evaluate(() => {
+      const h1 = document.querySelector('h1');
+      // A word split over two lines has two client rects.
+      const brokenWords: string[] = [];
+      const text = h1?.firstChild?.nodeType === Node.TEXT_NODE ? (h1.firstChild as Text) : undefined;
+      if (text) {
+        const range = document.createRange();
+        let start = 0;
+        for (const word of (text.textContent ?? '').split(' ')) {
+          range.setStart(text, start);
+          range.setEnd(text, start + word.length);
+          if (word && range.getClientRects().length > 1) brokenWords.push(word);
+          start += word.length + 1;
+        }
+      }
+      return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, checkedTitle: Boolean(text), brokenWords };
+    });
+    expect(layout.checkedTitle).toBe(true);
+    expect(layout.brokenWords).toEqual([]);
+    expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+    await page.screenshot({ path: join(RESULTS_DIR, `docs-${width}px.png`) });
+    await page.setViewportSize({ width: 1400, height: 900 });
   });
 
   it('finds an operation with the search box', async () => {

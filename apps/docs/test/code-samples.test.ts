@@ -13,6 +13,7 @@ import {
   type CodeSample,
 } from '../src/code-samples.js';
 import { limitsOf } from '../src/limits.js';
+import { freshOnSandbox, itemWithoutThread } from '../src/sandbox-fresh.js';
 import { loadBundle } from '../src/load-bundle.js';
 import { firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
 
@@ -28,11 +29,13 @@ function bash(script: string, env: Record<string, string> = {}): string {
 
 const argumentsBySource = new Map<string, string[]>();
 /** Runs a curl sample with `curl` replaced by a function that prints its arguments, one per NUL. */
-function curlArguments(source: string): string[] {
-  let args = argumentsBySource.get(source);
+function curlArguments(source: string, again = false): string[] {
+  let args = again ? undefined : argumentsBySource.get(source);
   if (!args) {
-    args = bash(`curl() { printf '%s\\0' "$@"; }\n${source}\n`, { SVC_API_KEY: TEST_KEY }).split('\0').slice(0, -1);
-    argumentsBySource.set(source, args);
+    // uuidgen may be missing here: a stand-in with the same output (a fresh UUID per call).
+    const uuidgen = `command -v uuidgen >/dev/null || uuidgen() { ${JSON.stringify(process.execPath)} -p 'crypto.randomUUID()'; }`;
+    args = bash(`${uuidgen}\ncurl() { printf '%s\\0' "$@"; }\n${source}\n`, { SVC_API_KEY: TEST_KEY }).split('\0').slice(0, -1);
+    if (!again) argumentsBySource.set(source, args);
   }
   return args;
 }
@@ -81,9 +84,11 @@ describe('code samples', () => {
       expect(headersOf(args)).toContain(`Authorization: Api-Key ${TEST_KEY}`);
     });
 
-    it(`curl: ${isWrite ? 'carries' : 'carries no'} Idempotency-Key`, () => {
+    it(`curl: ${isWrite ? 'carries a fresh' : 'carries no'} Idempotency-Key`, () => {
       const keys = headersOf(curlArguments(curl)).filter((header) => header.startsWith('Idempotency-Key: '));
       expect(keys).toHaveLength(isWrite ? 1 : 0);
+      // Never a hard-coded key: each run makes its own.
+      if (isWrite) expect(headersOf(curlArguments(curl, true)).find((header) => header.startsWith('Idempotency-Key: '))).not.toBe(keys[0]);
     });
 
     it('curl: sends the first request-body example as JSON', () => {
@@ -92,7 +97,9 @@ describe('code samples', () => {
       if (example === undefined) {
         expect(args).not.toContain('-d');
       } else {
-        expect(JSON.parse(args[args.indexOf('-d') + 1]!)).toEqual(example.value);
+        // The contract's example, with seed-dependent values made to work on a fresh sandbox.
+        expect(JSON.parse(args[args.indexOf('-d') + 1]!)).toEqual(sampleRequestFor(bundle, entry).body?.value);
+        expect(Object.keys(JSON.parse(args[args.indexOf('-d') + 1]!) as object)).toEqual(Object.keys(example.value as object));
         expect(headersOf(args)).toContain('Content-Type: application/json');
       }
     });
@@ -103,7 +110,9 @@ describe('code samples', () => {
       expect(client).toContain("import { createSvcClient } from '@svc/api-client';");
       expect(client).toContain('apiKey: process.env.SVC_API_KEY');
       expect(client).toContain(`svc.${entry.method.toUpperCase()}('${entry.path}'`);
-      expect(client.includes('idempotencyKey:')).toBe(isWrite);
+      // The client makes a fresh key per write: a sample never hard-codes one.
+      expect(client).not.toContain('idempotencyKey:');
+      expect(client.includes('fresh Idempotency-Key')).toBe(isWrite);
     });
   });
 
@@ -114,6 +123,18 @@ describe('code samples', () => {
     expect(request.url).toMatch(/\/conversations\/%2B\d+\//);
     // The typed client encodes path values itself: it gets the plain + form.
     expect(clientSample(request)).toMatch(/contact_number: '\+\d+'/);
+  });
+
+  it("swaps a thread's item that already has a seeded thread for one without, so the sample works on a fresh sandbox", async () => {
+    const { loadSeedFile } = await import('@svc/sandbox');
+    const seed = loadSeedFile();
+    const threaded = seed.teams.flatMap((team) => team.threads.map((thread) => thread.entity_id));
+    const createThread = operations.find((entry) => entry.method === 'post' && entry.path === '/v2/api/threads')!;
+    const body = sampleRequestFor(bundle, createThread).body!.value as { entity_type: string; entity_id: string };
+    expect(threaded).not.toContain(body.entity_id);
+    expect(body.entity_id).toBe(itemWithoutThread(body.entity_type));
+    // Bodies without a taken item are left as the contract wrote them.
+    expect(freshOnSandbox({ entity_type: 'CALL', entity_id: body.entity_id, content: 'x' })).toEqual({ entity_type: 'CALL', entity_id: body.entity_id, content: 'x' });
   });
 
   it('refuses an operation whose path parameter has no example, rather than inventing one', () => {

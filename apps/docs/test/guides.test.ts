@@ -54,16 +54,20 @@ describe('guides', () => {
     }
   });
 
-  it('errors: the whole catalogue, each code under its status with its type and meaning', () => {
+  it('errors: the whole catalogue, each code its own section under its status, with its type and meaning', () => {
     const byStatus = sections(guide('errors').markdown);
     for (const entry of errorCatalogue(bundle)) {
       const heading = [...byStatus.keys()].find((candidate) => candidate.startsWith(`${entry.status} `));
       expect(heading, `section for ${entry.status}`).toBeDefined();
-      expect(byStatus.get(heading!)).toContain(`| \`${entry.code}\` | \`${entry.type}\` | ${oneLine(entry.meaning)}`);
+      expect(byStatus.get(heading!)).toContain(`### ${entry.code}\n\n\`${entry.type}\` · HTTP ${entry.status} · `);
+      expect(byStatus.get(heading!)).toContain(oneLine(entry.meaning));
       if (entry.suggestion) expect(byStatus.get(heading!)).toContain(oneLine(entry.suggestion));
     }
     const apiWide = byStatus.get('API-wide rules') ?? '';
-    for (const entry of errorCatalogue(bundle).filter((candidate) => candidate.apiWide)) expect(apiWide).toContain(`\`${entry.code}\``);
+    // The tables elsewhere link each code to its section.
+    for (const entry of errorCatalogue(bundle).filter((candidate) => candidate.apiWide)) {
+      expect(apiWide).toContain(`[\`${entry.code}\`](#/guide-errors/${entry.code.toLowerCase()})`);
+    }
   });
 
   it('rate limits: the budgets and every other limit come from info.x-svc-limits', () => {

@@ -19,6 +19,8 @@ import type { ApiKeyRecord, SandboxState } from './store/model.js';
 import { Store } from './store/store.js';
 import { generateRequestId, issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
+import { handleWebhookTrigger } from './webhook-trigger-route.js';
+import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
 export interface SandboxOptions {
   /** Defaults to the bundle of @svc/openapi. */
@@ -29,6 +31,10 @@ export interface SandboxOptions {
   rateLimit?: false | Partial<RateLimits>;
   /** Serves POST /__sandbox/reset (restores the seed). Off by default. */
   enableReset?: boolean;
+  /** Serves POST /__sandbox/webhooks/trigger (sends a webhook delivery to a given URL). Off by default. */
+  enableWebhookTrigger?: boolean;
+  /** The doc_url of an error, by code (default: the contract's docs URL plus the code). */
+  docUrl?: (code: string) => string;
   /** Milliseconds since the epoch; injectable for idempotency expiry and rate-limit windows. */
   clock?: () => number;
   /** Largest accepted request body, in bytes (default 256 KiB). */
@@ -132,6 +138,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       ...(detail.errors ? { errors: detail.errors } : {}),
       ...(detail.retryAfterSeconds !== undefined ? { retryAfterSeconds: detail.retryAfterSeconds } : {}),
     });
+    if (options.docUrl) built.body.error.doc_url = options.docUrl(code);
     return { status: built.status, text: JSON.stringify(built.body) };
   }
 
@@ -239,6 +246,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return c.json({ data: { reset: true } });
     });
   }
+  if (options.enableWebhookTrigger) app.post(WEBHOOK_TRIGGER_PATH, (c) => handleWebhookTrigger(c.req.raw, store));
   app.all('*', (c) => handle(c.req.raw));
 
   const sandbox: Sandbox = {

@@ -5,10 +5,14 @@ import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
 import { bundledContract } from './bundled-contract.js';
+import { docsErrorUrl } from './doc-url.js';
+import { runTrigger } from './trigger-command.js';
+import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = bundledContract().limits;
 
 const USAGE = `Usage: svc-sandbox [options]
+       svc-sandbox trigger <topic> --url <url>   (send a webhook delivery; trigger --help)
 
 Runs the stateful sandbox of the Team Communications Service API (in memory, seeded).
 
@@ -17,8 +21,11 @@ Options:
   --host <host>      Interface to bind (default ${DEFAULT_HOST})
   --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
   --no-rate-limit    Turn off the ${readRequestsPerSecond} reads/s and ${writeRequestsPerSecond} writes/s per-key limits
-  --docs <dir>       Serve a built docs folder (apps/docs/dist) under /docs
+  --docs <dir>       Serve a built docs folder (apps/docs/dist) under /docs; errors' doc_url then points there
+  --docs-url <url>   Where errors' doc_url points otherwise: your published docs page (default: the contract's)
   --enable-reset     Serve POST ${RESET_PATH}, which restores the seed (for tests)
+  --enable-webhook-trigger
+                     Serve POST ${WEBHOOK_TRIGGER_PATH} (sends a webhook delivery to a URL you give)
   -h, --help         Show this help
 `;
 
@@ -28,6 +35,10 @@ function fatal(message: string): never {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === 'trigger') {
+    process.exitCode = await runTrigger(process.argv.slice(3), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    return;
+  }
   let values;
   try {
     ({ values } = parseArgs({
@@ -37,7 +48,9 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         'no-rate-limit': { type: 'boolean' },
         'enable-reset': { type: 'boolean' },
+        'enable-webhook-trigger': { type: 'boolean' },
         docs: { type: 'string' },
+        'docs-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -51,6 +64,8 @@ async function main(): Promise<void> {
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const docsUrl = values['docs-url'];
+  if (docsUrl !== undefined && !URL.canParse(docsUrl)) fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
   let seed;
   try {
     seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
@@ -63,14 +78,27 @@ async function main(): Promise<void> {
     seed,
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
+    enableWebhookTrigger: values['enable-webhook-trigger'] === true,
     ...(values.docs ? { docsDir: values.docs } : {}),
+    ...(docsUrl !== undefined && !values.docs ? { docUrl: (code: string) => docsErrorUrl(docsUrl, code) } : {}),
+  }).catch((error: unknown) => {
+    // The usual first stumble: another sandbox (or anything) already holds the port.
+    if ((error as { code?: unknown }).code === 'EADDRINUSE') {
+      process.stderr.write(
+        `svc-sandbox: port ${port} on ${values.host ?? DEFAULT_HOST} is already in use (another sandbox still running?).\n` +
+          `Stop it, or choose another port: --port ${port === DEFAULT_PORT ? DEFAULT_PORT + 10 : port + 1} (or --port 0 for any free port; with pnpm start: pnpm start --port ${DEFAULT_PORT + 10}).\n`,
+      );
+      process.exit(1);
+    }
+    throw error;
   });
   const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
   process.stdout.write(
     [
       `Sandbox of the Team Communications Service API listening on ${running.url}`,
       `Rate limits: ${values['no-rate-limit'] ? 'off' : `on (${readRequestsPerSecond} reads/s, ${writeRequestsPerSecond} writes/s per key)`}; reset endpoint: ${values['enable-reset'] ? `POST ${running.url}${RESET_PATH}` : 'off'}`,
-      ...(values.docs ? [`API reference: ${running.url}/docs/`] : []),
+      ...(values.docs ? [`API reference: ${running.url}/docs/ (errors' doc_url points there)`] : []),
+      ...(values['enable-webhook-trigger'] ? [`Webhook trigger: POST ${running.url}${WEBHOOK_TRIGGER_PATH} {"topic":"CALL_RECEIVED","url":"<your receiver>"}`] : []),
       '',
       'Sandbox demo keys (fictional data, valid only against this sandbox):',
       keys,

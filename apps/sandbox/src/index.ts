@@ -5,3 +5,4 @@ export type { RunningSandbox, ServeOptions } from './server.js';
 export { loadSeedFile, DEFAULT_SEED_PATH } from './seed-file.js';
 export { bundledContract } from './bundled-contract.js';
 export type * from './store/model.js';
+export { docsErrorUrl, servedDocsUrl } from './doc-url.js';

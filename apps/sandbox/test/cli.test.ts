@@ -51,3 +51,21 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
     child.kill('SIGTERM');
   }
 });
+
+it('explains a busy port and suggests --port, without a stack trace', async () => {
+  requireBuild();
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = (holder.address() as { port: number }).port;
+  try {
+    const run = spawnSync(process.execPath, [cli, '--port', String(port)], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect(run.stderr).toContain(`--port ${port + 1}`);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stderr).not.toContain('EADDRINUSE');
+  } finally {
+    holder.close();
+  }
+});

@@ -6,7 +6,7 @@ import { type SvcLogEvent, type SvcLogger, createLog } from './logging.js';
 import { type ListCall, paginateItems, paginatePages } from './pagination.js';
 import { type SvcRateLimitOptions, createRateLimiters } from './rate-limit.js';
 import { withMeta } from './result.js';
-import { type CallState, type FetchLike, createTransport } from './transport.js';
+import { type CallState, type FetchLike, createTransport, sendWith } from './transport.js';
 import type {
   InitArgument,
   SvcListItem,
@@ -17,39 +17,42 @@ import type {
   SvcRequestOptions,
 } from './types.js';
 
-/** Options of {@link createSvcClient}. */
+/**
+ * Options of {@link createSvcClient}. Every optional option also accepts `undefined`, which means
+ * the default, so `apiKey: process.env.SVC_API_KEY` type-checks under `exactOptionalPropertyTypes`.
+ */
 export interface SvcClientOptions {
   /** The service's address, e.g. `https://api.example.com` (the contract names none; paths start with `/v2/api`). */
   baseUrl: string;
   /** The API key, sent as `Authorization: Api-Key <key>`. Default: the `SVC_API_KEY` environment variable. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Retries after a 429, a 5xx or a network failure (default 2). Writes are retried only with an Idempotency-Key. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** First step of the exponential backoff, in milliseconds (default 500). */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** Longest wait between attempts, in milliseconds (default 60 000); a 429 asking for longer is returned, not retried. */
-  maxRetryDelayMs?: number;
+  maxRetryDelayMs?: number | undefined;
   /** Time limit of each attempt, in milliseconds (default 30 000; 0 for none). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Client-side rate limits (default: the contract's, 20 reads and 5 writes per second); `false` turns them off. */
-  rateLimit?: SvcRateLimitOptions | false;
+  rateLimit?: SvcRateLimitOptions | false | undefined;
   /** Give every POST, PUT, PATCH and DELETE a fresh `Idempotency-Key` unless it has one (default true). */
-  autoIdempotencyKeys?: boolean;
+  autoIdempotencyKeys?: boolean | undefined;
   /** Throw {@link SvcApiError} instead of returning `{ error }`; results then always carry `data` (default false). */
-  throwOnError?: boolean;
+  throwOnError?: boolean | undefined;
   /** Headers sent with every request (e.g. `User-Agent`). */
-  headers?: HeadersOptions;
+  headers?: HeadersOptions | undefined;
   /** A console-like logger for request, response, retry and error events (`console` works). The key is always redacted. */
-  logger?: SvcLogger;
+  logger?: SvcLogger | undefined;
   /** Called with every log event (the key is always redacted). */
-  onLog?: (event: SvcLogEvent) => void;
+  onLog?: ((event: SvcLogEvent) => void) | undefined;
   /** The fetch to send requests with (default: the global `fetch`). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /**
    * API keys must not be exposed in client-side code, so the client refuses to run in a browser.
    * Set this only if you understand that anyone who can open the page can read the key.
    */
-  dangerouslyAllowBrowser?: boolean;
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 /** The typed client: one method per HTTP method, results typed per operation from the contract. */
@@ -87,6 +90,20 @@ function apiKeyFromEnvironment(): string | undefined {
   return environment?.['SVC_API_KEY'] || undefined;
 }
 
+/** The client's headers as openapi-fetch base headers, plus the key unless they carry an Authorization of their own. */
+function withKey(headers: HeadersOptions | undefined, apiKey: string): Record<string, string> {
+  const base: Record<string, string> = {};
+  const add = (name: string, value: unknown) => {
+    // openapi-fetch's rule: null and undefined unset a header; arrays are repeated values.
+    if (value !== null && value !== undefined) base[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  };
+  if (headers instanceof Headers) headers.forEach((value, name) => add(name, value));
+  else if (Array.isArray(headers)) for (const [name, value] of headers) add(name, value);
+  else if (headers) for (const [name, value] of Object.entries(headers)) add(name, value);
+  base['authorization'] ??= `Api-Key ${apiKey}`;
+  return base;
+}
+
 /**
  * Creates a client of the Team Communications Service API.
  *
@@ -95,7 +112,7 @@ function apiKeyFromEnvironment(): string | undefined {
  * const { data, error, requestId } = await svc.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } } });
  */
 export function createSvcClient(options: SvcClientOptions & { throwOnError: true }): SvcClient<true>;
-export function createSvcClient(options: SvcClientOptions & { throwOnError?: false }): SvcClient<false>;
+export function createSvcClient(options: SvcClientOptions & { throwOnError?: false | undefined }): SvcClient<false>;
 export function createSvcClient(options: SvcClientOptions): SvcClient<boolean>;
 export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   if (isBrowser() && !options.dangerouslyAllowBrowser) {
@@ -111,8 +128,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const transport = createTransport({
     apiKey,
-    // Resolved per call, not captured here, so that a fetch patched in later (tests, polyfills) is used.
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    send: sendWith(options.fetch),
     limiters: createRateLimiters(options.rateLimit),
     autoIdempotencyKeys: options.autoIdempotencyKeys ?? true,
     retry: {
@@ -122,27 +138,37 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     log: createLog(options.logger, options.onLog, apiKey),
   });
 
-  const inner = createClient<paths>({ baseUrl: options.baseUrl, headers: options.headers });
+  // Two openapi-fetch clients over the same transport. Middleware must never see the key, so when
+  // middleware is registered the transport adds the Authorization header beneath it; without any,
+  // nothing can see the Request, and the key rides in openapi-fetch's base headers, which is
+  // cheaper than changing a built Request (a caller's own Authorization header still wins).
+  const withMiddleware = createClient<paths>({ baseUrl: options.baseUrl, ...(options.headers ? { headers: options.headers } : {}) });
+  const withoutMiddleware = createClient<paths>({ baseUrl: options.baseUrl, headers: withKey(options.headers, apiKey) });
+  let registeredMiddleware = 0;
   // The public methods carry the typing (SvcMethod); underneath, one untyped door into openapi-fetch.
-  const send = inner.request as unknown as (
-    method: string,
-    url: string,
-    init: Record<string, unknown>,
-  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  type Send = (method: string, url: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const sendWithMiddleware = withMiddleware.request as unknown as Send;
+  const sendWithoutMiddleware = withoutMiddleware.request as unknown as Send;
 
-  const callApi: ListCall = async (url, init) => {
-    const { method = 'GET', maxRetries: retries, timeoutMs: timeout, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
-      SvcRequestOptions & { method?: string; fetch?: FetchLike };
-    const call: CallState = { maxRetries: retries ?? maxRetries, timeoutMs: timeout ?? timeoutMs, requestId, idempotencyKey, fetch };
+  const callApi = async (method: string, url: string, init: Record<string, unknown>, throwOnError: boolean) => {
+    const { maxRetries: retries, timeoutMs: timeout, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
+      SvcRequestOptions & { fetch?: FetchLike };
+    const call: CallState = {
+      maxRetries: retries ?? maxRetries,
+      timeoutMs: timeout ?? timeoutMs,
+      callerSignal: (fetchInit['signal'] as AbortSignal | null | undefined) ?? undefined,
+      requestId,
+      idempotencyKey,
+      ...(fetch ? { send: sendWith(fetch) } : {}),
+    };
+    // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
+    // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
+    // per-request `fetch` option, because it needs this call's options and state.
+    fetchInit['fetch'] = (wire: Request) => transport(wire, call);
+    const send = registeredMiddleware > 0 || (fetchInit['middleware'] as unknown[] | undefined)?.length ? sendWithMiddleware : sendWithoutMiddleware;
+    let result;
     try {
-      const result = await send(method, url, {
-        ...fetchInit,
-        // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
-        // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
-        // per-request `fetch` option, because it needs this call's options and state.
-        fetch: (wire: Request) => transport(wire, call),
-      });
-      return withMeta(result, requestId, call.sentIdempotencyKey, apiKey);
+      result = withMeta(await send(method, url, fetchInit), requestId, call.sentIdempotencyKey, apiKey);
     } catch (error) {
       // The clock may run out while openapi-fetch reads the body: report that as the timeout it is.
       if (call.timer?.timedOut && !(error instanceof SvcError)) throw new SvcTimeoutError(call.timeoutMs, requestId);
@@ -150,17 +176,13 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     } finally {
       call.timer?.clear();
     }
+    if (throwOnError && !result.response.ok) throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
+    return result;
   };
 
-  const method =
-    (name: string) =>
-    async (url: string, init: Record<string, unknown> = {}) => {
-      const result = await callApi(url, { ...init, method: name });
-      if (options.throwOnError && !result.response.ok) {
-        throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
-      }
-      return result;
-    };
+  const listCall: ListCall = (url, init) => callApi('GET', url, init, false);
+  const throwOnError = options.throwOnError === true;
+  const method = (name: string) => (url: string, init: Record<string, unknown> = {}) => callApi(name, url, init, throwOnError);
 
   const client = {
     GET: method('GET'),
@@ -168,10 +190,16 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     PUT: method('PUT'),
     PATCH: method('PATCH'),
     DELETE: method('DELETE'),
-    paginate: (url: string, init?: Record<string, unknown>) => paginateItems(callApi, url, init),
-    pages: (url: string, init?: Record<string, unknown>) => paginatePages(callApi, url, init),
-    use: (...middleware: Middleware[]) => inner.use(...middleware),
-    eject: (...middleware: Middleware[]) => inner.eject(...middleware),
+    paginate: (url: string, init?: Record<string, unknown>) => paginateItems(listCall, url, init),
+    pages: (url: string, init?: Record<string, unknown>) => paginatePages(listCall, url, init),
+    use: (...middleware: Middleware[]) => {
+      withMiddleware.use(...middleware);
+      registeredMiddleware = middleware.length > 0 ? registeredMiddleware + middleware.length : registeredMiddleware;
+    },
+    eject: (...middleware: Middleware[]) => {
+      withMiddleware.eject(...middleware);
+      registeredMiddleware = Math.max(0, registeredMiddleware - middleware.length);
+    },
   };
   return client as unknown as SvcClient<boolean>;
 }

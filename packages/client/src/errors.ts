@@ -69,7 +69,7 @@ export class SvcApiError extends SvcError implements SvcApiErrorFields {
    * Builds the error from a response and its parsed body (any body: one that is not the API's
    * error dialect, such as a proxy's HTML page, still gives the status and a message).
    */
-  static fromResponse(response: Response, body: unknown, requestId?: string): SvcApiError {
+  static fromResponse(response: Response, body: unknown, requestId?: string | undefined): SvcApiError {
     const error = errorObjectOf(body);
     const code = isErrorCode(error.code) ? error.code : undefined;
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);

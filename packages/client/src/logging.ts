@@ -4,7 +4,7 @@ export type SvcLogEvent =
       type: 'request';
       method: string;
       url: string;
-      /** 0 for the first attempt, 1 for the first retry, … */
+      /** 1 for the first attempt, 2 for the first retry, … (as in the message: "attempt 1"). */
       attempt: number;
       /** The request headers, with `Authorization` (and cookies) replaced by `[REDACTED]`. */
       headers: Record<string, string>;
@@ -29,7 +29,7 @@ export type SvcLogEvent =
       error: string;
     }
   | {
-      /** The client is about to wait `delayMs`, then send attempt number `attempt`. */
+      /** The client is about to wait `delayMs`, then send attempt number `attempt` (2 for the first retry). */
       type: 'retry';
       method: string;
       url: string;
@@ -46,7 +46,11 @@ export interface SvcLogger {
   error?(message: string, event: SvcLogEvent): void;
 }
 
-export type EmitLog = (event: SvcLogEvent) => void;
+/** The client's log: `enabled` is false when neither hook is given, so no event is even built. */
+export interface ClientLog {
+  readonly enabled: boolean;
+  emit(event: SvcLogEvent): void;
+}
 
 const REDACTED = '[REDACTED]';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -88,29 +92,32 @@ function describe(event: SvcLogEvent): string {
   const target = `${event.method} ${event.url}`;
   switch (event.type) {
     case 'request':
-      return `svc: ${target} (attempt ${event.attempt + 1})`;
+      return `svc: ${target} (attempt ${event.attempt})`;
     case 'response':
-      return `svc: ${target} -> ${event.status} in ${event.durationMs} ms${event.requestId ? ` (${event.requestId})` : ''}${event.replayed ? ' [replayed]' : ''}`;
+      return `svc: ${target} -> ${event.status} (attempt ${event.attempt}) in ${event.durationMs} ms${event.requestId ? ` (${event.requestId})` : ''}${event.replayed ? ' [replayed]' : ''}`;
     case 'error':
-      return `svc: ${target} failed after ${event.durationMs} ms: ${event.error}`;
+      return `svc: ${target} (attempt ${event.attempt}) failed after ${event.durationMs} ms: ${event.error}`;
     case 'retry':
-      return `svc: ${target} retry ${event.attempt} in ${event.delayMs} ms (${event.reason})`;
+      return `svc: ${target} retrying as attempt ${event.attempt} in ${event.delayMs} ms (${event.reason})`;
   }
 }
 
 /**
- * Builds the client's log function from its options; a no-op when neither hook is given. A hook
- * that throws is ignored: logging must never break a request.
+ * Builds the client's log from its options; disabled when neither hook is given. A hook that
+ * throws is ignored: logging must never break a request.
  */
-export function createLog(logger: SvcLogger | undefined, onLog: ((event: SvcLogEvent) => void) | undefined, secret: string | undefined): EmitLog {
-  if (!logger && !onLog) return () => {};
-  return (raw) => {
-    const event = redactSecret(raw, secret);
-    try {
-      onLog?.(event);
-      logger?.[levelOf(event)]?.(redactSecret(describe(event), secret), event);
-    } catch {
-      // A broken logger is the caller's bug, not a reason to fail the request.
-    }
+export function createLog(logger: SvcLogger | undefined, onLog: ((event: SvcLogEvent) => void) | undefined, secret: string | undefined): ClientLog {
+  if (!logger && !onLog) return { enabled: false, emit: () => {} };
+  return {
+    enabled: true,
+    emit: (raw) => {
+      const event = redactSecret(raw, secret);
+      try {
+        onLog?.(event);
+        logger?.[levelOf(event)]?.(redactSecret(describe(event), secret), event);
+      } catch {
+        // A broken logger is the caller's bug, not a reason to fail the request.
+      }
+    },
   };
 }

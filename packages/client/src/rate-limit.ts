@@ -3,9 +3,9 @@ import { CONTRACT_RATE_LIMITS, WRITE_METHODS } from './generated/contract.js';
 /** Client-side rate limits, per request class. The defaults are the contract's (`info['x-svc-limits']`). */
 export interface SvcRateLimitOptions {
   /** GET requests per second (default: the contract's read limit). */
-  readsPerSecond?: number;
+  readsPerSecond?: number | undefined;
   /** POST, PUT, PATCH and DELETE requests per second (default: the contract's write limit). */
-  writesPerSecond?: number;
+  writesPerSecond?: number | undefined;
 }
 
 /** Hands out permission to send one request; the returned function gives the token back. */

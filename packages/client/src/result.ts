@@ -35,13 +35,15 @@ export function withMeta<Result extends ResultLike>(
   idempotencyKey: string | undefined,
   secret: string,
 ): Result & SvcResultMeta {
-  const error = result.error === undefined ? undefined : redactSecret(result.error, secret);
-  const bodyRequestId = (error as { error?: { request_id?: unknown } } | undefined)?.error?.request_id;
-  return {
-    ...result,
-    ...(error === undefined ? {} : { error }),
-    requestId: result.response.headers.get('X-Request-Id') ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId),
-    idempotencyKey,
-    replayed: wasReplayed(result.response),
-  };
+  // openapi-fetch's result is a fresh object of ours to complete: filled in place, not copied.
+  const completed = result as Result & SvcResultMeta;
+  let bodyRequestId: unknown;
+  if (result.error !== undefined) {
+    completed.error = redactSecret(result.error, secret);
+    bodyRequestId = (completed.error as { error?: { request_id?: unknown } } | undefined)?.error?.request_id;
+  }
+  completed.requestId = result.response.headers.get('X-Request-Id') ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId);
+  completed.idempotencyKey = idempotencyKey;
+  completed.replayed = wasReplayed(result.response);
+  return completed;
 }

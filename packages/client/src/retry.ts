@@ -20,8 +20,8 @@ export interface RetryHints {
 
 /** One finished attempt, as far as the retry decision is concerned. */
 export interface AttemptOutcome {
-  /** 0 for the first attempt. */
-  attempt: number;
+  /** Retries already made before this attempt: 0 after the first attempt. */
+  retriesSoFar: number;
   /** A write is only retried when it carries an Idempotency-Key. */
   isWrite: boolean;
   hasIdempotencyKey: boolean;
@@ -44,10 +44,10 @@ export function isRetryableStatus(status: number): boolean {
  *   is longer than `maxDelayMs` the client gives up at once and returns the 429 (with
  *   `retryAfterSeconds`) instead of retrying early into another 429 or blocking for an hour.
  * - Everything else backs off exponentially with full jitter: a uniform wait in
- *   `[0, min(maxDelayMs, baseDelayMs * 2^attempt))`, which spreads clients that failed together.
+ *   `[0, min(maxDelayMs, baseDelayMs * 2^retriesSoFar))`, which spreads clients that failed together.
  */
 export function retryDelay(outcome: AttemptOutcome, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
-  if (outcome.attempt >= policy.maxRetries) return undefined;
+  if (outcome.retriesSoFar >= policy.maxRetries) return undefined;
   if (outcome.isWrite && !outcome.hasIdempotencyKey) return undefined;
   const { status, hints } = outcome;
   if (status !== undefined && !isRetryableStatus(status)) return undefined;
@@ -59,7 +59,7 @@ export function retryDelay(outcome: AttemptOutcome, policy: RetryPolicy, random:
       return askedMs <= policy.maxDelayMs ? askedMs : undefined;
     }
   }
-  return Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** outcome.attempt));
+  return Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** outcome.retriesSoFar));
 }
 
 /**

@@ -12,11 +12,15 @@ export interface AttemptTimer {
  * Starts the clock of one attempt. A plain timer plus AbortController (rather than
  * `AbortSignal.timeout`) so that it can be cleared as soon as the attempt is over and so that
  * the abort reason is ours: a `TimeoutError` we can tell apart from the caller's `AbortError`.
- * `timeoutMs` of 0 (or not finite) means no limit.
+ * The caller's signal is followed with one listener rather than `AbortSignal.any`, which costs
+ * several microseconds per call on Node 20. `timeoutMs` of 0 (or not finite) means no limit.
  */
-export function startAttemptTimer(callerSignal: AbortSignal, timeoutMs: number): AttemptTimer {
+export function startAttemptTimer(callerSignal: AbortSignal | undefined, timeoutMs: number): AttemptTimer {
   const controller = new AbortController();
   let timedOut = false;
+  const followCaller = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) followCaller();
+  else callerSignal?.addEventListener('abort', followCaller, { once: true });
   const handle =
     timeoutMs > 0 && Number.isFinite(timeoutMs)
       ? setTimeout(() => {
@@ -25,11 +29,14 @@ export function startAttemptTimer(callerSignal: AbortSignal, timeoutMs: number):
         }, timeoutMs)
       : undefined;
   return {
-    signal: AbortSignal.any([callerSignal, controller.signal]),
+    signal: controller.signal,
     get timedOut() {
       return timedOut;
     },
-    clear: () => clearTimeout(handle),
+    clear: () => {
+      clearTimeout(handle);
+      callerSignal?.removeEventListener('abort', followCaller);
+    },
   };
 }
 

@@ -1,30 +1,49 @@
 import { SvcConnectionError, SvcTimeoutError } from './errors.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
-import { type EmitLog, redactHeaders } from './logging.js';
+import { type ClientLog, redactHeaders } from './logging.js';
 import type { RateLimiters } from './rate-limit.js';
 import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
-import { type AttemptTimer, sleep, startAttemptTimer } from './timeout.js';
+import { type AttemptTimer, startAttemptTimer, sleep } from './timeout.js';
 
 /** A fetch that takes a Request (what openapi-fetch calls). */
 export type FetchLike = (request: Request) => Promise<Response>;
 
+/** Sends one attempt: the Request, and the signal that ends the attempt (timeout or caller). */
+export type SendAttempt = (request: Request, signal: AbortSignal) => Promise<Response>;
+
+/**
+ * How attempts are sent. With the global fetch, the attempt's signal goes in fetch's init: fetch
+ * copies the Request anyway, and a Request made with a signal costs about 15 µs more than one
+ * without (on Node 20: the listener, weak reference and finalizer undici sets up per signal), so
+ * the signal is never put on a Request of our own. A caller's `fetch` takes only a Request, so it
+ * gets one carrying the signal.
+ */
+export function sendWith(fetch: FetchLike | undefined): SendAttempt {
+  if (fetch) return (request, signal) => fetch(new Request(request, { signal }));
+  // Resolved per call, not captured here, so that a fetch patched in later (tests, polyfills) is used.
+  return (request, signal) => globalThis.fetch(request, { signal });
+}
+
 /** What one client's transport is built with. */
 export interface TransportSettings {
   apiKey: string;
-  fetch: FetchLike;
+  send: SendAttempt;
   limiters: RateLimiters;
   autoIdempotencyKeys: boolean;
   retry: Omit<RetryPolicy, 'maxRetries'>;
-  log: EmitLog;
+  log: ClientLog;
 }
 
 /** The options of one call, and what the transport learnt while sending it. */
 export interface CallState {
   maxRetries: number;
   timeoutMs: number;
+  /** The caller's own signal, if any. */
+  callerSignal?: AbortSignal | undefined;
   requestId?: string | undefined;
   idempotencyKey?: string | false | undefined;
-  fetch?: FetchLike | undefined;
+  /** This call's own `fetch` option, if any. */
+  send?: SendAttempt | undefined;
   /** The key the call was sent with (the same on every attempt). */
   sentIdempotencyKey?: string | undefined;
   /** The clock of the latest attempt: it keeps running while openapi-fetch reads the body. */
@@ -42,9 +61,15 @@ export interface CallState {
  * The custom `fetch` under openapi-fetch's middleware: everything that concerns the wire.
  *
  * It runs once per call, after the middleware chain, and may send the request several times,
- * which middleware cannot do (openapi-ts#1558): the Request is completed (auth, idempotency key,
- * request id) and frozen as a template *before* the first attempt, and each attempt sends a
- * fresh clone of it, since a body can be read only once.
+ * which middleware cannot do (openapi-ts#1558). The headers only the wire may see (the key, the
+ * idempotency key, the request id) are decided once, before the first attempt.
+ *
+ * This runs on every call, so the first attempt costs as little as the Fetch API allows: it sends
+ * openapi-fetch's own Request, with the wire headers added for the duration of the `fetch` call
+ * and removed before the response goes back up, so that middleware never sees the key; the
+ * attempt's signal goes beside it (see {@link sendWith}); no log event is built without a logger.
+ * A retry sends a new Request, from a copy of the body kept before the first attempt (a body can
+ * be read only once).
  */
 export function createTransport(settings: TransportSettings) {
   const { log } = settings;
@@ -52,56 +77,63 @@ export function createTransport(settings: TransportSettings) {
   return async function send(request: Request, call: CallState): Promise<Response> {
     const method = request.method;
     const url = request.url;
-    const headers = new Headers(request.headers);
-    // Below the middleware, so no middleware (nor anything it logs) ever sees the key. A caller's
-    // own Authorization header wins, which lets one client act for several teams.
-    if (!headers.has('Authorization')) headers.set('Authorization', `Api-Key ${settings.apiKey}`);
-    if (call.requestId && !headers.has('X-Request-Id')) headers.set('X-Request-Id', call.requestId);
-    const idempotencyKey = chooseIdempotencyKey(method, headers.get('Idempotency-Key'), call.idempotencyKey, settings.autoIdempotencyKeys);
-    if (idempotencyKey) headers.set('Idempotency-Key', idempotencyKey);
+    const original = request.headers;
+    // A caller's own Authorization header wins, which lets one client act for several teams.
+    const wireHeaders: Array<[string, string]> = [];
+    if (!original.has('Authorization')) wireHeaders.push(['Authorization', `Api-Key ${settings.apiKey}`]);
+    if (call.requestId && !original.has('X-Request-Id')) wireHeaders.push(['X-Request-Id', call.requestId]);
+    const idempotencyKey = chooseIdempotencyKey(method, original.get('Idempotency-Key'), call.idempotencyKey, settings.autoIdempotencyKeys);
+    if (idempotencyKey && !original.has('Idempotency-Key')) wireHeaders.push(['Idempotency-Key', idempotencyKey]);
     call.sentIdempotencyKey = idempotencyKey;
-    const sentRequestId = headers.get('X-Request-Id') ?? undefined;
+    const sentRequestId = original.get('X-Request-Id') ?? call.requestId;
 
-    const template = new Request(request, { headers });
-    const callerSignal = request.signal;
+    const { callerSignal } = call;
     const limiter = settings.limiters.forMethod(method);
-    const baseFetch = call.fetch ?? settings.fetch;
+    const sendAttempt = call.send ?? settings.send;
     const policy: RetryPolicy = { ...settings.retry, maxRetries: call.maxRetries };
+    // A retry needs the body again, and the first attempt consumes it.
+    const spareBody = request.body !== null && call.maxRetries > 0 ? request.clone() : undefined;
 
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       const release = await limiter?.acquire(callerSignal);
+      const wire = attempt === 1 ? request : new Request(spareBody?.clone() ?? request);
       const timer = startAttemptTimer(callerSignal, call.timeoutMs);
       call.timer = timer;
-      log({ type: 'request', method, url, attempt, headers: redactHeaders(headers) });
-      const started = Date.now();
+      call.wire = wire;
+      for (const [name, value] of wireHeaders) wire.headers.set(name, value);
+      if (log.enabled) log.emit({ type: 'request', method, url, attempt, headers: redactHeaders(wire.headers) });
+      const started = log.enabled ? Date.now() : 0;
 
       let response: Response | undefined;
       let failure: Error | undefined;
       try {
-        call.wire = new Request(template.clone(), { signal: timer.signal });
-        response = await baseFetch(call.wire);
+        response = await sendAttempt(wire, timer.signal);
       } catch (error) {
         timer.clear();
         // The caller's abort is theirs to handle: rethrow its reason (an AbortError) untouched.
-        if (callerSignal.aborted) throw callerSignal.reason;
+        if (callerSignal?.aborted) throw callerSignal.reason;
         failure = timer.timedOut ? new SvcTimeoutError(call.timeoutMs, sentRequestId) : new SvcConnectionError(error, sentRequestId);
       } finally {
         release?.();
+        // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
+        if (wire === request) for (const [name] of wireHeaders) original.delete(name);
       }
-      const durationMs = Date.now() - started;
+      const durationMs = log.enabled ? Date.now() - started : 0;
 
       let hints: RetryHints = {};
       if (response) {
-        const requestId = response.headers.get('X-Request-Id') ?? undefined;
-        log({ type: 'response', method, url, attempt, status: response.status, durationMs, requestId, replayed: wasReplayed(response) });
+        if (log.enabled) {
+          const requestId = response.headers.get('X-Request-Id') ?? undefined;
+          log.emit({ type: 'response', method, url, attempt, status: response.status, durationMs, requestId, replayed: wasReplayed(response) });
+        }
         if (!isRetryableStatus(response.status)) return response;
         hints = await readRetryHints(response);
-      } else {
-        log({ type: 'error', method, url, attempt, durationMs, error: failure?.message ?? 'unknown failure' });
+      } else if (log.enabled) {
+        log.emit({ type: 'error', method, url, attempt, durationMs, error: failure?.message ?? 'unknown failure' });
       }
 
       const delayMs = retryDelay(
-        { attempt, isWrite: isWriteMethod(method), hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
+        { retriesSoFar: attempt - 1, isWrite: isWriteMethod(method), hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
         policy,
       );
       if (delayMs === undefined) {
@@ -112,7 +144,9 @@ export function createTransport(settings: TransportSettings) {
       // Abandon this attempt: stop its clock and free its connection before waiting.
       timer.clear();
       await response?.body?.cancel().catch(() => {});
-      log({ type: 'retry', method, url, attempt: attempt + 1, delayMs, reason: response ? `status ${response.status}` : String(failure?.name) });
+      if (log.enabled) {
+        log.emit({ type: 'retry', method, url, attempt: attempt + 1, delayMs, reason: response ? `status ${response.status}` : String(failure?.name) });
+      }
       await sleep(delayMs, callerSignal);
     }
   };

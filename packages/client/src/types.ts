@@ -12,13 +12,13 @@ export type SvcPath<Method extends SvcMethodName> = ClientPathsWithMethod<Client
 /** Options of one request, on top of openapi-fetch's (`params`, `body`, `headers`, `signal`, …). */
 export interface SvcRequestOptions {
   /** Retries for this request (overrides the client's `maxRetries`). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Time limit of each attempt in milliseconds (overrides the client's `timeoutMs`; 0 for none). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Sent as `X-Request-Id`; the service then uses it as the request id (unless the headers already carry one). */
-  requestId?: string;
+  requestId?: string | undefined;
   /** The Idempotency-Key of this write; `false` sends none (and then the write is never retried). */
-  idempotencyKey?: string | false;
+  idempotencyKey?: string | false | undefined;
 }
 
 /** What the client adds to every result. */
@@ -90,7 +90,7 @@ export type SvcPage<Path extends SvcListPath> = SvcSuccess<OperationResponse<'ge
 export type SvcPaginateOptions<Path extends SvcListPath> = MaybeOptionalInit<paths[Path], 'get'> &
   SvcRequestOptions & {
     /** Stop after this many items; no page beyond the one that reaches the count is fetched. */
-    maxItems?: number;
+    maxItems?: number | undefined;
     /** Stop after this many pages. */
-    maxPages?: number;
+    maxPages?: number | undefined;
   };

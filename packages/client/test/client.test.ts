@@ -87,7 +87,8 @@ describe('createSvcClient', () => {
     const seen: Array<{ authorization: string | null; status?: number }> = [];
     const middleware: Middleware = {
       onRequest: ({ request }) => void seen.push({ authorization: request.headers.get('Authorization') }),
-      onResponse: ({ response }) => void seen.push({ authorization: null, status: response.status }),
+      // openapi-fetch hands onResponse the Request it sent: the key is not on it either.
+      onResponse: ({ request, response }) => void seen.push({ authorization: request.headers.get('Authorization'), status: response.status }),
     };
     svc.use(middleware);
     const failure = errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Boom.');
@@ -98,8 +99,25 @@ describe('createSvcClient', () => {
     expect(server.requests.length - before).toBe(2);
     // One onRequest, one onResponse with the final status; the key never reached the middleware.
     expect(seen).toEqual([{ authorization: null }, { authorization: null, status: 200 }]);
+    expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
     svc.eject(middleware);
     await svc.GET('/v2/api/conversations');
     expect(seen).toHaveLength(2);
+    // Without middleware the key takes the cheaper road (openapi-fetch's base headers): still sent.
+    expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
+    // Per-request middleware is middleware too: it never sees the key.
+    await svc.GET('/v2/api/conversations', { middleware: [middleware] });
+    expect(seen.slice(2)).toEqual([{ authorization: null }, { authorization: null, status: 200 }]);
+    expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
+  });
+
+  it("lets the caller's own Authorization header win, with or without middleware", async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, headers: { Authorization: `Api-Key ${apiKey}`, 'User-Agent': 'svc-test' } });
+    await svc.GET('/v2/api/conversations', { headers: { Authorization: 'Api-Key other-team' } });
+    expect(lastRequest().headers.authorization).toBe('Api-Key other-team');
+    expect(lastRequest().headers['user-agent']).toBe('svc-test');
+    svc.use({ onRequest: () => undefined });
+    await svc.GET('/v2/api/conversations', { headers: { Authorization: 'Api-Key other-team' } });
+    expect(lastRequest().headers.authorization).toBe('Api-Key other-team');
   });
 });

@@ -51,14 +51,18 @@ describe('logging', () => {
     const output = lines.join('\n');
     // The log is real: every kind of event is there, with the redacted header.
     expect(output).toMatch(/^debug svc: GET .*\/v2\/api\/conversations \(attempt 1\)/m);
-    expect(output).toMatch(/^warn svc: GET .* -> 500/m);
-    expect(output).toMatch(/^warn svc: GET .* retry 1 in \d+ ms \(status 500\)/m);
-    expect(output).toMatch(/^error svc: POST .*\/v2\/api\/threads failed/m);
+    expect(output).toMatch(/^warn svc: GET .* -> 500 \(attempt 1\)/m);
+    expect(output).toMatch(/^warn svc: GET .* retrying as attempt 2 in \d+ ms \(status 500\)/m);
+    expect(output).toMatch(/^debug svc: GET .* -> 200 \(attempt 2\)/m);
+    expect(output).toMatch(/^error svc: POST .*\/v2\/api\/threads \(attempt 1\) failed/m);
     expect(output).toMatch(/^debug svc: POST .* -> 201 .*\[replayed\]/m);
     expect(output).toContain("authorization: '[REDACTED]'");
     expect(events.map((event) => event.type)).toEqual(
       expect.arrayContaining(['request', 'response', 'retry', 'error']),
     );
+    // The numbers in the events are the ones in the messages: the first attempt is 1.
+    const getEvents = events.filter((event) => event.method === 'GET' && event.url.endsWith('/v2/api/conversations'));
+    expect(getEvents.map((event) => `${event.type}:${event.attempt}`)).toEqual(['request:1', 'response:1', 'retry:2', 'request:2', 'response:2']);
     // And the secrets are nowhere.
     expect(output).not.toContain(apiKey);
     expect(output).not.toContain(wrongKey);

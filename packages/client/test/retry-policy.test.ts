@@ -3,7 +3,7 @@ import { type AttemptOutcome, type RetryPolicy, readRetryHints, retryDelay } fro
 
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1_000 };
 const outcome = (overrides: Partial<AttemptOutcome>): AttemptOutcome => ({
-  attempt: 0,
+  retriesSoFar: 0,
   isWrite: false,
   hasIdempotencyKey: false,
   status: 500,
@@ -13,10 +13,10 @@ const outcome = (overrides: Partial<AttemptOutcome>): AttemptOutcome => ({
 
 describe('retryDelay', () => {
   it('backs off exponentially with full jitter, capped', () => {
-    expect(retryDelay(outcome({ attempt: 0 }), policy, () => 0.999)).toBe(99);
-    expect(retryDelay(outcome({ attempt: 2 }), policy, () => 0.999)).toBe(399);
-    expect(retryDelay(outcome({ attempt: 2 }), policy, () => 0)).toBe(0);
-    expect(retryDelay(outcome({ attempt: 2 }), { ...policy, maxRetries: 10, maxDelayMs: 250 }, () => 0.999)).toBe(249);
+    expect(retryDelay(outcome({ retriesSoFar: 0 }), policy, () => 0.999)).toBe(99);
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), policy, () => 0.999)).toBe(399);
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), policy, () => 0)).toBe(0);
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), { ...policy, maxRetries: 10, maxDelayMs: 250 }, () => 0.999)).toBe(249);
   });
 
   it('retries network failures (no status), 429 and 5xx only', () => {
@@ -27,8 +27,8 @@ describe('retryDelay', () => {
   });
 
   it('stops at maxRetries', () => {
-    expect(retryDelay(outcome({ attempt: 2 }), policy)).toBeDefined();
-    expect(retryDelay(outcome({ attempt: 3 }), policy)).toBeUndefined();
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), policy)).toBeDefined();
+    expect(retryDelay(outcome({ retriesSoFar: 3 }), policy)).toBeUndefined();
   });
 
   it('never retries retryable: false or a write without a key', () => {

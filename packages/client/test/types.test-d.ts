@@ -1,6 +1,6 @@
 import type { ConversationListEntry, CustomField, ErrorCode, OperationErrorCode, Thread } from '@svc/api-types';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type SvcListPath, SvcApiError, createSvcClient, unwrap } from '../src/index.js';
+import { type SvcClient, type SvcListPath, SvcApiError, createSvcClient, unwrap } from '../src/index.js';
 
 const svc = createSvcClient({ baseUrl: 'http://localhost', apiKey: 'k' });
 const strict = createSvcClient({ baseUrl: 'http://localhost', apiKey: 'k', throwOnError: true });
@@ -47,6 +47,19 @@ describe('client types', () => {
     expectTypeOf(svc.paginate('/v2/api/crm/attributes', { maxItems: 10 })).toEqualTypeOf<AsyncGenerator<CustomField, void, undefined>>();
     // @ts-expect-error a single resource is not a list
     void svc.paginate('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } } });
+  });
+
+  it('accept undefined for every optional option (exactOptionalPropertyTypes is on here)', async () => {
+    const fromEnvironment: string | undefined = process.env['SVC_API_KEY'];
+    const maybeNumber: number | undefined = undefined;
+    const client = createSvcClient({ baseUrl: 'http://localhost', apiKey: fromEnvironment, timeoutMs: maybeNumber, rateLimit: undefined, logger: undefined });
+    expectTypeOf(client).toEqualTypeOf<SvcClient<false>>();
+    const result = await client.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } }, requestId: fromEnvironment, maxRetries: maybeNumber });
+    // Not `never`: the error branch is still there to narrow on.
+    if (result.error) expectTypeOf(result.error.error.code).toEqualTypeOf<OperationErrorCode<'getThread'>>();
+    void client.paginate('/v2/api/conversations', { maxItems: maybeNumber, maxPages: maybeNumber });
+    // @ts-expect-error the base URL is required and has no default
+    createSvcClient({ baseUrl: fromEnvironment });
   });
 
   it('type SvcApiError.code as the catalogue', () => {

@@ -2,7 +2,8 @@
 // their statuses, the API-wide rules and the full catalogue grouped by HTTP status — every code
 // with its type, meaning, suggestion and retryability, read from the ErrorCode schema.
 import { STATUS_CODES } from 'node:http';
-import { errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
+import { CALLOUT_LEADS, callout } from '../callouts.js';
+import { errorAnchor, errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import type { OpenApiDocument, Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
@@ -20,19 +21,36 @@ export function catalogueTable(entries: CatalogueEntry[]): string {
   return table(
     ['Code', 'Type', 'Meaning', 'Retryable'],
     entries.map((entry) => [
-      code(entry.code),
+      // Each code links to its own section of the Errors guide, the target of its doc_url.
+      `[${code(entry.code)}](${errorAnchor(entry.code)})`,
       code(entry.type),
       [
         oneLine(entry.meaning),
         entry.suggestion && `**Suggestion:** ${oneLine(entry.suggestion)}`,
         entry.apiWide && '*API-wide rule.*',
-        entry.unspecified && `*Not yet specified:* ${oneLine(entry.unspecified)}`,
-        entry.inferred && `*Inferred:* ${oneLine(entry.inferred)}`,
+        entry.unspecified && `*${CALLOUT_LEADS['x-svc-unspecified']}:* ${oneLine(entry.unspecified)}`,
+        entry.inferred && `*${CALLOUT_LEADS['x-svc-inferred']}:* ${oneLine(entry.inferred)}`,
       ]
         .filter(Boolean)
         .join(' '),
       entry.retryable === undefined ? '' : entry.retryable ? 'yes' : 'no',
     ]),
+  );
+}
+
+/**
+ * One code's own section (a `###` heading, which Redoc routes as `#/guide-errors/<code>`): its
+ * type, HTTP status, retryability, meaning, suggestion and the contract's notes as callouts.
+ */
+export function codeSection(entry: CatalogueEntry): string {
+  const retryable = entry.retryable === undefined ? 'retryable: not stated' : `retryable: ${entry.retryable ? 'yes' : 'no'}`;
+  return blocks(
+    `### ${entry.code}`,
+    `${code(entry.type)} · HTTP ${entry.status} · ${retryable}${entry.apiWide ? ' · API-wide rule' : ''}`,
+    oneLine(entry.meaning),
+    entry.suggestion && `**Suggestion:** ${oneLine(entry.suggestion)}`,
+    entry.unspecified && callout('x-svc-unspecified', entry.unspecified),
+    entry.inferred && callout('x-svc-inferred', entry.inferred),
   );
 }
 
@@ -55,7 +73,7 @@ export const errorsGuide: GuideBuilder = ({ doc, description }) => {
 
   const byStatus = statuses.map((status) => {
     const entries = catalogue.filter((entry) => entry.status === status);
-    return blocks(`## ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd(), catalogueTable(entries));
+    return blocks(`## ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd(), ...entries.map(codeSection));
   });
 
   return {
@@ -72,7 +90,7 @@ export const errorsGuide: GuideBuilder = ({ doc, description }) => {
       '## API-wide rules',
       'These hold for every path and method and are not repeated on each operation.',
       catalogueTable(catalogue.filter((entry) => entry.apiWide)),
-      `The catalogue below lists all ${catalogue.length} codes, grouped by HTTP status.`,
+      `The catalogue below gives each of the ${catalogue.length} codes its own section, grouped by HTTP status: an error's \`doc_url\` leads there when the sandbox serves these docs.`,
       ...byStatus,
     ),
   };

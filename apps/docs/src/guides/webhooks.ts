@@ -4,6 +4,7 @@
 import { blocks, bulletList, code, fencedBlock, oneLine, table } from '../markdown.js';
 import { listOperations, resolve, type OpenApiDocument, type OperationEntry, type Schema } from '../openapi.js';
 import { unspecifiedOperations } from '../unspecified-operations.js';
+import { callout } from '../callouts.js';
 import type { GuideBuilder } from './guide.js';
 import { unspecifiedOperationItem } from './not-yet-specified.js';
 import { fieldTable } from './schema-text.js';
@@ -34,7 +35,7 @@ function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
     example && fencedBlock('json', JSON.stringify(resolve(doc, example).value, null, 2)),
     '### Your answer',
     bulletList(Object.entries(entry.operation.responses ?? {}).map(([status, response]) => `${status}: ${oneLine(resolve(doc, response).description)}`)),
-    typeof unspecified === 'string' && `Not yet specified: ${oneLine(unspecified)}`,
+    typeof unspecified === 'string' && callout('x-svc-unspecified', unspecified),
   );
 }
 
@@ -51,6 +52,13 @@ export const webhooksGuide: GuideBuilder = ({ doc }) => {
     markdown: blocks(
       `The service POSTs events to URLs you register. The contract specifies ${events.length === 1 ? 'one event' : `${events.length} events`}: ${events.map((entry) => code(entry.path)).join(', ')}.`,
       ...events.map((entry) => eventSection(doc, entry)),
+      '## Signatures and retries',
+      'The API description says deliveries carry HMAC signatures and are retried automatically, but it does not show the signature header, the signing scheme, the retry schedule or the delivery headers. So they are not shown here either: nothing in this contract, its sandbox or its client verifies a signature or simulates a retry, and nothing of the kind is invented.',
+      '## Try it',
+      bulletList([
+        `Send a delivery built from the sandbox's seeded calls to your receiver: ${code('svc-sandbox trigger CALL_RECEIVED --url http://localhost:3000/webhooks')} (it prints your receiver's status), or ${code('POST /__sandbox/webhooks/trigger')} on a sandbox started with ${code('--enable-webhook-trigger')}.`,
+        `Check a delivery on your side: ${code('parseWebhook(body)')} from ${code('@svc/api-client/webhooks')} validates ${code('{ topic, body }')} against the contract and returns a typed event or a typed error.`,
+      ]),
       open.length > 0 && '## Named but not yet specified',
       open.length > 0 && bulletList(open.map(unspecifiedOperationItem)),
     ),

@@ -1,0 +1,102 @@
+/**
+ * `@svc/api-client/webhooks`: checks a webhook delivery the service sent to your endpoint.
+ *
+ * A delivery is an HTTP POST whose JSON body is `{ topic, body }`. {@link parseWebhook} takes that
+ * body (the raw text or bytes, or the value your framework already parsed) and validates it
+ * against the contract's schema for its topic, returning a typed event or a typed error; it never
+ * throws on bad input. The validators are compiled from the contract at build time, so this
+ * entry point carries no schema compiler, and the main entry (`@svc/api-client`) does not grow.
+ *
+ * What the contract does not show is not checked here: the signature header, the signing scheme
+ * and the retry schedule are not described, so no signature verification is offered (and none
+ * is invented).
+ *
+ * @example
+ * import { parseWebhook } from '@svc/api-client/webhooks';
+ * const result = parseWebhook(await request.text());
+ * if (result.ok && result.event.topic === 'CALL_RECEIVED') console.log(result.event.body.summary);
+ * else if (!result.ok) console.warn(result.error.kind, result.error.message);
+ *
+ * @packageDocumentation
+ */
+import type { WebhookEvent, webhooks } from '@svc/api-types';
+import { WEBHOOK_VALIDATORS } from './generated/webhooks.js';
+
+/** Every webhook topic of the contract (`CALL_RECEIVED`, …). */
+export type SvcWebhookTopic = keyof webhooks & string;
+
+/** A validated delivery, `{ topic, body }`, typed by its topic. */
+export type SvcWebhookEvent<Topic extends SvcWebhookTopic = SvcWebhookTopic> = Topic extends unknown ? WebhookEvent<Topic> : never;
+
+/** One way a delivery breaks its topic's schema: the JSON pointer of the value, and why. */
+export interface SvcWebhookProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Why a delivery was refused. */
+export interface SvcWebhookError {
+  /**
+   * `invalid-json`: the body is not JSON; `not-an-event`: not an object with a string `topic`;
+   * `unknown-topic`: a topic the contract does not describe; `invalid-event`: the topic's schema
+   * refuses it (see `problems`).
+   */
+  readonly kind: 'invalid-json' | 'not-an-event' | 'unknown-topic' | 'invalid-event';
+  readonly message: string;
+  /** The delivery's topic, when it had one. */
+  readonly topic: string | undefined;
+  /** What the schema refused (at most {@link MAX_PROBLEMS}); empty unless `kind` is `invalid-event`. */
+  readonly problems: readonly SvcWebhookProblem[];
+}
+
+/** The result of {@link parseWebhook}: a typed event, or a typed error. */
+export type SvcWebhookResult = { ok: true; event: SvcWebhookEvent; error?: undefined } | { ok: false; event?: undefined; error: SvcWebhookError };
+
+/** The most problems one error lists: a huge, broken delivery must not produce a huge error. */
+export const MAX_PROBLEMS = 20;
+
+interface Validator {
+  (value: unknown): boolean;
+  errors?: Array<{ instancePath: string; message?: string }> | null;
+}
+
+const validators = WEBHOOK_VALIDATORS as Record<SvcWebhookTopic, Validator>;
+
+/** The topics this package can check (the contract's `webhooks`). */
+export const webhookTopics: readonly SvcWebhookTopic[] = Object.keys(validators) as SvcWebhookTopic[];
+
+/** Whether a value is a webhook topic of the contract. */
+export function isWebhookTopic(value: unknown): value is SvcWebhookTopic {
+  return typeof value === 'string' && Object.hasOwn(validators, value);
+}
+
+function refuse(kind: SvcWebhookError['kind'], message: string, topic?: string, problems: SvcWebhookProblem[] = []): SvcWebhookResult {
+  return { ok: false, error: { kind, message, topic, problems } };
+}
+
+/**
+ * Validates a webhook delivery against the contract. `payload` is the request body as text or
+ * bytes (UTF-8), or the value already parsed from it.
+ */
+export function parseWebhook(payload: string | Uint8Array | unknown): SvcWebhookResult {
+  let value = payload;
+  if (typeof payload === 'string' || payload instanceof Uint8Array) {
+    try {
+      value = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
+    } catch {
+      return refuse('invalid-json', 'The delivery body is not valid JSON.');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { topic?: unknown }).topic !== 'string') {
+    return refuse('not-an-event', 'A delivery is a JSON object { topic, body } with a string topic.');
+  }
+  const topic = (value as { topic: string }).topic;
+  if (!isWebhookTopic(topic)) {
+    return refuse('unknown-topic', `The contract describes no webhook topic ${JSON.stringify(topic.slice(0, 100))}; known: ${webhookTopics.join(', ')}.`, topic);
+  }
+  const validate = validators[topic];
+  if (validate(value)) return { ok: true, event: value as SvcWebhookEvent };
+  const problems = (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((error) => ({ path: error.instancePath || '/', message: error.message ?? 'is invalid' }));
+  const first = problems[0];
+  return refuse('invalid-event', `The ${topic} delivery does not match the contract${first ? `: ${first.path} ${first.message}` : ''}.`, topic, problems);
+}

@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import type { CallReceived } from '@svc/api-types';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { MAX_PROBLEMS, isWebhookTopic, parseWebhook, webhookTopics } from '../src/webhooks.js';
+
+// The contract's own example delivery: the parser must accept what the contract documents.
+const bundle = createRequire(import.meta.url)('@svc/openapi/openapi.json') as {
+  webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } } }>;
+};
+const examples = Object.entries(bundle.webhooks).flatMap(([topic, item]) =>
+  Object.values(item.post.requestBody.content['application/json'].examples).map((example) => ({ topic, value: example.value })),
+);
+const callReceived = structuredClone(examples.find((example) => example.topic === 'CALL_RECEIVED')!.value) as { topic: string; body: Record<string, unknown> };
+
+describe('parseWebhook', () => {
+  it('knows exactly the topics of the contract', () => {
+    expect(webhookTopics).toEqual(Object.keys(bundle.webhooks));
+    expect(isWebhookTopic('CALL_RECEIVED')).toBe(true);
+    expect(isWebhookTopic('SMS_RECEIVED')).toBe(false);
+  });
+
+  it.each(examples)('accepts the contract example of $topic, as text, bytes or a parsed value', ({ topic, value }) => {
+    for (const payload of [JSON.stringify(value), new TextEncoder().encode(JSON.stringify(value)), value]) {
+      const result = parseWebhook(payload);
+      expect(result.error).toBeUndefined();
+      expect(result.ok && result.event.topic).toBe(topic);
+    }
+  });
+
+  it('returns a typed event', () => {
+    const result = parseWebhook(callReceived);
+    if (!result.ok) throw new Error(result.error.message);
+    if (result.event.topic === 'CALL_RECEIVED') {
+      expectTypeOf(result.event.body).toEqualTypeOf<CallReceived>();
+      expect(result.event.body.from_number).toBe(callReceived.body['from_number']);
+    }
+  });
+
+  it('refuses a body that breaks the schema, naming where', () => {
+    const broken = structuredClone(callReceived);
+    broken.body['from_number'] = '415 555 0123';
+    broken.body['transcriptions'] = [{ source: 'ROBOT', time: 'yesterday', text: 'hi' }];
+    const result = parseWebhook(broken);
+    expect(result.ok).toBe(false);
+    expect(result.error?.kind).toBe('invalid-event');
+    expect(result.error?.topic).toBe('CALL_RECEIVED');
+    expect(result.error?.problems.map((problem) => problem.path)).toEqual(
+      expect.arrayContaining(['/body/from_number', '/body/transcriptions/0/source', '/body/transcriptions/0/time']),
+    );
+    expect(result.error?.message).toMatch(/^The CALL_RECEIVED delivery does not match the contract: \/body\//);
+  });
+
+  it('checks the recording URL as a URL', () => {
+    const result = parseWebhook({ ...callReceived, body: { ...callReceived.body, recording_url: 'not a url' } });
+    expect(result.error?.problems).toEqual([expect.objectContaining({ path: '/body/recording_url' })]);
+  });
+
+  it('tells apart bad JSON, a non-event and an unknown topic, without throwing', () => {
+    expect(parseWebhook('{"topic": ').error?.kind).toBe('invalid-json');
+    expect(parseWebhook(new Uint8Array([0xff, 0x7b])).error?.kind).toBe('invalid-json');
+    for (const value of [null, 42, [], { body: {} }, { topic: 7, body: {} }]) expect(parseWebhook(value).error?.kind).toBe('not-an-event');
+    const unknown = parseWebhook({ topic: 'SMS_RECEIVED', body: {} });
+    expect(unknown.error).toMatchObject({ kind: 'unknown-topic', topic: 'SMS_RECEIVED', problems: [] });
+    expect(unknown.error?.message).toContain('CALL_RECEIVED');
+    // A topic the contract knows, with no body: the schema requires one.
+    expect(parseWebhook({ topic: 'CALL_RECEIVED' }).error?.kind).toBe('invalid-event');
+  });
+
+  it('lists a bounded number of problems for a huge broken delivery', () => {
+    const transcriptions = Array.from({ length: 5000 }, () => ({ source: 'NOBODY', time: 'never', text: 1 }));
+    const result = parseWebhook({ topic: 'CALL_RECEIVED', body: { transcriptions } });
+    expect(result.error?.problems).toHaveLength(MAX_PROBLEMS);
+  });
+});
