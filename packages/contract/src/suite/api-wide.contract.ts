@@ -60,13 +60,16 @@ apiWide(() => {
       const after = error?.retry_after_seconds;
       if (t.expect(typeof after === 'number' && Number.isInteger(after) && after >= 0, `429 without retry_after_seconds (got ${JSON.stringify(after)})`, e)) wait = Math.max(wait, after as number);
     }
-    // The headers move the way their names say: each admitted request used one of the window's
-    // requests, so no two admitted requests see the same Remaining, and a refused one sees 0.
+    // The headers move the way their names say: each admitted request used one of its window's
+    // requests, so Remaining falls from one to the next, and a refused one sees 0. A burst may
+    // straddle a window boundary (on a fixed-window server, at any machine speed), where one value
+    // is seen once per window: so the admitted requests must not all see one value, rather than
+    // see no value twice.
     const { remaining } = t.spec.rateLimitHeaders;
     const left = (e: Exchange) => Number(header(e, remaining));
     const admitted = burst.filter((e) => e.status >= 200 && e.status < 300 && Number.isFinite(left(e)));
-    const repeated = admitted.filter((e, i) => admitted.findIndex((o) => left(o) === left(e)) !== i);
-    t.expect(repeated.length === 0, `${remaining} does not fall from one admitted request to the next: ${admitted.length} admitted requests saw only ${new Set(admitted.map(left)).size} distinct values (${[...new Set(admitted.map(left))].slice(0, 10).join(', ')})`, repeated[0]);
+    const distinct = new Set(admitted.map(left));
+    t.expect(admitted.length < 2 || distinct.size > 1, `${remaining} does not fall from one admitted request to the next: ${admitted.length} admitted requests all saw ${[...distinct].join(', ')}`, admitted[1]);
     const notZero = limited.find((e) => header(e, remaining) !== undefined && left(e) !== 0);
     t.expect(notZero === undefined, `a 429 says ${remaining} ${notZero ? header(notZero, remaining) : ''}, not 0`, notZero);
     t.pass(`${limited.length} of ${count} answered 429`);
