@@ -18,11 +18,8 @@ import { loadBundle } from '../src/load-bundle.js';
 import { PACKAGE_DIR } from '../src/paths.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
-/**
- * The READMEs an integrator reads, relative to the repository root. (packages/contract/README.md
- * is not here yet: its library sample targets a staging server with a config file.)
- */
-const READMES = ['README.md', 'packages/client/README.md', 'apps/sandbox/README.md', 'packages/types/README.md'];
+/** The READMEs an integrator (or a server team) reads, relative to the repository root. */
+const READMES = ['README.md', 'packages/client/README.md', 'apps/sandbox/README.md', 'packages/types/README.md', 'packages/contract/README.md'];
 const DEMO_KEY = 'sbx_demo_full_access';
 const bundle = loadBundle();
 const SANDBOX_URL = defaultServerUrl(bundle);
