@@ -66,6 +66,15 @@ describe('guides', () => {
     for (const entry of errorCatalogue(bundle).filter((candidate) => candidate.apiWide)) expect(apiWide).toContain(`\`${entry.code}\``);
   });
 
+  it('errors: the error body lists every field of ApiError through its allOf, code typed as the catalogue', () => {
+    const { markdown } = guide('errors');
+    for (const field of ['type', 'code', 'message', 'retryable', 'request_id', 'retry_after_seconds']) {
+      expect(markdown).toContain(`| \`${field}\` |`);
+    }
+    expect(markdown).toMatch(/\| `code` \| ErrorCode \| yes \|/);
+    expect(markdown).toMatch(/\| `type` \| ErrorType \| yes \|/);
+  });
+
   it('rate limits: the budgets and every other limit come from info.x-svc-limits', () => {
     const { markdown } = guide('rate-limits');
     const limits = limitsOf(bundle);
