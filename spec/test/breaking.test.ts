@@ -374,6 +374,15 @@ describe('the real contract', () => {
     if (!report.majorBump) expect(report.findings).toEqual([]);
   });
 
+  it('reads a named error\u2019s codes through allOf [ApiErrorFields, { code: <Name>Code }]: a code dropped from it is a removal', () => {
+    const head = structuredClone(current);
+    const codes = head.components.schemas.UpdateCustomFieldNotFoundCode;
+    codes.enum = codes.enum.filter((code: string) => code !== 'ATTRIBUTE_NOT_FOUND');
+    expect(compareContracts(current, head).findings.map((f: Json) => [f.rule, f.location])).toEqual([
+      ['operation-error-code-removed', 'PATCH /v2/api/crm/attributes/{key} › response 404 › ATTRIBUTE_NOT_FOUND'],
+    ]);
+  });
+
   it('locates a finding by operation and field', () => {
     const head = structuredClone(baseline);
     head.components.schemas.CustomFieldLabel.maxLength = 100;

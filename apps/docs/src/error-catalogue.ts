@@ -66,7 +66,14 @@ export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | 
     if (!schemaOrRef || depth > 12) return;
     const schema = resolve(doc, schemaOrRef);
     const error = schema.properties?.error as Schema | undefined;
-    const code = error ? resolve(doc, error).properties?.code : undefined;
+    if (error) visitError(error, depth + 1);
+    for (const member of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) visit(member, depth + 1);
+  };
+  // A named error (GetThreadNotFoundError) narrows code in an allOf member, beside ApiErrorFields.
+  const visitError = (errorOrRef: Schema, depth: number): void => {
+    if (depth > 12) return;
+    const error = resolve(doc, errorOrRef);
+    const code = error.properties?.code;
     if (code) {
       const narrowed = resolve(doc, code);
       if (narrowed !== doc.components?.schemas?.ErrorCode) {
@@ -74,7 +81,7 @@ export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | 
         if (narrowed.const !== undefined) codes.add(String(narrowed.const));
       }
     }
-    for (const member of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) visit(member, depth + 1);
+    for (const member of error.allOf ?? []) visitError(member, depth + 1);
   };
   for (const media of Object.values(response.content ?? {})) visit((media as JsonObject).schema as Schema, 0);
   return [...codes];

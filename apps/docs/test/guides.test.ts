@@ -1,7 +1,7 @@
 // The guides are generated from the bundle: every fact they promise to show is checked against
 // the bundle itself, so a change to the contract can never leave a guide silently stale.
 import { describe, expect, it } from 'vitest';
-import { errorCatalogue } from '../src/error-catalogue.js';
+import { codesOfResponse, errorCatalogue } from '../src/error-catalogue.js';
 import { requirementText } from '../src/guides/authentication.js';
 import { requireSection, splitDescription } from '../src/guides/description-sections.js';
 import { buildGuides, type Guide } from '../src/guides/index.js';
@@ -68,6 +68,21 @@ describe('guides', () => {
     for (const entry of errorCatalogue(bundle).filter((candidate) => candidate.apiWide)) {
       expect(apiWide).toContain(`[\`${entry.code}\`](#/guide-errors/${entry.code.toLowerCase()})`);
     }
+  });
+
+  it('errors: the error body lists every field of ApiError through its allOf, code typed as the catalogue', () => {
+    const { markdown } = guide('errors');
+    for (const field of ['type', 'code', 'message', 'retryable', 'request_id', 'retry_after_seconds']) {
+      expect(markdown).toContain(`| \`${field}\` |`);
+    }
+    expect(markdown).toMatch(/\| `code` \| ErrorCode \| yes \|/);
+    expect(markdown).toMatch(/\| `type` \| ErrorType \| yes \|/);
+  });
+
+  it('reads the codes of a response from its named error, inside its allOf', () => {
+    expect(codesOfResponse(bundle, { $ref: '#/components/responses/IdempotencyConflict' })).toEqual(['IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']);
+    const getThread = bundle.paths?.['/v2/api/threads/{id}']?.get;
+    expect(codesOfResponse(bundle, getThread!.responses!['404']!)).toEqual(['THREAD_NOT_FOUND']);
   });
 
   it('rate limits: the budgets and every other limit come from info.x-svc-limits', () => {

@@ -133,8 +133,10 @@ function readSecurity(requirements: unknown[]): string[][] {
 
 /**
  * The codes an error response schema admits: every `enum` that constrains `error.code`, through
- * $ref and allOf (of the envelope and of `error` itself), intersected, since allOf is a conjunction:
- * the catalogue's own enum (reached through ApiError) narrowed by the operation's list.
+ * $ref and allOf (of the envelope and of `error` itself), intersected, since allOf is a conjunction.
+ * A named error (allOf [ApiErrorFields, { code: <Name>Code }]) gives its own list; ApiError gives the
+ * catalogue. The link of a named error to ApiError (dependentSchemas) is not followed: every listed
+ * code is a catalogue code (the spec's lint checks it), so it would narrow nothing.
  */
 export function findCodeEnum(bundle: JsonObject, schema: unknown, depth = 0): string[] | undefined {
   const lists = envelopeCodeEnums(bundle, schema, depth);

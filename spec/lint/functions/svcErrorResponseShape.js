@@ -1,7 +1,7 @@
 // svc-error-response-shape: every 4xx/5xx response of an operation under `paths` has an
 // application/json schema { type: object, required: [error], properties: { error } } whose error is
 // ApiError, either directly or narrowed inside `error`:
-//   error: { allOf: [ApiError], properties: { type: {const}, code: {enum} } }
+//   error: { allOf: [ApiErrorFields, { properties: { type: {const}, code: <Name>Code (a string enum) } }] }
 // and, in the narrowed form, every listed code exists in the catalogue (ErrorCode's enum, read from the
 // document) with x-svc-status equal to the response's status, and `type` equals the catalogue's
 // x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
@@ -63,7 +63,7 @@ export default createRulesetFunction(
           }
           continue;
         }
-        const errPath = [...sPath, 'properties', 'error', 'properties'];
+        const errPath = [...sPath, ...f.at];
         f.codes.forEach((code, i) => {
           const entry = cat.get(code);
           const cPath = [...errPath, 'code', 'enum', i];

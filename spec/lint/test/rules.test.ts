@@ -100,7 +100,7 @@ const POST = ['components', 'pathItems', 'Notes', 'post'];
 const WEBHOOK = ['components', 'pathItems', 'NoteCreatedWebhook', 'post'];
 const SCHEMAS = ['components', 'schemas'];
 const JSON_BODY = ['content', 'application/json'];
-const ERROR_PROPS = ['schema', 'properties', 'error', 'properties'];
+const ERROR_PROPS = ['schema', 'properties', 'error', 'allOf', 1, 'properties'];
 const getOp = (d: Json) => d.components.pathItems.Notes.get;
 const postOp = (d: Json) => d.components.pathItems.Notes.post;
 const removeParam = (op: Json, ref: string) => {
@@ -108,7 +108,7 @@ const removeParam = (op: Json, ref: string) => {
 };
 const removeCode = (response: Json, code: string) => {
   const media = response.content['application/json'];
-  const e = media.schema.properties.error.properties.code;
+  const e = media.schema.properties.error.allOf[1].properties.code;
   e.enum = e.enum.filter((c: string) => c !== code);
   delete media.examples[code];
 };
@@ -243,7 +243,7 @@ describe('responses', () => {
 
   it('svc-error-response-shape: a code whose catalogue status is another status', async () => {
     const r = await lint(
-      mutate(d => getOp(d).responses['400'].content['application/json'].schema.properties.error.properties.code.enum.push('NOTE_NOT_FOUND')),
+      mutate(d => getOp(d).responses['400'].content['application/json'].schema.properties.error.allOf[1].properties.code.enum.push('NOTE_NOT_FOUND')),
     );
     expectReported(r, 'svc-error-response-shape', [...GET, 'responses', '400', ...JSON_BODY, ...ERROR_PROPS, 'code', 'enum', 2], /NOTE_NOT_FOUND, whose catalogue status is 404/);
   });
@@ -263,7 +263,7 @@ describe('responses', () => {
     const r = await lint(
       mutate(d => {
         const media = getOp(d).responses['400'].content['application/json'];
-        media.schema.properties.error.properties.type.const = 'not_found_error';
+        media.schema.properties.error.allOf[1].properties.type.const = 'not_found_error';
         for (const ex of Object.values<Json>(media.examples)) ex.value.error.type = 'not_found_error';
       }),
     );
@@ -275,8 +275,23 @@ describe('responses', () => {
     expectReported(r, 'svc-error-response-shape', [...GET, 'responses', '400', ...JSON_BODY, 'schema'], /requires properties.error/);
   });
 
+  it('svc-error-response-shape: a narrowing built on ApiError (generators intersect the catalogue enum with the list: never)', async () => {
+    const r = await lint(
+      mutate(d => {
+        const error = getOp(d).responses['400'].content['application/json'].schema.properties.error;
+        error.allOf[0] = { $ref: '#/components/schemas/ApiError' };
+      }),
+    );
+    expectReported(r, 'svc-error-response-shape', [...GET, 'responses', '400', ...JSON_BODY, 'schema'], /neither ApiError nor allOf \[ApiErrorFields/);
+  });
+
+  it('svc-error-response-shape: a narrowed code that is not a plain string enum', async () => {
+    const r = await lint(mutate(d => delete getOp(d).responses['400'].content['application/json'].schema.properties.error.allOf[1].properties.code.type));
+    expectReported(r, 'svc-error-response-shape', [...GET, 'responses', '400', ...JSON_BODY, 'schema'], /not a plain string enum/);
+  });
+
   it('svc-error-response-shape: a shared error response is reported where it is written', async () => {
-    const r = await lint(mutate(d => (d.components.responses.Forbidden.content['application/json'].schema.properties.error.properties.type.const = 'validation_error')));
+    const r = await lint(mutate(d => (d.components.responses.Forbidden.content['application/json'].schema.properties.error.allOf[1].properties.type.const = 'validation_error')));
     expectReported(r, 'svc-error-response-shape', ['components', 'responses', 'Forbidden', ...JSON_BODY, ...ERROR_PROPS, 'type', 'const']);
   });
 

@@ -66,8 +66,16 @@ const withoutKeys = (object, keys) => Object.fromEntries(Object.entries(object).
 const isNullType = (schema) => schema && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k.startsWith('x-') || k === 'description');
 
 // if/then/else and dependentSchemas do not exist in 3.0 schemas: they go, and an allOf member left
-// empty goes too.
+// empty goes too. A dependent schema that is a bare $ref on a property the schema itself requires
+// (each named error "is also an ApiError" on its always-present code) always applies, so it becomes
+// an allOf member: the same for validators, and it keeps ApiError and the catalogue (ErrorCode) in
+// this variant. (Generators reading this variant intersect the narrowed codes with the catalogue.)
 function dropConditionals(node) {
+  const required = new Set([node, ...(Array.isArray(node.allOf) ? node.allOf : [])].flatMap((s) => (Array.isArray(s?.required) ? s.required : [])));
+  for (const [key, dependent] of Object.entries(node.dependentSchemas ?? {})) {
+    if (!required.has(key) || typeof dependent?.$ref !== 'string' || Object.keys(dependent).length !== 1) continue;
+    node.allOf = [...(node.allOf ?? []), dependent];
+  }
   delete node.dependentSchemas;
   if ('if' in node && typeof node.if === 'object') {
     delete node.if;

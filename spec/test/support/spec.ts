@@ -82,11 +82,22 @@ export const catalogue: CatalogueEntry[] = errorCode.enum.map((code: string) => 
 
 export const statusesOfType: Record<string, number[]> = bundle.components.schemas.ErrorType['x-svc-status-of-type'];
 
+/**
+ * The type const and code schema of an error schema's narrowing: allOf [ApiErrorFields, { properties:
+ * { type: {const}, code: {$ref: <Name>Code} } }] (or ApiError's own, where code is the catalogue).
+ */
+export function errorNarrowing(error: Json): { code: Json; type: Json } {
+  const members: Json[] = (resolve(error)?.allOf ?? []).map(resolve);
+  // The last member with a code: ApiErrorFields (code a plain string) comes first.
+  const own = members.filter((m) => m?.properties?.code !== undefined).at(-1)?.properties ?? {};
+  return { code: resolve(own.code), type: resolve(own.type) };
+}
+
 /** The codes (and type) an error response admits, read from its narrowing inside `error`. */
 export function errorResponseConstraint(response: Json): { codes: string[]; type: string | undefined } {
   const schema = response.content?.['application/json']?.schema;
-  const refinement = resolve(schema?.properties?.error)?.properties;
-  return { codes: refinement?.code?.enum ?? [], type: refinement?.type?.const };
+  const { code, type } = errorNarrowing(schema?.properties?.error);
+  return { codes: code?.enum ?? [], type: type?.const };
 }
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -18,13 +18,34 @@ export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | undefined):
   return 'any';
 }
 
+/**
+ * The fields of an object schema with those of its allOf members (ApiError is ApiErrorFields with
+ * type and code pinned to the catalogue): a later member's property replaces an earlier one's,
+ * keeping the earlier description when it has none of its own.
+ */
+function objectFields(doc: OpenApiDocument, schemaOrRef: Schema): { properties: Record<string, Schema>; required: Set<string> } {
+  const schema = resolve(doc, schemaOrRef);
+  const properties: Record<string, Schema> = {};
+  const required = new Set<string>();
+  for (const member of schema.allOf ?? []) {
+    const fields = objectFields(doc, member);
+    for (const [name, property] of Object.entries(fields.properties)) {
+      const earlier = properties[name];
+      properties[name] = earlier?.description && !property.description ? { ...property, description: earlier.description } : property;
+    }
+    for (const name of fields.required) required.add(name);
+  }
+  Object.assign(properties, schema.properties ?? {});
+  for (const name of schema.required ?? []) required.add(name);
+  return { properties, required };
+}
+
 /** A field table of an object schema: name, type, required, description. */
 export function fieldTable(doc: OpenApiDocument, schemaOrRef: Schema): string {
-  const schema = resolve(doc, schemaOrRef);
-  const required = new Set(schema.required ?? []);
+  const { properties, required } = objectFields(doc, schemaOrRef);
   return table(
     ['Field', 'Type', 'Required', 'Description'],
-    Object.entries(schema.properties ?? {}).map(([name, property]) => [
+    Object.entries(properties).map(([name, property]) => [
       code(name),
       typeText(doc, property),
       required.has(name) ? 'yes' : 'no',

@@ -57,13 +57,29 @@ function codeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
   let s = node;
   for (let hops = 0; isObject(s) && typeof s.$ref === 'string' && hops < 16; hops++) s = spec.resolve(s.$ref);
   if (!isObject(s) || depth > 8) return [];
-  let error = isObject(s.properties) ? s.properties.error : undefined;
-  // A named per-status error schema (error: { $ref: GetThreadNotFoundError }) holds the narrowing.
-  for (let hops = 0; isObject(error) && typeof error.$ref === 'string' && hops < 16; hops++) error = spec.resolve(error.$ref);
-  const code = isObject(error) && isObject(error.properties) ? error.properties.code : undefined;
-  if (isObject(code) && Array.isArray(code.enum)) return code.enum.map(String);
+  const listed = errorCodeEnumOf(spec, isObject(s.properties) ? s.properties.error : undefined);
+  if (listed.length > 0) return listed;
   for (const part of [...(Array.isArray(s.allOf) ? s.allOf : [])]) {
     const found = codeEnumOf(spec, part, depth + 1);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/**
+ * The code enum of an error schema: a named per-status error (error: { $ref: GetThreadNotFoundError })
+ * holds it in an allOf member ({ properties: { code: { $ref: GetThreadNotFoundCode } } }), beside
+ * ApiErrorFields, whose code is a plain string.
+ */
+function errorCodeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
+  let error = node;
+  for (let hops = 0; isObject(error) && typeof error.$ref === 'string' && hops < 16; hops++) error = spec.resolve(error.$ref);
+  if (!isObject(error) || depth > 8) return [];
+  let code = isObject(error.properties) ? error.properties.code : undefined;
+  for (let hops = 0; isObject(code) && typeof code.$ref === 'string' && hops < 16; hops++) code = spec.resolve(code.$ref);
+  if (isObject(code) && Array.isArray(code.enum)) return code.enum.map(String);
+  for (const member of Array.isArray(error.allOf) ? error.allOf : []) {
+    const found = errorCodeEnumOf(spec, member, depth + 1);
     if (found.length > 0) return found;
   }
   return [];

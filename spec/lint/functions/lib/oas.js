@@ -135,10 +135,13 @@ export const JSON_MEDIA = 'application/json';
  * { type: object, required: [error], properties: { error: … } } whose error is:
  *   { form: 'none' }                               (no application/json content)
  *   { form: 'direct' }                             the error schema (ApiError) itself
- *   { form: 'allOf', typeConst, codes }            { allOf: [ApiError], properties: { type: {const}, code: {enum} } }
+ *   { form: 'allOf', typeConst, codes, at }        { allOf: [ApiErrorFields, { properties: { type: {const},
+ *                                                    code: <Name>Code, a plain string enum } }] }
  *   { form: 'bad', reason }                        anything else
  * The narrowing sits inside `error`, not beside the envelope, so that example checkers that close
- * each allOf member (Redocly) and generators read it.
+ * each allOf member (Redocly) and generators read it; it builds on ApiErrorFields (type and code
+ * plain strings), not on ApiError, whose catalogue enum generators would intersect with the
+ * narrowed list (never). `at` is the path of the narrowing member's properties, under `error`.
  */
 export function errorResponseForm(response, errorTitle = 'ApiError') {
   const media = isObject(response?.content) ? response.content[JSON_MEDIA] : undefined;
@@ -149,20 +152,25 @@ export function errorResponseForm(response, errorTitle = 'ApiError') {
   if (!isObject(error) || !Array.isArray(schema.required) || !schema.required.includes('error')) {
     return { form: 'bad', reason: 'is not an object that requires properties.error' };
   }
-  const isErrorSchema = s => isObject(s) && s.title === errorTitle;
-  if (isErrorSchema(error)) return { form: 'direct' };
-  if (!Array.isArray(error.allOf) || error.allOf.length !== 1 || !isErrorSchema(error.allOf[0])) {
-    return { form: 'bad', reason: `has a properties.error that is neither ${errorTitle} nor allOf [${errorTitle}] with its own properties` };
+  const fieldsTitle = `${errorTitle}Fields`;
+  if (isObject(error) && error.title === errorTitle) return { form: 'direct' };
+  const members = Array.isArray(error.allOf) ? error.allOf : [];
+  if (members.length !== 2 || !isObject(members[0]) || members[0].title !== fieldsTitle || !isObject(members[1])) {
+    return { form: 'bad', reason: `has a properties.error that is neither ${errorTitle} nor allOf [${fieldsTitle}, { its type and codes }]` };
   }
-  const typeConst = error.properties?.type?.const;
-  const codes = error.properties?.code?.enum;
+  const typeConst = members[1].properties?.type?.const;
+  const code = members[1].properties?.code;
   if (typeof typeConst !== 'string') {
-    return { form: 'bad', reason: 'has no properties.error.properties.type.const string' };
+    return { form: 'bad', reason: 'has no properties.error.allOf[1].properties.type.const string' };
   }
+  const codes = isObject(code) ? code.enum : undefined;
   if (!Array.isArray(codes) || codes.length === 0 || !codes.every(c => typeof c === 'string')) {
-    return { form: 'bad', reason: 'has no non-empty properties.error.properties.code.enum of strings' };
+    return { form: 'bad', reason: 'has no properties.error.allOf[1].properties.code with a non-empty enum of strings' };
   }
-  return { form: 'allOf', typeConst, codes };
+  if (code.type !== 'string' || 'allOf' in code || '$ref' in code) {
+    return { form: 'bad', reason: 'has a properties.error.allOf[1].properties.code that is not a plain string enum (generators need one)' };
+  }
+  return { form: 'allOf', typeConst, codes, at: ['properties', 'error', 'allOf', 1, 'properties'] };
 }
 
 /** The codes an error response lists (allOf form), or null when it lists none. */
