@@ -1,0 +1,413 @@
+// The mutants of the sandbox: each is the sandbox with one rule broken (by a proxy in front of
+// it, or by a hook into the sandbox's contract), with the check that must catch it by name and
+// the subset of the suite (--only) that runs against it. Shared by the mutants test files, which
+// split the list so that two vitest workers run them side by side.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { loadContract } from '@svc/spec-runtime';
+import { runContract } from '../../src/run.js';
+import type { ContractOptions } from '../../src/options.js';
+import { json, sandbox, type Mutation, type Target } from './servers.js';
+
+const outputs: string[] = [];
+/** Removes the report folders the runs wrote (call it in afterAll). */
+export function removeOutputs(): void {
+  for (const dir of outputs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Mutant {
+  name: string;
+  /** The check that must fail. */
+  caughtBy: string;
+  only: string[];
+  allowWrites?: boolean;
+  /** A mutation, or one made from the upstream (its keys). */
+  mutation?: Mutation | ((upstream: Target) => Mutation);
+  /** A hook instead of a proxy: a sandbox started with these options. */
+  sandbox?: Parameters<typeof sandbox>[0];
+}
+
+const isPath = (path: string, prefix: string) => path.split('?')[0]?.startsWith(prefix) ?? false;
+
+/** Requests made with a config key matching `which` reach the server with another key instead. */
+function swapKey(which: (key: Target['config']['keys'][number]) => boolean, to: (upstream: Target) => string): (upstream: Target) => Mutation {
+  return (upstream) => ({
+    request: (q) => {
+      const headers = new Headers(q.headers);
+      const sent = headers.get('authorization');
+      if (upstream.config.keys.some((k) => which(k) && sent === `Api-Key ${k.key}`)) headers.set('authorization', `Api-Key ${to(upstream)}`);
+      return { ...q, headers };
+    },
+  });
+}
+const mainKey = (upstream: Target) => upstream.apiKey;
+
+/** A server that refuses the largest documented page size (as if the limit were 1..99). */
+const refusesSize100: Mutation = {
+  response: (r, q) => (/[?&]size=100(&|$)/.test(q.path) ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, pagination: undefined, error: { type: 'validation_error', code: 'INVALID_PAGE_SIZE', message: 'size', retryable: false, request_id: r.headers.get('x-request-id') } })) : r),
+};
+
+/** Thread creation (POST /v2/api/threads) with its content changed before the server sees it. */
+function threadContent(change: (content: string) => string): Mutation {
+  return {
+    request: (q) => {
+      if (q.method !== 'POST' || q.path.split('?')[0] !== '/v2/api/threads' || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (typeof body.content !== 'string') return q;
+      return { ...q, body: JSON.stringify({ ...body, content: change(body.content) }) };
+    },
+  };
+}
+
+/** The rate-limit headers of every response changed. */
+export function rateHeaders(change: (headers: Headers) => void): Mutation {
+  return {
+    response: (r) => {
+      const headers = new Headers(r.headers);
+      change(headers);
+      return { ...r, headers };
+    },
+  };
+}
+
+/** A pagination block changed on every 2xx list. */
+function pagination(change: (p: Record<string, number | boolean>) => void): Mutation {
+  return { response: (r) => (r.status === 200 && r.body.includes('"pagination"') ? json(r, (b) => change(b.pagination as Record<string, number | boolean>)) : r) };
+}
+
+/** Idempotency keys whose sends are counted, for a server that forgets after a few repeats. */
+function forgetsAfter(sends: number): Mutation {
+  const seen = new Map<string, number>();
+  return {
+    request: (q) => {
+      const key = q.headers.get('idempotency-key');
+      if (key === null) return q;
+      const n = (seen.get(key) ?? 0) + 1;
+      seen.set(key, n);
+      if (n <= sends) return q;
+      const headers = new Headers(q.headers);
+      headers.set('idempotency-key', `${key}-forgotten-${n}`);
+      return { ...q, headers };
+    },
+  };
+}
+
+/** The bundle with the PhoneNumber pattern (and its error code) gone: a server that accepts any number. */
+function contractWithoutPhoneRule() {
+  const bundle = structuredClone(createRequire(import.meta.url)('@svc/openapi/openapi.json')) as { components: { schemas: Record<string, Record<string, unknown>> } };
+  delete bundle.components.schemas.PhoneNumber?.pattern;
+  delete bundle.components.schemas.PhoneNumber?.['x-svc-error-code'];
+  return loadContract(bundle);
+}
+
+export const MUTANTS: Mutant[] = [
+  {
+    name: 'drops a required field',
+    caughtBy: 'response.schema',
+    only: ['getThread'],
+    mutation: { response: (r, q) => (q.method === 'GET' && r.status === 200 && isPath(q.path, '/v2/api/threads/') ? json(r, (b) => delete (b.data as Record<string, unknown>).comment_count) : r) },
+  },
+  {
+    name: 'returns an undocumented error code',
+    caughtBy: 'response.error-code',
+    only: ['getThread'],
+    mutation: { response: (r, q) => (r.status === 404 && isPath(q.path, '/v2/api/threads/') ? json(r, (b) => ((b.error as Record<string, unknown>).code = 'NOTE_NOT_FOUND')) : r) },
+  },
+  {
+    name: 'answers with the wrong status',
+    caughtBy: 'response.status-documented',
+    only: ['listUsers'],
+    mutation: { response: (r, q) => (r.status === 200 && isPath(q.path, '/v2/api/users') ? { ...r, status: 201 } : r) },
+  },
+  {
+    name: 'gives the wrong error type',
+    caughtBy: 'response.error-type',
+    only: ['listTags'],
+    mutation: { response: (r) => (r.status === 401 ? json(r, (b) => ((b.error as Record<string, unknown>).type = 'permission_error')) : r) },
+  },
+  {
+    name: 'generates malformed request ids',
+    caughtBy: 'response.request-id',
+    only: ['listTags'],
+    mutation: {
+      response: (r, q) => {
+        if (q.headers.has('x-request-id')) return r;
+        const headers = new Headers(r.headers);
+        headers.set('x-request-id', 'request-42');
+        return json({ ...r, headers }, (b) => {
+          if (b.error) (b.error as Record<string, unknown>).request_id = 'request-42';
+        });
+      },
+    },
+  },
+  {
+    name: 'sends no rate-limit headers',
+    caughtBy: 'response.rate-limit-headers',
+    only: ['listTags'],
+    mutation: {
+      response: (r) => {
+        const headers = new Headers(r.headers);
+        for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) headers.delete(name);
+        return { ...r, headers };
+      },
+    },
+  },
+  {
+    name: 'accepts an invalid phone number',
+    caughtBy: 'negative.phone-format',
+    only: ['listConversations'],
+    sandbox: { contract: contractWithoutPhoneRule() },
+  },
+  {
+    name: 'ignores idempotency keys',
+    caughtBy: 'idempotency.replay',
+    only: ['idempotency.replay'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const headers = new Headers(q.headers);
+        headers.delete('idempotency-key');
+        return { ...q, headers };
+      },
+    },
+  },
+  {
+    name: 'ignores scopes',
+    caughtBy: 'auth.insufficient-scope',
+    only: ['listTags'],
+    // Every key the server sees becomes the all-scopes key: scopes make no difference any more.
+    mutation: undefined,
+  },
+  {
+    name: 'fails with a 5xx',
+    caughtBy: 'response.no-5xx',
+    only: ['listTags'],
+    mutation: { response: (r, q) => (r.status === 200 && isPath(q.path, '/v2/api/tags') ? json({ ...r, status: 500 }, (b) => Object.assign(b, { error: { type: 'server_error', code: 'INTERNAL_SERVER_ERROR', message: 'boom', retryable: true, request_id: r.headers.get('x-request-id') } })) : r) },
+  },
+  {
+    name: 'does not echo X-Request-Id',
+    caughtBy: 'request-id.echo',
+    only: ['listTags'],
+    mutation: {
+      response: (r, q) => {
+        if (!q.headers.has('x-request-id')) return r;
+        const headers = new Headers(r.headers);
+        headers.set('x-request-id', 'req_AAAAAAAAAAAA');
+        return json({ ...r, headers }, (b) => {
+          if (b.error) (b.error as Record<string, unknown>).request_id = 'req_AAAAAAAAAAAA';
+        });
+      },
+    },
+  },
+  {
+    name: 'sends JSON without a Content-Type',
+    caughtBy: 'response.content-type',
+    only: ['listTags'],
+    mutation: {
+      response: (r) => {
+        const headers = new Headers(r.headers);
+        headers.delete('content-type');
+        return { ...r, headers };
+      },
+    },
+  },
+  {
+    name: 'allows a second thread on an item',
+    caughtBy: 'threads.duplicate',
+    only: ['threads.duplicate'],
+    allowWrites: true,
+    mutation: { response: (r) => (r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r) },
+  },
+  {
+    name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 4000 ? `${content}x` : content)),
+  },
+  {
+    name: 'refuses a new thread of a single character (its minimum is 2)',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: threadContent((content) => (content.length === 1 ? ' ' : content)),
+  },
+  {
+    name: 'refuses size=100 (discovery fails)',
+    caughtBy: 'fixtures.discovery',
+    only: ['listConversations'],
+    mutation: refusesSize100,
+  },
+  {
+    name: 'refuses size=100 (the limit from inside)',
+    caughtBy: 'boundary.inside',
+    only: ['listCustomFields'],
+    mutation: refusesSize100,
+  },
+  {
+    name: 'refuses a label of exactly 255 characters',
+    caughtBy: 'boundary.inside',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
+          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'ATTRIBUTE_LABEL_INVALID', message: 'label', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          : r,
+    },
+  },
+  {
+    name: 'refuses a batch of exactly 100 ids (its limit is 99)',
+    caughtBy: 'boundary.inside',
+    only: ['batchGetConversationItems'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'POST' && isPath(q.path, '/v2/api/conversations/items/batch') && (JSON.parse(q.body ?? '{}') as { ids?: unknown[] }).ids?.length === 100
+          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'BATCH_TOO_LARGE', message: 'ids', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          : r,
+    },
+  },
+  {
+    name: 'says has_more on the last page',
+    caughtBy: 'response.pagination',
+    only: ['listCustomFields'],
+    mutation: pagination((p) => (p.has_more = !p.has_more)),
+  },
+  {
+    name: 'counts total_pages wrong',
+    caughtBy: 'response.pagination',
+    only: ['listConversations'],
+    mutation: pagination((p) => (p.total_pages = Number(p.total_pages) + 1)),
+  },
+  {
+    name: 'puts retry_after_seconds on a 404',
+    caughtBy: 'response.error-fields',
+    only: ['getThread'],
+    mutation: { response: (r) => (r.status === 404 ? json(r, (b) => ((b.error as Record<string, unknown>).retry_after_seconds = 5)) : r) },
+  },
+  {
+    name: 'reports more requests remaining than the limit',
+    caughtBy: 'response.rate-limit-headers',
+    only: ['listTags'],
+    mutation: {
+      response: (r) => {
+        const headers = new Headers(r.headers);
+        headers.set('x-ratelimit-remaining', String(Number(headers.get('x-ratelimit-limit') ?? 0) + 1));
+        return { ...r, headers };
+      },
+    },
+  },
+  {
+    name: 'reports a limit other than the documented one',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    // Remaining stays under the limit, so only the documented value itself is broken.
+    mutation: rateHeaders((h) => h.set('x-ratelimit-limit', String(Number(h.get('x-ratelimit-limit')) + 1))),
+  },
+  {
+    name: 'lets Remaining climb back inside one window',
+    caughtBy: 'response.rate-limit-window',
+    only: ['listTags'],
+    mutation: (() => {
+      let n = 0;
+      return rateHeaders((h) => {
+        h.set('x-ratelimit-reset', '3600');
+        h.set('x-ratelimit-remaining', String(Number(h.get('x-ratelimit-limit')) - (n++ % 2 === 0 ? 2 : 1)));
+      });
+    })(),
+  },
+  {
+    name: 'demands a scope beyond the documented one',
+    caughtBy: 'auth.sufficient-scope',
+    only: ['listTags'],
+    // A key holding exactly TAGS_READ is answered as if it held nothing useful.
+    mutation: swapKey((k) => k.kind === undefined && k.scopes.length === 1, (u) => u.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === 'BILLING')?.key ?? ''),
+  },
+  {
+    name: 'accepts a revoked key',
+    caughtBy: 'auth.revoked-key',
+    only: ['listTags'],
+    mutation: swapKey((k) => k.kind === 'revoked', mainKey),
+  },
+  {
+    name: 'accepts a trial-plan key',
+    caughtBy: 'auth.trial-plan',
+    only: ['listTags'],
+    mutation: swapKey((k) => k.kind === 'trial', mainKey),
+  },
+  {
+    name: 'lets a line-limited key use every line',
+    caughtBy: 'auth.line-forbidden',
+    only: ['getReceptionist'],
+    mutation: swapKey((k) => k.kind === 'line-limited', mainKey),
+  },
+  {
+    name: 'replays a key only once',
+    caughtBy: 'idempotency.replay',
+    only: ['idempotency.replay'],
+    allowWrites: true,
+    mutation: forgetsAfter(2),
+  },
+  {
+    name: 'keeps idempotency for POSTs only (a keyed DELETE runs again)',
+    caughtBy: 'idempotency.replay',
+    only: ['removeConversationItemTag'],
+    allowWrites: true,
+    // The key still echoed, so only the replay itself is missing.
+    mutation: {
+      request: (q) => (q.method === 'DELETE' && q.headers.has('idempotency-key') ? { ...q, headers: new Headers([...q.headers].map(([n, v]): [string, string] => [n === 'idempotency-key' ? 'x-svc-forgotten-key' : n, v])) } : q),
+      response: (r, q) => {
+        const forgotten = q.headers.get('x-svc-forgotten-key');
+        if (forgotten === null) return r;
+        const headers = new Headers(r.headers);
+        headers.set('idempotency-key', forgotten);
+        return { ...r, headers };
+      },
+    },
+  },
+  {
+    name: 'resets the other queue settings when only the name is sent',
+    caughtBy: 'dialer-queues.partial-update',
+    only: ['dialer-queues.partial-update'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && q.body?.includes('"name"') ? json(r, (b) => Object.assign(b.data as Record<string, unknown>, { voicemail_handling: (b.data as Record<string, unknown>).voicemail_handling === 'SKIP' ? 'NO_SKIP' : 'SKIP' })) : r,
+    },
+  },
+  {
+    name: 'accepts a key reused with another method',
+    caughtBy: 'idempotency.key-reuse',
+    only: ['idempotency.key-reuse'],
+    allowWrites: true,
+    mutation: { request: (q) => (q.method === 'PUT' ? { ...q, headers: new Headers([...q.headers].filter(([name]) => name !== 'idempotency-key')) } : q) },
+  },
+  {
+    name: 'answers an undocumented method with 404',
+    caughtBy: 'routing.wrong-method',
+    only: ['routing.wrong-method'],
+    mutation: { response: (r) => (r.status === 405 ? json({ ...r, status: 404 }, (b) => Object.assign(b.error as Record<string, unknown>, { code: 'ENDPOINT_NOT_FOUND', type: 'not_found_error' })) : r) },
+  },
+];
+
+export async function runAgainst(target: Target, mutant: Mutant) {
+  const output = mkdtempSync(join(tmpdir(), 'svc-contract-mutant-'));
+  outputs.push(output);
+  const options: ContractOptions = {
+    baseUrl: target.url,
+    apiKey: target.apiKey,
+    config: target.config,
+    only: mutant.only,
+    allowWrites: mutant.allowWrites === true,
+    rate: 'off',
+    quiet: true,
+    print: false,
+    reporters: ['json'],
+    output,
+  };
+  const result = await runContract(options);
+  const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as { failures: Array<{ check: string; message: string }> };
+  return { result, failed: [...new Set(written.failures.map((f) => f.check))] };
+}
