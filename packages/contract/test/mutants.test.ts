@@ -3,38 +3,15 @@
 // (even and odd places) so that two vitest workers run them side by side; this one also holds
 // the servers that are broken everywhere, or harmlessly different.
 import { afterAll, describe, expect, it } from 'vitest';
-import { MUTANTS, rateHeaders, removeOutputs, runAgainst, type Mutant } from './support/mutants.js';
-import { mutatingProxy, sandbox, type Mutation } from './support/servers.js';
+import { itCatchesEachByName, MUTANTS, rateHeaders, removeOutputs, runAgainst, type Mutant } from './support/mutants.js';
+import { mutatingProxy, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 const HALF: Mutant[] = MUTANTS.filter((_, i) => i % 2 === 0);
 
 describe('each mutant of the sandbox is caught by name', () => {
-  for (const mutant of HALF) {
-    it(`${mutant.name}: ${mutant.caughtBy}`, async () => {
-      const upstream = await sandbox(mutant.sandbox ?? {});
-      const ignoreScopes: Mutation = {
-        request: (q) => {
-          const headers = new Headers(q.headers);
-          if (headers.has('authorization') && upstream.config.keys.some((k) => headers.get('authorization')?.endsWith(k.key))) headers.set('authorization', `Api-Key ${upstream.apiKey}`);
-          return { ...q, headers };
-        },
-      };
-      const mutation = typeof mutant.mutation === 'function' ? mutant.mutation(upstream) : (mutant.mutation ?? (mutant.name === 'ignores scopes' ? ignoreScopes : undefined));
-      const target = mutation ? await mutatingProxy(upstream, mutation) : upstream;
-      try {
-        const { result, failed } = await runAgainst(target, mutant);
-        expect(failed).toContain(mutant.caughtBy);
-        // A broken server is reported through checks, never by crashing the suite.
-        expect(failed).not.toContain('suite.error');
-        expect(result.exitCode).toBe(1);
-      } finally {
-        if (target !== upstream) await target.close();
-        await upstream.close();
-      }
-    });
-  }
+  itCatchesEachByName(HALF);
 
   it('a server that answers HTML to everything fails many checks and crashes none', async () => {
     const { createServer } = await import('node:http');

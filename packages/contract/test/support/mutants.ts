@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { loadContract } from '@svc/spec-runtime';
 import { runContract } from '../../src/run.js';
 import type { ContractOptions } from '../../src/options.js';
-import { json, sandbox, type Mutation, type Target } from './servers.js';
+import { expect, it } from 'vitest';
+import { json, mutatingProxy, sandbox, type Mutation, type Target } from './servers.js';
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
@@ -410,4 +411,32 @@ export async function runAgainst(target: Target, mutant: Mutant) {
   const result = await runContract(options);
   const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as { failures: Array<{ check: string; message: string }> };
   return { result, failed: [...new Set(written.failures.map((f) => f.check))] };
+}
+
+/** One test per mutant: the sandbox with that rule broken fails the named check, and nothing crashes. */
+export function itCatchesEachByName(mutants: readonly Mutant[]): void {
+  for (const mutant of mutants) {
+    it(`${mutant.name}: ${mutant.caughtBy}`, async () => {
+      const upstream = await sandbox(mutant.sandbox ?? {});
+      const ignoreScopes: Mutation = {
+        request: (q) => {
+          const headers = new Headers(q.headers);
+          if (headers.has('authorization') && upstream.config.keys.some((k) => headers.get('authorization')?.endsWith(k.key))) headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+          return { ...q, headers };
+        },
+      };
+      const mutation = typeof mutant.mutation === 'function' ? mutant.mutation(upstream) : (mutant.mutation ?? (mutant.name === 'ignores scopes' ? ignoreScopes : undefined));
+      const target = mutation ? await mutatingProxy(upstream, mutation) : upstream;
+      try {
+        const { result, failed } = await runAgainst(target, mutant);
+        expect(failed).toContain(mutant.caughtBy);
+        // A broken server is reported through checks, never by crashing the suite.
+        expect(failed).not.toContain('suite.error');
+        expect(result.exitCode).toBe(1);
+      } finally {
+        if (target !== upstream) await target.close();
+        await upstream.close();
+      }
+    });
+  }
 }
