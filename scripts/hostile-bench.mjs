@@ -262,7 +262,7 @@ async function benchServer(label, args) {
   }
 }
 
-const sandboxArgs = [join(root, 'apps/sandbox/dist/cli.js'), '--port', '0', '--no-rate-limit', ...(existsSync(docsDir) ? ['--docs', docsDir] : [])];
+const sandboxArgs = [join(root, 'packages/sandbox/dist/cli.js'), '--port', '0', '--no-rate-limit', ...(existsSync(docsDir) ? ['--docs', docsDir] : [])];
 const mockArgs = [join(root, 'apps/mock/dist/cli.js'), '--port', '0'];
 const results = { date: new Date().toISOString(), node: process.version, seconds, loadAverage: loadavg().map(round), servers: {} };
 console.log(`load average at the start: ${results.loadAverage.join(' ')} (${availableParallelism()} cores)`);

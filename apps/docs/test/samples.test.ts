@@ -19,7 +19,7 @@ import { PACKAGE_DIR } from '../src/paths.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
 /** The READMEs an integrator (or a server team) reads, relative to the repository root. */
-const READMES = ['README.md', 'packages/client/README.md', 'apps/sandbox/README.md', 'packages/types/README.md', 'packages/contract/README.md'];
+const READMES = ['README.md', 'packages/client/README.md', 'packages/sandbox/README.md', 'packages/types/README.md', 'packages/contract/README.md'];
 const DEMO_KEY = 'sbx_demo_full_access';
 const bundle = loadBundle();
 const SANDBOX_URL = defaultServerUrl(bundle);

@@ -1,8 +1,8 @@
-// The mock profile against the real Prism-powered mock (apps/mock), as CI runs it: a stateless
+// @svc/contract's mock profile against this mock, as CI runs it: a stateless
 // server must pass every check that does not need state, and report the rest as skipped.
-import { type RunningMock, startMockServer } from '@svc/mock';
+import { runContract } from '@svc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runContract } from '../src/run.js';
+import { type RunningMock, startMockServer } from '../src/index.js';
 
 let mock: RunningMock;
 beforeAll(async () => {
