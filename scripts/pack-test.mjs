@@ -8,12 +8,14 @@
 //     whose @ts-expect-error lines fail the check if the published types degrade;
 //   - starts the sandbox from the installed `svc-sandbox` bin and runs the consumer against it;
 //   - runs the installed `svc-contract` bin: --help, --version, and a short contract run
-//     (threads) against that sandbox.
+//     (threads) against that sandbox;
+//   - prints @svc/contract's install size: what `npx @svc/contract` brings in, measured in a
+//     second fresh project that installs its tarball alone.
 // Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -190,6 +192,25 @@ await step('install', 'npm install the tarballs into a fresh project', ['outside
   );
   ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: project, timeoutMs: 150_000 }), 'npm install');
   return `${names.length} tarballs, typescript ${TYPESCRIPT}, @types/node ${TYPES_NODE}`;
+});
+
+/** Bytes of every file under a folder (apparent sizes, as `npm pack` reports unpacked sizes). */
+function folderBytes(dir) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  return bytes;
+}
+
+await step('contract-size', '@svc/contract install size (a fresh project installing its tarball alone)', ['outside', 'pack'], async () => {
+  const alone = join(work, 'contract-alone');
+  mkdirSync(alone);
+  const overrides = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
+  const manifest = { name: 'svc-contract-alone', private: true, dependencies: { '@svc/contract': overrides['@svc/contract'] }, overrides };
+  writeFileSync(join(alone, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: alone, timeoutMs: 150_000 }), 'npm install @svc/contract');
+  const lock = JSON.parse(readFileSync(join(alone, 'package-lock.json'), 'utf8'));
+  const packageCount = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/')).length;
+  return `${(folderBytes(join(alone, 'node_modules')) / 1e6).toFixed(1)} MB in node_modules, ${packageCount} packages`;
 });
 
 await step('manifests', 'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves', ['install'], () => {
