@@ -1,5 +1,4 @@
-// The data that crosses from the test workers to the main process (through vitest's task meta)
-// and on into the reports. Plain JSON: it is serialised between processes.
+// The data the checks record and the reports are built from. Plain JSON: the JSON report holds it.
 
 export type OutcomeStatus = 'passed' | 'failed' | 'skipped';
 
@@ -52,7 +51,7 @@ export interface Observation {
   code?: string;
 }
 
-/** What each test case carries in its meta. */
+/** What one check recorded: its assertions and those of every response it caused. */
 export interface TestRecord {
   outcomes: CheckOutcome[];
   exchanges: ExchangeSummary[];
@@ -114,7 +113,7 @@ export interface ContractConfig {
   fixtures: ConfigFixtures;
 }
 
-/** Everything a test worker needs, passed through vitest's provide/inject. */
+/** Everything the checks of one run need to know about it. */
 export interface SessionConfig {
   baseUrl: string;
   apiKey: string;

@@ -1,26 +1,22 @@
 // One run of the suite: resolve the options, start the embedded sandbox when no server is given,
-// run the test files shipped in this package with vitest (programmatically, in one worker so the
-// run has one rate limiter and one recorder), then build the report, write the report files and
+// run the checks (runner.ts) in one session, then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Writable } from 'node:stream';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest, type TestSequencer, type TestSpecification } from 'vitest/node';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
-import type { ContractConfig, RateSetting, SessionConfig } from './model.js';
+import type { ContractConfig, RateSetting } from './model.js';
 import { DEFAULT_MAX_SKIPPED, UsageError, type ContractOptions } from './options.js';
-import { createRedactor } from './redact.js';
-import { Collector } from './report/collector.js';
 import { writeReports } from './report/write.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
-import { secretsOf } from './session.js';
+import { runChecks } from './runner.js';
+import { createSession } from './session.js';
 import { loadSpec } from './spec.js';
+import { nothingRan } from './verdict.js';
 
 export interface RunResult {
   report: Report;
@@ -34,20 +30,9 @@ export interface RunResult {
 
 export const DEFAULT_OUTPUT = 'svc-contract-report';
 export const API_KEY_ENV = 'SVC_API_KEY';
-const SUITE_DIR = fileURLToPath(new URL('./suite/', import.meta.url));
 
 export function toolVersion(): string {
   return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-}
-
-/** Test files in name order: progress reads the same from run to run. */
-class ByName implements TestSequencer {
-  shard(files: TestSpecification[]) {
-    return files;
-  }
-  sort(files: TestSpecification[]) {
-    return [...files].sort((a, b) => a.moduleId.localeCompare(b.moduleId));
-  }
 }
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -97,7 +82,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   }
   if (!apiKey) throw new UsageError(`No API key: pass --api-key or set ${API_KEY_ENV}.`);
 
-  const session: SessionConfig = {
+  const session = createSession({
     baseUrl,
     apiKey,
     apiKeyEnv: API_KEY_ENV,
@@ -111,67 +96,28 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
     runId: runId(),
-  };
-  const redact = createRedactor(secretsOf(session));
+  });
+  const { redact, config: run } = session;
   const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
-  progress?.(`svc-contract: checking ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}, profile ${session.profile}, writes ${session.allowWrites ? 'allowed' : 'off'}`);
-  const collector = new Collector(redact, progress);
-  // Whatever vitest itself prints (it should print nothing: ours is the only reporter) is redacted too.
-  const vitestOutput = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      stderr.write(redact(String(chunk)));
-      done();
-    },
-  }) as unknown as NodeJS.WriteStream;
-
+  progress?.(`svc-contract: checking ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`);
+  let records;
   try {
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        root: SUITE_DIR,
-        config: false,
-        watch: false,
-        // The compiled suite (dist/suite/*.contract.js); from the sources, the .ts files themselves.
-        include: ['**/*.contract.js', '**/*.contract.ts'],
-        // Installed, this package lives under node_modules, which vitest excludes by default.
-        exclude: ['**/*.d.ts'],
-        reporters: [collector],
-        provide: { svcContract: session },
-        // One worker, files one after the other, modules shared: one rate limiter, one recorder,
-        // and stateful scenarios that never race each other.
-        pool: 'forks',
-        maxWorkers: 1,
-        fileParallelism: false,
-        isolate: false,
-        passWithNoTests: true,
-        sequence: { sequencer: ByName, shuffle: false },
-        silent: true,
-      },
-      { cacheDir: join(tmpdir(), 'svc-contract-vite'), logLevel: 'silent', clearScreen: false },
-      { stdout: vitestOutput, stderr: vitestOutput },
-    );
-    await vitest?.close();
+    records = await runChecks(session, progress);
   } finally {
-    // vitest sets the exit code of the process for its own verdict; the run decides its own.
-    process.exitCode = undefined;
     await sandbox?.close();
   }
-
-  // A selection that runs no check at all is a mistake, not a pass.
-  const ran = collector.records.some((r) => r.outcomes.some((o) => !o.check.startsWith('response.')));
-  const errors = ran ? collector.errors : [...collector.errors, `no check ran${only.length ? `: --only ${only.join(', ')} selects none` : ''}`];
+  const problem = nothingRan(records, only);
   const report = buildReport({
     spec,
-    records: collector.records,
-    errors,
+    records,
+    errors: problem ? [problem] : [],
     maxSkipped: options.maxSkipped ?? DEFAULT_MAX_SKIPPED,
     meta: {
       tool: { name: 'svc-contract', version: toolVersion() },
       target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },
-      profile: session.profile,
-      allowWrites: session.allowWrites,
-      burst: session.burst,
+      profile: run.profile,
+      allowWrites: run.allowWrites,
+      burst: run.burst,
       rate,
       only,
       startedAt: new Date(started).toISOString(),

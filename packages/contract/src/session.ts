@@ -1,7 +1,5 @@
-// The state one run shares across every test file in the worker: the configuration passed by the
-// main process (vitest provide/inject), the client with its rate limiter, the recorder and the
-// discovered fixtures. Kept on globalThis, so that however vitest loads the modules of the test
-// files, the run has one limiter (politeness holds across files) and one recorder.
+// The state one run shares across all its checks: the configuration, the client with its rate
+// limiter (politeness holds across the whole run), the recorder and the discovered fixtures.
 import { ApiClient } from './http/client.js';
 import type { Auth, Exchange } from './http/exchange.js';
 import { RateLimiter, unlimited } from './http/rate.js';
@@ -16,12 +14,9 @@ export interface Session {
   client: ApiClient;
   recorder: Recorder;
   redact: Redactor;
-  /** Memoised values (fixtures) shared by every test file. */
+  /** Memoised values (fixtures) shared by every check of the run. */
   memo: Map<string, Promise<unknown>>;
 }
-
-const KEY = Symbol.for('@svc/contract.session');
-type Holder = { [KEY]?: Session };
 
 export function secretsOf(config: Pick<SessionConfig, 'apiKey' | 'apiKeyEnv' | 'config'>) {
   return [
@@ -53,17 +48,6 @@ export function createSession(config: SessionConfig): Session {
     recorder,
   });
   return { config, spec, client, recorder, redact, memo: new Map() };
-}
-
-/** The run's session, created on first use from the configuration the main process provided. */
-export function session(provided: () => SessionConfig): Session {
-  const holder = globalThis as Holder;
-  const config = provided();
-  const current = holder[KEY];
-  if (current && current.config.runId === config.runId) return current;
-  const created = createSession(config);
-  holder[KEY] = created;
-  return created;
 }
 
 /** Memoises one value per run (fixtures are discovered once, whichever file asks first). */

@@ -1,7 +1,7 @@
 // The shared recorder: every exchange the client completes is recorded here and run through the
 // response checks at once, so no response escapes them, whichever scenario sent it (fixture
-// discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the running
-// test drains them into its meta, which carries them to the main process.
+// discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the runner
+// drains them into the running check's record.
 import { API_WIDE } from '../checks/catalogue.js';
 import { RateWindows } from '../checks/rate-windows.js';
 import { responseOutcomes } from '../checks/response.js';
@@ -69,15 +69,7 @@ export class Recorder {
     this.outcomes.push(o);
   }
 
-  hasFailures(): boolean {
-    return this.outcomes.some((o) => o.status === 'failed');
-  }
-
-  failures(): CheckOutcome[] {
-    return this.outcomes.filter((o) => o.status === 'failed');
-  }
-
-  /** Everything recorded since the last drain (the running test's share). */
+  /** Everything recorded since the last drain (the running check's share). */
   drain(): TestRecord {
     const record: TestRecord = { outcomes: this.outcomes, exchanges: [...this.exchanges.values()], observations: this.observations, requests: this.requests, reads: this.reads, writes: this.requests - this.reads };
     this.outcomes = [];

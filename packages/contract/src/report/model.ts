@@ -1,4 +1,4 @@
-// The report: every outcome the tests sent back, per operation and check, with the failures
+// The report: every outcome the checks recorded, per operation and check, with the failures
 // (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
 // and error codes exercised against those documented; the operations not yet specified).
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
@@ -7,6 +7,7 @@ import { DEFAULT_MAX_SKIPPED } from '../options.js';
 import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
 import { constraintsOf } from '../generate/constraints.js';
+import { runOutcome, statusOf, tooManySkips } from '../verdict.js';
 import { toCurl } from './curl.js';
 
 export interface Failure {
@@ -173,9 +174,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     if (o.status === 'skipped') summary.skipKind = summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
     if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
   }
-  for (const checks of byOperation.values()) {
-    for (const c of checks.values()) c.status = c.failed > 0 ? 'failed' : c.passed > 0 ? 'passed' : 'skipped';
-  }
+  for (const checks of byOperation.values()) for (const c of checks.values()) c.status = statusOf(c);
 
   const operationIds = [...spec.contract.operations.map((op) => op.operationId), API_WIDE];
   const operations: OperationReport[] = [];
@@ -191,7 +190,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       operationId: id,
       ...(op ? { method: op.method, path: op.path } : {}),
       resource: op ? spec.resourceOf(op) : 'api-wide',
-      status: list.some((c) => c.status === 'failed') ? 'failed' : list.some((c) => c.status === 'passed') ? 'passed' : 'skipped',
+      status: statusOf({ failed: list.filter((c) => c.status === 'failed').length, passed: list.filter((c) => c.status === 'passed').length }),
       checks: list,
     });
   }
@@ -230,7 +229,8 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     reasons.set(reason, entry);
   }
   const counted = skippedChecks.filter((c) => c.skipKind !== 'option').length;
-  if (counted > maxSkipped) errors.push(`${counted} checks were skipped for want of configuration, more than --max-skipped ${maxSkipped}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`);
+  const skipProblem = tooManySkips(counted, maxSkipped);
+  if (skipProblem) errors.push(skipProblem);
   const warnings = rows
     .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
     .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
@@ -247,7 +247,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     durationMs: meta.durationMs,
     requests: records.reduce((n, r) => n + r.requests, 0),
     summary: {
-      outcome: failures.length > 0 || errors.length > 0 ? 'failed' : 'passed',
+      outcome: runOutcome(failures.length, errors.length),
       checks: checkCounts,
       assertions,
       skipped: { total: skippedChecks.length, counted, max: maxSkipped, reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks) },

@@ -1,28 +1,16 @@
-// How the suite's test files declare checks. Each vitest test is one check of one operation:
-// it runs, records its verdict (and every response it received is checked by the recorder), then
-// hands its record to the main process through the test's meta. Requirements (writes, a stateful
-// server, a server that knows keys, --burst) and missing fixtures turn a check into a skip with
-// the reason, never into a pass.
-import { describe, inject, test } from 'vitest';
+// How the suite's files declare checks: each `check()` adds one check of one operation to the
+// registry, in the order the files declare them; the runner (runner.ts) runs them in that order.
+// A check's body talks to the server through its CheckContext and records assertions there
+// (every response it receives is also checked by the recorder); verdict.ts decides what they make.
 import type { Operation } from '@svc/spec-runtime';
-import { API_WIDE, type CheckId } from '../checks/catalogue.js';
+import type { CheckId } from '../checks/catalogue.js';
 import { errorProblems, type Expected, type OpRequest } from '../checks/expect.js';
-import { fixtures as discoverFixtures, MissingFixture, type Fixtures } from '../fixtures.js';
-import { WritesDisabledError } from '../http/client.js';
+import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
-import type { CheckOutcome, SessionConfig, SkipKind, TestRecord } from '../model.js';
-import { session as currentSession, type Session } from '../session.js';
+import type { CheckOutcome, SkipKind } from '../model.js';
+import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
-import { matchesOnly } from '../filters.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    svcContract: SessionConfig;
-  }
-  export interface TaskMeta {
-    svc?: TestRecord;
-  }
-}
+import { Skip } from '../verdict.js';
 
 export interface Needs {
   /** Changes data: only with --allow-writes. */
@@ -35,33 +23,30 @@ export interface Needs {
   burst?: boolean;
 }
 
-class Skip extends Error {
-  constructor(
-    message: string,
-    readonly kind: SkipKind,
-  ) {
-    super(message);
-  }
+/** Where a check belongs: the operation its verdict concerns (or API_WIDE) and its resource. */
+export interface Where {
+  operationId: string;
+  resource: string;
+  /** Tells checks of the same id on one operation apart (e.g. the method of a replay). */
+  variant?: string;
 }
 
-const TEST_TIMEOUT_MS = 10 * 60_000;
-
-export function sessionNow(): Session {
-  return currentSession(() => inject('svcContract'));
+export interface RegisteredCheck extends Where {
+  id: CheckId;
+  needs: Needs;
+  run: (t: CheckContext) => Promise<void>;
 }
 
-/** Whether --only selects this check (see filters.ts). */
-export function selected(config: Pick<SessionConfig, 'only'>, resource: string, operationId: string, check: string): boolean {
-  return matchesOnly(config.only, resource, operationId, check);
+const registry: RegisteredCheck[] = [];
+
+/** Declares one check; `where.operationId` is the operation the verdict belongs to. */
+export function check(id: CheckId, where: Where, needs: Needs, run: (t: CheckContext) => Promise<void>): void {
+  registry.push({ id, ...where, needs, run });
 }
 
-function unmet(needs: Needs, config: SessionConfig): string | undefined {
-  if (needs.burst && !config.burst) return 'opt-in: run with --burst';
-  if ((needs.stateful || needs.keys) && config.profile !== 'full') {
-    return needs.keys ? 'profile mock: a stateless mock accepts any key, so this needs --profile full' : 'profile mock: needs a stateful server (--profile full)';
-  }
-  if (needs.writes && !config.allowWrites) return 'changes data: run with --allow-writes';
-  return undefined;
+/** Every check the suite's files declared, in declaration order. */
+export function registeredChecks(): readonly RegisteredCheck[] {
+  return registry;
 }
 
 export class CheckContext {
@@ -168,51 +153,7 @@ export function toApiRequest(op: Operation, request: OpRequest, extra: Partial<A
   };
 }
 
-/** The tests of one operation (a describe block named by its operationId). */
-export function forOperation(operationId: string, define: (op: Operation) => void): void {
-  const spec = loadSpec();
-  const op = spec.contract.operationsById.get(operationId);
-  if (!op) throw new Error(`The contract has no operation ${operationId}.`);
-  describe(operationId, () => define(op));
-}
-
 /** Where a scenario check of an operation belongs (its operationId and resource). */
-export function scenarioOf(op: Operation): { operationId: string; resource: string } {
+export function scenarioOf(op: Operation): Where {
   return { operationId: op.operationId, resource: loadSpec().resourceOf(op) };
-}
-
-/** The API-wide checks (unknown paths, wrong methods, bursts). */
-export function apiWide(define: () => void): void {
-  describe(API_WIDE, define);
-}
-
-/**
- * Declares one check. `operationId` is the operation the verdict belongs to (the enclosing
- * describe's); `variant` tells tests of the same check apart in the progress output.
- */
-export function check(id: CheckId, where: { operationId: string; resource: string; variant?: string }, needs: Needs, run: (t: CheckContext) => Promise<void>): void {
-  const config = inject('svcContract');
-  if (!selected(config, where.resource, where.operationId, id)) return;
-  const name = where.variant ? `${id} (${where.variant})` : id;
-  test(name, { timeout: TEST_TIMEOUT_MS }, async (ctx) => {
-    const s = sessionNow();
-    const t = new CheckContext(s, id, where.operationId);
-    let skipped: string | undefined = unmet(needs, s.config);
-    let skipKind: SkipKind = 'option';
-    try {
-      if (skipped === undefined) await run(t);
-    } catch (error) {
-      if (error instanceof Skip) [skipped, skipKind] = [error.message, error.kind];
-      else if (error instanceof MissingFixture) [skipped, skipKind] = [error.message, 'config'];
-      else if (error instanceof WritesDisabledError) [skipped, skipKind] = [`changes data: run with --allow-writes (${error.message})`, 'option'];
-      else s.recorder.add({ check: 'suite.error', operationId: where.operationId, status: 'failed', detail: `${id}: ${(error as Error).stack ?? String(error)}` });
-    }
-    if (skipped !== undefined) s.recorder.add({ check: id, operationId: where.operationId, status: 'skipped', detail: skipped, skipKind });
-    else if (!t.hasFailed && t.passCount === 0) t.pass();
-    const record = s.recorder.drain();
-    ctx.task.meta.svc = record;
-    const failures = record.outcomes.filter((o) => o.status === 'failed');
-    if (failures.length > 0) throw new Error(failures.map((f) => `${f.check} [${f.operationId}]: ${f.detail ?? ''}`).join('\n'));
-    if (skipped !== undefined) ctx.skip(skipped);
-  });
 }

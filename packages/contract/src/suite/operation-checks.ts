@@ -12,7 +12,7 @@ import { deref, isPhone, propertiesOf, requiredOf, sample } from '../generate/sc
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { check, forOperation, toApiRequest, type CheckContext } from './harness.js';
+import { check, toApiRequest, type CheckContext } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -110,146 +110,146 @@ export function onLine(spec: Spec, op: Operation, request: OpRequest, lines: rea
 
 export function operationChecks(operationId: string, plan: OperationPlan): void {
   const spec = loadSpec();
-  forOperation(operationId, (op) => {
-    const resource = spec.resourceOf(op);
-    const changesData = spec.contract.limits.writeMethods.includes(op.method) && !spec.isSafe(op);
-    const where = (variant?: string) => ({ operationId, resource, ...(variant ? { variant } : {}) });
-    const baseline = async (t: CheckContext): Promise<OpRequest> => {
-      const request = await plan.baseline(t, await t.fixtures());
-      const invalid = expectedFor(spec, op, request);
-      if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
-      return request;
-    };
-    const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
+  const op = spec.contract.operationsById.get(operationId);
+  if (!op) throw new Error(`The contract has no operation ${operationId}.`);
+  const resource = spec.resourceOf(op);
+  const changesData = spec.contract.limits.writeMethods.includes(op.method) && !spec.isSafe(op);
+  const where = (variant?: string) => ({ operationId, resource, ...(variant ? { variant } : {}) });
+  const baseline = async (t: CheckContext): Promise<OpRequest> => {
+    const request = await plan.baseline(t, await t.fixtures());
+    const invalid = expectedFor(spec, op, request);
+    if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
+    return request;
+  };
+  const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
 
-    if (plan.success !== false) {
-      check('conformance.success', where(), { writes: changesData }, async (t) => {
-        const exchange = await send(t, await baseline(t));
-        t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
-      });
+  if (plan.success !== false) {
+    check('conformance.success', where(), { writes: changesData }, async (t) => {
+      const exchange = await send(t, await baseline(t));
+      t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
+    });
+  }
+
+  check('request-id.echo', where(), { writes: changesData && !op.requestBody }, async (t) => {
+    const base = await baseline(t);
+    const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
+    const probes: Array<{ exchange: Exchange; sent: string }> = [];
+    if (!changesData) {
+      const sent = id('ok');
+      probes.push({ exchange: await send(t, base, { requestId: sent }), sent });
     }
-
-    check('request-id.echo', where(), { writes: changesData && !op.requestBody }, async (t) => {
-      const base = await baseline(t);
-      const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
-      const probes: Array<{ exchange: Exchange; sent: string }> = [];
-      if (!changesData) {
-        const sent = id('ok');
-        probes.push({ exchange: await send(t, base, { requestId: sent }), sent });
-      }
-      // An error too, so the body's request_id is checked: malformed JSON where there is a body
-      // (it cannot execute anything), otherwise no key.
-      const sent = id('error');
-      const error = op.requestBody ? await send(t, base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await send(t, base, { requestId: sent, auth: { kind: 'none' } });
-      probes.push({ exchange: error, sent });
-      for (const { exchange, sent: value } of probes) {
-        const echoed = header(exchange, spec.requestIdHeader);
-        t.expect(echoed === value, `sent ${spec.requestIdHeader} ${value}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
-        const body = errorOf(exchange);
-        if (exchange.status >= 400) t.expect(body?.request_id === value, `sent ${spec.requestIdHeader} ${value}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
-      }
-    });
-
-    const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
-    check('auth.missing-key', where(), { writes: changesData }, async (t) => {
-      t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
-    });
-    check('auth.malformed-header', where(), { writes: changesData }, async (t) => {
-      const base = await baseline(t);
-      for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
-    });
-    check('auth.unknown-key', where(), { writes: changesData, keys: true }, async (t) => {
-      t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
-    });
-
-    check('auth.insufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
-      if (op.security.length === 0) return t.skip('the operation needs no scope');
-      const { uncertain } = spec.scopeReadings(op);
-      const [key] = keysLackingScope(op, t.config.config.keys);
-      if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
-      const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
-      const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
-      if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
-      if (!t.expectError(exchange, { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` })) return;
-      const error = errorOf(exchange);
-      const text = `${String(error?.message ?? '')} ${String(error?.suggestion ?? '')}`;
-      if (uncertain) {
-        // Inferred or ambiguous scopes: only the refusal itself is certain, not which scope is named.
-        t.pass(`refused; the scope is ${op.security.length > 1 ? 'ambiguous' : 'inferred'} (${op.security.map((a) => a.join('+')).join(' or ')}), so its name is not checked`);
-        return;
-      }
-      const missing = op.security.flatMap((alt) => alt.filter((scope) => !key.scopes.includes(scope)));
-      for (const scope of missing) t.expect(text.includes(scope), `the 403 does not name the missing scope ${scope}: ${JSON.stringify(error?.message)}`, exchange);
-    });
-
-    const codeStatus = (code: string) => spec.contract.catalogue.get(code)?.status ?? 0;
-    const lists = (code: string) => documentedCodes(spec, op, codeStatus(code)).includes(code);
-
-    if (op.security.length > 0) check('auth.sufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
-      const [choice] = keysHoldingScope(op, t.config.config.keys);
-      if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
-      const base = await baseline(t);
-      // Where the suite never sends the baseline as a success (it would create or delete for
-      // real), an unknown id shows the same thing: past the scope check, a documented 404.
-      const probe = plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
-      const exchange = await send(t, probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
-      const holds = `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`;
-      if (probe) {
-        if (t.expectError(exchange, probe.expected, `${holds}; ${probe.label}`)) t.pass(`${holds}: ${exchange.status}`);
-        return;
-      }
-      const code = errorOf(exchange)?.code;
-      if (!t.expect(exchange.error === undefined && exchange.status !== 401 && exchange.status !== 403 && exchange.status < 500, `${holds}, which the operation's security requirement accepts: got ${exchange.error ?? exchange.status}${typeof code === 'string' ? ` ${code}` : ''}`, exchange)) return;
-      t.pass(`${holds}: ${exchange.status}${choice.extra.length ? ` (it also holds ${choice.extra.join(', ')}: a server demanding one of those would not be seen)` : ''}`);
-    });
-
-    // Keys declared in the config by kind: each refusal runs where the operation lists its code.
-    const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) => {
-      if (!lists(code)) return;
-      check(id, where(), { writes: changesData, keys: true }, async (t) => {
-        const key = t.config.config.keys.find((k) => k.kind === kind);
-        if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
-        t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
-      });
-    };
-    kindCheck('auth.revoked-key', 'revoked', REVOKED);
-    kindCheck('auth.trial-plan', 'trial', TRIAL_NOT_ALLOWED);
-
-    if (lists(LINE_FORBIDDEN)) check('auth.line-forbidden', where(), { writes: changesData, keys: true }, async (t) => {
-      const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
-      if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
-      const lines = (await t.fixtures()).lines;
-      const other = lines.find((l) => !(key.lines ?? []).includes(l));
-      if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
-      const request = onLine(spec, op, await baseline(t), lines, other);
-      if (!request) return t.skip('the request has no place for a line');
-      t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
-    });
-
-    if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where(), { writes: changesData }, async (t) => {
-      const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
-      if (cases.length === 0) return t.skip('no documented limit applies to the request');
-      for (const c of cases) {
-        const exchange = await send(t, c.request);
-        if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
-      }
-    });
-
-    for (const kind of negativeKinds(spec, op)) {
-      const needs = { writes: changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' };
-      check(kind, where(), needs, async (t) => {
-        const cases = negativeCases(spec, op, await baseline(t)).filter((c) => c.kind === kind);
-        if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
-        for (const c of cases) {
-          const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
-          const exchange = await send(t, c.request, extra);
-          if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
-        }
-      });
+    // An error too, so the body's request_id is checked: malformed JSON where there is a body
+    // (it cannot execute anything), otherwise no key.
+    const sent = id('error');
+    const error = op.requestBody ? await send(t, base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await send(t, base, { requestId: sent, auth: { kind: 'none' } });
+    probes.push({ exchange: error, sent });
+    for (const { exchange, sent: value } of probes) {
+      const echoed = header(exchange, spec.requestIdHeader);
+      t.expect(echoed === value, `sent ${spec.requestIdHeader} ${value}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
+      const body = errorOf(exchange);
+      if (exchange.status >= 400) t.expect(body?.request_id === value, `sent ${spec.requestIdHeader} ${value}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
     }
-
-    plan.scenarios?.(op);
   });
+
+  const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
+  check('auth.missing-key', where(), { writes: changesData }, async (t) => {
+    t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
+  });
+  check('auth.malformed-header', where(), { writes: changesData }, async (t) => {
+    const base = await baseline(t);
+    for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
+  });
+  check('auth.unknown-key', where(), { writes: changesData, keys: true }, async (t) => {
+    t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
+  });
+
+  check('auth.insufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+    if (op.security.length === 0) return t.skip('the operation needs no scope');
+    const { uncertain } = spec.scopeReadings(op);
+    const [key] = keysLackingScope(op, t.config.config.keys);
+    if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
+    const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
+    const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
+    if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
+    if (!t.expectError(exchange, { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` })) return;
+    const error = errorOf(exchange);
+    const text = `${String(error?.message ?? '')} ${String(error?.suggestion ?? '')}`;
+    if (uncertain) {
+      // Inferred or ambiguous scopes: only the refusal itself is certain, not which scope is named.
+      t.pass(`refused; the scope is ${op.security.length > 1 ? 'ambiguous' : 'inferred'} (${op.security.map((a) => a.join('+')).join(' or ')}), so its name is not checked`);
+      return;
+    }
+    const missing = op.security.flatMap((alt) => alt.filter((scope) => !key.scopes.includes(scope)));
+    for (const scope of missing) t.expect(text.includes(scope), `the 403 does not name the missing scope ${scope}: ${JSON.stringify(error?.message)}`, exchange);
+  });
+
+  const codeStatus = (code: string) => spec.contract.catalogue.get(code)?.status ?? 0;
+  const lists = (code: string) => documentedCodes(spec, op, codeStatus(code)).includes(code);
+
+  if (op.security.length > 0) check('auth.sufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+    const [choice] = keysHoldingScope(op, t.config.config.keys);
+    if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
+    const base = await baseline(t);
+    // Where the suite never sends the baseline as a success (it would create or delete for
+    // real), an unknown id shows the same thing: past the scope check, a documented 404.
+    const probe = plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
+    const exchange = await send(t, probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+    const holds = `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`;
+    if (probe) {
+      if (t.expectError(exchange, probe.expected, `${holds}; ${probe.label}`)) t.pass(`${holds}: ${exchange.status}`);
+      return;
+    }
+    const code = errorOf(exchange)?.code;
+    if (!t.expect(exchange.error === undefined && exchange.status !== 401 && exchange.status !== 403 && exchange.status < 500, `${holds}, which the operation's security requirement accepts: got ${exchange.error ?? exchange.status}${typeof code === 'string' ? ` ${code}` : ''}`, exchange)) return;
+    t.pass(`${holds}: ${exchange.status}${choice.extra.length ? ` (it also holds ${choice.extra.join(', ')}: a server demanding one of those would not be seen)` : ''}`);
+  });
+
+  // Keys declared in the config by kind: each refusal runs where the operation lists its code.
+  const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) => {
+    if (!lists(code)) return;
+    check(id, where(), { writes: changesData, keys: true }, async (t) => {
+      const key = t.config.config.keys.find((k) => k.kind === kind);
+      if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
+      t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
+    });
+  };
+  kindCheck('auth.revoked-key', 'revoked', REVOKED);
+  kindCheck('auth.trial-plan', 'trial', TRIAL_NOT_ALLOWED);
+
+  if (lists(LINE_FORBIDDEN)) check('auth.line-forbidden', where(), { writes: changesData, keys: true }, async (t) => {
+    const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
+    if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
+    const lines = (await t.fixtures()).lines;
+    const other = lines.find((l) => !(key.lines ?? []).includes(l));
+    if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
+    const request = onLine(spec, op, await baseline(t), lines, other);
+    if (!request) return t.skip('the request has no place for a line');
+    t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
+  });
+
+  if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where(), { writes: changesData }, async (t) => {
+    const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
+    if (cases.length === 0) return t.skip('no documented limit applies to the request');
+    for (const c of cases) {
+      const exchange = await send(t, c.request);
+      if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
+    }
+  });
+
+  for (const kind of negativeKinds(spec, op)) {
+    const needs = { writes: changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' };
+    check(kind, where(), needs, async (t) => {
+      const cases = negativeCases(spec, op, await baseline(t)).filter((c) => c.kind === kind);
+      if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
+      for (const c of cases) {
+        const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
+        const exchange = await send(t, c.request, extra);
+        if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
+      }
+    });
+  }
+
+  plan.scenarios?.(op);
 }
 
 export { isSuccess };

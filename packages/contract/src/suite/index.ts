@@ -1,0 +1,18 @@
+// The whole suite: each file declares its checks when imported, so the registry holds them in
+// the order of these imports (file names in order) and of the declarations inside each file.
+import './ai-receptionist.contract.js';
+import './api-wide.contract.js';
+import './conversation-items.contract.js';
+import './conversations.contract.js';
+import './custom-fields.contract.js';
+import './deals.contract.js';
+import './dialer-queues.contract.js';
+import './notes.contract.js';
+import './people.contract.js';
+import './phone-numbers.contract.js';
+import './summary-templates.contract.js';
+import './tags.contract.js';
+import './threads.contract.js';
+import './users.contract.js';
+
+export { registeredChecks } from './harness.js';

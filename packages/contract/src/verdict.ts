@@ -1,0 +1,78 @@
+// The one place that decides pass, fail or skip. A check the run's options leave out, or one that
+// throws a Skip, a missing fixture or a refused write, is skipped with its reason and kind; any
+// other throw is a crash (a failed suite.error); a check that ran clean without naming a pass
+// passes once. Whatever anything failed fails its check, its operation and the run; so do too
+// many skips for want of configuration, and a run in which no check ran at all.
+import { MissingFixture } from './fixtures.js';
+import { WritesDisabledError } from './http/client.js';
+import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './model.js';
+import type { Needs, Where } from './suite/harness.js';
+
+/** Thrown by a check that has nothing to check here (see CheckContext.skip). */
+export class Skip extends Error {
+  constructor(
+    message: string,
+    readonly kind: SkipKind,
+  ) {
+    super(message);
+  }
+}
+
+/** Why the run's options leave a check out, or undefined when it runs. */
+export function unmetNeed(needs: Needs, config: SessionConfig): string | undefined {
+  if (needs.burst && !config.burst) return 'opt-in: run with --burst';
+  if ((needs.stateful || needs.keys) && config.profile !== 'full') {
+    return needs.keys ? 'profile mock: a stateless mock accepts any key, so this needs --profile full' : 'profile mock: needs a stateful server (--profile full)';
+  }
+  if (needs.writes && !config.allowWrites) return 'changes data: run with --allow-writes';
+  return undefined;
+}
+
+export interface CheckRun {
+  /** From unmetNeed: the check did not run. */
+  unmet: string | undefined;
+  /** What the check threw (undefined: nothing). */
+  thrown: unknown;
+  failed: boolean;
+  passes: number;
+}
+
+/** The outcome that closes a check, beside the assertions it recorded (none when those decide). */
+export function closingOutcome(check: Where & { id: string }, run: CheckRun): CheckOutcome | undefined {
+  const own = { check: check.id, operationId: check.operationId };
+  const skip = (detail: string, skipKind: SkipKind): CheckOutcome => ({ ...own, status: 'skipped', detail, skipKind });
+  const { thrown } = run;
+  if (run.unmet !== undefined) return skip(run.unmet, 'option');
+  if (thrown instanceof Skip) return skip(thrown.message, thrown.kind);
+  if (thrown instanceof MissingFixture) return skip(thrown.message, 'config');
+  if (thrown instanceof WritesDisabledError) return skip(`changes data: run with --allow-writes (${thrown.message})`, 'option');
+  if (thrown !== undefined) return { check: 'suite.error', operationId: check.operationId, status: 'failed', detail: `${check.id}: ${(thrown as Error).stack ?? String(thrown)}` };
+  return run.failed || run.passes > 0 ? undefined : { ...own, status: 'passed' };
+}
+
+/** Any failure fails; otherwise any pass passes; otherwise it was skipped. */
+export function statusOf(counts: { passed: number; failed: number }): OutcomeStatus {
+  return counts.failed > 0 ? 'failed' : counts.passed > 0 ? 'passed' : 'skipped';
+}
+
+/** One check's status from its record: any failure there (a response it caused too) fails it. */
+export function recordStatus(record: TestRecord, check: string): OutcomeStatus {
+  if (record.outcomes.some((o) => o.status === 'failed')) return 'failed';
+  return record.outcomes.some((o) => o.check === check && o.status === 'skipped') ? 'skipped' : 'passed';
+}
+
+/** A selection that runs no check at all is a mistake, not a pass (response checks do not count). */
+export function nothingRan(records: readonly TestRecord[], only: readonly string[]): string | undefined {
+  if (records.some((r) => r.outcomes.some((o) => !o.check.startsWith('response.')))) return undefined;
+  return `no check ran${only.length ? `: --only ${only.join(', ')} selects none` : ''}`;
+}
+
+/** Skips for want of configuration over --max-skipped fail the run: a gate must not pass by skipping. */
+export function tooManySkips(counted: number, max: number): string | undefined {
+  if (counted <= max) return undefined;
+  return `${counted} checks were skipped for want of configuration, more than --max-skipped ${max}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`;
+}
+
+export function runOutcome(failures: number, errors: number): 'passed' | 'failed' {
+  return failures > 0 || errors > 0 ? 'failed' : 'passed';
+}
