@@ -8,7 +8,10 @@ export default defineConfig({
     // slow machine. See 'Tests on a busy machine' in the root README.
     testTimeout: 300_000,
     hookTimeout: 120_000,
-    // Each suite run starts its own vitest with one worker; two test files at a time fill two cores.
+    // The tests mostly wait on the servers they start: two test files at a time fill two cores.
     maxWorkers: 2,
+    // The files of one worker share the modules they import, so the contract is loaded and its
+    // validators compiled once per worker, not once per file. No test keeps state in them.
+    isolate: false,
   },
 });

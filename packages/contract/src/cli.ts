@@ -2,9 +2,7 @@
 // svc-contract: runs the contract suite against a server (or the embedded sandbox) and exits
 // 0 when every check passed, 1 when one failed, 2 on a usage or configuration error.
 import { ConfigError } from './config.js';
-import { parseCli, USAGE, UsageError } from './options.js';
-import { runProxy } from './proxy-run.js';
-import { runContract, toolVersion } from './run.js';
+import { parseCli, toolVersion, USAGE, UsageError } from './options.js';
 
 async function main(): Promise<number> {
   let parsed;
@@ -23,6 +21,8 @@ async function main(): Promise<number> {
     return 0;
   }
   try {
+    // Loaded only now: --help, --version and usage errors answer without loading the suite.
+    const { runContract, runProxy } = await import('./index.js');
     const result = parsed.kind === 'proxy' ? await runProxy(parsed.options) : await runContract(parsed.options);
     return result.exitCode;
   } catch (error) {

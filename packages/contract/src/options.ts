@@ -1,5 +1,6 @@
 // The options of a run, from the command line (svc-contract) or from code (runContract). The
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
 import { loadSpec } from './spec.js';
@@ -52,6 +53,10 @@ export interface ContractOptions {
 }
 
 export class UsageError extends Error {}
+
+export function toolVersion(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+}
 
 /** A full config against the sandbox skips nothing for want of configuration. */
 export const DEFAULT_MAX_SKIPPED = 0;

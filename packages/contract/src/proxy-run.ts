@@ -2,8 +2,8 @@
 // until `until` settles, for code and tests), then build the same report as a suite run from
 // every exchange it saw, print it and write the report files.
 import { resolve } from 'node:path';
-import { DEFAULT_OUTPUT, invokedFrom, toolVersion } from './run.js';
-import type { ReporterName } from './options.js';
+import { DEFAULT_OUTPUT, invokedFrom } from './run.js';
+import { toolVersion, type ReporterName } from './options.js';
 import { startProxy } from './proxy.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';

@@ -2,14 +2,13 @@
 // run the checks (runner.ts) in one session, then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
 import type { ContractConfig, RateSetting } from './model.js';
-import { DEFAULT_MAX_SKIPPED, UsageError, type ContractOptions } from './options.js';
+import { DEFAULT_MAX_SKIPPED, toolVersion, UsageError, type ContractOptions } from './options.js';
 import { writeReports } from './report/write.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
@@ -30,10 +29,6 @@ export interface RunResult {
 
 export const DEFAULT_OUTPUT = 'svc-contract-report';
 export const API_KEY_ENV = 'SVC_API_KEY';
-
-export function toolVersion(): string {
-  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-}
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
