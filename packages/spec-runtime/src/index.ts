@@ -18,3 +18,6 @@ export { isDecimal } from './decimal.js';
 export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
+export { serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
+export { apiWideCode, componentSchema, everyResponseHeaders, isSafe, isScopeInferred, resourceOf, responseKeyFor, sharedResponseCodes, unspecifiedOperations, type ResponseHeader, type UnspecifiedOperation } from './contract-facts.js';
+export { deref, idPrefixes, isObject, itemsOf, propertiesOf, requiredOf, typesOf, type JsonObject } from './schema-walk.js';

@@ -1,0 +1,98 @@
+// Facts that readers of the contract beyond the request pipeline need (the contract tests, their
+// reports): the headers every documented response carries, the operations named without a method
+// and path, each operation's resource, whether it is free of side effects, whether its scope is
+// inferred, the API-wide code of a status, a component schema by name and the codes of a shared
+// error response. All read from the bundle.
+import type { Contract } from './contract.js';
+import { follow, isObject, type JsonObject } from './json-pointer.js';
+import { findCodeEnum, responsePointer, type Operation } from './operations.js';
+
+/** Which documented response of an operation a status falls under ('404', then '4XX', then 'default'). */
+export { responseKeyFor } from './operations.js';
+
+export interface ResponseHeader {
+  name: string;
+  /** Its schema says integer or number. */
+  numeric: boolean;
+}
+
+/** The headers required on every documented response of every operation (X-Request-Id, X-RateLimit-*). */
+export function everyResponseHeaders(contract: Contract): ResponseHeader[] {
+  let common: Map<string, ResponseHeader> | undefined;
+  for (const op of contract.operations) {
+    for (const key of op.statuses) {
+      const response = contract.resolve(responsePointer(op, key));
+      if (!isObject(response)) continue;
+      const here = new Map<string, ResponseHeader>();
+      for (const [name, raw] of Object.entries(isObject(response.headers) ? response.headers : {})) {
+        const header = follow(contract.bundle, raw, '#').node;
+        if (!isObject(header) || header.required !== true) continue;
+        const schema = follow(contract.bundle, header.schema, '#').node;
+        const type = isObject(schema) ? schema.type : undefined;
+        here.set(name, { name, numeric: type === 'integer' || type === 'number' });
+      }
+      common = common ? new Map([...common].filter(([name]) => here.has(name))) : here;
+    }
+  }
+  return [...(common ?? new Map()).values()];
+}
+
+export interface UnspecifiedOperation {
+  name: string;
+  tag?: string;
+  scope?: string;
+  /** What the description leaves unsaid (method, path, body, ...). */
+  unspecified: string[];
+}
+
+/** info.x-svc-unspecified-operations: operations the description names but does not specify. */
+export function unspecifiedOperations(contract: Contract): UnspecifiedOperation[] {
+  const info = isObject(contract.bundle.info) ? contract.bundle.info : {};
+  const listed = info['x-svc-unspecified-operations'];
+  return (Array.isArray(listed) ? listed : []).filter(isObject).map((entry) => ({
+    name: String(entry.name),
+    ...(typeof entry.tag === 'string' ? { tag: entry.tag } : {}),
+    ...(typeof entry.scope === 'string' ? { scope: entry.scope } : {}),
+    unspecified: Array.isArray(entry.unspecified) ? entry.unspecified.map(String) : [],
+  }));
+}
+
+/** The resource an operation belongs to: its first tag, as a slug (`Custom Fields` → custom-fields). */
+export function resourceOf(op: Operation): string {
+  const tag = Array.isArray(op.raw.tags) && typeof op.raw.tags[0] === 'string' ? op.raw.tags[0] : 'untagged';
+  return tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** No side effects: a read method, or every scope alternative holds only *_READ scopes (the read-only POST searches). */
+export function isSafe(contract: Contract, op: Operation): boolean {
+  if (contract.limits.readMethods.includes(op.method)) return true;
+  return op.security.length > 0 && op.security.every((alt) => alt.length > 0 && alt.every((scope) => scope.endsWith('_READ')));
+}
+
+/** The operation's scope is inferred (x-svc-inferred.scope) rather than stated by the description. */
+export function isScopeInferred(op: Operation): boolean {
+  const inferred = op.raw['x-svc-inferred'];
+  return isObject(inferred) && 'scope' in inferred;
+}
+
+/** The API-wide code the catalogue gives a status (ENDPOINT_NOT_FOUND for 404, METHOD_NOT_ALLOWED for 405). */
+export function apiWideCode(contract: Contract, status: number): string | undefined {
+  return [...contract.catalogue.values()].find((entry) => entry.apiWide && entry.status === status)?.code;
+}
+
+/** A component schema by name, as written (identity comparisons: is this parameter's schema PhoneNumber?). */
+export function componentSchema(contract: Contract, name: string): JsonObject | undefined {
+  const schemas = isObject(contract.bundle.components) && isObject(contract.bundle.components.schemas) ? contract.bundle.components.schemas : {};
+  const schema = schemas[name];
+  return isObject(schema) ? schema : undefined;
+}
+
+/** The codes of a shared error response (components.responses), e.g. IdempotencyConflict. */
+export function sharedResponseCodes(contract: Contract, name: string): string[] {
+  const response = contract.resolve(`#/components/responses/${name}`);
+  const media = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
+  return (isObject(media) && findCodeEnum(contract.bundle, media.schema)) || [];
+}
