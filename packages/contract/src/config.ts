@@ -1,6 +1,7 @@
 // The config file (--config): extra keys with the scopes they hold (for the 403 checks) and the
 // fixtures no list operation exposes. Keys may be given inline or, better in CI, by the name of
 // an environment variable (key_env). Errors name the entry, never the key.
+import { isObject } from '@svc/spec-runtime';
 import { readFileSync } from 'node:fs';
 import { KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, type KeyKind } from './model.js';
 
@@ -8,8 +9,6 @@ export class ConfigError extends Error {}
 
 const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'threadless_item_ids', 'custom_field_keys'] as const;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const EMPTY_CONFIG: ContractConfig = { keys: [], fixtures: {} };
 

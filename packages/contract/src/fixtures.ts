@@ -5,6 +5,7 @@
 // values are recognised by the schema of the parameter they will be used for (a `usr-` id, an
 // E.164 number), never by an invented field name. A discovery request that fails is a failed
 // check (fixtures.discovery), not a reason to skip.
+import { idPrefixes, isObject } from '@svc/spec-runtime';
 import { API_WIDE } from './checks/catalogue.js';
 import { dataOf, type Exchange } from './http/exchange.js';
 import { once, type Session } from './session.js';
@@ -48,12 +49,8 @@ export interface Fixtures {
   summaryTemplates: string[];
   builtInFieldKeys: string[];
   searchQuery?: string;
-  /** What discovery could not do, for skip reasons. */
-  notes_on_discovery: string[];
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /** A required fixture, or a skip with the reason. */
@@ -88,9 +85,10 @@ function valuesMatching(entries: unknown, pattern: RegExp, prefer?: string): str
 /** ThreadEntityType's values paired with ThreadEntityId's prefixes (the contract lists both in the same order). */
 export function entityTypeOf(session: Session, id: string): string | undefined {
   const types = session.spec.schema('ThreadEntityType')?.enum;
-  const prefixes = session.spec.schema('ThreadEntityId')?.['x-svc-id-prefix'];
-  if (!Array.isArray(types) || !Array.isArray(prefixes) || types.length !== prefixes.length) return undefined;
-  const index = prefixes.findIndex((p) => typeof p === 'string' && id.startsWith(p));
+  const idSchema = session.spec.schema('ThreadEntityId');
+  const prefixes = idSchema ? idPrefixes(idSchema) : [];
+  if (!Array.isArray(types) || types.length !== prefixes.length) return undefined;
+  const index = prefixes.findIndex((p) => id.startsWith(p));
   return index >= 0 ? String(types[index]) : undefined;
 }
 
@@ -106,7 +104,6 @@ export function fixtures(session: Session): Promise<Fixtures> {
 async function discover(session: Session): Promise<Fixtures> {
   const { client, config } = session;
   const configured = config.config.fixtures;
-  const notes_on_discovery: string[] = [];
   const get = async (path: string, query?: Record<string, string>): Promise<Exchange | undefined> => {
     const exchange = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
     if (exchange.status >= 200 && exchange.status < 300) {
@@ -114,7 +111,6 @@ async function discover(session: Session): Promise<Fixtures> {
       return exchange;
     }
     const what = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''} answered ${exchange.status || exchange.error}`;
-    notes_on_discovery.push(what);
     // A valid request the fixtures depend on failed: that is the server's failure, reported with
     // its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
     session.recorder.add({ check: 'fixtures.discovery', operationId: exchange.operation?.operationId ?? API_WIDE, status: 'failed', detail: `${what} (a valid discovery request)`, exchange: exchange.seq });
@@ -207,6 +203,5 @@ async function discover(session: Session): Promise<Fixtures> {
     summaryTemplates: configured.summary_template_ids ?? example('SummaryTemplateId'),
     builtInFieldKeys: configured.built_in_field_keys ?? [],
     ...(configured.search_query !== undefined ? { searchQuery: configured.search_query } : {}),
-    notes_on_discovery,
   };
 }

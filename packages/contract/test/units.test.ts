@@ -288,13 +288,3 @@ describe('the README', () => {
     for (const option of USAGE.match(/--[a-z-]+/g) ?? []) expect(readme, option).toContain(`\`${option}`);
   });
 });
-
-describe('the codes of a shared error response', () => {
-  it('are read from the named error’s code enum, inside its allOf (beside ApiErrorFields)', async () => {
-    const { loadSpec } = await import('../src/spec.js');
-    const { sharedResponseCodes } = await import('../src/checks/expect.js');
-    const spec = loadSpec();
-    expect(sharedResponseCodes(spec, 'IdempotencyConflict')).toEqual(['IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']);
-    expect(sharedResponseCodes(spec, 'Unauthorized')).toEqual(['UNAUTHORIZED', 'API_KEY_INVALID', 'API_KEY_REVOKED']);
-  });
-});

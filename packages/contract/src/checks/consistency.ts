@@ -3,11 +3,10 @@
 // size as requested), fields the description allows only on some errors appear only there
 // (retry_after_seconds: "rate limits only"), and the rate-limit headers agree with each other
 // (Remaining never above Limit).
+import { isObject } from '@svc/spec-runtime';
 import { errorOf, header, type Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
 
 /** Problems of the pagination block of a 2xx list response (empty: none, or no pagination block). */

@@ -2,7 +2,7 @@
 // validateRequest finds the violations (with the codes x-svc-error-code attaches to them) and
 // errorFor picks the one error the operation answers with. No table of expected codes exists in
 // this package; only the operation's documented responses and the catalogue are consulted.
-import type { Operation } from '@svc/spec-runtime';
+import { sharedResponseCodes, type Operation } from '@svc/spec-runtime';
 import { errorOf, type Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
@@ -49,56 +49,13 @@ export function errorProblems(exchange: Exchange, expected: Expected): string[] 
   return [];
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `properties.error.properties.code.enum` of an error response schema, through allOf and $ref. */
-function codeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
-  let s = node;
-  for (let hops = 0; isObject(s) && typeof s.$ref === 'string' && hops < 16; hops++) s = spec.resolve(s.$ref);
-  if (!isObject(s) || depth > 8) return [];
-  const listed = errorCodeEnumOf(spec, isObject(s.properties) ? s.properties.error : undefined);
-  if (listed.length > 0) return listed;
-  for (const part of [...(Array.isArray(s.allOf) ? s.allOf : [])]) {
-    const found = codeEnumOf(spec, part, depth + 1);
-    if (found.length > 0) return found;
-  }
-  return [];
-}
-
-/**
- * The code enum of an error schema: a named per-status error (error: { $ref: GetThreadNotFoundError })
- * holds it in an allOf member ({ properties: { code: { $ref: GetThreadNotFoundCode } } }), beside
- * ApiErrorFields, whose code is a plain string.
- */
-function errorCodeEnumOf(spec: Spec, node: unknown, depth = 0): string[] {
-  let error = node;
-  for (let hops = 0; isObject(error) && typeof error.$ref === 'string' && hops < 16; hops++) error = spec.resolve(error.$ref);
-  if (!isObject(error) || depth > 8) return [];
-  let code = isObject(error.properties) ? error.properties.code : undefined;
-  for (let hops = 0; isObject(code) && typeof code.$ref === 'string' && hops < 16; hops++) code = spec.resolve(code.$ref);
-  if (isObject(code) && Array.isArray(code.enum)) return code.enum.map(String);
-  for (const member of Array.isArray(error.allOf) ? error.allOf : []) {
-    const found = errorCodeEnumOf(spec, member, depth + 1);
-    if (found.length > 0) return found;
-  }
-  return [];
-}
-
-/** The codes of a shared error response (components.responses), e.g. IdempotencyConflict. */
-export function sharedResponseCodes(spec: Spec, name: string): string[] {
-  const response = spec.resolve(`#/components/responses/${name}`);
-  const content = isObject(response) && isObject(response.content) ? response.content['application/json'] : undefined;
-  return isObject(content) ? codeEnumOf(spec, content.schema) : [];
-}
-
 /**
  * The codes an operation lists for a status other than the idempotency conflicts every write
  * shares: for a 409 that is the operation's own state conflict (THREAD_ALREADY_EXISTS,
  * TAG_ALREADY_EXISTS, ATTRIBUTE_MANAGED_BY_INTEGRATION).
  */
 export function ownCodes(spec: Spec, op: Operation, status: number): string[] {
-  const shared = new Set(sharedResponseCodes(spec, 'IdempotencyConflict'));
+  const shared = new Set(sharedResponseCodes(spec.contract, 'IdempotencyConflict'));
   return documentedCodes(spec, op, status).filter((c) => !shared.has(c));
 }
 

@@ -4,11 +4,10 @@
 // the limit itself (size=100, 4000 characters) is as wrong as one that accepts one more. Each
 // case is the baseline with one value moved to its limit, and must still be valid per the
 // contract (spec-runtime's validateRequest), so it must be accepted.
-import type { Operation } from '@svc/spec-runtime';
+import { deref, itemsOf, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
 import { expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Spec } from '../spec.js';
 import { constraintId, type ConstraintKeyword } from './constraints.js';
-import { deref, itemsOf, propertiesOf, typesOf } from './schema.js';
 
 export interface BoundaryCase {
   label: string;
@@ -32,7 +31,7 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
   }
   const body = baseline.body;
   if (withBody && op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const props = propertiesOf(spec, deref(spec, spec.resolve(op.requestBody.schemaPointer)));
+    const props = propertiesOf(spec.contract, deref(spec.contract, spec.resolve(op.requestBody.schemaPointer)));
     for (const [name, schema] of Object.entries(props)) {
       const set = (value: unknown) => ({ ...baseline, body: { ...body, [name]: value } });
       const current = (body as Record<string, unknown>)[name];
@@ -40,10 +39,10 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
         if (typeof schema.maxLength === 'number') push(`body ${name} of ${schema.maxLength} characters`, set('x'.repeat(schema.maxLength)), 'body', name, 'maxLength', schema.maxLength);
         if (typeof schema.minLength === 'number' && schema.minLength > 0) push(`body ${name} of ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`, set('x'.repeat(schema.minLength)), 'body', name, 'minLength', schema.minLength);
       }
-      const items = itemsOf(spec, schema);
+      const items = itemsOf(spec.contract, schema);
       if (!items || !Array.isArray(current) || current.length === 0) continue;
       for (const keyword of ['minItems', 'maxItems'] as const) {
-        const n = deref(spec, schema)[keyword];
+        const n = deref(spec.contract, schema)[keyword];
         if (typeof n === 'number' && n > 0) push(`body ${name} with ${n} item${n === 1 ? '' : 's'}`, set(Array.from({ length: n }, (_, i) => current[i % current.length])), 'body', name, keyword, n);
       }
     }

@@ -2,9 +2,8 @@
 // parameters, length and size limits of its body fields, one level into lists of objects), each
 // named the same way wherever it is exercised: by a negative input from outside, by a boundary
 // value from inside, or by a scenario. The coverage report sets one against the other.
-import type { Operation } from '@svc/spec-runtime';
+import { deref, itemsOf, type JsonObject, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
-import { deref, itemsOf, propertiesOf, typesOf, type Schema } from './schema.js';
 
 export type ConstraintKeyword = 'minimum' | 'maximum' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems';
 const KEYWORDS: readonly ConstraintKeyword[] = ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems'];
@@ -14,7 +13,7 @@ export function constraintId(where: 'query' | 'path' | 'body', field: string, ke
   return `${where} ${field.replace(/\[\d+\]/g, '[]')} ${keyword} ${value}`;
 }
 
-function limitsOf(where: 'query' | 'path' | 'body', field: string, schema: Schema): string[] {
+function limitsOf(where: 'query' | 'path' | 'body', field: string, schema: JsonObject): string[] {
   const ids: string[] = [];
   for (const keyword of KEYWORDS) {
     const value = schema[keyword];
@@ -28,11 +27,11 @@ export function constraintsOf(spec: Spec, op: Operation): string[] {
   const ids: string[] = [];
   for (const p of op.parameters.filter((x) => (x.in === 'query' || x.in === 'path') && typesOf(x.schema).some((t) => t === 'integer' || t === 'number'))) ids.push(...limitsOf(p.in as 'query' | 'path', p.name, p.schema));
   if (op.requestBody) {
-    for (const [name, raw] of Object.entries(propertiesOf(spec, deref(spec, spec.resolve(op.requestBody.schemaPointer))))) {
-      const schema = deref(spec, raw);
+    for (const [name, raw] of Object.entries(propertiesOf(spec.contract, deref(spec.contract, spec.resolve(op.requestBody.schemaPointer))))) {
+      const schema = deref(spec.contract, raw);
       ids.push(...limitsOf('body', name, schema));
-      const items = itemsOf(spec, schema);
-      if (items) for (const [child, s] of Object.entries(propertiesOf(spec, items))) ids.push(...limitsOf('body', `${name}[].${child}`, deref(spec, s)));
+      const items = itemsOf(spec.contract, schema);
+      if (items) for (const [child, s] of Object.entries(propertiesOf(spec.contract, items))) ids.push(...limitsOf('body', `${name}[].${child}`, deref(spec.contract, s)));
     }
   }
   return [...new Set(ids)];

@@ -4,12 +4,12 @@
 // wrong content type, an id with the wrong prefix or an unknown one). The expected status and
 // code of each case come from spec-runtime (validateRequest + errorFor) or, for unknown ids,
 // from the operation's documented 404 codes: never from a table written here.
-import type { Operation } from '@svc/spec-runtime';
+import { deref, idPrefixes, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
 import { constraintId } from './constraints.js';
-import { deref, idPrefixes, isPhone, itemsOf, propertiesOf, requiredOf, sample, typesOf, type Schema } from './schema.js';
+import { isPhone, sample } from './schema.js';
 
 export type NegativeKind = Extract<CheckId, `negative.${string}`>;
 
@@ -84,7 +84,7 @@ function nonMatching(pattern: string): string | undefined {
 }
 
 /** A schema of a single value (no object, no array): one the generator can break on its own. */
-function isLeaf(schema: Schema): boolean {
+function isLeaf(schema: JsonObject): boolean {
   const types = typesOf(schema);
   if (types.includes('object') || types.includes('array') || schema.properties !== undefined || schema.items !== undefined) return false;
   return types.length > 0 || Array.isArray(schema.enum) || typeof schema.pattern === 'string';
@@ -161,17 +161,17 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
         expected: { status: 415, codes: [...mediaCodes], why: 'the body is not application/json' },
       });
     }
-    const bodySchema = deref(spec, spec.resolve(op.requestBody.schemaPointer));
+    const bodySchema = deref(spec.contract, spec.resolve(op.requestBody.schemaPointer));
     if (baseline.body !== undefined) walkBody(baseline.body, bodySchema, []);
   }
 
-  function walkBody(value: unknown, schema: Schema, path: Path): void {
+  function walkBody(value: unknown, schema: JsonObject, path: Path): void {
     const body = baseline.body;
     const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
     const at = fieldName(path) || 'body';
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      const props = propertiesOf(spec, schema);
-      for (const name of requiredOf(spec, schema)) {
+      const props = propertiesOf(spec.contract, schema);
+      for (const name of requiredOf(spec.contract, schema)) {
         if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(deleteAt(body, [...path, name])));
       }
       for (const [name, propSchema] of Object.entries(props)) {
@@ -183,13 +183,13 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
           leaf(isPhone(spec, propSchema) ? phoneExample : sample(spec, propSchema), propSchema, [name]);
         }
       }
-      if (deref(spec, schema).additionalProperties === false) {
+      if (deref(spec.contract, schema).additionalProperties === false) {
         push('negative.unknown-field', `body ${fieldName([...path, 'svc_contract_unknown'])}`, withBody(setAt(body, [...path, 'svc_contract_unknown'], true)));
       }
       return;
     }
     if (Array.isArray(value)) {
-      const s = deref(spec, schema);
+      const s = deref(spec.contract, schema);
       if (typeof s.maxItems === 'number' && value.length > 0) {
         const over = Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]);
         push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBody(setAt(body, path, over)), { constraint: constraintId('body', at, 'maxItems', s.maxItems) });
@@ -197,18 +197,18 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       if (typeof s.minItems === 'number' && s.minItems > 0) {
         push('negative.too-long', `body ${at} with ${s.minItems - 1} items`, withBody(setAt(body, path, value.slice(0, s.minItems - 1))), { constraint: constraintId('body', at, 'minItems', s.minItems) });
       }
-      const items = itemsOf(spec, s);
+      const items = itemsOf(spec.contract, s);
       if (items && value.length > 0) walkBody(value[0], items, [...path, 0]);
       return;
     }
     leaf(value, schema, path);
   }
 
-  function leaf(value: unknown, schema: Schema, path: Path): void {
+  function leaf(value: unknown, schema: JsonObject, path: Path): void {
     const body = baseline.body;
     const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
     const at = fieldName(path);
-    const s = deref(spec, schema);
+    const s = deref(spec.contract, schema);
     if (isPhone(spec, s)) {
       for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample)) push('negative.phone-format', `body ${at}=${preview(bad)}`, withBody(setAt(body, path, bad)));
       return;

@@ -1,6 +1,7 @@
 // The report: every outcome the checks recorded, per operation and check, with the failures
 // (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
 // and error codes exercised against those documented; the operations not yet specified).
+import { responseKeyFor } from '@svc/spec-runtime';
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
 import { ALWAYS_ON, selectedOperations } from '../filters.js';
 import { DEFAULT_MAX_SKIPPED } from '../options.js';
@@ -117,13 +118,6 @@ export interface ReportInput {
   meta: Pick<Report, 'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'>;
 }
 
-function statusKeyFor(documented: string[], status: number): string | undefined {
-  if (documented.includes(String(status))) return String(status);
-  const range = `${Math.floor(status / 100)}XX`;
-  if (documented.includes(range)) return range;
-  return documented.includes('default') ? 'default' : undefined;
-}
-
 function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary>): Failure {
   const exchange = outcome.exchange === undefined ? undefined : exchanges.get(outcome.exchange);
   return {
@@ -201,7 +195,7 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   const inScope = selectedOperations(spec, meta.only);
   const rows: CoverageRow[] = spec.contract.operations.filter((op) => inScope.has(op.operationId)).map((op) => {
     const seen = observations.filter((o) => o.operationId === op.operationId);
-    const covered = new Set(seen.map((o) => statusKeyFor(op.statuses, o.status)).filter((k): k is string => k !== undefined));
+    const covered = new Set(seen.map((o) => responseKeyFor(op, o.status)).filter((k): k is string => k !== undefined));
     const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
     const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
     const documentedConstraints = constraintsOf(spec, op);

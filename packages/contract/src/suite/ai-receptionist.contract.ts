@@ -2,13 +2,14 @@
 // are merged (the others keep theirs), collections are replaced whole. The scenarios change one
 // value or one collection, compare everything else with the configuration read before, and put
 // the original back.
+import { isObject } from '@svc/spec-runtime';
 import { expectedFor } from '../checks/expect.js';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { at, data, deepEqual, isObject, nest, ok, short, type Json } from './support.js';
+import { at, data, deepEqual, nest, ok, short, type Json } from './support.js';
 
 
 interface MergeRules {

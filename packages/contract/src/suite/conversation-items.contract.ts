@@ -1,17 +1,20 @@
 // Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
+import { deref, idPrefixes, propertiesOf } from '@svc/spec-runtime';
 import { constraintId } from '../generate/constraints.js';
 import { listedCode, ownCodes } from '../checks/expect.js';
 import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
-import { deref, propertiesOf, sample } from '../generate/schema.js';
+import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { expectReplays, ok } from './support.js';
 
 
-function anItem(f: Fixtures): ItemFixture {
+function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
-  const sorted = [...f.items].sort((a, b) => Number(b.id.startsWith('msg-')) - Number(a.id.startsWith('msg-')));
+  const [message = ''] = idPrefixes(t.spec.schema('TextMessageId') ?? {});
+  const isMessage = (item: ItemFixture) => Number(message !== '' && item.id.startsWith(message));
+  const sorted = [...f.items].sort((a, b) => isMessage(b) - isMessage(a));
   return need(sorted[0], 'a call or text message (no conversation listed a last item; or set fixtures.item_ids)');
 }
 
@@ -28,7 +31,7 @@ operationChecks('batchGetConversationItems', {
   baseline: (_t, f) => ({ body: { ids: need(f.items.slice(0, 3).map((i) => i.id), 'call or message ids') } }),
 });
 
-operationChecks('getConversationItem', { baseline: (_t, f) => ({ params: { id: anItem(f).id } }) });
+operationChecks('getConversationItem', { baseline: (t, f) => ({ params: { id: anItem(t, f).id } }) });
 
 function tagOf(t: CheckContext, f: Fixtures): string {
   return f.tags[0] ?? `svc-contract-${t.config.runId}`;
@@ -37,11 +40,11 @@ function tagOf(t: CheckContext, f: Fixtures): string {
 operationChecks('addConversationItemTags', {
   // Success depends on whether the tag is already there: tags.add-remove handles that state.
   success: false,
-  baseline: (t, f) => ({ params: { id: anItem(f).id }, body: { tags: [tagOf(t, f)] } }),
+  baseline: (t, f) => ({ params: { id: anItem(t, f).id }, body: { tags: [tagOf(t, f)] } }),
   scenarios: (op) => {
     check('tags.add-remove', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
       const f = await t.fixtures();
-      const item = anItem(f).id;
+      const item = anItem(t, f).id;
       const tag = tagOf(t, f);
       const add = (): Promise<Exchange> => t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
       const remove = (): Promise<Exchange> => t.call({ params: { id: item, tag } }, {}, 'removeConversationItemTag');
@@ -56,7 +59,7 @@ operationChecks('addConversationItemTags', {
         first = await add();
       }
       if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
-      const fewest = op.requestBody ? propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody.schemaPointer))).tags?.minItems : undefined;
+      const fewest = op.requestBody ? propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody.schemaPointer))).tags?.minItems : undefined;
       if (fewest === 1) t.pass('a single tag', { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' });
       t.expectError(await add(), { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` }, 'adding the same tag again');
       const removed = await remove();
@@ -70,11 +73,11 @@ operationChecks('addConversationItemTags', {
 
 operationChecks('removeConversationItemTag', {
   success: false,
-  baseline: (t, f) => ({ params: { id: anItem(f).id, tag: tagOf(t, f) } }),
+  baseline: (t, f) => ({ params: { id: anItem(t, f).id, tag: tagOf(t, f) } }),
   scenarios: (op) => {
     // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
     check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
-      const item = anItem(await t.fixtures()).id;
+      const item = anItem(t, await t.fixtures()).id;
       const tag = `svc-contract-${t.config.runId}-replay`;
       const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
       if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added)) return;

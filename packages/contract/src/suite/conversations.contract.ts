@@ -4,11 +4,12 @@
 // conversation back. The contract documents no field that shows the state, so the state is only
 // observed where the list entry carries a boolean named after it (read, archived); otherwise the
 // check stays with what is certain: each action, repeated, is a 200 no-op.
+import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { deepEqual, expectReplays, isObject, ok, short } from './support.js';
+import { deepEqual, expectReplays, ok, short } from './support.js';
 
 
 interface Transition {
@@ -21,7 +22,7 @@ interface Transition {
 function actionSchema(t: CheckContext): { actions: string[]; transitions: Transition[] } {
   const schema = t.spec.schema('ConversationAction');
   const actions = Array.isArray(schema?.enum) ? schema.enum.map(String) : [];
-  const transitions = Array.isArray(schema?.['x-svc-transitions']) ? (schema['x-svc-transitions'] as Transition[]) : [];
+  const transitions = Array.isArray(schema?.['x-svc-transitions']) ? (schema['x-svc-transitions'] as unknown as Transition[]) : [];
   return { actions, transitions };
 }
 

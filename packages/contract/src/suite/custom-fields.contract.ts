@@ -3,13 +3,14 @@
 // labels must be unique (ATTRIBUTE_OPTION_INVALID), options only on DROPDOWN fields
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
+import { isObject } from '@svc/spec-runtime';
 import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes, type Expected } from '../checks/expect.js';
 import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, deepEqual, isObject, ok, short } from './support.js';
+import { data, deepEqual, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
 
@@ -90,9 +91,8 @@ operationChecks('updateCustomField', {
     check('custom-fields.partial-update', where, needs, async (t) => {
       const field = need(editable(t, await t.fixtures()).find((x) => x.label), 'an editable custom field with a label');
       // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
-      const { components } = t.spec.contract.bundle as { components?: { schemas?: Record<string, { maxLength?: number }> } };
-      const maxLength = components?.schemas?.CustomFieldLabel?.maxLength ?? Infinity;
-      const label = `${field.label} (svc-contract)`.slice(0, maxLength);
+      const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
+      const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
       const changed = await patch(t, field.key, { label });
       if (!t.expect(ok(changed), `updating the label of ${field.key}: expected 200, got ${changed.status}`, changed)) return;
       const d = data(changed);

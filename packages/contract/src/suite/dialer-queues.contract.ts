@@ -1,4 +1,5 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
+import { idPrefixes } from '@svc/spec-runtime';
 import { documentedCodes } from '../checks/expect.js';
 import { check, scenarioOf } from './harness.js';
 import { data, deepEqual, expectReplays, ok, short } from './support.js';
@@ -38,7 +39,8 @@ operationChecks('upsertCurrentDialingQueue', {
     check('dialer-queues.unknown-assignee', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
       const expected = { status: 404, codes: documentedCodes(t.spec, op, 404), why: 'no teammate matches' };
       if (expected.codes.length === 0) return t.skip('the operation documents no 404');
-      t.expectError(await t.call({ body: { user_id: `usr-${UNKNOWN_SUFFIX}` } }), expected, 'an unknown user_id');
+      const [user = ''] = idPrefixes(t.spec.schema('UserId') ?? {});
+      t.expectError(await t.call({ body: { user_id: `${user}${UNKNOWN_SUFFIX}` } }), expected, 'an unknown user_id');
       t.expectError(await t.call({ body: { email: `svc-contract-${t.config.runId}@example.invalid` } }), expected, 'an unknown email');
     });
   },

@@ -1,9 +1,9 @@
 // Small helpers shared by the scenario files.
+import { isObject } from '@svc/spec-runtime';
 import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
 export type Json = Record<string, unknown>;
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first example of an operation's request body (the contract's own sample request). */
 export function requestExample(t: CheckContext, operationId: string): unknown {

@@ -2,15 +2,15 @@
 // effect is easy to count). Staging servers keep what earlier runs left, so thread creation
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
+import { deref, isObject, propertiesOf } from '@svc/spec-runtime';
 import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
-import { deref, propertiesOf } from '../generate/schema.js';
 import { header, type Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
 import { check, scenarioOf, type CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, deepEqual, isObject, ok, probeText, short } from './support.js';
+import { data, deepEqual, ok, probeText, short } from './support.js';
 
 
 function entities(f: Fixtures): ItemFixture[] {
@@ -33,7 +33,7 @@ async function readThread(t: CheckContext, id: string): Promise<{ exchange: Exch
 
 function contentLimit(t: CheckContext): number {
   const op = t.op('addThreadComment');
-  const content = propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
+  const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
   if (typeof content?.maxLength !== 'number') return t.skip('the comment content has no maxLength in the contract');
   return content.maxLength;
 }
@@ -112,7 +112,7 @@ operationChecks('createThread', {
     // thread yet (a thread per item), so it needs two of them (fixtures.threadless_item_ids).
     check('threads.create-content-limits', where, { writes: true, stateful: true }, async (t) => {
       const f = await t.fixtures();
-      const content = propertiesOf(t.spec, deref(t.spec, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
+      const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
       const lengths = [
         typeof content?.maxLength === 'number' ? { length: content.maxLength, keyword: 'maxLength' as const } : undefined,
         typeof content?.minLength === 'number' && content.minLength > 0 ? { length: content.minLength, keyword: 'minLength' as const } : undefined,
