@@ -1,7 +1,7 @@
 // The options of a run, from the command line (svc-contract) or from code (runContract). The
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
 import { loadSpec } from './spec.js';
 
@@ -132,34 +132,41 @@ function parseReporters(values: string[] | undefined): ReporterName[] {
   return reporters as ReporterName[];
 }
 
-function parseProxyCli(argv: string[]): Parsed {
-  let values;
+/** The flags of one command line; parseArgs' own complaints become usage errors. */
+function flags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        upstream: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        reporter: { type: 'string', multiple: true },
-        output: { type: 'string' },
-        timeout: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A whole-number option from `min` to `max`, or undefined when absent; `what` says what it must be. */
+function wholeNumber(name: string, value: string | undefined, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new UsageError(`--${name} must be ${what}, got ${value}`);
+  return n;
+}
+
+const timeoutOf = (value: string | undefined) => wholeNumber('timeout', value, 'a positive number of milliseconds', 1);
+
+function parseProxyCli(argv: string[]): Parsed {
+  const values = flags(argv, {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    reporter: { type: 'string', multiple: true },
+    output: { type: 'string' },
+    timeout: { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return { kind: 'help' };
   const upstream = values.upstream;
   if (upstream === undefined || !isHttpUrl(upstream)) throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--port must be a port number (0 for a free one), got ${values.port}`);
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
+  const port = wholeNumber('port', values.port, 'a port number (0 for a free one)', 0, 65535);
+  const timeout = timeoutOf(values.timeout);
   return {
     kind: 'proxy',
     options: {
@@ -176,45 +183,32 @@ function parseProxyCli(argv: string[]): Parsed {
 
 export function parseCli(argv: string[]): Parsed {
   if (argv[0] === 'proxy') return parseProxyCli(argv.slice(1));
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        config: { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        profile: { type: 'string' },
-        only: { type: 'string', multiple: true },
-        reporter: { type: 'string', multiple: true },
-        output: { type: 'string' },
-        rate: { type: 'string' },
-        burst: { type: 'boolean' },
-        timeout: { type: 'string' },
-        'max-response-bytes': { type: 'string' },
-        'max-skipped': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = flags(argv, {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    config: { type: 'string' },
+    'allow-writes': { type: 'boolean' },
+    profile: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    reporter: { type: 'string', multiple: true },
+    output: { type: 'string' },
+    rate: { type: 'string' },
+    burst: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'max-response-bytes': { type: 'string' },
+    'max-skipped': { type: 'string' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  });
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const profile = values.profile ?? 'full';
   if (profile !== 'full' && profile !== 'mock') throw new UsageError(`--profile must be full or mock, got ${profile}`);
   const reporters = parseReporters(values.reporter);
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) throw new UsageError(`--timeout must be a positive number of milliseconds, got ${values.timeout}`);
-  const maxBytes = values['max-response-bytes'] === undefined ? undefined : Number(values['max-response-bytes']);
-  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError(`--max-response-bytes must be a positive integer, got ${values['max-response-bytes']}`);
-  const maxSkipped = values['max-skipped'] === undefined ? undefined : Number(values['max-skipped']);
-  if (maxSkipped !== undefined && !(Number.isInteger(maxSkipped) && maxSkipped >= 0)) throw new UsageError(`--max-skipped must be a whole number (0 or more), got ${values['max-skipped']}`);
+  const timeout = timeoutOf(values.timeout);
+  const maxBytes = wholeNumber('max-response-bytes', values['max-response-bytes'], 'a positive integer', 1);
+  const maxSkipped = wholeNumber('max-skipped', values['max-skipped'], 'a whole number (0 or more)', 0);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   return {

@@ -98,6 +98,10 @@ describe('options', () => {
     expect(parseRate('off')).toBe('off');
     expect(parseRate('5')).toEqual({ readsPerSecond: 5, writesPerSecond: 5 });
     for (const bad of [['--profile', 'x'], ['--reporter', 'html'], ['--rate', 'fast'], ['--timeout', '0'], ['--base-url', 'ftp://x'], ['--nope']]) expect(() => parseCli(bad)).toThrow(UsageError);
+    // The proxy's command line: the same whole-number rules, with its own bounds.
+    expect(parseCli(['proxy', '--upstream', 'http://h', '--port', '0', '--timeout', '500'])).toMatchObject({ kind: 'proxy', options: { port: 0, timeoutMs: 500 } });
+    for (const bad of [['--port', '65536'], ['--port', '-1'], ['--port', '1.5'], ['--timeout', '0'], ['--nope']]) expect(() => parseCli(['proxy', '--upstream', 'http://h', ...bad])).toThrow(UsageError);
+    expect(() => parseCli(['--max-skipped', '1.5'])).toThrow(/--max-skipped must be a whole number \(0 or more\), got 1.5/);
   });
 });
 
