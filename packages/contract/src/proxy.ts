@@ -91,10 +91,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const upstream = options.upstream.replace(/\/+$/, '');
   const keys = new Set<string>();
   const redact: Redactor = (text) => createRedactor([...keys].map((value) => ({ value, placeholder: KEY_PLACEHOLDER })))(text);
-  const recorder = new Recorder(spec, redact, (exchange): Record<string, string> => {
-    const auth = exchange.request.auth;
-    return auth?.kind === 'header' ? { Authorization: auth.value } : {};
-  });
+  // Relayed requests carry their own Authorization header (auth kind 'header') or none: no run key.
+  const recorder = new Recorder(spec, redact, '');
   const records: TestRecord[] = [];
   let seq = 0;
 

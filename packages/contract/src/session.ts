@@ -1,7 +1,6 @@
 // The state one run shares across all its checks: the configuration, the client with its rate
 // limiter (politeness holds across the whole run), the recorder and the discovered fixtures.
 import { ApiClient } from './http/client.js';
-import type { Auth, Exchange } from './http/exchange.js';
 import { RateLimiter, unlimited } from './http/rate.js';
 import { Recorder } from './http/recorder.js';
 import type { SessionConfig } from './model.js';
@@ -28,13 +27,7 @@ export function secretsOf(config: Pick<SessionConfig, 'apiKey' | 'apiKeyEnv' | '
 export function createSession(config: SessionConfig): Session {
   const spec = loadSpec();
   const redact = createRedactor(secretsOf(config));
-  const authHeader = (auth: Auth | undefined): Record<string, string> => {
-    const a = auth ?? { kind: 'main' };
-    if (a.kind === 'none') return {};
-    if (a.kind === 'header') return { Authorization: a.value };
-    return { Authorization: `Api-Key ${a.kind === 'main' ? config.apiKey : a.key}` };
-  };
-  const recorder = new Recorder(spec, redact, (exchange: Exchange) => authHeader(exchange.request.auth), config.profile === 'mock');
+  const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
   const limiter = config.rate ? new RateLimiter(config.rate) : unlimited;
   const client = new ApiClient({
     baseUrl: config.baseUrl,

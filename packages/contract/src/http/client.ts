@@ -6,7 +6,7 @@
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
-import type { Auth, ApiRequest, Exchange } from './exchange.js';
+import { authorizationOf, type ApiRequest, type Exchange } from './exchange.js';
 import type { Limiter, RequestClass } from './rate.js';
 import type { Recorder } from './recorder.js';
 
@@ -83,13 +83,6 @@ export class ApiClient {
     return Number.isFinite(reset) && reset >= 0 && reset < 3600 ? reset : 1;
   }
 
-  private authorization(auth: Auth | undefined): string | undefined {
-    const a = auth ?? { kind: 'main' };
-    if (a.kind === 'none') return undefined;
-    if (a.kind === 'header') return a.value;
-    return `Api-Key ${a.kind === 'main' ? this.options.apiKey : a.key}`;
-  }
-
   private async once(request: ApiRequest): Promise<Exchange> {
     const { spec } = this.options;
     const seq = ++this.seq;
@@ -97,7 +90,7 @@ export class ApiClient {
     const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query).toString()}` : '';
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}${query}`;
     const headers = new Headers({ Accept: 'application/json' });
-    const authorization = this.authorization(request.auth);
+    const authorization = authorizationOf(request.auth, this.options.apiKey);
     if (authorization !== undefined) headers.set('Authorization', authorization);
     if (request.requestId !== undefined) headers.set(spec.requestIdHeader, request.requestId);
     if (request.idempotencyKey !== undefined) headers.set(spec.idempotencyKeyHeader, request.idempotencyKey);

@@ -53,6 +53,14 @@ export interface Exchange {
   failure?: TransportFailure;
 }
 
+/** The Authorization value a request sends (undefined: none); `apiKey` is the run's own key. */
+export function authorizationOf(auth: Auth | undefined, apiKey: string): string | undefined {
+  const a = auth ?? { kind: 'main' };
+  if (a.kind === 'none') return undefined;
+  if (a.kind === 'header') return a.value;
+  return `Api-Key ${a.kind === 'main' ? apiKey : a.key}`;
+}
+
 export function header(exchange: Exchange, name: string): string | undefined {
   return exchange.headers.get(name) ?? undefined;
 }

@@ -8,7 +8,7 @@ import { responseOutcomes } from '../checks/response.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
 import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
-import { errorCode, type Exchange } from './exchange.js';
+import { authorizationOf, errorCode, type Exchange } from './exchange.js';
 
 const MAX_BODY_CHARS = 4000;
 
@@ -29,7 +29,8 @@ export class Recorder {
   constructor(
     private readonly spec: Spec,
     private readonly redact: Redactor,
-    private readonly describeAuth: (exchange: Exchange) => Record<string, string>,
+    /** The run's key, for the Authorization header of a reproduction (redacted like every string). */
+    private readonly apiKey: string,
     /** The server is a stateless mock (profile mock). */
     private readonly stateless = false,
   ) {
@@ -82,7 +83,9 @@ export class Recorder {
 
   private summarise(exchange: Exchange): ExchangeSummary {
     const r = exchange.request;
-    const headers: Record<string, string> = { ...this.describeAuth(exchange) };
+    const headers: Record<string, string> = {};
+    const authorization = authorizationOf(r.auth, this.apiKey);
+    if (authorization !== undefined) headers.Authorization = authorization;
     const hasBody = r.rawBody !== undefined || r.body !== undefined;
     if (hasBody) headers['Content-Type'] = r.contentType ?? 'application/json';
     if (r.requestId !== undefined) headers[this.spec.requestIdHeader] = r.requestId;
