@@ -46,7 +46,8 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   if (thrown instanceof Skip) return skip(thrown.message, thrown.kind);
   if (thrown instanceof MissingFixture) return skip(thrown.message, 'config');
   if (thrown instanceof WritesDisabledError) return skip(`changes data: run with --allow-writes (${thrown.message})`, 'option');
-  if (thrown !== undefined) return { check: 'suite.error', operationId: check.operationId, status: 'failed', detail: `${check.id}: ${(thrown as Error).stack ?? String(thrown)}` };
+  const name = check.variant ? `${check.id} (${check.variant})` : check.id;
+  if (thrown !== undefined) return { check: 'suite.error', operationId: check.operationId, status: 'failed', detail: `${name}: ${(thrown as Error).stack ?? String(thrown)}` };
   return run.failed || run.passes > 0 ? undefined : { ...own, status: 'passed' };
 }
 

@@ -16,6 +16,10 @@ import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
 import { loadSpec } from '../src/spec.js';
 import { keysLackingScope } from '../src/suite/operation-checks.js';
+import { MissingFixture } from '../src/fixtures.js';
+import { WritesDisabledError } from '../src/http/client.js';
+import type { SessionConfig, TestRecord } from '../src/model.js';
+import { closingOutcome, nothingRan, recordStatus, Skip, statusOf, unmetNeed, type CheckRun } from '../src/verdict.js';
 
 const spec = loadSpec();
 const op = (id: string) => spec.contract.operationsById.get(id)!;
@@ -74,6 +78,41 @@ describe('rate limiter', () => {
     expect(thirdGranted).toBe(true);
     (await third)();
     write();
+  });
+});
+
+describe('the verdict', () => {
+  const check = { id: 'auth.missing-key', operationId: 'listTags', resource: 'tags', variant: 'GET' };
+  const closing = (run: Partial<CheckRun>) => closingOutcome(check, { unmet: undefined, thrown: undefined, failed: false, passes: 0, ...run });
+
+  it('skips for the options, the contract, missing fixtures and refused writes, each with its kind', () => {
+    const config = { burst: false, profile: 'mock', allowWrites: false } as SessionConfig;
+    expect([unmetNeed({ burst: true }, config), unmetNeed({ keys: true }, config), unmetNeed({ writes: true }, { ...config, profile: 'full' }), unmetNeed({}, config)]).toEqual([
+      'opt-in: run with --burst',
+      'profile mock: a stateless mock accepts any key, so this needs --profile full',
+      'changes data: run with --allow-writes',
+      undefined,
+    ]);
+    expect(closing({ unmet: 'opt-in: run with --burst' })).toMatchObject({ check: 'auth.missing-key', status: 'skipped', skipKind: 'option' });
+    expect(closing({ thrown: new Skip('nothing to check', 'n/a') })).toMatchObject({ status: 'skipped', detail: 'nothing to check', skipKind: 'n/a' });
+    expect(closing({ thrown: new MissingFixture('no fixture: a deal id') })).toMatchObject({ status: 'skipped', skipKind: 'config' });
+    expect(closing({ thrown: new WritesDisabledError({ method: 'POST', path: '/v2/api/threads' }) })).toMatchObject({ status: 'skipped', skipKind: 'option', detail: expect.stringMatching(/^changes data: run with --allow-writes \(POST/) });
+  });
+
+  it('turns a crash into a failed suite.error naming the check, and a clean run without a pass into one pass', () => {
+    expect(closing({ thrown: new TypeError('boom') })).toMatchObject({ check: 'suite.error', operationId: 'listTags', status: 'failed', detail: expect.stringMatching(/^auth.missing-key \(GET\): TypeError: boom/) });
+    expect(closing({})).toEqual({ check: 'auth.missing-key', operationId: 'listTags', status: 'passed' });
+    expect([closing({ failed: true }), closing({ passes: 2 })]).toEqual([undefined, undefined]);
+  });
+
+  it('fails a check on any failure its record holds, and a run in which no check ran', () => {
+    const record = (outcomes: TestRecord['outcomes']): TestRecord => ({ outcomes, exchanges: [], observations: [], requests: 1 });
+    const responseFailed = record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'passed' }, { check: 'response.schema', operationId: 'listTags', status: 'failed' }]);
+    expect(recordStatus(responseFailed, 'auth.missing-key')).toBe('failed');
+    expect(recordStatus(record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'skipped' }]), 'auth.missing-key')).toBe('skipped');
+    expect([statusOf({ passed: 3, failed: 1 }), statusOf({ passed: 1, failed: 0 }), statusOf({ passed: 0, failed: 0 })]).toEqual(['failed', 'passed', 'skipped']);
+    expect(nothingRan([record([{ check: 'response.schema', operationId: 'listTags', status: 'passed' }])], ['nothing'])).toBe('no check ran: --only nothing selects none');
+    expect(nothingRan([responseFailed], [])).toBeUndefined();
   });
 });
 

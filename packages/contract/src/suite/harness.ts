@@ -27,7 +27,7 @@ export interface Needs {
 export interface Where {
   operationId: string;
   resource: string;
-  /** Tells checks of the same id on one operation apart (e.g. the method of a replay). */
+  /** Tells checks of the same id on one operation apart (e.g. the method of a replay) where one crashes. */
   variant?: string;
 }
 
