@@ -1,8 +1,9 @@
-// The one place that decides pass, fail or skip. A check the run's options leave out, or one that
-// throws a Skip, a missing fixture or a refused write, is skipped with its reason and kind; any
-// other throw is a crash (a failed suite.error); a check that ran clean without naming a pass
-// passes once. Whatever anything failed fails its check, its operation and the run; so do too
-// many skips for want of configuration, and a run in which no check ran at all.
+// The one place that decides pass, fail or skip. A response check passes unless it found a
+// problem in the response. A check the run's options leave out, or one that throws a Skip, a
+// missing fixture or a refused write, is skipped with its reason and kind; any other throw is a
+// crash (a failed suite.error); a check that ran clean without naming a pass passes once.
+// Whatever failed fails its check, its operation and the run; so do too many skips for want of
+// configuration, and a run in which no check ran at all.
 import { MissingFixture } from './fixtures.js';
 import { WritesDisabledError } from './http/client.js';
 import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './model.js';
@@ -49,6 +50,11 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   const name = check.variant ? `${check.id} (${check.variant})` : check.id;
   if (thrown !== undefined) return { check: 'suite.error', operationId: check.operationId, status: 'failed', detail: `${name}: ${(thrown as Error).stack ?? String(thrown)}` };
   return run.failed || run.passes > 0 ? undefined : { ...own, status: 'passed' };
+}
+
+/** A response check's verdict on one exchange: failed with every problem found, passed without. */
+export function responseVerdict(check: string, operationId: string, exchange: number, problems: readonly string[]): CheckOutcome {
+  return problems.length > 0 ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange } : { check, operationId, status: 'passed' };
 }
 
 /** Any failure fails; otherwise any pass passes; otherwise it was skipped. */

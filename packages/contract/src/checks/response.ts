@@ -8,6 +8,7 @@ import type { ResponseProblem } from '@svc/spec-runtime';
 import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckOutcome } from '../model.js';
+import { responseVerdict } from '../verdict.js';
 import type { Spec } from '../spec.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 
@@ -48,7 +49,7 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
   const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
 
   if (exchange.error !== undefined) {
-    return [{ check: 'response.transport', operationId, status: 'failed', detail: `${where}: ${exchange.error}`, exchange: exchange.seq }];
+    return [responseVerdict('response.transport', operationId, exchange.seq, [`${where}: ${exchange.error}`])];
   }
   if (exchange.status >= 500) fail('response.no-5xx', `${where}: a server error`);
 
@@ -115,11 +116,5 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
     if (echoed !== sentKey && !failures.has('response.idempotency-key-echo')) fail('response.idempotency-key-echo', `${where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`);
   }
 
-  const outcomes: CheckOutcome[] = [];
-  for (const check of applicable) {
-    const messages = failures.get(check);
-    if (!messages) outcomes.push({ check, operationId, status: 'passed' });
-  }
-  for (const [check, messages] of failures) outcomes.push({ check, operationId, status: 'failed', detail: messages.join('; '), exchange: exchange.seq });
-  return outcomes;
+  return [...new Set([...applicable, ...failures.keys()])].map((check) => responseVerdict(check, operationId, exchange.seq, failures.get(check) ?? []));
 }

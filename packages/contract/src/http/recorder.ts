@@ -5,6 +5,7 @@
 import { API_WIDE } from '../checks/catalogue.js';
 import { RateWindows } from '../checks/rate-windows.js';
 import { responseOutcomes } from '../checks/response.js';
+import { responseVerdict } from '../verdict.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
 import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
@@ -49,8 +50,7 @@ export class Recorder {
     for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
     const operationId = exchange.operation?.operationId ?? API_WIDE;
     const windowProblems = this.windows.observe(exchange);
-    if (windowProblems?.length === 0) this.add({ check: 'response.rate-limit-window', operationId, status: 'passed' });
-    else if (windowProblems !== undefined) this.add({ check: 'response.rate-limit-window', operationId, status: 'failed', detail: windowProblems.join('; '), exchange: exchange.seq });
+    if (windowProblems !== undefined) this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */
