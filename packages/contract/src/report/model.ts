@@ -95,7 +95,7 @@ export interface Report {
   operations: OperationReport[];
   failures: Failure[];
   coverage: Coverage;
-  /** Problems outside any check (a test file that could not load, an unhandled error). */
+  /** Problems outside any check (too many skips, no check ran). */
   errors: string[];
 }
 

@@ -1,6 +1,6 @@
 // The checks every operation gets, generated from its place in the contract: success, request-id
 // echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
-// input its parameters and body allow. A test file only says how to build one valid request for
+// input its parameters and body allow. A suite file only says how to build one valid request for
 // the operation from the fixtures (its baseline); everything else is read from the spec.
 import { deref, isScopeInferred, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
@@ -22,7 +22,7 @@ export interface OperationPlan {
    * covers success (creating a thread twice would be a 409, not a success).
    */
   success?: boolean;
-  /** Scenario checks of the operation, declared inside its describe block. */
+  /** The operation's scenario checks, declared after its generated ones. */
   scenarios?: (op: Operation) => void;
 }
 
