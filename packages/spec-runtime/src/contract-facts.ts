@@ -1,8 +1,7 @@
 // Facts that readers of the contract beyond the request pipeline need (the contract tests, their
-// reports): the headers every documented response carries, the operations named without a method
-// and path, each operation's resource, whether it is free of side effects, whether its scope is
-// inferred, the API-wide code of a status, a component schema by name and the codes of a shared
-// error response. All read from the bundle.
+// reports): the headers every documented response carries, each operation's resource, whether it
+// is free of side effects, whether its scope is inferred, the API-wide code of a status, a
+// component schema by name and the codes of a shared error response. All read from the bundle.
 import type { Contract } from './contract.js';
 import { follow, isObject, type JsonObject } from './json-pointer.js';
 import { findCodeEnum, responsePointer, type Operation } from './operations.js';
@@ -35,26 +34,6 @@ export function everyResponseHeaders(contract: Contract): ResponseHeader[] {
     }
   }
   return [...(common ?? new Map()).values()];
-}
-
-export interface UnspecifiedOperation {
-  name: string;
-  tag?: string;
-  scope?: string;
-  /** What the description leaves unsaid (method, path, body, ...). */
-  unspecified: string[];
-}
-
-/** info.x-svc-unspecified-operations: operations the description names but does not specify. */
-export function unspecifiedOperations(contract: Contract): UnspecifiedOperation[] {
-  const info = isObject(contract.bundle.info) ? contract.bundle.info : {};
-  const listed = info['x-svc-unspecified-operations'];
-  return (Array.isArray(listed) ? listed : []).filter(isObject).map((entry) => ({
-    name: String(entry.name),
-    ...(typeof entry.tag === 'string' ? { tag: entry.tag } : {}),
-    ...(typeof entry.scope === 'string' ? { scope: entry.scope } : {}),
-    unspecified: Array.isArray(entry.unspecified) ? entry.unspecified.map(String) : [],
-  }));
 }
 
 /** The resource an operation belongs to: its first tag, as a slug (`Custom Fields` → custom-fields). */

@@ -4,8 +4,6 @@
 import type { Contract } from './contract.js';
 import { follow, isObject, type JsonObject } from './json-pointer.js';
 
-export { isObject, type JsonObject };
-
 /** The node a chain of `$ref`s leads to (it wins over siblings such as description); {} if none. */
 export function deref(contract: Contract, node: unknown): JsonObject {
   const { node: target } = follow(contract.bundle, node, '#');

@@ -16,7 +16,6 @@ import {
   responseKeyFor,
   sharedResponseCodes,
   typesOf,
-  unspecifiedOperations,
 } from '../src/index.js';
 import { bundle, contract, op } from './support/contract.js';
 
@@ -34,12 +33,6 @@ describe('contract facts', () => {
     const copy = structuredClone(bundle) as { components: { headers: Record<string, { required?: boolean }> } };
     delete copy.components.headers.RateLimitResetHeader?.required;
     expect(everyResponseHeaders(loadContract(copy)).map((h) => h.name)).not.toContain('X-RateLimit-Reset');
-  });
-
-  it('the operations named without a method and path', () => {
-    const listed = unspecifiedOperations(contract());
-    expect(listed.length).toBeGreaterThan(0);
-    expect(listed[0]).toEqual({ name: 'Send SMS', tag: 'SMS', scope: 'SMS_SEND', unspecified: ['method', 'path', 'request', 'response'] });
   });
 
   it('resources, side effects, inferred scopes and API-wide codes', () => {
