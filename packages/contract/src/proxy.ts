@@ -9,11 +9,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJsonBody, type Operation } from '@svc/spec-runtime';
 import { documentedCodes, errorProblems, type Expected } from './checks/expect.js';
-import type { ApiRequest, Exchange } from './http/exchange.js';
+import { parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
 import { Recorder } from './http/recorder.js';
 import type { TestRecord } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
+import { responseVerdict } from './verdict.js';
 
 export interface ProxyOptions {
   upstream: string;
@@ -143,13 +144,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       res.writeHead(response.status, out);
       res.end(text);
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body, durationMs: Math.round(performance.now() - started), sentAt: started, receivedAt: performance.now() };
+      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body: parseBody(text), durationMs: Math.round(performance.now() - started), sentAt: started, receivedAt: performance.now() };
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`svc-contract proxy: the upstream did not answer: ${(error as Error).message}`);
@@ -163,8 +158,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
       const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && listed(exchange.status).includes(code);
       const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
-      for (const p of problems) recorder.add({ check: 'proxy.refusal', operationId, status: 'failed', detail: `${method} ${url.pathname}: ${p}`, exchange: exchange.seq });
-      if (problems.length === 0) recorder.add({ check: 'proxy.refusal', operationId, status: 'passed' });
+      recorder.add(responseVerdict('proxy.refusal', operationId, exchange.seq, problems.map((p) => `${method} ${url.pathname}: ${p}`)));
     }
     const record = recorder.drain();
     records.push(record);

@@ -6,7 +6,7 @@
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
-import { authorizationOf, type ApiRequest, type Exchange } from './exchange.js';
+import { authorizationOf, parseBody, type ApiRequest, type Exchange } from './exchange.js';
 import type { Limiter, RequestClass } from './rate.js';
 import type { Recorder } from './recorder.js';
 
@@ -111,7 +111,7 @@ export class ApiClient {
     const bounds = { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
     try {
       const response = await boundedFetch(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) }, bounds);
-      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parse(response.text), durationMs: Math.round(performance.now() - started), sentAt, receivedAt: performance.now() };
+      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parseBody(response.text), durationMs: Math.round(performance.now() - started), sentAt, receivedAt: performance.now() };
       this.transportFailures = 0;
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError('network', String(error));
@@ -128,14 +128,5 @@ export class ApiClient {
     }
     this.options.recorder.record(exchange);
     return exchange;
-  }
-}
-
-function parse(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

@@ -61,6 +61,16 @@ export function authorizationOf(auth: Auth | undefined, apiKey: string): string 
   return `Api-Key ${a.kind === 'main' ? apiKey : a.key}`;
 }
 
+/** A response body as the checks see it: undefined when empty, the JSON value, else the raw text. */
+export function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function header(exchange: Exchange, name: string): string | undefined {
   return exchange.headers.get(name) ?? undefined;
 }
