@@ -4,7 +4,7 @@
 // does not know: no 5xx, Content-Type present where a body is documented, the headers required on
 // every response even where the status is undocumented, the form of a generated request id, the
 // echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
-import type { ResponseProblem } from '@svc/spec-runtime';
+import type { ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
 import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckOutcome } from '../model.js';
@@ -14,30 +14,23 @@ import { errorFieldProblems, paginationProblems, rateLimitProblems } from './con
 
 const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
 
+const CHECK_OF_KIND: Record<Exclude<ResponseProblemKind, 'header'>, CheckId> = {
+  status: 'response.status-documented',
+  'content-type': 'response.content-type',
+  body: 'response.schema',
+  'error-code': 'response.error-code',
+  'error-type': 'response.error-type',
+  retryable: 'response.retryable',
+  'request-id': 'response.request-id',
+};
+
 function kindToCheck(spec: Spec, problem: ResponseProblem): CheckId {
-  switch (problem.kind) {
-    case 'status':
-      return 'response.status-documented';
-    case 'content-type':
-      return 'response.content-type';
-    case 'body':
-      return 'response.schema';
-    case 'error-code':
-      return 'response.error-code';
-    case 'error-type':
-      return 'response.error-type';
-    case 'retryable':
-      return 'response.retryable';
-    case 'request-id':
-      return 'response.request-id';
-    case 'header': {
-      const name = (problem.header ?? '').toLowerCase();
-      if (name === spec.requestIdHeader.toLowerCase()) return 'response.request-id';
-      if (spec.universalHeaders.some((h) => h.name.toLowerCase() === name)) return 'response.rate-limit-headers';
-      if (name === spec.idempotencyKeyHeader.toLowerCase()) return 'response.idempotency-key-echo';
-      return 'response.headers';
-    }
-  }
+  if (problem.kind !== 'header') return CHECK_OF_KIND[problem.kind];
+  const name = (problem.header ?? '').toLowerCase();
+  if (name === spec.requestIdHeader.toLowerCase()) return 'response.request-id';
+  if (spec.universalHeaders.some((h) => h.name.toLowerCase() === name)) return 'response.rate-limit-headers';
+  if (name === spec.idempotencyKeyHeader.toLowerCase()) return 'response.idempotency-key-echo';
+  return 'response.headers';
 }
 
 /** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
