@@ -18,3 +18,4 @@ export { isDecimal } from './decimal.js';
 export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
+export { serverHeaderNames, type ServerHeaderNames } from './server-headers.js';

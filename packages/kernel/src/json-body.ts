@@ -11,7 +11,7 @@ export async function readJsonBody(request: Request, required: boolean, limits: 
   if (unsupported) return unsupported;
   const bytes = await readCapped(request, limits.maxBytes);
   // A client that hung up mid-body gets the documented answer (which no one may read): it is the
-  // client's doing, not the sandbox's, so it is no internal error.
+  // client's doing, not the server's, so it is no internal error.
   if (bytes === 'aborted') return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
   return parseJsonBody(bytes, contentType, required, limits);
 }

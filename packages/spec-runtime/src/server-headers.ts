@@ -1,0 +1,49 @@
+// The names of the headers every server of this repository reads and writes, as the bundle spells
+// them: the request parameters by their `name`, the response headers by the key under which a
+// documented response uses the component. Servers never type these names themselves.
+import type { Contract } from './contract.js';
+import { isObject } from './json-pointer.js';
+
+export interface ServerHeaderNames {
+  requestId: string;
+  idempotencyKey: string;
+  idempotencyReplayed: string;
+  rateLimitLimit: string;
+  rateLimitRemaining: string;
+  rateLimitReset: string;
+}
+
+const cache = new WeakMap<Contract, ServerHeaderNames>();
+
+export function serverHeaderNames(contract: Contract): ServerHeaderNames {
+  const known = cache.get(contract);
+  if (known) return known;
+  const components = isObject(contract.bundle.components) ? contract.bundle.components : {};
+  const parameters = isObject(components.parameters) ? components.parameters : {};
+  const parameterName = (component: string): string => {
+    const parameter = parameters[component];
+    if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`components.parameters.${component} has no name.`);
+    return parameter.name;
+  };
+  // Every response object of the bundle, shared (components.responses) or inline.
+  const responses: unknown[] = Object.values(isObject(components.responses) ? components.responses : {});
+  for (const op of contract.operations) if (isObject(op.raw.responses)) responses.push(...Object.values(op.raw.responses));
+  const headerName = (component: string): string => {
+    const ref = `#/components/headers/${component}`;
+    for (const response of responses) {
+      if (!isObject(response) || !isObject(response.headers)) continue;
+      for (const [name, header] of Object.entries(response.headers)) if (isObject(header) && header.$ref === ref) return name;
+    }
+    throw new Error(`No response uses components.headers.${component}.`);
+  };
+  const names: ServerHeaderNames = {
+    requestId: parameterName('RequestIdParameter'),
+    idempotencyKey: parameterName('IdempotencyKeyParameter'),
+    idempotencyReplayed: headerName('IdempotencyReplayedHeader'),
+    rateLimitLimit: headerName('RateLimitLimitHeader'),
+    rateLimitRemaining: headerName('RateLimitRemainingHeader'),
+    rateLimitReset: headerName('RateLimitResetHeader'),
+  };
+  cache.set(contract, names);
+  return names;
+}
