@@ -2,6 +2,8 @@
 // memory. Everything is plain JSON, so a snapshot is JSON.stringify and a reset is a deep copy.
 // Field names follow the API where the API shows them; the rest are the sandbox's own.
 
+export type Plan = 'PAID' | 'TRIAL';
+
 export interface ApiKeyRecord {
   /** The secret sent as `Authorization: Api-Key <key>`. Sandbox demo keys only. */
   key: string;
@@ -11,8 +13,7 @@ export interface ApiKeyRecord {
   owner_user_id: string;
   scopes: string[];
   revoked: boolean;
-  /** On a trial plan, which has no API access (403 API_KEY_TRIAL_NOT_ALLOWED). */
-  trial: boolean;
+  plan: Plan;
   /** Lines (E.164) the key may access; null means every line of the team. */
   lines: string[] | null;
 }
