@@ -19,3 +19,4 @@ export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
 export { serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
+export { idPrefixOf } from './id-prefixes.js';
