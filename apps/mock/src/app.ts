@@ -103,7 +103,7 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   return {
     contract,
     app: kernel.app,
-    fetch: kernel.fetch,
+    fetch: async (request) => kernel.fetch(request),
     get internalErrors() {
       return kernel.internalErrors;
     },

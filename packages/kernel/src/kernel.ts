@@ -49,7 +49,7 @@ export interface Call<K extends Credentials> {
   key: K;
   requestId: string;
   /** The headers the response will carry (request id, rate limits, ...). */
-  responseHeaders: Headers;
+  responseHeaders: Record<string, string>;
 }
 
 export interface KernelOptions<K extends Credentials> {
@@ -81,7 +81,8 @@ export interface KernelOptions<K extends Credentials> {
 
 export interface Kernel {
   app: Hono;
-  fetch: (request: Request) => Promise<Response>;
+  /** Answers at once where nothing must wait (see handle), else with a promise. */
+  fetch: (request: Request) => Response | Promise<Response>;
   contract: Contract;
   /** Forgets idempotency keys and rate-limit windows. */
   reset(): void;
@@ -132,14 +133,16 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
 
-  function respond(outcome: StoredResponse, headers: Headers): Response {
+  // Response headers are a plain object, not a Headers: @hono/node-server hands a plain object
+  // to Node as it is, where a Headers would be copied into one on every response.
+  function respond(outcome: StoredResponse, headers: Record<string, string>): Response {
     if (outcome.text === null) return new Response(null, { status: outcome.status, headers });
-    headers.set('Content-Type', 'application/json');
+    headers['Content-Type'] = 'application/json';
     // A client's non-ASCII X-Request-Id arrives one byte per character; Node writes a string body
     // in one piece with the headers, encoding both as UTF-8, which would encode those bytes a
     // second time. With a byte body the headers go out as the bytes that came in. (Only then: a
     // string body is the faster path for everything else.)
-    const body = isAscii(headers.get(names.requestId) ?? '') ? outcome.text : new TextEncoder().encode(outcome.text);
+    const body = isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text);
     return new Response(body, { status: outcome.status, headers });
   }
 
@@ -169,51 +172,70 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     return headers;
   }
 
-  /** Body, validation and answer: everything after the idempotency check. */
-  async function execute(call: Omit<Call<K>, 'body'>): Promise<StoredResponse> {
-    const { request, url, operation, params, requestId } = call;
-    let body: Record<string, unknown> | undefined;
-    let bodyValueCount: number | undefined;
-    if (operation.requestBody) {
-      const read = await readJsonBody(request, operation.requestBody.required, bodyLimits);
-      if (!read.ok) return errorOutcome(requestId, { error: read.code, message: read.message });
-      body = read.value;
-      bodyValueCount = read.valueCount;
-    }
+  function serialize(outcome: Outcome, requestId: string): StoredResponse {
+    if (isFailure(outcome)) return errorOutcome(requestId, outcome);
+    return { status: outcome.status, text: outcome.body === undefined ? null : JSON.stringify(outcome.body) };
+  }
+
+  /** Validation and answer, once the body (if any) is read. */
+  function answerValid(call: Call<K>, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
+    const { request, url, operation, params, body, requestId } = call;
     const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers: headerParams(operation, request), body, bodyValueCount });
     if (violations.length > 0) {
       const choice = contract.errorFor(violations, operation);
       return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
     }
-    const outcome = await options.answer({ ...call, body });
-    if (isFailure(outcome)) return errorOutcome(requestId, outcome);
-    return { status: outcome.status, text: outcome.body === undefined ? null : JSON.stringify(outcome.body) };
+    const outcome = options.answer(call);
+    return outcome instanceof Promise ? outcome.then((resolved) => serialize(resolved, requestId)) : serialize(outcome, requestId);
   }
 
-  async function handle(request: Request): Promise<Response> {
+  /** Body, validation and answer: everything after the idempotency check. */
+  function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
+    const { request, operation, requestId } = call;
+    if (!operation.requestBody) return answerValid(call, undefined);
+    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) =>
+      read.ok ? answerValid({ ...call, body: read.value }, read.valueCount) : errorOutcome(requestId, { error: read.code, message: read.message }),
+    );
+  }
+
+  // Synchronous until something must wait (a body to read, an answer that awaits): a read whose
+  // answer is synchronous returns its Response at once, which @hono/node-server writes without
+  // the promise and close-handler bookkeeping of an asynchronous answer.
+  function handle(request: Request): Response | Promise<Response> {
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
     const requestId = requestIdFor(request.headers.get(names.requestId));
     const idempotencyKey = nonEmpty(request.headers.get(names.idempotencyKey));
-    const headers = new Headers({ [names.requestId]: requestId });
-    if (idempotencyKey !== undefined) headers.set(names.idempotencyKey, idempotencyKey);
+    const headers: Record<string, string> = { [names.requestId]: requestId };
+    if (idempotencyKey !== undefined) headers[names.idempotencyKey] = idempotencyKey;
     const fail = (failure: Failure & { retryAfterSeconds?: number }) => respond(errorOutcome(requestId, failure), headers);
     let ticket: IdempotencyTicket | undefined;
+    const finish = (outcome: StoredResponse): Response => {
+      ticket?.complete(outcome);
+      return respond(outcome, headers);
+    };
+    const crash = (error: unknown): Response => {
+      ticket?.abandon();
+      // A client that went away is not a bug of the server, and there is no one to answer.
+      if (request.signal.aborted) return fail({ error: 'INVALID_REQUEST_BODY', message: 'The client closed the request before it was complete.' });
+      internalErrors++;
+      report(requestId, request, error);
+      return fail({ error: 'INTERNAL_SERVER_ERROR', message: `An unexpected error occurred (request ${requestId}).` });
+    };
     try {
       const kind = limits.writeMethods.includes(method) ? 'write' : 'read';
       // One budget per known key; every unknown, malformed or missing key shares one, so made-up
       // keys cannot grow the limiter's table.
-      const authorization = request.headers.get('authorization');
-      const found = authenticate(authorization, findKey);
+      const found = authenticate(request.headers.get('authorization'), findKey);
       const rate = limiter.consume('code' in found ? UNKNOWN_KEY_BUCKET : found.key, kind);
-      headers.set(names.rateLimitLimit, String(rate.limit));
-      headers.set(names.rateLimitRemaining, String(rate.remaining));
-      headers.set(names.rateLimitReset, String(rate.resetSeconds));
+      headers[names.rateLimitLimit] = String(rate.limit);
+      headers[names.rateLimitRemaining] = String(rate.remaining);
+      headers[names.rateLimitReset] = String(rate.resetSeconds);
 
       const route = contract.matchRoute(method, url.pathname);
       if ('error' in route) {
         if (route.error === 'METHOD_NOT_ALLOWED') {
-          headers.set('Allow', route.allowed.join(', '));
+          headers.Allow = route.allowed.join(', ');
           return fail({ error: 'METHOD_NOT_ALLOWED', message: `${method} is not supported on ${clip(url.pathname)}; allowed: ${route.allowed.join(', ')}.` });
         }
         return fail({ error: 'ENDPOINT_NOT_FOUND', message: `No endpoint at ${method} ${clip(url.pathname)}.` });
@@ -234,21 +256,18 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
         if (begun.kind === 'in-progress') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${shown} is in progress; wait and retry.`, param });
         if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
         if (begun.kind === 'replay') {
-          headers.set(names.idempotencyReplayed, 'true');
+          headers[names.idempotencyReplayed] = 'true';
           return respond(begun.response, headers);
         }
         ticket = begun.ticket;
       }
-      const outcome = await execute({ request, url, operation, params, key: found, requestId, responseHeaders: headers });
-      ticket?.complete(outcome);
-      return respond(outcome, headers);
+      const outcome = execute({ request, url, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });
+      // A write completes on the next turn at the earliest, so a duplicate sent with it finds its
+      // key in flight (409 OTHER_TRANSACTION_IN_PROGRESS) whether or not it had a body to wait for.
+      if (outcome instanceof Promise || operation.class === 'write') return Promise.resolve(outcome).then(finish, crash);
+      return finish(outcome);
     } catch (error) {
-      ticket?.abandon();
-      // A client that went away is not a bug of the server, and there is no one to answer.
-      if (request.signal.aborted) return fail({ error: 'INVALID_REQUEST_BODY', message: 'The client closed the request before it was complete.' });
-      internalErrors++;
-      report(requestId, request, error);
-      return fail({ error: 'INTERNAL_SERVER_ERROR', message: `An unexpected error occurred (request ${requestId}).` });
+      return crash(error);
     }
   }
 
@@ -258,7 +277,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   return {
     app,
-    fetch: async (request) => app.fetch(request),
+    fetch: (request) => app.fetch(request),
     contract,
     reset() {
       idempotency?.reset();

@@ -88,7 +88,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const sandbox: Sandbox = {
     app: kernel.app,
-    fetch: kernel.fetch,
+    fetch: async (request) => kernel.fetch(request),
     store,
     contract,
     reset() {

@@ -57,7 +57,9 @@ function realFolder(dir: string): string {
 }
 
 /** Wraps a fetch handler so that GET /docs and /docs/* are answered from `docsDir`. */
-export function withDocs(handler: (request: Request) => Promise<Response>, docsDir: string): (request: Request) => Promise<Response> {
+type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
   const root = realFolder(docsDir);
   const inside = root.endsWith(sep) ? root : `${root}${sep}`;
   const options = {
@@ -71,10 +73,16 @@ export function withDocs(handler: (request: Request) => Promise<Response>, docsD
       if (!real.startsWith(inside)) throw new OutsideTheFolder(path);
     },
   };
-  return async (request) => {
+  // Not async: an API request is handed on as it is (a synchronous answer stays synchronous).
+  return (request) => {
     const url = new URL(request.url);
     const { pathname } = url;
     if (pathname !== DOCS_PATH && !pathname.startsWith(`${DOCS_PATH}/`)) return handler(request);
+    return serveDocs(request, url);
+  };
+
+  async function serveDocs(request: Request, url: URL): Promise<Response> {
+    const { pathname } = url;
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
     if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
@@ -109,5 +117,5 @@ export function withDocs(handler: (request: Request) => Promise<Response>, docsD
     const body = request.method === 'HEAD' || result.statusCode === 304 ? null : pulled(result.stream);
     if (body === null) result.stream.destroy();
     return new Response(body, { status: result.statusCode, headers: responseHeaders });
-  };
+  }
 }
