@@ -61,14 +61,14 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     return { status, body: { ...(body as object), error } };
   }
 
-  async function answer({ request, url, operation, body, requestId, responseHeaders }: Call<Credentials>): Promise<Outcome> {
+  async function answer({ request, pathname, query, operation, body, requestId, responseHeaders }: Call<Credentials>): Promise<Outcome> {
     const preferences = parsePrefer(request.headers.get('prefer') ?? undefined);
     const choice = preferences.ok ? resolvePreferences(operation, examples, preferences.value, options.dynamic ?? false) : preferences;
     // A Prefer header the operation cannot satisfy: the mock's caller erred, not the API's client.
     if (!choice.ok) {
       return { error: 'INVALID_REQUEST', message: choice.message, param: 'Prefer', suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.` };
     }
-    const prismRequest: PrismRequest = { method: operation.method, path: url.pathname, query: queryOf(url.searchParams), headers: Object.fromEntries(request.headers), ...(body !== undefined ? { body } : {}) };
+    const prismRequest: PrismRequest = { method: operation.method, path: pathname, query: queryOf(query), headers: Object.fromEntries(request.headers), ...(body !== undefined ? { body } : {}) };
     let outcome = await prism.request(prismRequest, choice.value);
 
     // json-schema-faker does not honour every construct of the contract (oneOf branches that only

@@ -20,6 +20,7 @@ import { authenticate, authorize, type Credentials } from './auth.js';
 import { IdempotencyStore, type IdempotencyTicket, type StoredResponse } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
+import { targetOf } from './target.js';
 
 /** A documented error the server chose (an unknown id, a state conflict, ...). */
 export interface Failure {
@@ -40,7 +41,9 @@ export function isFailure(outcome: Outcome): outcome is Failure {
 /** One authenticated, authorised, valid call to a documented operation. */
 export interface Call<K extends Credentials> {
   request: Request;
-  url: URL;
+  /** The path as WHATWG URL gives it (still percent-encoded). */
+  pathname: string;
+  query: URLSearchParams;
   operation: Operation;
   /** Path parameters, URL-decoded. */
   params: Record<string, string>;
@@ -179,8 +182,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   /** Validation and answer, once the body (if any) is read. */
   function answerValid(call: Call<K>, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
-    const { request, url, operation, params, body, requestId } = call;
-    const violations = contract.validateRequest(operation, { params, query: url.searchParams, headers: headerParams(operation, request), body, bodyValueCount });
+    const { request, query, operation, params, body, requestId } = call;
+    const violations = contract.validateRequest(operation, { params, query, headers: headerParams(operation, request), body, bodyValueCount });
     if (violations.length > 0) {
       const choice = contract.errorFor(violations, operation);
       return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
@@ -202,7 +205,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   // answer is synchronous returns its Response at once, which @hono/node-server writes without
   // the promise and close-handler bookkeeping of an asynchronous answer.
   function handle(request: Request): Response | Promise<Response> {
-    const url = new URL(request.url);
+    const { pathname, query } = targetOf(request.url);
     const method = request.method.toUpperCase();
     const requestId = requestIdFor(request.headers.get(names.requestId));
     const idempotencyKey = nonEmpty(request.headers.get(names.idempotencyKey));
@@ -232,13 +235,13 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       headers[names.rateLimitRemaining] = String(rate.remaining);
       headers[names.rateLimitReset] = String(rate.resetSeconds);
 
-      const route = contract.matchRoute(method, url.pathname);
+      const route = contract.matchRoute(method, pathname);
       if ('error' in route) {
         if (route.error === 'METHOD_NOT_ALLOWED') {
           headers.Allow = route.allowed.join(', ');
-          return fail({ error: 'METHOD_NOT_ALLOWED', message: `${method} is not supported on ${clip(url.pathname)}; allowed: ${route.allowed.join(', ')}.` });
+          return fail({ error: 'METHOD_NOT_ALLOWED', message: `${method} is not supported on ${clip(pathname)}; allowed: ${route.allowed.join(', ')}.` });
         }
-        return fail({ error: 'ENDPOINT_NOT_FOUND', message: `No endpoint at ${method} ${clip(url.pathname)}.` });
+        return fail({ error: 'ENDPOINT_NOT_FOUND', message: `No endpoint at ${method} ${clip(pathname)}.` });
       }
       const { operation, params } = route;
       if (!rate.allowed) {
@@ -249,7 +252,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       if (refusal) return fail({ ...refusal, error: refusal.code });
 
       if (idempotency && operation.class === 'write' && idempotencyKey !== undefined) {
-        const begun = idempotency.begin(found.key, idempotencyKey, method, url.pathname);
+        const begun = idempotency.begin(found.key, idempotencyKey, method, pathname);
         const shown = previewValue(idempotencyKey);
         const param = names.idempotencyKey;
         if (begun.kind === 'reuse') return fail({ error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${shown} was already used for a different endpoint or method.`, param });
@@ -261,7 +264,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
         }
         ticket = begun.ticket;
       }
-      const outcome = execute({ request, url, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });
+      const outcome = execute({ request, pathname, query, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });
       // A write completes on the next turn at the earliest, so a duplicate sent with it finds its
       // key in flight (409 OTHER_TRANSACTION_IN_PROGRESS) whether or not it had a body to wait for.
       if (outcome instanceof Promise || operation.class === 'write') return Promise.resolve(outcome).then(finish, crash);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../src/idempotency.js';
 import { readJsonBody } from '../src/json-body.js';
 import { RateLimiter } from '../src/rate-limiter.js';
+import { targetOf } from '../src/target.js';
 
 describe('RateLimiter', () => {
   it('counts per bucket and class in one-second windows', () => {
@@ -82,5 +83,19 @@ describe('readJsonBody without Content-Type', () => {
     const request = new Request('http://x/', { method: 'POST', body: new TextEncoder().encode('{}') });
     expect(request.headers.get('content-type')).toBeNull();
     expect(await readJsonBody(request, true, { maxBytes: 100, maxDepth: 3 })).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+});
+
+describe('targetOf', () => {
+  it('gives the pathname and query that WHATWG URL gives, for serialised request URLs', () => {
+    const targets = ['/', '/v2/api/threads/cth-1', '/v2/api/conversations/%2B14155550123/action', '/v2/api/conversations?size=5&page=2', '//evil.example/v2/api/users', '/a/../b/./c', '/caf\u00e9 x?q=\u00e9&q=2', '/x?', '/x?a=1#frag', '/x#frag?no'];
+    for (const target of targets) {
+      for (const url of [new Request(`http://h:1${target}`).url, new URL(`http://h:1${target}`).href]) {
+        const expected = new URL(url);
+        const got = targetOf(url);
+        expect(got.pathname, url).toBe(expected.pathname);
+        expect([...got.query], url).toEqual([...expected.searchParams]);
+      }
+    }
   });
 });

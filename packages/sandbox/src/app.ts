@@ -57,13 +57,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const kernel = createKernel({
     contract,
     findKey: (token) => store.findKey(token),
-    answer: ({ operation, params, url, body, key }) => {
+    answer: ({ operation, params, query, body, key }) => {
       const team = store.team(key.team_id);
       return handlers.get(operation.operationId)!({
         team,
         key,
         params,
-        query: url.searchParams,
+        query,
         body: body ?? {},
         now: () => isoTimestamp(clock()),
         newId: (prefix) => issuedId(team, prefix),
