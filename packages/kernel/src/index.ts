@@ -9,3 +9,5 @@ export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './id
 export { readJsonBody } from './json-body.js';
 export { listen, urlOf } from './serve.js';
 export type { Listening } from './serve.js';
+export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } from './file-cache.js';
+export type { FileVersion } from './file-cache.js';
