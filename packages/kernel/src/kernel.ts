@@ -19,6 +19,7 @@ import {
 import { authenticate, authorize, type Credentials } from './auth.js';
 import { IdempotencyStore, type IdempotencyTicket, type StoredResponse } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
+import { ReadCache } from './read-cache.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { targetOf } from './target.js';
 
@@ -64,6 +65,12 @@ export interface KernelOptions<K extends Credentials> {
   /** enforce (default), report (count but never refuse) or off; numbers override the contract's. */
   rateLimit?: RateLimitMode;
   rateLimits?: Partial<RateLimits>;
+  /**
+   * Keeps successful answers of reads until the next write (off by default): only for a server
+   * whose reads depend on nothing but its state, the key and the URL, and whose state changes only
+   * through writes answered synchronously (the sandbox). A number is the byte budget.
+   */
+  readCache?: boolean | number;
   /** Stores and replays keyed writes (on by default); false leaves Idempotency-Key to the answer. */
   idempotency?: boolean;
   /** Bytes of stored idempotent responses kept before the least recently used go (default 64 MiB). */
@@ -132,6 +139,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     clock,
   );
   const idempotency = options.idempotency === false ? undefined : new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
+  const reads = options.readCache ? new ReadCache(typeof options.readCache === 'number' ? options.readCache : undefined) : undefined;
   const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
@@ -188,8 +196,22 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       const choice = contract.errorFor(violations, operation);
       return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
     }
+    if (reads && operation.class === 'read') {
+      const key = ReadCache.keyOf(call.key.key, call.pathname, call.query);
+      const known = reads.get(key);
+      if (known) return known;
+      const outcome = options.answer(call);
+      const remember = (resolved: Outcome) => {
+        const stored = serialize(resolved, requestId);
+        reads.set(key, stored);
+        return stored;
+      };
+      return outcome instanceof Promise ? outcome.then(remember) : remember(outcome);
+    }
     const outcome = options.answer(call);
-    return outcome instanceof Promise ? outcome.then((resolved) => serialize(resolved, requestId)) : serialize(outcome, requestId);
+    // A write (whatever its outcome) may have changed what every read answers.
+    if (reads && operation.class === 'write') reads.clear();
+    return outcome instanceof Promise ? outcome.then((resolved) => (reads?.clear(), serialize(resolved, requestId))) : serialize(outcome, requestId);
   }
 
   /** Body, validation and answer: everything after the idempotency check. */
@@ -283,6 +305,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     fetch: (request) => app.fetch(request),
     contract,
     reset() {
+      reads?.clear();
       idempotency?.reset();
       limiter.reset();
     },

@@ -71,6 +71,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     ...(options.rateLimit === false ? { rateLimit: 'off' as const } : { rateLimits: options.rateLimit ?? {} }),
     clock,
+    // Handlers see only the store, the key and the URL, answer synchronously, and the store
+    // changes only through writes: a read's answer can be kept until the next write.
+    readCache: true,
     ...(options.docUrl ? { docUrl: options.docUrl } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxBodyDepth !== undefined ? { maxBodyDepth: options.maxBodyDepth } : {}),
