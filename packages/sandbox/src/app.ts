@@ -2,7 +2,7 @@
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
 import type { Hono } from 'hono';
 import type { Contract } from '@svc/spec-runtime';
-import { createKernel, type RateLimits } from '@svc/server-kernel';
+import { createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
 import { bundledContract } from './bundled-contract.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
@@ -13,7 +13,10 @@ import { isoTimestamp } from './support/time.js';
 import { handleWebhookTrigger } from './webhook-trigger-route.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
-export interface SandboxOptions {
+/** docUrl, clock (idempotency expiry, rate-limit windows), body limits, idempotency budget: as the kernel's. */
+type KernelTuning = Pick<KernelOptions<Credentials>, 'docUrl' | 'clock' | 'maxBodyBytes' | 'maxBodyDepth' | 'idempotencyBudgetBytes'>;
+
+export interface SandboxOptions extends KernelTuning {
   /** Defaults to the bundle of @svc/openapi. */
   contract?: Contract;
   /** Defaults to fixtures/seed.json. */
@@ -24,16 +27,6 @@ export interface SandboxOptions {
   enableReset?: boolean;
   /** Serves POST /__sandbox/webhooks/trigger (sends a webhook delivery to a given URL). Off by default. */
   enableWebhookTrigger?: boolean;
-  /** The doc_url of an error, by code (default: the contract's docs URL plus the code). */
-  docUrl?: (code: string) => string;
-  /** Milliseconds since the epoch; injectable for idempotency expiry and rate-limit windows. */
-  clock?: () => number;
-  /** Largest accepted request body, in bytes (default 256 KiB). */
-  maxBodyBytes?: number;
-  /** Deepest accepted JSON nesting of a request body (default 32). */
-  maxBodyDepth?: number;
-  /** Bytes of stored idempotent responses kept before the least recently used go (default 64 MiB). */
-  idempotencyBudgetBytes?: number;
 }
 
 export interface Sandbox {
