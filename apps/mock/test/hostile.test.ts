@@ -7,7 +7,6 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FIELD_ERRORS } from '@svc/spec-runtime';
 import { parsePrefer } from '../src/index.js';
-import { requestUrl } from '../src/app.js';
 import { Harness, KEY } from './support/harness.js';
 
 let harness: Harness;
@@ -51,13 +50,7 @@ describe('hostile bodies and values', () => {
 });
 
 describe('the request target', () => {
-  it('//evil.example/v2/api/users is a path, not a host', () => {
-    expect(requestUrl('//evil.example/v2/api/users').pathname).toBe('//evil.example/v2/api/users');
-    expect(requestUrl('//evil.example/v2/api/users').host).toBe('mock.invalid');
-    expect(requestUrl('/v2/api/users?page=2').searchParams.get('page')).toBe('2');
-  });
-
-  it('is answered ENDPOINT_NOT_FOUND over HTTP', async () => {
+  it('//evil.example/v2/api/users is a path, not a host: ENDPOINT_NOT_FOUND over HTTP', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port: harness.running.port, path: '//evil.example/v2/api/users', headers: { Authorization: `Api-Key ${KEY}` } }, (res) => {
         let text = '';
@@ -106,7 +99,9 @@ describe('a non-ASCII X-Request-Id', () => {
       socket.end(Buffer.concat([Buffer.from(`GET /v2/api/threads/cth-5Lm1zX7e HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nPrefer: code=404\r\nConnection: close\r\nX-Request-Id: `, 'latin1'), id, Buffer.from('\r\n\r\n', 'latin1')]));
     });
     const split = response.indexOf('\r\n\r\n');
-    expect(response.subarray(0, split).includes(Buffer.concat([Buffer.from('X-Request-Id: ', 'latin1'), id]))).toBe(true);
+    // Header names are case-insensitive (the kernel writes them in lower case); the value's bytes are compared as sent.
+    const line = response.subarray(0, split).toString('latin1').split('\r\n').find((l) => l.toLowerCase().startsWith('x-request-id:'));
+    expect(Buffer.from(line?.slice('x-request-id:'.length).trim() ?? '', 'latin1')).toEqual(id);
     expect(JSON.parse(response.subarray(split + 4).toString('utf8')).error.request_id).toBe('req-é-中');
   });
 });

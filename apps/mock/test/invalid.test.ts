@@ -6,12 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '@svc/spec-runtime';
 import { bundledContract } from '../src/index.js';
-import { nodesAt } from '../src/schema-nodes.js';
+import { nodesAt } from './support/schema-nodes.js';
 import { Harness } from './support/harness.js';
 import { expectedError, sampleBody, sampleValue, urlFor } from './support/samples.js';
 
 const contract = bundledContract();
-const bundle = contract.bundle as Record<string, unknown>;
 let harness: Harness;
 
 beforeAll(async () => {
@@ -33,16 +32,16 @@ interface Case {
 function bodyProperties(op: Operation): Map<string, Json[]> {
   const properties = new Map<string, Json[]>();
   if (!op.requestBody) return properties;
-  for (const node of nodesAt(bundle, op.requestBody.schemaPointer, [])) {
+  for (const node of nodesAt(contract, op.requestBody.schemaPointer)) {
     if (typeof node.properties !== 'object' || node.properties === null) continue;
-    for (const name of Object.keys(node.properties)) properties.set(name, nodesAt(bundle, op.requestBody.schemaPointer, [name]));
+    for (const name of Object.keys(node.properties)) properties.set(name, nodesAt(contract, op.requestBody.schemaPointer, name));
   }
   return properties;
 }
 
 function requiredOf(op: Operation): string[] {
   if (!op.requestBody) return [];
-  return [...new Set(nodesAt(bundle, op.requestBody.schemaPointer, []).flatMap((n) => (Array.isArray(n.required) ? (n.required as string[]) : [])))];
+  return [...new Set(nodesAt(contract, op.requestBody.schemaPointer).flatMap((n) => (Array.isArray(n.required) ? (n.required as string[]) : [])))];
 }
 
 const has = (nodes: Json[], keyword: string) => nodes.find((n) => n[keyword] !== undefined)?.[keyword];
@@ -61,7 +60,7 @@ function casesFor(op: Operation): Case[] {
         cases.push({ name: 'size=101', op, query: { size: '101' } }, { name: 'size=abc', op, query: { size: 'abc' } });
         if (op.parameters.some((p) => p.name === 'page')) cases.push({ name: 'page=0&size=101', op, query: { page: '0', size: '101' } });
       }
-      const nodes = nodesAt(bundle, param.schemaPointer, []);
+      const nodes = nodesAt(contract, param.schemaPointer);
       if (has(nodes, 'enum')) cases.push({ name: `${param.name} outside its enum`, op, query: { [param.name]: 'NOT_A_VALUE' } });
       if (has(nodes, 'pattern') && sampleValue(contract, param).startsWith('+')) cases.push({ name: `${param.name} not E.164`, op, query: { [param.name]: '555 0123' } });
     }

@@ -8,13 +8,17 @@
 // - Cache-Control (a short max-age: the reference changes with each build) and
 //   X-Content-Type-Options: nosniff on every file;
 // - redirects are relative (`/docs` -> `docs/`, a folder -> `./name/`), never built from the
-//   Host header.
+//   Host header;
+// - a whole file of at most 4 MiB comes from the kernel's byte-bounded FileCache (read once per
+//   version, one shared buffer for every reader): 200 slow readers of the 3 MB page hold no file
+//   stream each, and a full read costs no disk reads. Ranges and larger files are streamed.
 // Anything else under /docs is a plain 404, never the API's error.
 import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
+import { FileCache } from '@svc/server-kernel';
 
 export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
@@ -57,8 +61,11 @@ function realFolder(dir: string): string {
 }
 
 /** Wraps a fetch handler so that GET /docs and /docs/* are answered from `docsDir`. */
-export function withDocs(handler: (request: Request) => Promise<Response>, docsDir: string): (request: Request) => Promise<Response> {
+type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
   const root = realFolder(docsDir);
+  const files = new FileCache();
   const inside = root.endsWith(sep) ? root : `${root}${sep}`;
   const options = {
     root,
@@ -71,10 +78,16 @@ export function withDocs(handler: (request: Request) => Promise<Response>, docsD
       if (!real.startsWith(inside)) throw new OutsideTheFolder(path);
     },
   };
-  return async (request) => {
+  // Not async: an API request is handed on as it is (a synchronous answer stays synchronous).
+  return (request) => {
     const url = new URL(request.url);
     const { pathname } = url;
     if (pathname !== DOCS_PATH && !pathname.startsWith(`${DOCS_PATH}/`)) return handler(request);
+    return serveDocs(request, url);
+  };
+
+  async function serveDocs(request: Request, url: URL): Promise<Response> {
+    const { pathname } = url;
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
     if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
@@ -106,8 +119,9 @@ export function withDocs(handler: (request: Request) => Promise<Response>, docsD
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(result.headers)) responseHeaders.set(name, String(value));
     responseHeaders.set('X-Content-Type-Options', 'nosniff');
-    const body = request.method === 'HEAD' || result.statusCode === 304 ? null : pulled(result.stream);
-    if (body === null) result.stream.destroy();
+    const whole = request.method === 'GET' && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
+    const body = request.method === 'HEAD' || result.statusCode === 304 ? null : (whole ?? pulled(result.stream));
+    if (body === null || whole) result.stream.destroy();
     return new Response(body, { status: result.statusCode, headers: responseHeaders });
-  };
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,19 @@ describe('the /docs route of the sandbox', () => {
     expect((await get('/docs/%2e%2e/%2e%2e/package.json')).status).toBe(418);
     expect((await get('/docs/missing.html')).status).toBe(404);
     expect((await get('/docs/%E0%A4%A.html')).status).toBe(404); // a malformed escape
+  });
+
+  it('serves whole files from memory (a link swapped in later is still refused) and ranges from the file', async () => {
+    writeFileSync(join(dir, 'cached.txt'), '0123456789');
+    expect(await (await get('/docs/cached.txt')).text()).toBe('0123456789');
+    expect(await (await get('/docs/cached.txt')).text()).toBe('0123456789'); // the cached copy
+    const range = await get('/docs/cached.txt', { headers: { Range: 'bytes=2-4' } });
+    expect([range.status, await range.text()]).toEqual([206, '234']);
+    expect(await (await get('/docs/cached.txt', { method: 'HEAD' })).text()).toBe('');
+    // Containment is checked on every request, cached or not.
+    rmSync(join(dir, 'cached.txt'));
+    symlinkSync(join(outside, 'secret.txt'), join(dir, 'cached.txt'));
+    expect((await get('/docs/cached.txt')).status).toBe(404);
   });
 
   it('leaves every other path to the API and refuses writes', async () => {

@@ -23,3 +23,4 @@ export { apiWideCode, componentSchema, everyResponseHeaders, isSafe, isScopeInfe
 export { deref, idPrefixes, itemsOf, propertiesOf, requiredOf, typesOf } from './schema-walk.js';
 export { follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
 export { readUnspecifiedOperations, type UnspecifiedOperation } from './unspecified-operations.js';
+export { idPrefixOf } from './id-prefixes.js';

@@ -1,5 +1,5 @@
 // Lookups and renderings shared by several resources.
-import type { ApiKeyRecord, CallRecord, MessageRecord, TeamRecord, UserRecord } from '../store/model.js';
+import type { ApiKeyRecord, CallRecord, MessageRecord, TeamRecord } from '../store/model.js';
 import { fail, type Failure } from './types.js';
 
 /** Milliseconds of a timestamp; a zone-less timestamp is read as UTC so that order never depends on the host. */
@@ -11,10 +11,6 @@ export function userRef(team: TeamRecord, userId: string | null): { id: string; 
   if (userId === null) return null;
   const user = team.users.find((u) => u.id === userId);
   return { id: userId, name: user?.name ?? null };
-}
-
-export function activeUser(team: TeamRecord, userId: string): UserRecord | undefined {
-  return team.users.find((u) => u.id === userId && !u.removed);
 }
 
 export function keyMayUseLine(key: ApiKeyRecord, number: string): boolean {

@@ -1,4 +1,5 @@
 // Conversation items (calls and text messages): fetch one, fetch a batch, keyword search, tags.
+import { idPrefix } from '../support/id-prefixes.js';
 import { paginate, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../support/pagination.js';
 import { matchesAll, searchTerms } from '../support/text-search.js';
 import type { CallRecord, TeamRecord } from '../store/model.js';
@@ -30,7 +31,7 @@ export const getConversationItem: Handler = ({ team, params, query }) => {
   const item = findItem(team, id);
   if (!item) {
     // The contract accepts the generic and the specific codes; the specific one says more.
-    return id.startsWith('cll-') ? fail('CALL_NOT_FOUND', `No call with id ${id}.`, { param: 'id' }) : fail('TEXT_MESSAGE_NOT_FOUND', `No text message with id ${id}.`, { param: 'id' });
+    return id.startsWith(idPrefix('CallId')) ? fail('CALL_NOT_FOUND', `No call with id ${id}.`, { param: 'id' }) : fail('TEXT_MESSAGE_NOT_FOUND', `No text message with id ${id}.`, { param: 'id' });
   }
   const withTranscript = query.get('extend') === 'transcript';
   if (item.kind === 'message') return ok({ data: fullItem(team, item, undefined, false) });

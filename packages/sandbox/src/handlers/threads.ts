@@ -1,10 +1,12 @@
 // Threads: one per conversation item (call, text message or note), with comments in creation order.
+import { idPrefix, type IdSchema } from '../support/id-prefixes.js';
 import { parseMentions } from '../support/mentions.js';
 import type { CommentRecord, TeamRecord, ThreadEntityType, ThreadRecord } from '../store/model.js';
 import { userRef } from './common.js';
 import { fail, invalid, ok, type Handler } from './types.js';
 
-const PREFIX_OF: Record<ThreadEntityType, string> = { CALL: 'cll-', TEXT_MESSAGE: 'msg-', CONVERSATION_NOTE: 'not-' };
+// Keyed by the contract's ThreadEntityType (a generated type): a new entity type fails to compile here.
+const ID_SCHEMA_OF: Record<ThreadEntityType, IdSchema> = { CALL: 'CallId', TEXT_MESSAGE: 'TextMessageId', CONVERSATION_NOTE: 'NoteId' };
 
 function renderComment(team: TeamRecord, comment: CommentRecord) {
   return {
@@ -41,8 +43,9 @@ function entityContact(team: TeamRecord, type: ThreadEntityType, id: string): st
 export const createThread: Handler = ({ team, key, body, now, newId }) => {
   const entityType = body.entity_type as ThreadEntityType;
   const entityId = body.entity_id as string;
-  if (!entityId.startsWith(PREFIX_OF[entityType])) {
-    return invalid([{ field: 'entity_id', code: 'INVALID_REQUEST', message: `entity_id ${entityId} is not a ${entityType} id; ${entityType} ids start with ${PREFIX_OF[entityType]}` }]);
+  const prefix = idPrefix(ID_SCHEMA_OF[entityType]);
+  if (!entityId.startsWith(prefix)) {
+    return invalid([{ field: 'entity_id', code: 'INVALID_REQUEST', message: `entity_id ${entityId} is not a ${entityType} id; ${entityType} ids start with ${prefix}` }]);
   }
   const contactNumber = entityContact(team, entityType, entityId);
   if (contactNumber === undefined) return fail('CONVERSATION_ITEM_NOT_FOUND', `No conversation item with id ${entityId}.`, { param: 'entity_id' });
@@ -54,9 +57,9 @@ export const createThread: Handler = ({ team, key, body, now, newId }) => {
     });
   }
   const at = now();
-  const comment: CommentRecord = { id: newId('thc-'), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
+  const comment: CommentRecord = { id: newId(idPrefix('ThreadCommentId')), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
   const thread: ThreadRecord = {
-    id: newId('cth-'),
+    id: newId(idPrefix('ThreadId')),
     entity_type: entityType,
     entity_id: entityId,
     contact_number: contactNumber,
@@ -86,7 +89,7 @@ export const addThreadComment: Handler = ({ team, key, params, body, now, newId 
   const thread = team.threads.find((t) => t.id === params.id);
   if (!thread) return fail('THREAD_NOT_FOUND', `No thread with id ${params.id}.`, { param: 'id' });
   const at = now();
-  const comment: CommentRecord = { id: newId('thc-'), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
+  const comment: CommentRecord = { id: newId(idPrefix('ThreadCommentId')), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
   thread.comments.push(comment);
   return ok({ data: renderComment(team, comment) }, 201);
 };

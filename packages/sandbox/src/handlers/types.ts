@@ -3,7 +3,10 @@
 // conform to the contract, so a handler only checks what the contract cannot (existence,
 // uniqueness, line access, state).
 import type { FieldError } from '@svc/spec-runtime';
+import type { Failure, Outcome } from '@svc/server-kernel';
 import type { ApiKeyRecord, TeamRecord } from '../store/model.js';
+
+export type { Failure };
 
 export interface HandlerContext {
   team: TeamRecord;
@@ -25,24 +28,12 @@ export interface Success {
   body?: unknown;
 }
 
-export interface Failure {
-  error: string;
-  message: string;
-  param?: string;
-  suggestion?: string;
-  errors?: FieldError[];
-}
-
-export type HandlerResult = Success | Failure;
+export type HandlerResult = Outcome;
 export type Handler = (ctx: HandlerContext) => HandlerResult;
 
 export const ok = (body: unknown, status = 200): Success => ({ status, body });
 export const noContent = (): Success => ({ status: 204 });
 export const fail = (error: string, message: string, extra: Omit<Failure, 'error' | 'message'> = {}): Failure => ({ error, message, ...extra });
-
-export function isFailure(result: HandlerResult): result is Failure {
-  return 'error' in result;
-}
 
 /** INVALID_REQUEST with one entry per field, for checks the contract's schemas cannot express. */
 export function invalid(errors: FieldError[]): Failure {

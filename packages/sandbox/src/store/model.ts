@@ -1,6 +1,10 @@
 // The shape of the sandbox's state: what fixtures/seed.json holds and what the store keeps in
 // memory. Everything is plain JSON, so a snapshot is JSON.stringify and a reset is a deep copy.
-// Field names follow the API where the API shows them; the rest are the sandbox's own.
+// Field names follow the API where the API shows them; the rest are the sandbox's own. Enums the
+// contract holds are its generated types (@svc/api-types), never typed again here.
+import type { CallTranscription, CustomFieldType, DialingQueueDoNotDisturb, DialingQueueVoicemailHandling, ThreadEntityType } from '@svc/api-types';
+
+export type { ThreadEntityType };
 
 export type Plan = 'PAID' | 'TRIAL';
 
@@ -47,11 +51,7 @@ export interface ConversationRecord {
   archived: boolean;
 }
 
-export interface TranscriptLine {
-  source: 'USER' | 'AGENT';
-  time: string;
-  text: string;
-}
+export type TranscriptLine = CallTranscription;
 
 export interface CallSummary {
   template_key: string;
@@ -105,8 +105,6 @@ export interface CommentRecord {
   updated_at: string;
 }
 
-export type ThreadEntityType = 'CALL' | 'TEXT_MESSAGE' | 'CONVERSATION_NOTE';
-
 export interface ThreadRecord {
   id: string;
   entity_type: ThreadEntityType;
@@ -131,7 +129,7 @@ export interface CustomFieldOption {
 export interface CustomFieldRecord {
   key: string;
   label: string | null;
-  type: 'TEXT' | 'NUMBER' | 'DATE' | 'BOOLEAN' | 'DROPDOWN' | null;
+  type: CustomFieldType | null;
   options?: CustomFieldOption[];
   /** 'SVC' for fields created through the service; anything else is a CRM integration. */
   source: string;
@@ -197,8 +195,8 @@ export interface DialingQueueRecord {
   name: string;
   creator_id: string;
   assignee_id: string;
-  voicemail_handling: 'SKIP' | 'NO_SKIP';
-  do_not_disturb: 'ENABLED' | 'DISABLED';
+  voicemail_handling: DialingQueueVoicemailHandling;
+  do_not_disturb: DialingQueueDoNotDisturb;
   numbers: DialingQueueNumber[];
   created_at: string;
   updated_at: string;

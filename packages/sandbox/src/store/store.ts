@@ -3,6 +3,9 @@
 // to prove that a rejected request changed nothing).
 import type { ApiKeyRecord, SandboxState, TeamRecord } from './model.js';
 
+/** A key as the request kernel reads it: the record, and whether its plan is a trial. */
+export type SandboxKey = ApiKeyRecord & { readonly trial: boolean };
+
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
@@ -10,7 +13,7 @@ function clone<T>(value: T): T {
 export class Store {
   private readonly seed: SandboxState;
   private current: SandboxState;
-  private keysByToken = new Map<string, ApiKeyRecord>();
+  private keysByToken = new Map<string, SandboxKey>();
 
   constructor(seed: SandboxState) {
     assertSeed(seed);
@@ -32,7 +35,7 @@ export class Store {
     return JSON.stringify(this.current);
   }
 
-  findKey(token: string): ApiKeyRecord | undefined {
+  findKey(token: string): SandboxKey | undefined {
     return this.keysByToken.get(token);
   }
 
@@ -43,7 +46,7 @@ export class Store {
   }
 
   private index(): void {
-    this.keysByToken = new Map(this.current.keys.map((k) => [k.key, k]));
+    this.keysByToken = new Map(this.current.keys.map((k) => [k.key, { ...k, trial: k.plan === 'TRIAL' }]));
   }
 }
 

@@ -9,6 +9,7 @@
 // times whatever it holds; and each content is scanned once, when first read (contents seldom
 // change: a note's or comment's scan is kept beside it).
 import type { UserRecord } from '../store/model.js';
+import { idPrefix } from './id-prefixes.js';
 
 export interface Mention {
   user_id: string;
@@ -22,8 +23,6 @@ export interface WrittenMention {
   displayName: string;
 }
 
-const USER_PREFIX = 'usr-';
-
 function isSpace(code: number): boolean {
   // What \s matched in the pattern this replaces, for the characters that occur in practice.
   return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x3000 || code === 0x1680 || code === 0x202f || code === 0x205f;
@@ -34,6 +33,7 @@ export function scanMentions(content: string): WrittenMention[] {
   const found: WrittenMention[] = [];
   const seen = new Set<string>();
   const length = content.length;
+  const userPrefix = idPrefix('UserId');
   // Four positions are remembered so that no character is scanned twice, whatever the content:
   // the next newline, the next `]`, the one of them that closes the current `@[`, and where the last scan
   // of a user id stopped (a `)` or a space: any scan starting before it stops there too).
@@ -59,13 +59,13 @@ export function scanMentions(content: string): WrittenMention[] {
     }
     if (closeAt === length) break; // no `]` before the end: no later `@[` can close either
     // A name cannot hold a newline: every `@[` before it is done.
-    if (content.charCodeAt(closeAt) !== 93 || content.charCodeAt(closeAt + 1) !== 40 || !content.startsWith(USER_PREFIX, closeAt + 2)) {
+    if (content.charCodeAt(closeAt) !== 93 || content.charCodeAt(closeAt + 1) !== 40 || !content.startsWith(userPrefix, closeAt + 2)) {
       from = content.charCodeAt(closeAt) === 93 ? at + 1 : closeAt + 1;
       continue;
     }
     // `](usr-` then at least one character that is neither `)` nor a space, then `)`.
     const idStart = closeAt + 2;
-    const idBody = idStart + USER_PREFIX.length;
+    const idBody = idStart + userPrefix.length;
     if (stopAt < idBody) {
       stopAt = idBody;
       while (stopAt < length && content.charCodeAt(stopAt) !== 41 && !isSpace(content.charCodeAt(stopAt))) stopAt++;

@@ -1,11 +1,16 @@
 // Per-key rate limits in fixed one-second windows, one budget for reads and one for writes (the
 // numbers come from the contract's info.x-svc-limits unless configured otherwise). Every response
-// reports the budget in X-RateLimit-*; with limiting off the headers still report the budget,
-// it just never runs out.
+// reports the budget in X-RateLimit-*. Three modes:
+// - enforce: past the budget a request is refused (the sandbox);
+// - report: requests are counted and the headers move as the real service's do, but nothing is
+//   refused (the mock: 429 is reachable there with `Prefer: code=429`);
+// - off: the headers report the whole budget, which never runs out.
 export interface RateLimits {
   readsPerSecond: number;
   writesPerSecond: number;
 }
+
+export type RateLimitMode = 'enforce' | 'report' | 'off';
 
 export interface RateDecision {
   allowed: boolean;
@@ -26,7 +31,7 @@ export class RateLimiter {
 
   constructor(
     private readonly limits: RateLimits,
-    private readonly enabled: boolean,
+    private readonly mode: RateLimitMode,
     private readonly clock: () => number,
   ) {}
 
@@ -35,7 +40,7 @@ export class RateLimiter {
     const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
     const limit = kind === 'write' ? this.limits.writesPerSecond : this.limits.readsPerSecond;
     const resetSeconds = Math.max(0, Math.ceil((start + WINDOW_MS - now) / 1000));
-    if (!this.enabled) return { allowed: true, limit, remaining: limit, resetSeconds };
+    if (this.mode === 'off') return { allowed: true, limit, remaining: limit, resetSeconds };
     const id = `${kind}\u0000${bucket}`;
     let window = this.windows.get(id);
     if (!window || window.start !== start) {
@@ -43,7 +48,7 @@ export class RateLimiter {
       window = { start, count: 0 };
       this.windows.set(id, window);
     }
-    if (window.count >= limit) return { allowed: false, limit, remaining: 0, resetSeconds };
+    if (window.count >= limit) return { allowed: this.mode === 'report', limit, remaining: 0, resetSeconds };
     window.count++;
     return { allowed: true, limit, remaining: limit - window.count, resetSeconds };
   }

@@ -2,7 +2,7 @@
 // stored responses live within a byte budget with least-recently-used eviction, requests in
 // flight are capped, and nothing stored is lost while the budget holds.
 import { describe, expect, it } from 'vitest';
-import { IdempotencyStore, MAX_IN_FLIGHT, storedBytes } from '../../src/pipeline/idempotency.js';
+import { IdempotencyStore, MAX_IN_FLIGHT, storedBytes } from '../src/idempotency.js';
 
 const TTL_SECONDS = 3600;
 

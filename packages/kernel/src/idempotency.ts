@@ -12,7 +12,7 @@
 //   flood evicts a key early;
 // - requests in flight are at most MAX_IN_FLIGHT; past that a new key is told to wait
 //   (OTHER_TRANSACTION_IN_PROGRESS, retryable) rather than grow the table.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface StoredResponse {
@@ -53,7 +53,8 @@ export function storedBytes(stored: Stored): number {
 }
 
 function keyHash(scope: string, key: string): string {
-  return createHash('sha256').update(scope).update('\u0000').update(key).digest('base64');
+  // One-shot hash (Node >= 20.12): no Hash object per request.
+  return hash('sha256', `${scope}\u0000${key}`, 'base64');
 }
 
 export class IdempotencyStore {

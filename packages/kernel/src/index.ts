@@ -1,0 +1,14 @@
+export { createKernel, isFailure } from './kernel.js';
+export type { Call, Failure, Kernel, KernelOptions, Outcome } from './kernel.js';
+export { authenticate, authorize } from './auth.js';
+export type { Credentials, Refusal } from './auth.js';
+export { RateLimiter } from './rate-limiter.js';
+export type { RateDecision, RateLimitMode, RateLimits } from './rate-limiter.js';
+export { IdempotencyStore, DEFAULT_IDEMPOTENCY_BUDGET_BYTES, MAX_IN_FLIGHT } from './idempotency.js';
+export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './idempotency.js';
+export { readJsonBody } from './json-body.js';
+export { listen, urlOf } from './serve.js';
+export type { Listening } from './serve.js';
+export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } from './file-cache.js';
+export type { FileVersion } from './file-cache.js';
+export { ReadCache, DEFAULT_READ_CACHE_BYTES } from './read-cache.js';

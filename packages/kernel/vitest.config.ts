@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    passWithNoTests: false,
+    // Sized for a loaded 2-core machine (a shared CI runner): a limit trips on a hang, never on a
+    // slow machine. See 'Tests on a busy machine' in the root README.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
