@@ -37,7 +37,9 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
       received.push({ method: request.method, headers: request.headers, body: JSON.parse(text) });
-      response.writeHead(answer).end();
+      // One connection per delivery: a kept-alive socket that this server closes while it is idle
+      // can meet the next delivery on a loaded machine (ECONNRESET), a race of the test's reuse.
+      response.writeHead(answer, { connection: 'close' }).end();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
