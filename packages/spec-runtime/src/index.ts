@@ -18,3 +18,8 @@ export { isDecimal } from './decimal.js';
 export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
+export { HTTP_METHODS, findCodeEnum } from './operations.js';
+export { readCatalogue, readStatusesOfType } from './catalogue.js';
+export { follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
+export { headerNamesByComponent } from './header-names.js';
+export { readUnspecifiedOperations, type UnspecifiedOperation } from './unspecified-operations.js';
