@@ -8,8 +8,8 @@ export default defineConfig({
     // Sized for a loaded 2-core machine (a shared CI runner): a limit trips on a hang, never on a
     // slow machine. See 'Tests on a busy machine' in the root README.
     testTimeout: 120_000,
-    // Two workers on 2 cores: the browser test waits on Chromium and the samples test on the Node
-    // processes it starts, so the two files side by side finish in about the time of the longer.
+    // Two workers on 2 cores: the browser test waits on Chromium and the samples test on its sample
+    // runner and the sandbox, so the two files side by side finish in about the time of the longer.
     maxWorkers: 2,
     hookTimeout: 180_000,
   },

@@ -1,42 +1,22 @@
-// The error catalogue as data: the `ErrorCode` schema's enum, one entry per code, with its meaning
-// (x-enum-descriptions) and the x-svc-* facts the contract attaches to each in x-svc-codes
-// (status, type, suggestion, retryable, markers).
-import { resolve, type JsonObject, type OpenApiDocument, type Response, type Schema } from './openapi.js';
+// The error catalogue as data: @svc/spec-runtime's reading of the `ErrorCode` schema (each code's
+// meaning, status, type, suggestion, retryable) with the honesty markers the docs also show
+// (x-svc-unspecified, x-svc-inferred in the code's x-svc-codes entry).
+import { findCodeEnum, isObject, readCatalogue, type CatalogueEntry as RuntimeCatalogueEntry } from '@svc/spec-runtime';
+import { asJson, resolve, type OpenApiDocument, type Response } from './openapi.js';
 
-export interface CatalogueEntry {
-  code: string;
-  status: number;
-  type: string;
-  meaning: string;
-  suggestion?: string;
-  retryable?: boolean;
-  apiWide: boolean;
+export interface CatalogueEntry extends RuntimeCatalogueEntry {
   unspecified?: string;
   inferred?: string;
 }
 
 export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
-  const schema = doc.components?.schemas?.ErrorCode;
-  const facts = schema?.['x-svc-codes'] as Record<string, JsonObject> | undefined;
-  if (!Array.isArray(schema?.enum) || !facts) throw new Error('The bundle has no components.schemas.ErrorCode catalogue');
-  const descriptions = (schema['x-enum-descriptions'] ?? []) as string[];
-  return schema.enum.map((code, index) => {
-    const entry: JsonObject = { ...facts[String(code)], const: code, description: descriptions[index] };
-    const status = entry['x-svc-status'];
-    if (typeof entry.const !== 'string' || typeof status !== 'number') {
-      throw new Error(`ErrorCode entry without const or x-svc-status: ${JSON.stringify(entry).slice(0, 120)}`);
-    }
-    return {
-      code: entry.const,
-      status,
-      type: String(entry['x-svc-error-type']),
-      meaning: typeof entry.description === 'string' ? entry.description : '',
-      ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
-      ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
-      apiWide: entry['x-svc-api-wide'] === true,
-      ...(typeof entry['x-svc-unspecified'] === 'string' ? { unspecified: entry['x-svc-unspecified'] } : {}),
-      ...(typeof entry['x-svc-inferred'] === 'string' ? { inferred: entry['x-svc-inferred'] } : {}),
-    };
+  const facts = doc.components?.schemas?.ErrorCode?.['x-svc-codes'];
+  return [...readCatalogue(asJson(doc)).values()].map((entry) => {
+    const fact = isObject(facts) ? facts[entry.code] : undefined;
+    const marker = (name: string) => (isObject(fact) && typeof fact[name] === 'string' ? (fact[name] as string) : undefined);
+    const unspecified = marker('x-svc-unspecified');
+    const inferred = marker('x-svc-inferred');
+    return { ...entry, ...(unspecified ? { unspecified } : {}), ...(inferred ? { inferred } : {}) };
   });
 }
 
@@ -56,33 +36,13 @@ export function catalogueEntry(doc: OpenApiDocument, code: string): CatalogueEnt
 }
 
 /**
- * The error codes a response can carry: the `error.code` enum (or const) its schema narrows to,
- * found through $refs and allOf members.
+ * The error codes a response can carry: the `error.code` enum its schema narrows to (through $refs
+ * and allOf members, as @svc/spec-runtime reads it).
  */
 export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | { $ref: string }): string[] {
-  const response = resolve(doc, responseOrRef);
   const codes = new Set<string>();
-  const visit = (schemaOrRef: Schema | undefined, depth: number): void => {
-    if (!schemaOrRef || depth > 12) return;
-    const schema = resolve(doc, schemaOrRef);
-    const error = schema.properties?.error as Schema | undefined;
-    if (error) visitError(error, depth + 1);
-    for (const member of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) visit(member, depth + 1);
-  };
-  // A named error (GetThreadNotFoundError) narrows code in an allOf member, beside ApiErrorFields.
-  const visitError = (errorOrRef: Schema, depth: number): void => {
-    if (depth > 12) return;
-    const error = resolve(doc, errorOrRef);
-    const code = error.properties?.code;
-    if (code) {
-      const narrowed = resolve(doc, code);
-      if (narrowed !== doc.components?.schemas?.ErrorCode) {
-        for (const value of narrowed.enum ?? []) codes.add(String(value));
-        if (narrowed.const !== undefined) codes.add(String(narrowed.const));
-      }
-    }
-    for (const member of error.allOf ?? []) visitError(member, depth + 1);
-  };
-  for (const media of Object.values(response.content ?? {})) visit((media as JsonObject).schema as Schema, 0);
+  for (const media of Object.values(resolve(doc, responseOrRef).content ?? {})) {
+    for (const code of findCodeEnum(asJson(doc), media.schema) ?? []) codes.add(code);
+  }
   return [...codes];
 }

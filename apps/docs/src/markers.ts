@@ -60,7 +60,7 @@ function markerTexts(value: unknown): { aspect?: string; text: string }[] {
 export function describeLocation(
   doc: OpenApiDocument,
   segments: Segment[],
-  headerNames: Map<string, string> = headerNamesByComponent(doc),
+  headerNames: ReadonlyMap<string, string> = headerNamesByComponent(doc),
 ): { area: MarkerArea; location: string } {
   const [root, first, second, ...rest] = segments;
   const at = (count: number) => nodeAt(doc, segments.slice(0, count));

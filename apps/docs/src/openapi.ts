@@ -1,6 +1,10 @@
 // The slice of OpenAPI 3.1 the docs build reads, and the few helpers every generator shares
-// (following internal $refs, listing operations, finding an example). Typed loosely on purpose:
-// the bundle is validated by spec/'s own tests; here we only read it.
+// (listing operations, finding an example). Typed loosely on purpose: the bundle is validated by
+// spec/'s own tests; here we only read it. Walking the bundle ($refs, header names, the
+// catalogue) is @svc/spec-runtime's job: this module hands it the document and types the answer.
+import { HTTP_METHODS, follow, headerNamesByComponent as runtimeHeaderNames, type JsonObject as BundleJson } from '@svc/spec-runtime';
+
+export { HTTP_METHODS };
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -79,7 +83,6 @@ export interface Operation extends JsonObject {
   responses?: Record<string, Response | Reference>;
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type PathItem = JsonObject & { parameters?: (Parameter | Reference)[] } & {
@@ -126,23 +129,16 @@ export function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
 }
 
+/** The bundle as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
+export function asJson(doc: OpenApiDocument): BundleJson {
+  return doc as unknown as BundleJson;
+}
+
 /** Follows an internal `$ref` chain (`#/components/...`) to the object it names. */
 export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
-  let current: unknown = value;
-  const seen = new Set<string>();
-  while (isReference(current)) {
-    const ref = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`Only internal $refs are expected in the bundle, got ${ref}`);
-    if (seen.has(ref)) throw new Error(`Circular $ref ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key], doc);
-    if (current === undefined) throw new Error(`Unresolvable $ref ${ref}`);
-  }
-  return current as T;
+  const { node, pointer } = follow(doc, value, '#');
+  if (node === undefined && isReference(value)) throw new Error(`Unresolvable $ref ${pointer}`);
+  return node as T;
 }
 
 /** The component name a `$ref` points at (`#/components/schemas/Deal` → `Deal`). */
@@ -224,20 +220,6 @@ export function defaultServerUrl(doc: OpenApiDocument): string {
 }
 
 /** Header component name → the header's name on the wire, read from where responses use it. */
-export function headerNamesByComponent(doc: OpenApiDocument): Map<string, string> {
-  const names = new Map<string, string>();
-  const visit = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null) return;
-    const headers = (node as JsonObject).headers;
-    if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) {
-      for (const [name, header] of Object.entries(headers)) {
-        const component = isReference(header) && header.$ref.startsWith('#/components/headers/') ? refName(header) : undefined;
-        if (component && !names.has(component)) names.set(component, name);
-      }
-    }
-    for (const value of Object.values(node)) visit(value);
-  };
-  visit(doc.paths);
-  visit(doc.components?.responses);
-  return names;
+export function headerNamesByComponent(doc: OpenApiDocument): ReadonlyMap<string, string> {
+  return runtimeHeaderNames(asJson(doc));
 }

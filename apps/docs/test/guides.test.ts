@@ -60,7 +60,7 @@ describe('guides', () => {
       const heading = [...byStatus.keys()].find((candidate) => candidate.startsWith(`${entry.status} `));
       expect(heading, `section for ${entry.status}`).toBeDefined();
       expect(byStatus.get(heading!)).toContain(`### ${entry.code}\n\n\`${entry.type}\` · HTTP ${entry.status} · `);
-      expect(byStatus.get(heading!)).toContain(oneLine(entry.meaning));
+      expect(byStatus.get(heading!)).toContain(oneLine(entry.description));
       if (entry.suggestion) expect(byStatus.get(heading!)).toContain(oneLine(entry.suggestion));
     }
     const apiWide = byStatus.get('API-wide rules') ?? '';

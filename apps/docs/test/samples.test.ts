@@ -6,7 +6,9 @@
 // Only the base URL changes (the sandbox's default, http://localhost:4010, becomes the port this
 // test got) and the key comes from SVC_API_KEY, as the samples say. The sandbox is reset to its
 // seed before each sample, so each meets the sandbox an integrator's first `pnpm start` gives.
-import { spawn } from 'node:child_process';
+// The TypeScript samples run one after another in one Node process (test/support/sample-runner.mjs)
+// that reports each one's exit status and output as a process of its own would.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandboxServer, type RunningSandbox } from '@svc/sandbox';
@@ -21,6 +23,8 @@ const ROOT = join(PACKAGE_DIR, '..', '..');
 /** The READMEs an integrator (or a server team) reads, relative to the repository root. */
 const READMES = ['README.md', 'packages/client/README.md', 'packages/sandbox/README.md', 'packages/types/README.md', 'packages/contract/README.md'];
 const DEMO_KEY = 'sbx_demo_full_access';
+/** What a sample sees of its environment: the key, as the samples say, and a PATH. */
+const sampleEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_API_KEY: DEMO_KEY };
 const bundle = loadBundle();
 const SANDBOX_URL = defaultServerUrl(bundle);
 
@@ -62,23 +66,61 @@ const samples = [...readmeSamples, ...docsSamples];
 const tsSamples = samples.filter((sample) => sample.language === 'ts');
 
 const WORK_DIR = join(PACKAGE_DIR, 'test-results', 'samples');
+const SAMPLE_RUNNER = join(PACKAGE_DIR, 'test', 'support', 'sample-runner.mjs');
+/** A sample that hangs is ended just inside the test's own limit (vitest.config.ts, sized for a
+ * loaded machine), so its output still reaches the failure message. */
+const SAMPLE_LIMIT_MS = 100_000;
 const fileOf = (sample: Sample) => join(WORK_DIR, `sample-${samples.indexOf(sample)}.ts`);
 
 /**
  * Runs a command without blocking: the sandbox answering it lives in this process, so a
  * synchronous spawn would wait on itself.
  */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function run(command: string, args: string[], env: Record<string, string>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    // A sample that hangs is ended just inside the test's own limit (vitest.config.ts, sized for a
-    // loaded machine), so its output still reaches the failure message.
-    const child = spawn(command, args, { env, cwd: WORK_DIR, stdio: ['ignore', 'pipe', 'pipe'], timeout: 100_000 });
+    const child = spawn(command, args, { env, cwd: WORK_DIR, stdio: ['ignore', 'pipe', 'pipe'], timeout: SAMPLE_LIMIT_MS });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
     child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let runner: ChildProcess;
+let runs = 0;
+/** Runs one transpiled sample in the sample runner; a runner that dies fails the sample. */
+function runInRunner(file: string): Promise<RunResult> {
+  const id = ++runs;
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      runner.off('message', onMessage);
+      runner.off('exit', onExit);
+    };
+    const onMessage = (message: RunResult & { id: number }) => {
+      if (message.id !== id) return;
+      done();
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`the sample runner exited (${code}) while running ${file}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${file} did not finish in ${SAMPLE_LIMIT_MS} ms`));
+    }, SAMPLE_LIMIT_MS);
+    runner.on('message', onMessage);
+    runner.once('exit', onExit);
+    runner.send({ id, file });
   });
 }
 
@@ -89,8 +131,12 @@ beforeAll(async () => {
   mkdirSync(WORK_DIR, { recursive: true });
   // Each sample is a module of its own (top-level await, its own imports), as a reader pastes it.
   for (const sample of tsSamples) writeFileSync(fileOf(sample), `${sample.source}\nexport {};\n`);
+  runner = fork(SAMPLE_RUNNER, [], { cwd: WORK_DIR, env: sampleEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 });
-afterAll(() => sandbox?.close());
+afterAll(() => {
+  runner?.kill();
+  return sandbox?.close();
+});
 
 describe('the samples', () => {
   it('are found where an integrator meets them', () => {
@@ -125,7 +171,6 @@ describe('the samples', () => {
     expect(reset.status).toBe(200);
     // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1).
     const source = sample.source.replaceAll(SANDBOX_URL, sandbox.url).replaceAll(SANDBOX_URL.replace('localhost', '127.0.0.1'), sandbox.url);
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_API_KEY: DEMO_KEY };
     if (sample.language === 'curl') {
       // A failing status fails the command (curl --fail-with-body). uuidgen may be missing here:
       // a stand-in with the same output (a fresh UUID per call).
@@ -133,14 +178,14 @@ describe('the samples', () => {
         `command -v uuidgen >/dev/null || uuidgen() { ${JSON.stringify(process.execPath)} -p 'crypto.randomUUID()'; }`,
         'curl() { command curl --silent --show-error --fail-with-body "$@"; }',
       ].join('\n');
-      const result = await run('bash', ['--noprofile', '--norc', '-e', '-c', `${prelude}\n${source}\n`], env);
+      const result = await run('bash', ['--noprofile', '--norc', '-e', '-c', `${prelude}\n${source}\n`], sampleEnv);
       expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
       return;
     }
     // TypeScript as a consumer runs it: transpiled, imports resolved from this package.
     const file = fileOf(sample).replace(/\.ts$/, '.mjs');
     writeFileSync(file, ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText);
-    const result = await run(process.execPath, [file], env);
+    const result = await runInRunner(file);
     // The samples print the error code on stderr when the call fails: nothing may reach it.
     expect({ status: result.status, stderr: result.stderr }, result.stdout).toEqual({ status: 0, stderr: '' });
   });

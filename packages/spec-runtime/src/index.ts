@@ -24,3 +24,6 @@ export { deref, idPrefixes, itemsOf, propertiesOf, requiredOf, typesOf } from '.
 export { follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
 export { readUnspecifiedOperations, type UnspecifiedOperation } from './unspecified-operations.js';
 export { idPrefixOf } from './id-prefixes.js';
+export { HTTP_METHODS, findCodeEnum } from './operations.js';
+export { readCatalogue, readStatusesOfType } from './catalogue.js';
+export { headerNamesByComponent } from './header-names.js';

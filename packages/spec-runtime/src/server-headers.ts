@@ -2,6 +2,7 @@
 // them: the request parameters by their `name`, the response headers by the key under which a
 // documented response uses the component. Servers never type these names themselves.
 import type { Contract } from './contract.js';
+import { headerNamesByComponent } from './header-names.js';
 import { isObject } from './json-pointer.js';
 
 export interface ServerHeaderNames {
@@ -25,16 +26,11 @@ export function serverHeaderNames(contract: Contract): ServerHeaderNames {
     if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`components.parameters.${component} has no name.`);
     return parameter.name;
   };
-  // Every response object of the bundle, shared (components.responses) or inline.
-  const responses: unknown[] = Object.values(isObject(components.responses) ? components.responses : {});
-  for (const op of contract.operations) if (isObject(op.raw.responses)) responses.push(...Object.values(op.raw.responses));
+  const byComponent = headerNamesByComponent(contract.bundle);
   const headerName = (component: string): string => {
-    const ref = `#/components/headers/${component}`;
-    for (const response of responses) {
-      if (!isObject(response) || !isObject(response.headers)) continue;
-      for (const [name, header] of Object.entries(response.headers)) if (isObject(header) && header.$ref === ref) return name;
-    }
-    throw new Error(`No response uses components.headers.${component}.`);
+    const name = byComponent.get(component);
+    if (name === undefined) throw new Error(`No response uses components.headers.${component}.`);
+    return name;
   };
   const names: ServerHeaderNames = {
     requestId: parameterName('RequestIdParameter'),

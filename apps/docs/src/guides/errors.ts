@@ -2,10 +2,11 @@
 // their statuses, the API-wide rules and the full catalogue grouped by HTTP status — every code
 // with its type, meaning, suggestion and retryability, read from the ErrorCode schema.
 import { STATUS_CODES } from 'node:http';
+import { readStatusesOfType } from '@svc/spec-runtime';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
 import { errorAnchor, errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import type { OpenApiDocument, Schema } from '../openapi.js';
+import { asJson, type OpenApiDocument, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 import { fieldTable } from './schema-text.js';
@@ -25,7 +26,7 @@ export function catalogueTable(entries: CatalogueEntry[]): string {
       `[${code(entry.code)}](${errorAnchor(entry.code)})`,
       code(entry.type),
       [
-        oneLine(entry.meaning),
+        oneLine(entry.description),
         entry.suggestion && `**Suggestion:** ${oneLine(entry.suggestion)}`,
         entry.apiWide && '*API-wide rule.*',
         entry.unspecified && `*${CALLOUT_LEADS['x-svc-unspecified']}:* ${oneLine(entry.unspecified)}`,
@@ -47,7 +48,7 @@ export function codeSection(entry: CatalogueEntry): string {
   return blocks(
     `### ${entry.code}`,
     `${code(entry.type)} · HTTP ${entry.status} · ${retryable}${entry.apiWide ? ' · API-wide rule' : ''}`,
-    oneLine(entry.meaning),
+    oneLine(entry.description),
     entry.suggestion && `**Suggestion:** ${oneLine(entry.suggestion)}`,
     entry.unspecified && callout('x-svc-unspecified', entry.unspecified),
     entry.inferred && callout('x-svc-inferred', entry.inferred),
@@ -63,9 +64,7 @@ function errorBodySchema(doc: OpenApiDocument): Schema {
 export const errorsGuide: GuideBuilder = ({ doc, description }) => {
   const catalogue = errorCatalogue(doc);
   const statuses = [...new Set(catalogue.map((entry) => entry.status))].sort((a, b) => a - b);
-  const statusOfType = (doc.components?.schemas?.ErrorType?.['x-svc-status-of-type'] ?? {}) as Record<string, number[]>;
-
-  const typeRows = Object.entries(statusOfType).map(([type, typeStatuses]) => [
+  const typeRows = [...readStatusesOfType(asJson(doc))].map(([type, typeStatuses]) => [
     code(type),
     typeStatuses.join(', '),
     catalogue.filter((entry) => entry.type === type).length,
