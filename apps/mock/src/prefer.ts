@@ -4,7 +4,7 @@
 // dialect, instead of Prism's NOT_FOUND problem+json. `example=` alone finds the response that
 // holds that example, so `Prefer: example=THREAD_NOT_FOUND` is enough.
 import type { Contract, Operation } from '@svc/spec-runtime';
-import { previewValue } from '@svc/spec-runtime';
+import { previewValue, responseKeyFor } from '@svc/spec-runtime';
 
 export interface Preferences {
   code?: number;
@@ -97,14 +97,6 @@ export function indexExamples(contract: Contract): ExampleIndex {
     index.set(op.operationId, byKey);
   }
   return index;
-}
-
-/** The documented response key a status falls under: exact, then its range (4XX), then default. */
-export function responseKeyFor(operation: Operation, status: number): string | undefined {
-  if (operation.statuses.includes(String(status))) return String(status);
-  const range = `${Math.floor(status / 100)}XX`;
-  if (operation.statuses.includes(range)) return range;
-  return operation.statuses.includes('default') ? 'default' : undefined;
 }
 
 /** A name the caller sent, shown at most 80 characters long. */

@@ -6,9 +6,6 @@ import type { Contract } from './contract.js';
 import { follow, isObject, type JsonObject } from './json-pointer.js';
 import { findCodeEnum, responsePointer, type Operation } from './operations.js';
 
-/** Which documented response of an operation a status falls under ('404', then '4XX', then 'default'). */
-export { responseKeyFor } from './operations.js';
-
 export interface ResponseHeader {
   name: string;
   /** Its schema says integer or number. */

@@ -50,7 +50,8 @@ export interface Contract {
 
 export const DEFAULT_DOC_URL_BASE = 'https://docs.example.com/errors/';
 
-function readLimits(bundle: JsonObject): Limits {
+/** info.x-svc-limits: the budgets and classes by name, every other limit in `raw`. */
+export function readLimits(bundle: JsonObject): Limits {
   const info = isObject(bundle.info) ? bundle.info : {};
   const raw = isObject(info['x-svc-limits']) ? info['x-svc-limits'] : {};
   const number = (key: string): number => {

@@ -197,7 +197,7 @@ function readCodesByStatus(bundle: JsonObject, op: JsonObject, pointer: string, 
   return result;
 }
 
-/** The pointer of an operation's documented response for a status ('404', then '4XX', then 'default'). */
+/** Which documented response of an operation a status falls under ('404', then '4XX', then 'default'). */
 export function responseKeyFor(op: Operation, status: number): string | undefined {
   const exact = String(status);
   if (op.statuses.includes(exact)) return exact;

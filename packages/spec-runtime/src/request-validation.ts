@@ -5,6 +5,7 @@ import { isDecimal } from './decimal.js';
 import type { JsonObject } from './json-pointer.js';
 import type { Operation, OperationParameter } from './operations.js';
 import type { SchemaValidator } from './schema-validator.js';
+import { typesOf } from './schema-walk.js';
 import { codeOf, violationsFromAjv, type Violation, type ViolationLocation } from './violations.js';
 
 export type HeaderSource = Headers | Record<string, string | undefined>;
@@ -25,7 +26,8 @@ export interface RequestParts {
 }
 
 
-function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {
+/** A header's value by name, whatever its case, from Headers or a plain record. */
+export function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {
   if (!headers) return undefined;
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
   const wanted = name.toLowerCase();
@@ -39,15 +41,9 @@ function readQuery(query: QuerySource | undefined, name: string): string | undef
   return query[name];
 }
 
-function schemaTypes(schema: JsonObject): string[] {
-  const type = schema.type;
-  if (typeof type === 'string') return [type];
-  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
-}
-
 /** Coerces a wire string by the parameter schema's type; anything else stays a string (and fails). */
 export function coerceParameter(raw: string, schema: JsonObject): unknown {
-  const types = schemaTypes(schema);
+  const types = typesOf(schema);
   if ((types.includes('integer') || types.includes('number')) && isDecimal(raw.trim())) return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;

@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Catalogue } from './catalogue.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { responseKeyFor, responsePointer, type Operation } from './operations.js';
-import { coerceParameter, type HeaderSource } from './request-validation.js';
+import { coerceParameter, readHeader, type HeaderSource } from './request-validation.js';
 import type { SchemaValidator } from './schema-validator.js';
 
 // The error object every error body carries as `error` (the contract has no separate envelope schema).
@@ -31,14 +31,6 @@ export interface ResponseProblem {
   message: string;
   /** The header concerned, for kind 'header'. */
   header?: string;
-}
-
-function header(headers: HeaderSource | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
-  return undefined;
 }
 
 function describeErrors(errors: readonly ErrorObject[]): string {
@@ -103,7 +95,7 @@ export function checkResponse(
     for (const [name, raw] of Object.entries(response.headers)) {
       const { node: spec, pointer: headerAt } = follow(ctx.bundle, raw, childPointer(responseAt, 'headers', name));
       if (!isObject(spec)) continue;
-      const value = header(headers, name);
+      const value = readHeader(headers, name);
       if (value === undefined) {
         if (spec.required === true) problem('header', `${where}: required header ${name} is missing`, name);
         continue;
@@ -120,7 +112,7 @@ export function checkResponse(
     if (body === undefined) {
       problem('body', `${where}: a JSON body is documented but the response has none`);
     } else {
-      const contentType = header(headers, 'content-type');
+      const contentType = readHeader(headers, 'content-type');
       if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
       const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
       if (errors.length) problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
@@ -158,7 +150,7 @@ function checkErrorBody(
     problem('error-code', `${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
   }
   if (entry.retryable !== undefined && error.retryable !== entry.retryable) problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
-  const requestId = header(headers, 'x-request-id');
+  const requestId = readHeader(headers, 'x-request-id');
   if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
   return problems;
 }

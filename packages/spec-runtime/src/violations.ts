@@ -118,13 +118,8 @@ function messageFor(field: string, error: ErrorObject): string {
   }
 }
 
-interface Candidate {
-  field: string;
-  keyword: string;
-  message: string;
-  code: string | null;
-  value?: unknown;
-}
+/** A violation before its location is known. */
+type Candidate = Omit<Violation, 'location'>;
 
 function candidateFor(bundle: JsonObject, error: ErrorObject, rename: (field: string) => string): Candidate {
   const p = error.params as Record<string, unknown>;
