@@ -1,7 +1,8 @@
 // Finds every honesty marker of the contract (x-svc-unspecified, x-svc-ambiguity,
 // x-svc-inferred) and names its location the way a reader would look for it:
 // "GET /v2/api/conversations › parameter search", "schema Deal › status", "error code FORBIDDEN".
-import { HTTP_METHODS, headerNamesByComponent, resolve, type JsonObject, type OpenApiDocument } from './openapi.js';
+import { headerNamesByComponent } from '@svc/spec-runtime';
+import { HTTP_METHODS, asJson, resolve, type JsonObject, type OpenApiDocument } from './openapi.js';
 
 export const MARKER_KINDS = ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
@@ -25,7 +26,7 @@ type Segment = string | number;
 
 export function collectMarkers(doc: OpenApiDocument): Marker[] {
   const markers: Marker[] = [];
-  const headerNames = headerNamesByComponent(doc);
+  const headerNames = headerNamesByComponent(asJson(doc));
   const visit = (node: unknown, segments: Segment[]): void => {
     if (Array.isArray(node)) {
       node.forEach((item, index) => visit(item, [...segments, index]));
@@ -60,7 +61,7 @@ function markerTexts(value: unknown): { aspect?: string; text: string }[] {
 export function describeLocation(
   doc: OpenApiDocument,
   segments: Segment[],
-  headerNames: ReadonlyMap<string, string> = headerNamesByComponent(doc),
+  headerNames: ReadonlyMap<string, string> = headerNamesByComponent(asJson(doc)),
 ): { area: MarkerArea; location: string } {
   const [root, first, second, ...rest] = segments;
   const at = (count: number) => nodeAt(doc, segments.slice(0, count));

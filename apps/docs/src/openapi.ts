@@ -1,8 +1,8 @@
 // The slice of OpenAPI 3.1 the docs build reads, and the few helpers every generator shares
 // (listing operations, finding an example). Typed loosely on purpose: the bundle is validated by
 // spec/'s own tests; here we only read it. Walking the bundle ($refs, header names, the
-// catalogue) is @svc/spec-runtime's job: this module hands it the document and types the answer.
-import { HTTP_METHODS, follow, headerNamesByComponent as runtimeHeaderNames, type JsonObject as BundleJson } from '@svc/spec-runtime';
+// catalogue) is @svc/spec-runtime's job: asJson() hands it the document.
+import { HTTP_METHODS, follow, type JsonObject as BundleJson } from '@svc/spec-runtime';
 
 export { HTTP_METHODS };
 
@@ -217,9 +217,4 @@ export function defaultServerUrl(doc: OpenApiDocument): string {
     if (!variable) throw new Error(`Server variable ${name} has no default`);
     return variable.default;
   });
-}
-
-/** Header component name → the header's name on the wire, read from where responses use it. */
-export function headerNamesByComponent(doc: OpenApiDocument): ReadonlyMap<string, string> {
-  return runtimeHeaderNames(asJson(doc));
 }

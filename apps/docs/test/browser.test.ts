@@ -6,15 +6,15 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsErrorUrl } from '@svc/sandbox';
+import { readUnspecifiedOperations } from '@svc/spec-runtime';
 import { CLIENT_LABEL, CURL_LABEL } from '../src/code-samples.js';
 import { REFERENCE_GROUP } from '../src/docs-spec.js';
 import { errorCatalogue } from '../src/error-catalogue.js';
 import { buildGuides, guideTagName } from '../src/guides/index.js';
 import { loadBundle } from '../src/load-bundle.js';
-import { listOperations } from '../src/openapi.js';
+import { asJson, listOperations } from '../src/openapi.js';
 import { DIST_DIR, DOCS_HTML, PACKAGE_DIR } from '../src/paths.js';
 import { startStaticServer, type RunningServer } from '../src/static-server.js';
-import { unspecifiedOperations } from '../src/unspecified-operations.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -279,7 +279,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     await expect.poll(() => page.url()).toMatch(new RegExp(`#/${guideTagName(notYetSpecified)}$`));
     const section = page.locator(`[data-section-id="/${guideTagName(notYetSpecified)}"]`);
     await expect.poll(() => section.innerText()).toContain(notYetSpecified.title);
-    const firstOpen = unspecifiedOperations(bundle)[0]!;
+    const firstOpen = readUnspecifiedOperations(asJson(bundle))[0]!;
     await menuItem(notYetSpecified.title).locator('[data-text]').first().click();
     await expect.poll(() => page.locator('main').innerText()).toContain(firstOpen.name);
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readLimits } from '@svc/spec-runtime';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,14 +13,13 @@ import {
   shellQuote,
   type CodeSample,
 } from '../src/code-samples.js';
-import { limitsOf } from '../src/limits.js';
 import { freshOnSandbox, itemWithoutThread } from '../src/sandbox-fresh.js';
 import { loadBundle } from '../src/load-bundle.js';
-import { firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
+import { asJson, firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
 
 const bundle = loadBundle();
 const operations = listOperations(bundle.paths);
-const writeMethods = new Set(limitsOf(bundle).write_methods.map((method) => method.toLowerCase()));
+const writeMethods = new Set(readLimits(asJson(bundle)).writeMethods.map((method) => method.toLowerCase()));
 const TEST_KEY = 'test-key-123';
 
 /** Runs bash hermetically: no profile, no rc file, only the variables given. */

@@ -1,16 +1,15 @@
 // The guides are generated from the bundle: every fact they promise to show is checked against
 // the bundle itself, so a change to the contract can never leave a guide silently stale.
+import { readLimits, readUnspecifiedOperations } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
 import { codesOfResponse, errorCatalogue } from '../src/error-catalogue.js';
 import { requirementText } from '../src/guides/authentication.js';
 import { requireSection, splitDescription } from '../src/guides/description-sections.js';
 import { buildGuides, type Guide } from '../src/guides/index.js';
-import { limitsOf } from '../src/limits.js';
 import { loadBundle } from '../src/load-bundle.js';
 import { oneLine } from '../src/markdown.js';
 import { collectMarkers } from '../src/markers.js';
-import { listOperations, operationLabel } from '../src/openapi.js';
-import { unspecifiedOperations } from '../src/unspecified-operations.js';
+import { asJson, listOperations, operationLabel } from '../src/openapi.js';
 
 const bundle = loadBundle();
 const guides = buildGuides(bundle);
@@ -87,10 +86,10 @@ describe('guides', () => {
 
   it('rate limits: the budgets and every other limit come from info.x-svc-limits', () => {
     const { markdown } = guide('rate-limits');
-    const limits = limitsOf(bundle);
-    expect(markdown).toContain(`| reads | ${limits.read_methods.join(', ')} | ${limits.read_requests_per_second} |`);
-    expect(markdown).toContain(`| writes | ${limits.write_methods.join(', ')} | ${limits.write_requests_per_second} |`);
-    for (const [key, value] of Object.entries(limits)) {
+    const limits = readLimits(asJson(bundle));
+    expect(markdown).toContain(`| reads | ${limits.readMethods.join(', ')} | ${limits.readRequestsPerSecond} |`);
+    expect(markdown).toContain(`| writes | ${limits.writeMethods.join(', ')} | ${limits.writeRequestsPerSecond} |`);
+    for (const [key, value] of Object.entries(limits.raw)) {
       if (key.startsWith('x-') || Array.isArray(value) || key.endsWith('_per_second')) continue;
       expect(markdown).toContain(`| \`${key}\` | ${String(value).replace(/\|/g, '\\|')} |`);
     }
@@ -129,7 +128,7 @@ describe('guides', () => {
 
   it('not yet specified: every unspecified operation and every marker, with its location and text', () => {
     const { markdown } = guide('not-yet-specified');
-    for (const item of unspecifiedOperations(bundle)) expect(markdown).toContain(`**${item.name}**`);
+    for (const item of readUnspecifiedOperations(asJson(bundle))) expect(markdown).toContain(`**${item.name}**`);
     for (const marker of collectMarkers(bundle)) expect(markdown).toContain(`**${marker.location}**${marker.aspect ? ` (${marker.aspect})` : ''}: ${oneLine(marker.text)}`);
   });
 });

@@ -1,9 +1,9 @@
 // "Authentication and scopes": the ApiKey scheme's own description, every scope with what it
 // grants (x-svc-scopes), and which scope each operation needs, read from its security
 // requirements (several requirements are alternatives: "either A or B").
+import { readUnspecifiedOperations } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { listOperations, operationLabel, type OpenApiDocument, type SecurityRequirement } from '../openapi.js';
-import { unspecifiedOperations } from '../unspecified-operations.js';
+import { asJson, listOperations, operationLabel, type OpenApiDocument, type SecurityRequirement } from '../openapi.js';
 import type { GuideBuilder } from './guide.js';
 
 interface ApiKeyScheme {
@@ -42,7 +42,7 @@ export const authenticationGuide: GuideBuilder = ({ doc, markers }) => {
       .filter(({ requirements }) => requirements.some((requirement) => (requirement[schemeName] ?? []).includes(scope)))
       .map(({ entry, requirements }) => `${code(operationLabel(entry))}${requirements.length > 1 ? ' (either)' : ''}`);
 
-  const notYetSpecified = unspecifiedOperations(doc);
+  const notYetSpecified = readUnspecifiedOperations(asJson(doc));
 
   const scopeRows = Object.entries(scopes).map(([scope, grants]) => {
     const documented = usedBy(scope);

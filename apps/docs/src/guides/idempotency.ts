@@ -1,9 +1,9 @@
 // "Idempotency": the contract's numbered rules, how long a response is kept (x-svc-limits), the
 // headers involved, the conflict codes, and which operations take an Idempotency-Key.
+import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
 import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
-import { limitsOf, numericLimit } from '../limits.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { headerNamesByComponent, listOperations, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
+import { asJson, listOperations, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
@@ -12,8 +12,8 @@ const SECTION = 'Idempotency';
 const HEADER = 'idempotency-key';
 
 export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) => {
-  const ttlSeconds = numericLimit(limitsOf(doc), 'idempotency_ttl_seconds');
-  const headerNames = headerNamesByComponent(doc);
+  const ttlSeconds = readLimits(asJson(doc)).idempotencyTtlSeconds;
+  const headerNames = headerNamesByComponent(asJson(doc));
   const idempotencyHeaders = Object.entries(doc.components?.headers ?? {})
     .map(([component, header]) => ({ name: headerNames.get(component) ?? component, header }))
     .filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));

@@ -1,9 +1,10 @@
 // "Not yet specified": everything the description leaves open, generated from the contract's
 // markers — the operations named without a method and path (info.x-svc-unspecified-operations),
 // then every x-svc-ambiguity, x-svc-unspecified and x-svc-inferred with its location and text.
+import { readUnspecifiedOperations, type UnspecifiedOperation } from '@svc/spec-runtime';
 import { blocks, bulletList, code, oneLine } from '../markdown.js';
 import type { Marker, MarkerArea, MarkerKind } from '../markers.js';
-import { unspecifiedOperations, type UnspecifiedOperation } from '../unspecified-operations.js';
+import { asJson } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -56,7 +57,7 @@ export function markerItem(marker: Marker): string {
 }
 
 export const notYetSpecifiedGuide: GuideBuilder = ({ doc, description, markers }) => {
-  const operations = unspecifiedOperations(doc);
+  const operations = readUnspecifiedOperations(asJson(doc));
   const sections = KIND_SECTIONS.map(({ kind, heading, intro }) => {
     const ofKind = markers.filter((marker) => marker.kind === kind);
     if (ofKind.length === 0) return undefined;

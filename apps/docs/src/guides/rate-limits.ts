@@ -1,9 +1,9 @@
 // "Rate limits": the contract's prose, the per-second budgets and every other numeric limit from
 // info.x-svc-limits, the X-RateLimit-* headers (their own descriptions) and the 429 codes.
+import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
 import { errorCatalogue } from '../error-catalogue.js';
-import { limitsOf } from '../limits.js';
 import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
-import { headerNamesByComponent } from '../openapi.js';
+import { asJson } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
@@ -13,13 +13,13 @@ const SECTION = 'Rate limits';
 const BUDGET_KEYS = ['read_requests_per_second', 'write_requests_per_second', 'read_methods', 'write_methods', 'x-svc-unspecified'];
 
 export const rateLimitsGuide: GuideBuilder = ({ doc, description }) => {
-  const limits = limitsOf(doc);
-  const headerNames = headerNamesByComponent(doc);
+  const limits = readLimits(asJson(doc));
+  const headerNames = headerNamesByComponent(asJson(doc));
   const rateLimitHeaders = Object.entries(doc.components?.headers ?? {})
     .map(([component, header]) => ({ name: headerNames.get(component) ?? component, header }))
     .filter(({ name }) => name.toLowerCase().startsWith('x-ratelimit-'));
-  const unspecified = (limits['x-svc-unspecified'] ?? []) as string[];
-  const otherLimits = Object.entries(limits).filter(([key]) => !BUDGET_KEYS.includes(key));
+  const unspecified = (limits.raw['x-svc-unspecified'] ?? []) as string[];
+  const otherLimits = Object.entries(limits.raw).filter(([key]) => !BUDGET_KEYS.includes(key));
 
   return {
     id: 'rate-limits',
@@ -31,8 +31,8 @@ export const rateLimitsGuide: GuideBuilder = ({ doc, description }) => {
       table(
         ['Class', 'Methods', 'Requests per second'],
         [
-          ['reads', limits.read_methods.join(', '), limits.read_requests_per_second],
-          ['writes', limits.write_methods.join(', '), limits.write_requests_per_second],
+          ['reads', limits.readMethods.join(', '), limits.readRequestsPerSecond],
+          ['writes', limits.writeMethods.join(', '), limits.writeRequestsPerSecond],
         ],
       ),
       '## Headers',

@@ -1,8 +1,8 @@
 // "Request ids": the contract's prose, the generated form (x-svc-limits.request_id_pattern), and
 // the X-Request-Id request parameter and response header in their own words.
-import { limitsOf } from '../limits.js';
+import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { headerNamesByComponent, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -20,9 +20,9 @@ function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): 
 }
 
 export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => {
-  const pattern = limitsOf(doc).request_id_pattern;
+  const pattern = readLimits(asJson(doc)).raw.request_id_pattern;
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
-  const headerNames = headerNamesByComponent(doc);
+  const headerNames = headerNamesByComponent(asJson(doc));
   const requestIdHeader = Object.entries(doc.components?.headers ?? {}).find(([component]) => headerNames.get(component)?.toLowerCase() === 'x-request-id');
   const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'x-request-id');
   if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');

@@ -1,9 +1,9 @@
 // "Webhooks": every event of the contract's `webhooks` (today CALL_RECEIVED) with its delivery,
 // payload fields and example, then the events and webhook management the description names but
 // does not specify.
+import { readUnspecifiedOperations } from '@svc/spec-runtime';
 import { blocks, bulletList, code, fencedBlock, oneLine, table } from '../markdown.js';
-import { listOperations, resolve, type OpenApiDocument, type OperationEntry, type Schema } from '../openapi.js';
-import { unspecifiedOperations } from '../unspecified-operations.js';
+import { asJson, listOperations, resolve, type OpenApiDocument, type OperationEntry, type Schema } from '../openapi.js';
 import { callout } from '../callouts.js';
 import type { GuideBuilder } from './guide.js';
 import { unspecifiedOperationItem } from './not-yet-specified.js';
@@ -43,7 +43,7 @@ export const webhooksGuide: GuideBuilder = ({ doc }) => {
   const events = listOperations(doc.webhooks);
   if (events.length === 0) throw new Error('The contract has no webhooks');
   const webhookTags = new Set(events.flatMap((entry) => entry.operation.tags ?? []));
-  const open = unspecifiedOperations(doc).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));
+  const open = readUnspecifiedOperations(asJson(doc)).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));
 
   return {
     id: 'webhooks',
