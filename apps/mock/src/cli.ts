@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // svc-mock: the Prism-powered mock on http://127.0.0.1:4011, answering in the API's error dialect;
 // --plain starts prism-cli's plain `prism mock` of the same bundle instead, for comparison.
-import { parseArgs } from 'node:util';
+import { Cli } from '@svc/server-kernel';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
 import { loadKeysFile, type MockKey } from './keys-file.js';
 
@@ -27,42 +27,23 @@ Choose a documented response per request with Prefer, e.g.
   Prefer: dynamic=true
 `;
 
-function fatal(message: string): never {
-  process.stderr.write(`svc-mock: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+// Typed, so that TypeScript knows cli.fatal() never returns.
+const cli: Cli = new Cli('svc-mock', USAGE);
 
 async function main(): Promise<void> {
-  let values;
-  try {
-    // `pnpm start -- --port 5000` hands the script a leading `--` (npm habits): skip it.
-    const args = process.argv.slice(2);
-    if (args[0] === '--') args.shift();
-    ({ values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        keys: { type: 'string' },
-        dynamic: { type: 'boolean' },
-        plain: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    fatal((error as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) fatal(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const values = cli.parse(process.argv.slice(2), {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    keys: { type: 'string' },
+    dynamic: { type: 'boolean' },
+    plain: { type: 'boolean' },
+  });
+  if (!values) return;
+  const port = cli.port(values.port, DEFAULT_PORT);
   const host = values.host ?? DEFAULT_HOST;
 
   if (values.plain) {
-    if (values.keys !== undefined) fatal('--keys has no effect with --plain (plain Prism accepts any key)');
+    if (values.keys !== undefined) cli.fatal('--keys has no effect with --plain (plain Prism accepts any key)');
     // Plain Prism prints its own banner and a log line per request.
     const { spawnPlainPrism } = await import('./plain.js');
     const child = spawnPlainPrism({ port, host, dynamic: values.dynamic === true });
@@ -79,7 +60,7 @@ async function main(): Promise<void> {
       const { bundledContract } = await import('./contract.js');
       keys = loadKeysFile(values.keys, bundledContract().scopes);
     } catch (error) {
-      fatal((error as Error).message);
+      cli.fatal((error as Error).message);
     }
   }
   const { startMockServer } = await import('./server.js');
@@ -95,14 +76,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const stop = () => {
-    running.close().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  cli.stopOnSignal(running);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`svc-mock: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+cli.run(main);

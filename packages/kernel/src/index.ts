@@ -7,6 +7,7 @@ export type { RateDecision, RateLimitMode, RateLimits } from './rate-limiter.js'
 export { IdempotencyStore, DEFAULT_IDEMPOTENCY_BUDGET_BYTES, MAX_IN_FLIGHT } from './idempotency.js';
 export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './idempotency.js';
 export { readJsonBody } from './json-body.js';
+export { Cli } from './cli.js';
 export { listen, urlOf } from './serve.js';
 export type { Listening } from './serve.js';
 export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } from './file-cache.js';

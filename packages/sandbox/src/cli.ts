@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
-import { parseArgs } from 'node:util';
+import { Cli } from '@svc/server-kernel';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
@@ -29,48 +29,33 @@ Options:
   -h, --help         Show this help
 `;
 
-function fatal(message: string): never {
-  process.stderr.write(`svc-sandbox: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
+// Typed, so that TypeScript knows cli.fatal() never returns.
+const cli: Cli = new Cli('svc-sandbox', USAGE);
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'trigger') {
     process.exitCode = await runTrigger(process.argv.slice(3), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
     return;
   }
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        'no-rate-limit': { type: 'boolean' },
-        'enable-reset': { type: 'boolean' },
-        'enable-webhook-trigger': { type: 'boolean' },
-        docs: { type: 'string' },
-        'docs-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    fatal((error as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fatal(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const values = cli.parse(process.argv.slice(2), {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    'no-rate-limit': { type: 'boolean' },
+    'enable-reset': { type: 'boolean' },
+    'enable-webhook-trigger': { type: 'boolean' },
+    docs: { type: 'string' },
+    'docs-url': { type: 'string' },
+  });
+  if (!values) return;
+  const port = cli.port(values.port, DEFAULT_PORT);
   const docsUrl = values['docs-url'];
-  if (docsUrl !== undefined && !URL.canParse(docsUrl)) fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
+  if (docsUrl !== undefined && !URL.canParse(docsUrl)) cli.fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
   let seed;
   try {
     seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
   } catch (error) {
-    fatal((error as Error).message);
+    cli.fatal((error as Error).message);
   }
   const running = await startSandboxServer({
     port,
@@ -108,14 +93,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const stop = () => {
-    running.close().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  cli.stopOnSignal(running);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`svc-sandbox: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+cli.run(main);
