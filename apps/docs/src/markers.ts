@@ -103,61 +103,41 @@ export function describeLocation(
   return { area: 'other', location: segments.length === 0 ? 'document root' : segments.join(' › ') };
 }
 
+/**
+ * Segments followed by the name (or index) of one member: how the pair reads, given the member
+ * and its node ('' adds nothing: application/json is the only media type of this API, and a member
+ * index of allOf/oneOf/anyOf means nothing to a reader; the property path after it does).
+ */
+const MEMBER_LABELS: Readonly<Record<string, (member: Segment | undefined, node: unknown, doc: OpenApiDocument) => string>> = {
+  parameters: (member, node, doc) => `parameter ${String((resolveSafely(doc, node) as JsonObject | undefined)?.name ?? member)}`,
+  responses: (member) => `response ${String(member)}`,
+  headers: (member) => `header ${String(member)}`,
+  properties: (member) => String(member),
+  content: (member) => (member === 'application/json' ? '' : String(member)),
+  allOf: () => '',
+  oneOf: () => '',
+  anyOf: () => '',
+};
+
 /** Names the path from an operation, schema or component down to the marked object. */
 function describeTail(doc: OpenApiDocument, start: unknown, segments: Segment[]): string {
   const parts: string[] = [];
   let node: unknown = start;
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!;
-    const next = segments[index + 1];
     const child = (node as JsonObject | undefined)?.[segment as string];
-    switch (segment) {
-      case 'parameters': {
-        const parameter = child && typeof next === 'number' ? resolveSafely(doc, (child as unknown[])[next]) : undefined;
-        parts.push(`parameter ${String((parameter as JsonObject | undefined)?.name ?? next)}`);
-        node = (child as unknown[] | undefined)?.[next as number];
-        index++;
-        continue;
-      }
-      case 'requestBody':
-        parts.push('request body');
-        break;
-      case 'responses':
-        parts.push(`response ${String(next)}`);
-        node = (child as JsonObject | undefined)?.[next as string];
-        index++;
-        continue;
-      case 'headers':
-        parts.push(`header ${String(next)}`);
-        node = (child as JsonObject | undefined)?.[next as string];
-        index++;
-        continue;
-      case 'properties':
-        parts.push(String(next));
-        node = (child as JsonObject | undefined)?.[next as string];
-        index++;
-        continue;
-      case 'content':
-        // application/json is the only media type of this API: naming it adds nothing.
-        if (next !== 'application/json') parts.push(String(next));
-        node = (child as JsonObject | undefined)?.[next as string];
-        index++;
-        continue;
-      case 'items':
-        parts.push('items');
-        break;
-      case 'allOf':
-      case 'oneOf':
-      case 'anyOf':
-        // A member's index means nothing to a reader; the property path after it does.
-        node = (child as unknown[] | undefined)?.[next as number];
-        index++;
-        continue;
-      case 'schema':
-        break;
-      default:
-        parts.push(String(segment));
+    const label = typeof segment === 'string' && Object.hasOwn(MEMBER_LABELS, segment) ? MEMBER_LABELS[segment] : undefined;
+    if (label) {
+      // The segment and the member after it name one thing: step over both.
+      const member = segments[++index];
+      node = (child as JsonObject | undefined)?.[member as string];
+      const text = label(member, node, doc);
+      if (text) parts.push(text);
+      continue;
     }
+    if (segment === 'requestBody') parts.push('request body');
+    else if (segment === 'items') parts.push('items');
+    else if (segment !== 'schema') parts.push(String(segment));
     node = child;
   }
   return parts.join(' › ');
