@@ -1,7 +1,7 @@
 // Finds every honesty marker of the contract (x-svc-unspecified, x-svc-ambiguity,
 // x-svc-inferred) and names its location the way a reader would look for it:
 // "GET /v2/api/conversations › parameter search", "schema Deal › status", "error code FORBIDDEN".
-import { headerNamesByComponent } from '@svc/spec-runtime';
+import { childPointer, headerNamesByComponent } from '@svc/spec-runtime';
 import { HTTP_METHODS, asJson, resolve, type JsonObject, type OpenApiDocument } from './openapi.js';
 
 export const MARKER_KINDS = ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'] as const;
@@ -37,7 +37,7 @@ export function collectMarkers(doc: OpenApiDocument): Marker[] {
       if ((MARKER_KINDS as readonly string[]).includes(key)) {
         const { area, location } = describeLocation(doc, segments, headerNames);
         for (const { aspect, text } of markerTexts(value)) {
-          markers.push({ kind: key as MarkerKind, area, location, pointer: toPointer(segments), text, ...(aspect ? { aspect } : {}) });
+          markers.push({ kind: key as MarkerKind, area, location, pointer: childPointer('#', ...segments), text, ...(aspect ? { aspect } : {}) });
         }
       } else {
         visit(value, [...segments, key]);
@@ -157,8 +157,4 @@ function resolveSafely(doc: OpenApiDocument, value: unknown): unknown {
 
 function join(head: string, tail: string): string {
   return tail ? `${head} › ${tail}` : head;
-}
-
-function toPointer(segments: Segment[]): string {
-  return `#/${segments.map((segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 }

@@ -21,7 +21,7 @@ export { apiKeyOf } from './api-key.js';
 export { serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
 export { apiWideCode, componentSchema, everyResponseHeaders, isSafe, isScopeInferred, resourceOf, sharedResponseCodes, type ResponseHeader } from './contract-facts.js';
 export { deref, idPrefixes, itemsOf, propertiesOf, requiredOf, typesOf } from './schema-walk.js';
-export { follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
+export { childPointer, follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
 export { readUnspecifiedOperations, type UnspecifiedOperation } from './unspecified-operations.js';
 export { idPrefixOf } from './id-prefixes.js';
 export { HTTP_METHODS, findCodeEnum, responseKeyFor } from './operations.js';
