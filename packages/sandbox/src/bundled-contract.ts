@@ -2,12 +2,10 @@
 import { createRequire } from 'node:module';
 import { loadContract, type Contract } from '@svc/spec-runtime';
 
+const require = createRequire(import.meta.url);
 let cached: Contract | undefined;
 
 export function bundledContract(): Contract {
-  if (!cached) {
-    const require = createRequire(import.meta.url);
-    cached = loadContract(require('@svc/openapi/openapi.json'));
-  }
+  cached ??= loadContract(require('@svc/openapi/openapi.json'));
   return cached;
 }
