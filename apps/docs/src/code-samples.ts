@@ -6,10 +6,10 @@
 import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 import {
   defaultServerUrl,
+  exampleOf,
   firstRequestBodyExample,
   listOperations,
   operationLabel,
-  parameterExample,
   parametersOf,
   type OpenApiDocument,
   type OperationEntry,
@@ -61,7 +61,7 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
   let idempotent = false;
 
   for (const parameter of parameters) {
-    const example = freshParameter(parameter.name, parameterExample(doc, parameter));
+    const example = freshParameter(parameter.name, exampleOf(doc, parameter));
     if (parameter.in === 'path') {
       if (example === undefined) {
         throw new Error(`${operationLabel(entry)}: path parameter ${parameter.name} has no example to put in the samples`);

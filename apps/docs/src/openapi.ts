@@ -188,24 +188,19 @@ export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | undefi
   return undefined;
 }
 
-/** A parameter's example: its own `example`/`examples` first, then its schema's. */
-export function parameterExample(doc: OpenApiDocument, parameter: Parameter): unknown {
-  if (parameter.example !== undefined) return parameter.example;
-  const first = Object.values(parameter.examples ?? {})[0];
+/** The example of a parameter or a media type: its own `example`/`examples` first, then its schema's. */
+export function exampleOf(doc: OpenApiDocument, holder: Parameter | MediaType): unknown {
+  if (holder.example !== undefined) return holder.example;
+  const first = Object.values(holder.examples ?? {})[0];
   if (first) return resolve(doc, first).value;
-  return schemaExample(doc, parameter.schema);
+  return schemaExample(doc, holder.schema);
 }
 
 /** The first JSON request-body example of an operation, or undefined when it takes no body. */
 export function firstRequestBodyExample(doc: OpenApiDocument, operation: Operation): { value: unknown } | undefined {
-  if (!operation.requestBody) return undefined;
-  const media = resolve(doc, operation.requestBody).content?.['application/json'];
-  if (!media) return undefined;
-  if (media.example !== undefined) return { value: media.example };
-  const first = Object.values(media.examples ?? {})[0];
-  if (first) return { value: resolve(doc, first).value };
-  const fromSchema = schemaExample(doc, media.schema);
-  return fromSchema === undefined ? undefined : { value: fromSchema };
+  const media = operation.requestBody ? resolve(doc, operation.requestBody).content?.['application/json'] : undefined;
+  const value = media ? exampleOf(doc, media) : undefined;
+  return value === undefined ? undefined : { value };
 }
 
 /** The first server's URL with its variables set to their defaults. */

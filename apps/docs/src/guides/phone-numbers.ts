@@ -3,7 +3,7 @@
 // (a `+` in a path or query string travels as `%2B`).
 import { catalogueEntry } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { listOperations, operationLabel, parameterExample, parametersOf, refName, resolve } from '../openapi.js';
+import { exampleOf, listOperations, operationLabel, parametersOf, refName, resolve } from '../openapi.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -18,7 +18,7 @@ export const phoneNumbersGuide: GuideBuilder = ({ doc }) => {
     parametersOf(doc, entry)
       .filter((parameter) => refName(parameter.schema) === SCHEMA || resolve(doc, parameter.schema ?? {}) === schema)
       .map((parameter) => {
-        const example = String(parameterExample(doc, parameter));
+        const example = String(exampleOf(doc, parameter));
         return [code(operationLabel(entry)), code(parameter.name), parameter.in, code(encodeURIComponent(example))];
       }),
   );
