@@ -2,7 +2,7 @@
 // (listing operations, finding an example). Typed loosely on purpose: the bundle is validated by
 // spec/'s own tests; here we only read it. Walking the bundle ($refs, header names, the
 // catalogue) is @svc/spec-runtime's job: asJson() hands it the document.
-import { HTTP_METHODS, follow, type JsonObject as BundleJson } from '@svc/spec-runtime';
+import { HTTP_METHODS, follow, headerNamesByComponent, type JsonObject as BundleJson } from '@svc/spec-runtime';
 
 export { HTTP_METHODS };
 
@@ -212,4 +212,10 @@ export function defaultServerUrl(doc: OpenApiDocument): string {
     if (!variable) throw new Error(`Server variable ${name} has no default`);
     return variable.default;
   });
+}
+
+/** Every header component with its name on the wire (where responses use it; else the component's name). */
+export function namedHeaders(doc: OpenApiDocument): { name: string; header: Header }[] {
+  const names = headerNamesByComponent(asJson(doc));
+  return Object.entries(doc.components?.headers ?? {}).map(([component, header]) => ({ name: names.get(component) ?? component, header }));
 }

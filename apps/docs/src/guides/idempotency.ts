@@ -1,9 +1,9 @@
 // "Idempotency": the contract's numbered rules, how long a response is kept (x-svc-limits), the
 // headers involved, the conflict codes, and which operations take an Idempotency-Key.
-import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
+import { readLimits } from '@svc/spec-runtime';
 import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
+import { asJson, listOperations, namedHeaders, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
@@ -13,10 +13,7 @@ const HEADER = 'idempotency-key';
 
 export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) => {
   const ttlSeconds = readLimits(asJson(doc)).idempotencyTtlSeconds;
-  const headerNames = headerNamesByComponent(asJson(doc));
-  const idempotencyHeaders = Object.entries(doc.components?.headers ?? {})
-    .map(([component, header]) => ({ name: headerNames.get(component) ?? component, header }))
-    .filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));
+  const idempotencyHeaders = namedHeaders(doc).filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));
 
   const withKey: OperationEntry[] = listOperations(doc.paths).filter((entry) =>
     parametersOf(doc, entry).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === HEADER),

@@ -1,9 +1,9 @@
 // "Rate limits": the contract's prose, the per-second budgets and every other numeric limit from
 // info.x-svc-limits, the X-RateLimit-* headers (their own descriptions) and the 429 codes.
-import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
+import { readLimits } from '@svc/spec-runtime';
 import { errorCatalogue } from '../error-catalogue.js';
 import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
-import { asJson } from '../openapi.js';
+import { asJson, namedHeaders } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
@@ -14,10 +14,7 @@ const BUDGET_KEYS = ['read_requests_per_second', 'write_requests_per_second', 'r
 
 export const rateLimitsGuide: GuideBuilder = ({ doc, description }) => {
   const limits = readLimits(asJson(doc));
-  const headerNames = headerNamesByComponent(asJson(doc));
-  const rateLimitHeaders = Object.entries(doc.components?.headers ?? {})
-    .map(([component, header]) => ({ name: headerNames.get(component) ?? component, header }))
-    .filter(({ name }) => name.toLowerCase().startsWith('x-ratelimit-'));
+  const rateLimitHeaders = namedHeaders(doc).filter(({ name }) => name.toLowerCase().startsWith('x-ratelimit-'));
   const unspecified = (limits.raw['x-svc-unspecified'] ?? []) as string[];
   const otherLimits = Object.entries(limits.raw).filter(([key]) => !BUDGET_KEYS.includes(key));
 

@@ -1,8 +1,8 @@
 // "Request ids": the contract's prose, the generated form (x-svc-limits.request_id_pattern), and
 // the X-Request-Id request parameter and response header in their own words.
-import { headerNamesByComponent, readLimits } from '@svc/spec-runtime';
+import { readLimits } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, namedHeaders, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -22,8 +22,7 @@ function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): 
 export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => {
   const pattern = readLimits(asJson(doc)).raw.request_id_pattern;
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
-  const headerNames = headerNamesByComponent(asJson(doc));
-  const requestIdHeader = Object.entries(doc.components?.headers ?? {}).find(([component]) => headerNames.get(component)?.toLowerCase() === 'x-request-id');
+  const requestIdHeader = namedHeaders(doc).find(({ name }) => name.toLowerCase() === 'x-request-id');
   const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'x-request-id');
   if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');
   const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${requestIdParameter.schema?.$ref?.split('/').pop()}`);
@@ -37,14 +36,14 @@ export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => 
       table(
         ['Form', 'Rule', 'Example'],
         [
-          ['generated', code(pattern), code(String(schemaExample(doc, requestIdHeader[1].schema)))],
+          ['generated', code(pattern), code(String(schemaExample(doc, requestIdHeader.header.schema)))],
           ['sent by the client', constraintText(doc, requestIdParameter.schema), code(String(schemaExample(doc, requestIdParameter.schema)))],
         ],
       ),
       '## Sending your own',
       `${code(`${requestIdParameter.name}`)} request header: ${oneLine(requestIdParameter.description)}`,
       '## Reading it back',
-      `${code(headerNames.get(requestIdHeader[0]) ?? requestIdHeader[0])} response header: ${oneLine(requestIdHeader[1].description)}`,
+      `${code(requestIdHeader.name)} response header: ${oneLine(requestIdHeader.header.description)}`,
       ...clientIdMarkers.map((marker) => `Not yet specified: ${oneLine(marker.text)}`),
     ),
   };
