@@ -4,7 +4,7 @@ import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { SvcApiError, SvcError, SvcTimeoutError } from './errors.js';
 import { type SvcLogEvent, type SvcLogger, createLog } from './logging.js';
 import { type ListCall, paginateItems, paginatePages } from './pagination.js';
-import { type SvcRateLimitOptions, createRateLimiters } from './rate-limit.js';
+import { type SvcRateLimitOptions, pacerFor } from './rate-limit.js';
 import { withMeta } from './result.js';
 import { type CallState, type FetchLike, createTransport, sendWith } from './transport.js';
 import type {
@@ -129,7 +129,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   const transport = createTransport({
     apiKey,
     send: sendWith(options.fetch),
-    limiters: createRateLimiters(options.rateLimit),
+    pacer: pacerFor(options.rateLimit),
     autoIdempotencyKeys: options.autoIdempotencyKeys ?? true,
     retry: {
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,

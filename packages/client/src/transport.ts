@@ -1,7 +1,7 @@
 import { SvcConnectionError, SvcTimeoutError } from './errors.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
 import { type ClientLog, redactHeaders } from './logging.js';
-import type { RateLimiters } from './rate-limit.js';
+import type { Pacer } from './pacer.js';
 import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
 import { type AttemptTimer, startAttemptTimer, sleep } from './timeout.js';
 
@@ -28,7 +28,8 @@ export function sendWith(fetch: FetchLike | undefined): SendAttempt {
 export interface TransportSettings {
   apiKey: string;
   send: SendAttempt;
-  limiters: RateLimiters;
+  /** Paces every attempt, retries included; `undefined` when client-side limiting is off. */
+  pacer: Pacer | undefined;
   autoIdempotencyKeys: boolean;
   retry: Omit<RetryPolicy, 'maxRetries'>;
   log: ClientLog;
@@ -88,14 +89,15 @@ export function createTransport(settings: TransportSettings) {
     const sentRequestId = original.get('X-Request-Id') ?? call.requestId;
 
     const { callerSignal } = call;
-    const limiter = settings.limiters.forMethod(method);
+    const { pacer } = settings;
+    const isWrite = isWriteMethod(method);
     const sendAttempt = call.send ?? settings.send;
     const policy: RetryPolicy = { ...settings.retry, maxRetries: call.maxRetries };
     // A retry needs the body again, and the first attempt consumes it.
     const spareBody = request.body !== null && call.maxRetries > 0 ? request.clone() : undefined;
 
     for (let attempt = 1; ; attempt++) {
-      const release = await limiter?.acquire(callerSignal);
+      const release = pacer && (await pacer.acquire(isWrite ? 'write' : 'read', callerSignal));
       const wire = attempt === 1 ? request : new Request(spareBody?.clone() ?? request);
       const timer = startAttemptTimer(callerSignal, call.timeoutMs);
       call.timer = timer;
@@ -133,7 +135,7 @@ export function createTransport(settings: TransportSettings) {
       }
 
       const delayMs = retryDelay(
-        { retriesSoFar: attempt - 1, isWrite: isWriteMethod(method), hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
+        { retriesSoFar: attempt - 1, isWrite, hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
         policy,
       );
       if (delayMs === undefined) {
