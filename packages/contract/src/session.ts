@@ -4,7 +4,7 @@
 // files, the run has one limiter (politeness holds across files) and one recorder.
 import { ApiClient } from './http/client.js';
 import type { Auth, Exchange } from './http/exchange.js';
-import { RateLimiter, unlimited } from './http/rate.js';
+import { createPacer, unpaced } from '@svc/api-client/pacer';
 import { Recorder } from './http/recorder.js';
 import type { SessionConfig } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
@@ -40,7 +40,7 @@ export function createSession(config: SessionConfig): Session {
     return { Authorization: `Api-Key ${a.kind === 'main' ? config.apiKey : a.key}` };
   };
   const recorder = new Recorder(spec, redact, (exchange: Exchange) => authHeader(exchange.request.auth), config.profile === 'mock');
-  const limiter = config.rate ? new RateLimiter(config.rate) : unlimited;
+  const limiter = config.rate ? createPacer(config.rate) : unpaced;
   const client = new ApiClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
