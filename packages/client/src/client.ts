@@ -153,19 +153,21 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   const callApi = async (method: string, url: string, init: Record<string, unknown>, throwOnError: boolean) => {
     const { maxRetries: retries, timeoutMs: timeout, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
       SvcRequestOptions & { fetch?: FetchLike };
+    const viaMiddleware = registeredMiddleware > 0 || Boolean((fetchInit['middleware'] as unknown[] | undefined)?.length);
     const call: CallState = {
       maxRetries: retries ?? maxRetries,
       timeoutMs: timeout ?? timeoutMs,
+      authorizationOnRequest: !viaMiddleware,
       callerSignal: (fetchInit['signal'] as AbortSignal | null | undefined) ?? undefined,
       requestId,
       idempotencyKey,
-      ...(fetch ? { send: sendWith(fetch) } : {}),
+      send: fetch ? sendWith(fetch) : undefined,
     };
     // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
     // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
     // per-request `fetch` option, because it needs this call's options and state.
     fetchInit['fetch'] = (wire: Request) => transport(wire, call);
-    const send = registeredMiddleware > 0 || (fetchInit['middleware'] as unknown[] | undefined)?.length ? sendWithMiddleware : sendWithoutMiddleware;
+    const send = viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware;
     let result;
     try {
       result = withMeta(await send(method, url, fetchInit), requestId, call.sentIdempotencyKey, apiKey);

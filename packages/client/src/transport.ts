@@ -39,6 +39,8 @@ export interface TransportSettings {
 export interface CallState {
   maxRetries: number;
   timeoutMs: number;
+  /** Whether the Request carries an Authorization header whatever happened above the transport (the key rides in openapi-fetch's base headers when no middleware is registered). */
+  authorizationOnRequest?: boolean | undefined;
   /** The caller's own signal, if any. */
   callerSignal?: AbortSignal | undefined;
   requestId?: string | undefined;
@@ -79,20 +81,23 @@ export function createTransport(settings: TransportSettings) {
     const method = request.method;
     const url = request.url;
     const original = request.headers;
+    const isWrite = isWriteMethod(method);
+    // Each header is looked up once (a Headers lookup validates and lowercases its name), and the
+    // list of headers to add exists only when there is one.
+    const headerRequestId = original.get('X-Request-Id');
+    const headerKey = original.get('Idempotency-Key');
+    let wireHeaders: Array<[string, string]> | undefined;
     // A caller's own Authorization header wins, which lets one client act for several teams.
-    const wireHeaders: Array<[string, string]> = [];
-    if (!original.has('Authorization')) wireHeaders.push(['Authorization', `Api-Key ${settings.apiKey}`]);
-    if (call.requestId && !original.has('X-Request-Id')) wireHeaders.push(['X-Request-Id', call.requestId]);
-    const idempotencyKey = chooseIdempotencyKey(method, original.get('Idempotency-Key'), call.idempotencyKey, settings.autoIdempotencyKeys);
-    if (idempotencyKey && !original.has('Idempotency-Key')) wireHeaders.push(['Idempotency-Key', idempotencyKey]);
+    if (!call.authorizationOnRequest && !original.has('Authorization')) (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
+    if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push(['X-Request-Id', call.requestId]);
+    const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
+    if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push(['Idempotency-Key', idempotencyKey]);
     call.sentIdempotencyKey = idempotencyKey;
-    const sentRequestId = original.get('X-Request-Id') ?? call.requestId;
+    const sentRequestId = headerRequestId ?? call.requestId;
 
     const { callerSignal } = call;
     const { pacer } = settings;
-    const isWrite = isWriteMethod(method);
     const sendAttempt = call.send ?? settings.send;
-    const policy: RetryPolicy = { ...settings.retry, maxRetries: call.maxRetries };
     // A retry needs the body again, and the first attempt consumes it.
     const spareBody = request.body !== null && call.maxRetries > 0 ? request.clone() : undefined;
 
@@ -102,7 +107,7 @@ export function createTransport(settings: TransportSettings) {
       const timer = startAttemptTimer(callerSignal, call.timeoutMs);
       call.timer = timer;
       call.wire = wire;
-      for (const [name, value] of wireHeaders) wire.headers.set(name, value);
+      if (wireHeaders) for (const [name, value] of wireHeaders) wire.headers.set(name, value);
       if (log.enabled) log.emit({ type: 'request', method, url, attempt, headers: redactHeaders(wire.headers) });
       const started = log.enabled ? Date.now() : 0;
 
@@ -118,11 +123,11 @@ export function createTransport(settings: TransportSettings) {
       } finally {
         release?.();
         // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
-        if (wire === request) for (const [name] of wireHeaders) original.delete(name);
+        if (wireHeaders && wire === request) for (const [name] of wireHeaders) original.delete(name);
       }
       const durationMs = log.enabled ? Date.now() - started : 0;
 
-      let hints: RetryHints = {};
+      let hints: RetryHints | undefined;
       if (response) {
         if (log.enabled) {
           const requestId = response.headers.get('X-Request-Id') ?? undefined;
@@ -135,8 +140,8 @@ export function createTransport(settings: TransportSettings) {
       }
 
       const delayMs = retryDelay(
-        { retriesSoFar: attempt - 1, isWrite, hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
-        policy,
+        { retriesSoFar: attempt - 1, isWrite, hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints: hints ?? {} },
+        { ...settings.retry, maxRetries: call.maxRetries },
       );
       if (delayMs === undefined) {
         if (response) return response;
