@@ -3,7 +3,7 @@ import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.
 import { type ClientLog, redactHeaders } from './logging.js';
 import type { Pacer } from './pacer.js';
 import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
-import { type AttemptTimer, startAttemptTimer, sleep } from './timeout.js';
+import { type AttemptTimer, DeadlineClock, sleep } from './timeout.js';
 
 /** A fetch that takes a Request (what openapi-fetch calls). */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -76,6 +76,7 @@ export interface CallState {
  */
 export function createTransport(settings: TransportSettings) {
   const { log } = settings;
+  const deadlines = new DeadlineClock();
 
   return async function send(request: Request, call: CallState): Promise<Response> {
     const method = request.method;
@@ -104,7 +105,7 @@ export function createTransport(settings: TransportSettings) {
     for (let attempt = 1; ; attempt++) {
       const release = pacer && (await pacer.acquire(isWrite ? 'write' : 'read', callerSignal));
       const wire = attempt === 1 ? request : new Request(spareBody?.clone() ?? request);
-      const timer = startAttemptTimer(callerSignal, call.timeoutMs);
+      const timer = deadlines.start(callerSignal, call.timeoutMs);
       call.timer = timer;
       call.wire = wire;
       if (wireHeaders) for (const [name, value] of wireHeaders) wire.headers.set(name, value);
