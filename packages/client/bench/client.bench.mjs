@@ -5,8 +5,10 @@
 // fails, so retries never fire: the difference is auth, ids, idempotency, the retry and timeout
 // machinery, and the result's metadata.
 //
-// Interleaved rounds, best of each: whichever runs first would otherwise pay for warming up, and
-// on a shared machine the best round is the one least disturbed by other processes. Not a test:
+// Interleaved rounds, the order of the contenders reversed every other round (whichever runs first
+// would otherwise pay for warming up); each round gives a ratio of the client to openapi-fetch
+// alone measured side by side, and the figure is the median of those ratios (and the median time
+// of each contender), which a shared machine's bursts of load move least. Not a test:
 // `pnpm --filter @svc/api-client bench` after a build; writes bench/results.json.
 import { createServer } from 'node:http';
 import { writeFileSync } from 'node:fs';
@@ -14,8 +16,8 @@ import { fileURLToPath } from 'node:url';
 import createClient from 'openapi-fetch';
 import { createSvcClient } from '../dist/index.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 /** The overhead the client may add to openapi-fetch alone (issue 16: at most 1.10×). */
 const BUDGET_RATIO = 1.1;
 
@@ -51,25 +53,36 @@ const contenders = {
     if (error) throw new Error('unexpected error from the bench server');
   },
 };
-const best = Object.fromEntries(Object.keys(contenders).map((name) => [name, Infinity]));
+const names = Object.keys(contenders);
+const times = Object.fromEntries(names.map((name) => [name, []]));
+const ratios = { client: [], peer: [] };
 for (let round = 1; round <= ROUNDS; round++) {
   const line = [];
-  for (const [name, call] of Object.entries(contenders)) {
-    const microseconds = await time(call);
-    best[name] = Math.min(best[name], microseconds);
+  for (const name of round % 2 ? names : [...names].reverse()) {
+    const microseconds = await time(contenders[name]);
+    times[name].push(microseconds);
     line.push(`${name} ${microseconds.toFixed(1)} µs`);
   }
-  console.log(`round ${round}: ${line.join(', ')}`);
+  const [raw, peer, client] = names.map((name) => times[name].at(-1));
+  ratios.client.push(client / peer);
+  ratios.peer.push(peer / raw);
+  console.log(`round ${round}: ${line.join(', ')}; ratio ${(client / peer).toFixed(3)}`);
 }
 server.close();
 
-const client = best['@svc/api-client'];
-const peer = best['openapi-fetch alone'];
-const raw = best['raw fetch'];
-const ratio = client / peer;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const client = median(times['@svc/api-client']);
+const peer = median(times['openapi-fetch alone']);
+const raw = median(times['raw fetch']);
+const ratio = median(ratios.client);
 console.log(
-  `best: raw fetch ${raw.toFixed(1)} µs, openapi-fetch alone ${peer.toFixed(1)} µs (${(peer / raw).toFixed(2)}x raw), ` +
-    `@svc/api-client ${client.toFixed(1)} µs (${ratio.toFixed(2)}x openapi-fetch alone, budget ${BUDGET_RATIO}x; ${(client / raw).toFixed(2)}x raw)`,
+  `medians: raw fetch ${raw.toFixed(1)} µs, openapi-fetch alone ${peer.toFixed(1)} µs (${median(ratios.peer).toFixed(2)}x raw), ` +
+    `@svc/api-client ${client.toFixed(1)} µs; client / openapi-fetch alone ${ratio.toFixed(3)} (median of ${ROUNDS} rounds' ratios, ` +
+    `${Math.min(...ratios.client).toFixed(3)} to ${Math.max(...ratios.client).toFixed(3)}; budget ${BUDGET_RATIO}x)`,
 );
 const round1 = (value) => Number(value.toFixed(1));
 const results = {
@@ -78,8 +91,8 @@ const results = {
   calls: CALLS,
   rounds: ROUNDS,
   figures: [
-    { name: `client call, ${CALLS} sequential GETs (overhead ${(client - peer).toFixed(1)} µs/call over openapi-fetch alone)`, value: round1(client), unit: 'µs/call', peer: 'openapi-fetch alone', peerValue: round1(peer), ratio: Number(ratio.toFixed(2)) },
-    { name: `openapi-fetch alone, ${CALLS} sequential GETs`, value: round1(peer), unit: 'µs/call', peer: 'raw fetch', peerValue: round1(raw), ratio: Number((peer / raw).toFixed(2)) },
+    { name: `client call, ${CALLS} sequential GETs, median of ${ROUNDS} interleaved rounds (overhead ${(client - peer).toFixed(1)} µs/call over openapi-fetch alone)`, value: round1(client), unit: 'µs/call', peer: 'openapi-fetch alone', peerValue: round1(peer), ratio: Number(ratio.toFixed(3)) },
+    { name: `openapi-fetch alone, ${CALLS} sequential GETs`, value: round1(peer), unit: 'µs/call', peer: 'raw fetch', peerValue: round1(raw), ratio: Number(median(ratios.peer).toFixed(2)) },
   ],
 };
 writeFileSync(fileURLToPath(new URL('./results.json', import.meta.url)), `${JSON.stringify(results, null, 2)}\n`);

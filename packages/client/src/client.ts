@@ -4,7 +4,7 @@ import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import { SvcApiError, SvcError, SvcTimeoutError } from './errors.js';
 import { type SvcLogEvent, type SvcLogger, createLog } from './logging.js';
 import { type ListCall, paginateItems, paginatePages } from './pagination.js';
-import { type SvcRateLimitOptions, createRateLimiters } from './rate-limit.js';
+import { type SvcRateLimitOptions, pacerFor } from './rate-limit.js';
 import { withMeta } from './result.js';
 import { type CallState, type FetchLike, createTransport, sendWith } from './transport.js';
 import type {
@@ -129,7 +129,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   const transport = createTransport({
     apiKey,
     send: sendWith(options.fetch),
-    limiters: createRateLimiters(options.rateLimit),
+    pacer: pacerFor(options.rateLimit),
     autoIdempotencyKeys: options.autoIdempotencyKeys ?? true,
     retry: {
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
@@ -153,19 +153,21 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   const callApi = async (method: string, url: string, init: Record<string, unknown>, throwOnError: boolean) => {
     const { maxRetries: retries, timeoutMs: timeout, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
       SvcRequestOptions & { fetch?: FetchLike };
+    const viaMiddleware = registeredMiddleware > 0 || Boolean((fetchInit['middleware'] as unknown[] | undefined)?.length);
     const call: CallState = {
       maxRetries: retries ?? maxRetries,
       timeoutMs: timeout ?? timeoutMs,
+      authorizationOnRequest: !viaMiddleware,
       callerSignal: (fetchInit['signal'] as AbortSignal | null | undefined) ?? undefined,
       requestId,
       idempotencyKey,
-      ...(fetch ? { send: sendWith(fetch) } : {}),
+      send: fetch ? sendWith(fetch) : undefined,
     };
     // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
     // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
     // per-request `fetch` option, because it needs this call's options and state.
     fetchInit['fetch'] = (wire: Request) => transport(wire, call);
-    const send = registeredMiddleware > 0 || (fetchInit['middleware'] as unknown[] | undefined)?.length ? sendWithMiddleware : sendWithoutMiddleware;
+    const send = viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware;
     let result;
     try {
       result = withMeta(await send(method, url, fetchInit), requestId, call.sentIdempotencyKey, apiKey);

@@ -13,12 +13,12 @@ export function isWriteMethod(method: string): boolean {
  * sends none); then a fresh UUID when automatic keys are on. Reads never get one.
  */
 export function chooseIdempotencyKey(
-  method: string,
+  isWrite: boolean,
   headerValue: string | null,
   requested: string | false | undefined,
   automatic: boolean,
 ): string | undefined {
-  if (!isWriteMethod(method)) return headerValue ?? undefined;
+  if (!isWrite) return headerValue ?? undefined;
   if (headerValue) return headerValue;
   if (requested !== undefined) return requested || undefined;
   return automatic ? crypto.randomUUID() : undefined;

@@ -1,9 +1,9 @@
 import { SvcConnectionError, SvcTimeoutError } from './errors.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
 import { type ClientLog, redactHeaders } from './logging.js';
-import type { RateLimiters } from './rate-limit.js';
+import type { Pacer } from './pacer.js';
 import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
-import { type AttemptTimer, startAttemptTimer, sleep } from './timeout.js';
+import { type AttemptTimer, DeadlineClock, sleep } from './timeout.js';
 
 /** A fetch that takes a Request (what openapi-fetch calls). */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -28,7 +28,8 @@ export function sendWith(fetch: FetchLike | undefined): SendAttempt {
 export interface TransportSettings {
   apiKey: string;
   send: SendAttempt;
-  limiters: RateLimiters;
+  /** Paces every attempt, retries included; `undefined` when client-side limiting is off. */
+  pacer: Pacer | undefined;
   autoIdempotencyKeys: boolean;
   retry: Omit<RetryPolicy, 'maxRetries'>;
   log: ClientLog;
@@ -38,6 +39,8 @@ export interface TransportSettings {
 export interface CallState {
   maxRetries: number;
   timeoutMs: number;
+  /** Whether the Request carries an Authorization header whatever happened above the transport (the key rides in openapi-fetch's base headers when no middleware is registered). */
+  authorizationOnRequest?: boolean | undefined;
   /** The caller's own signal, if any. */
   callerSignal?: AbortSignal | undefined;
   requestId?: string | undefined;
@@ -73,34 +76,39 @@ export interface CallState {
  */
 export function createTransport(settings: TransportSettings) {
   const { log } = settings;
+  const deadlines = new DeadlineClock();
 
   return async function send(request: Request, call: CallState): Promise<Response> {
     const method = request.method;
     const url = request.url;
     const original = request.headers;
+    const isWrite = isWriteMethod(method);
+    // Each header is looked up once (a Headers lookup validates and lowercases its name), and the
+    // list of headers to add exists only when there is one.
+    const headerRequestId = original.get('X-Request-Id');
+    const headerKey = original.get('Idempotency-Key');
+    let wireHeaders: Array<[string, string]> | undefined;
     // A caller's own Authorization header wins, which lets one client act for several teams.
-    const wireHeaders: Array<[string, string]> = [];
-    if (!original.has('Authorization')) wireHeaders.push(['Authorization', `Api-Key ${settings.apiKey}`]);
-    if (call.requestId && !original.has('X-Request-Id')) wireHeaders.push(['X-Request-Id', call.requestId]);
-    const idempotencyKey = chooseIdempotencyKey(method, original.get('Idempotency-Key'), call.idempotencyKey, settings.autoIdempotencyKeys);
-    if (idempotencyKey && !original.has('Idempotency-Key')) wireHeaders.push(['Idempotency-Key', idempotencyKey]);
+    if (!call.authorizationOnRequest && !original.has('Authorization')) (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
+    if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push(['X-Request-Id', call.requestId]);
+    const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
+    if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push(['Idempotency-Key', idempotencyKey]);
     call.sentIdempotencyKey = idempotencyKey;
-    const sentRequestId = original.get('X-Request-Id') ?? call.requestId;
+    const sentRequestId = headerRequestId ?? call.requestId;
 
     const { callerSignal } = call;
-    const limiter = settings.limiters.forMethod(method);
+    const { pacer } = settings;
     const sendAttempt = call.send ?? settings.send;
-    const policy: RetryPolicy = { ...settings.retry, maxRetries: call.maxRetries };
     // A retry needs the body again, and the first attempt consumes it.
     const spareBody = request.body !== null && call.maxRetries > 0 ? request.clone() : undefined;
 
     for (let attempt = 1; ; attempt++) {
-      const release = await limiter?.acquire(callerSignal);
+      const release = pacer && (await pacer.acquire(isWrite ? 'write' : 'read', callerSignal));
       const wire = attempt === 1 ? request : new Request(spareBody?.clone() ?? request);
-      const timer = startAttemptTimer(callerSignal, call.timeoutMs);
+      const timer = deadlines.start(callerSignal, call.timeoutMs);
       call.timer = timer;
       call.wire = wire;
-      for (const [name, value] of wireHeaders) wire.headers.set(name, value);
+      if (wireHeaders) for (const [name, value] of wireHeaders) wire.headers.set(name, value);
       if (log.enabled) log.emit({ type: 'request', method, url, attempt, headers: redactHeaders(wire.headers) });
       const started = log.enabled ? Date.now() : 0;
 
@@ -116,11 +124,11 @@ export function createTransport(settings: TransportSettings) {
       } finally {
         release?.();
         // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
-        if (wire === request) for (const [name] of wireHeaders) original.delete(name);
+        if (wireHeaders && wire === request) for (const [name] of wireHeaders) original.delete(name);
       }
       const durationMs = log.enabled ? Date.now() - started : 0;
 
-      let hints: RetryHints = {};
+      let hints: RetryHints | undefined;
       if (response) {
         if (log.enabled) {
           const requestId = response.headers.get('X-Request-Id') ?? undefined;
@@ -133,8 +141,8 @@ export function createTransport(settings: TransportSettings) {
       }
 
       const delayMs = retryDelay(
-        { retriesSoFar: attempt - 1, isWrite: isWriteMethod(method), hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints },
-        policy,
+        { retriesSoFar: attempt - 1, isWrite, hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints: hints ?? {} },
+        { ...settings.retry, maxRetries: call.maxRetries },
       );
       if (delayMs === undefined) {
         if (response) return response;

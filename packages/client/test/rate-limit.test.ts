@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSvcClient } from '../src/index.js';
-import { WINDOW_MARGIN_MS, createRateLimiter } from '../src/rate-limit.js';
+import { WINDOW_MARGIN_MS } from '../src/pacer.js';
 import { type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_rate_0123456789';
@@ -62,28 +62,9 @@ describe('client-side rate limiting', () => {
   });
 });
 
-describe('createRateLimiter', () => {
+describe("the client's pacing", () => {
   afterEach(() => {
     vi.useRealTimers();
-  });
-
-  it('lets a burst of `perSecond` through at once, then gives each token back a window (a second and a margin) after its release', async () => {
-    vi.useFakeTimers();
-    const limiter = createRateLimiter(2);
-    const releaseA = await limiter.acquire();
-    const releaseB = await limiter.acquire();
-    let third = false;
-    const pending = limiter.acquire().then((release) => {
-      third = true;
-      return release;
-    });
-    releaseA();
-    await vi.advanceTimersByTimeAsync(999 + WINDOW_MARGIN_MS);
-    expect(third).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(third).toBe(true);
-    releaseB();
-    (await pending)();
   });
 
   it('keeps reads and writes in separate buckets', async () => {
@@ -107,14 +88,5 @@ describe('createRateLimiter', () => {
     expect(read).toBe(false);
     await vi.advanceTimersByTimeAsync(1000 + WINDOW_MARGIN_MS);
     expect(read).toBe(true);
-  });
-
-  it('cancels a wait when the caller aborts', async () => {
-    const limiter = createRateLimiter(1);
-    await limiter.acquire();
-    const controller = new AbortController();
-    const waiting = limiter.acquire(controller.signal);
-    controller.abort();
-    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -1,7 +1,7 @@
 // The state one run shares across all its checks: the configuration, the client with its rate
 // limiter (politeness holds across the whole run), the recorder and the discovered fixtures.
 import { ApiClient } from './http/client.js';
-import { RateLimiter, unlimited } from './http/rate.js';
+import { createPacer, unpaced } from '@svc/api-client/pacer';
 import { Recorder } from './http/recorder.js';
 import type { SessionConfig } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
@@ -28,7 +28,7 @@ export function createSession(config: SessionConfig): Session {
   const spec = loadSpec();
   const redact = createRedactor(secretsOf(config));
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
-  const limiter = config.rate ? new RateLimiter(config.rate) : unlimited;
+  const limiter = config.rate ? createPacer(config.rate) : unpaced;
   const client = new ApiClient({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,

@@ -10,7 +10,7 @@ import { responseOutcomes } from '../src/checks/response.js';
 import { boundedFetch, TransportError } from '../src/http/bounded-fetch.js';
 import { ApiClient } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { unlimited } from '../src/http/rate.js';
+import { unpaced } from '@svc/api-client/pacer';
 import { loadSpec } from '../src/spec.js';
 
 const CAP = 256 * 1024;
@@ -117,7 +117,7 @@ describe('the suite client against a hostile server', () => {
       maxResponseBytes: CAP,
       maxRetryWaitSeconds: 0,
       spec,
-      limiter: unlimited,
+      limiter: unpaced,
       recorder: { record: (exchange: Exchange) => recorded.push(exchange) } as never,
     });
 

@@ -1,12 +1,11 @@
-// The small modules on their own: redaction, curl, the rate limiter, --only, options, the config
+// The small modules on their own: redaction, curl, --only, options, the config
 // file, the negative-input generator (its expectations come from spec-runtime), the response
 // checks, the key choice of the scope check, and the report writers.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig, ConfigError, mergeConfigs } from '../src/config.js';
 import { matchesOnly, unknownFilters } from '../src/filters.js';
 import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { RateLimiter } from '../src/http/rate.js';
 import { RateWindows } from '../src/checks/rate-windows.js';
 import { responseOutcomes } from '../src/checks/response.js';
 import { parseCli, parseRate, UsageError } from '../src/options.js';
@@ -49,35 +48,6 @@ describe('curl reproduction', () => {
   it('leaves ${SVC_API_KEY} to the shell and quotes everything else safely', () => {
     const curl = toCurl({ seq: 1, operationId: 'createThread', method: 'POST', url: 'http://h/v2/api/threads', headers: { Authorization: 'Api-Key ${SVC_API_KEY}', 'Content-Type': 'application/json' }, body: `{"content":"it's $HOME"}`, durationMs: 1 });
     expect(curl).toBe(`curl -sS -i -X POST 'http://h/v2/api/threads' -H "Authorization: Api-Key \${SVC_API_KEY}" -H 'Content-Type: application/json' --data-raw '{"content":"it'\\''s $HOME"}'`);
-  });
-});
-
-describe('rate limiter', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('frees a slot one window after the response, not before', async () => {
-    // Fake timers: the window is counted on the test's clock, never on how fast the machine is.
-    vi.useFakeTimers();
-    const limiter = new RateLimiter({ readsPerSecond: 2, writesPerSecond: 1 }, 80);
-    const a = await limiter.acquire('read');
-    const b = await limiter.acquire('read');
-    a();
-    b();
-    let thirdGranted = false;
-    const third = limiter.acquire('read').then((release) => {
-      thirdGranted = true;
-      return release;
-    });
-    // Writes have their own budget: granted at once while the reads wait.
-    const write = await limiter.acquire('write');
-    await vi.advanceTimersByTimeAsync(79);
-    expect(thirdGranted).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(thirdGranted).toBe(true);
-    (await third)();
-    write();
   });
 });
 

@@ -7,7 +7,7 @@ import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import { authorizationOf, parseBody, type ApiRequest, type Exchange } from './exchange.js';
-import type { Limiter, RequestClass } from './rate.js';
+import type { Pacer, RequestClass } from '@svc/api-client/pacer';
 import type { Recorder } from './recorder.js';
 
 export class WritesDisabledError extends Error {
@@ -27,7 +27,7 @@ export interface ClientOptions {
   /** Longest retry_after_seconds worth waiting for; a longer one returns the 429 to the scenario. */
   maxRetryWaitSeconds: number;
   spec: Spec;
-  limiter: Limiter;
+  limiter: Pacer;
   recorder: Recorder;
   /** Sleep (injectable for tests). */
   sleep?: (ms: number) => Promise<void>;
