@@ -192,14 +192,17 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const faultIndex = faults.findIndex((f) => f.method === method && url.pathname.startsWith(f.pathPrefix));
     const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]?.fault : undefined;
     if (fault?.kind === 'hang') {
-      res.on('close', () => {
-        if (res.writableEnded) return;
+      const abandon = () => {
         abandoned++;
         for (const waiter of abandonWaiters.filter((w) => abandoned >= w.count)) {
           abandonWaiters.splice(abandonWaiters.indexOf(waiter), 1);
           waiter.resolve();
         }
-      });
+      };
+      // On a loaded machine the client's timeout can fire while the body is still being read
+      // above: the connection is then gone before this line, and 'close' will not come again.
+      if (res.closed || req.socket.destroyed) abandon();
+      else res.once('close', () => res.writableEnded || abandon());
       return;
     }
     if (fault?.kind === 'respond') {
