@@ -12,7 +12,7 @@ import { isPhone, sample } from '../generate/schema.js';
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { check, toApiRequest, type CheckContext } from './harness.js';
+import { check, scenarioOf, toApiRequest, type CheckContext, type Scenario } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -23,7 +23,7 @@ export interface OperationPlan {
    */
   success?: boolean;
   /** The operation's scenario checks, declared after its generated ones. */
-  scenarios?: (op: Operation) => void;
+  scenarios?: (op: Operation, scenario: Scenario) => void;
 }
 
 /** The catalogue code of a missing scope: the description names it, and the 403 responses list it. */
@@ -246,5 +246,5 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     });
   }
 
-  plan.scenarios?.(op);
+  plan.scenarios?.(op, scenarioOf(op));
 }
