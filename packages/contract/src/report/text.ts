@@ -1,9 +1,15 @@
 // The readable report: per operation which checks passed, failed and were skipped (with each
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
+import type { OutcomeStatus } from '../model.js';
 import type { CheckSummary, OperationReport, Report } from './model.js';
 
-const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+
+/** "3 passed, 1 failed, 2 skipped": no failures or skips, none said. */
+export function tally(n: Record<OutcomeStatus, number>): string {
+  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+}
 
 function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[] {
   const lines: string[] = [];
@@ -22,7 +28,7 @@ function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[
 function counts(op: OperationReport): string {
   const n = { passed: 0, failed: 0, skipped: 0 };
   for (const c of op.checks) n[c.status]++;
-  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+  return tally(n);
 }
 
 const indent = (text: string, by: string) => text.replace(/^/gm, by);
