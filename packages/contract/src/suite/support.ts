@@ -1,9 +1,13 @@
 // Small helpers shared by the scenario files.
+import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject } from '@svc/spec-runtime';
 import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
 export type Json = Record<string, unknown>;
+
+/** Structural equality of JSON values (object key order ignored). */
+export { deepEqual };
 
 /** The first example of an operation's request body (the contract's own sample request). */
 export function requestExample(t: CheckContext, operationId: string): unknown {
@@ -23,17 +27,6 @@ export function data(exchange: Exchange): Json | undefined {
   return isObject(d) ? d : undefined;
 }
 
-/** Structural equality of JSON values (object key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
 
 /** The value at a dotted path (knowledge.text, scheduling.calendars). */
 export function at(value: unknown, path: string): unknown {

@@ -12,7 +12,6 @@ import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { data, deepEqual, ok, probeText, short } from './support.js';
 
-
 function entities(f: Fixtures): ItemFixture[] {
   return [...f.items, ...f.notes];
 }
