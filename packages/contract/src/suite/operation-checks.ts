@@ -7,7 +7,7 @@ import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.j
 import type { Fixtures } from '../fixtures.js';
 import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
 import { boundaryCases } from '../generate/boundaries.js';
-import { negativeCases, type NegativeKind } from '../generate/negatives.js';
+import { MALFORMED_BODY, negativeCases, type NegativeKind } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
@@ -28,8 +28,6 @@ export interface OperationPlan {
 
 /** The catalogue code of a missing scope: the description names it, and the 403 responses list it. */
 export const INSUFFICIENT_SCOPE = 'API_KEY_INSUFFICIENT_SCOPE';
-
-const MALFORMED_BODY = '{"svc_contract": ';
 
 /** A request built from an operation's examples: enough to learn which negative kinds apply. */
 function sampleRequest(spec: Spec, op: Operation): OpRequest {
