@@ -146,7 +146,7 @@ function percentOf(rows: CoverageRow[]): number {
   return documented === 0 ? 100 : Math.round((1000 * exercised) / documented) / 10;
 }
 
-export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta }: ReportInput): Report {
+export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta: { tool, ...meta } }: ReportInput): Report {
   const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
   for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
@@ -229,16 +229,9 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
     .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
   return {
-    tool: meta.tool,
+    tool,
     contract: { title: spec.title, version: spec.version },
-    target: meta.target,
-    profile: meta.profile,
-    allowWrites: meta.allowWrites,
-    burst: meta.burst,
-    rate: meta.rate,
-    only: meta.only,
-    startedAt: meta.startedAt,
-    durationMs: meta.durationMs,
+    ...meta,
     requests: records.reduce((n, r) => n + r.requests, 0),
     summary: {
       outcome: runOutcome(failures.length, errors.length),
