@@ -11,7 +11,6 @@ import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { at, data, deepEqual, nest, ok, short, type Json } from './support.js';
 
-
 interface MergeRules {
   merged: string[];
   replaced: string[];

@@ -9,7 +9,6 @@ import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { expectReplays, ok } from './support.js';
 
-
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
   const [message = ''] = idPrefixes(t.spec.schema('TextMessageId') ?? {});

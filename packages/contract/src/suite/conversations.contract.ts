@@ -11,7 +11,6 @@ import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { deepEqual, expectReplays, ok, short } from './support.js';
 
-
 interface Transition {
   from: string;
   trigger: string;

@@ -27,7 +27,6 @@ export function data(exchange: Exchange): Json | undefined {
   return isObject(d) ? d : undefined;
 }
 
-
 /** The value at a dotted path (knowledge.text, scheduling.calendars). */
 export function at(value: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), value);
