@@ -21,7 +21,7 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
       thrown = error ?? new Error('a check threw undefined');
     }
   }
-  const closing = closingOutcome(check, { unmet, thrown, failed: t.hasFailed, passes: t.passCount });
+  const closing = closingOutcome(check, { unmet, thrown, failed: t.failed, passes: t.passes });
   if (closing) session.recorder.add(closing);
   return session.recorder.drain();
 }

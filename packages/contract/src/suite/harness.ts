@@ -50,8 +50,9 @@ export function registeredChecks(): readonly RegisteredCheck[] {
 }
 
 export class CheckContext {
-  private failed = false;
-  private passes = 0;
+  /** What the check recorded, read by the runner when it ends (verdict.ts decides what they make). */
+  failed = false;
+  passes = 0;
 
   constructor(
     readonly session: Session,
@@ -124,14 +125,6 @@ export class CheckContext {
   /** Skips the check because the configuration lacks what it needs (counted against --max-skipped). */
   skipForConfig(reason: string): never {
     throw new Skip(reason, 'config');
-  }
-
-  get hasFailed(): boolean {
-    return this.failed;
-  }
-
-  get passCount(): number {
-    return this.passes;
   }
 }
 
