@@ -51,16 +51,18 @@ export function short(value: unknown): string {
 /**
  * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
  * key (three) answers the stored response, marked replayed, with the same status and body.
+ * false when the keyed request itself failed.
  */
-export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<void> {
+export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<boolean> {
   const key = `svc-contract-${t.config.runId}-replay-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const replayed = t.spec.idempotencyReplayedHeader;
   const first = await send(key);
-  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return;
+  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return false;
   t.expect(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first);
   for (const n of [1, 2, 3]) {
     const again = await send(key);
     t.expect(again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body), `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`, again);
   }
   t.pass(`${what}: 3 repeats replayed`);
+  return true;
 }
