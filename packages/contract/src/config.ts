@@ -3,12 +3,9 @@
 // an environment variable (key_env). Errors name the entry, never the key.
 import { isObject } from '@svc/spec-runtime';
 import { readFileSync } from 'node:fs';
-import { KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, type KeyKind } from './model.js';
+import { FIXTURE_LISTS, KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, type KeyKind } from './model.js';
 
 export class ConfigError extends Error {}
-
-const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'threadless_item_ids', 'custom_field_keys'] as const;
-
 
 export const EMPTY_CONFIG: ContractConfig = { keys: [], fixtures: {} };
 

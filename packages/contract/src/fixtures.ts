@@ -92,11 +92,6 @@ export function entityTypeOf(session: Session, id: string): string | undefined {
   return index >= 0 ? String(types[index]) : undefined;
 }
 
-function pageSizeMax(session: Session): string {
-  const max = session.spec.contract.limits.raw.page_size_max;
-  return String(typeof max === 'number' ? max : 20);
-}
-
 export function fixtures(session: Session): Promise<Fixtures> {
   return once(session, 'fixtures', () => discover(session));
 }
@@ -123,7 +118,7 @@ async function discover(session: Session): Promise<Fixtures> {
 
   const users = await get('/v2/api/users');
   const numbers = await get('/v2/api/numbers');
-  const conversations = await get('/v2/api/conversations', { size: pageSizeMax(session) });
+  const conversations = await get('/v2/api/conversations', { size: session.spec.pageSizeMax });
   const listOf = (exchange: Exchange | undefined): unknown[] => {
     const data = exchange ? dataOf(exchange) : undefined;
     return Array.isArray(data) ? data : [];
@@ -145,10 +140,9 @@ async function discover(session: Session): Promise<Fixtures> {
     if (notes) noteIds.push(...valuesMatching(dataOf(notes), notePattern, 'id'));
   }
 
-  const items = itemIds.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
-  const notes = unique(noteIds)
-    .map((id) => ({ id, entityType: entityTypeOf(session, id) }))
-    .filter((i): i is ItemFixture => i.entityType !== undefined);
+  const itemsOf = (ids: string[]) => ids.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
+  const items = itemsOf(itemIds);
+  const notes = itemsOf(unique(noteIds));
 
   // Threads: the thread of each known item, when it has one.
   const threads: ThreadFixture[] = (configured.thread_ids ?? []).map((id) => ({ id, entityType: '', entityId: '' }));
@@ -158,7 +152,7 @@ async function discover(session: Session): Promise<Fixtures> {
     if (isObject(data) && typeof data.id === 'string' && threadPattern.test(data.id)) threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
   }
 
-  const fields = await get('/v2/api/crm/attributes', { size: pageSizeMax(session) });
+  const fields = await get('/v2/api/crm/attributes', { size: session.spec.pageSizeMax });
   const customFields = listOf(fields).filter(isObject).flatMap((f): CustomFieldFixture[] =>
     typeof f.key === 'string'
       ? [
@@ -192,9 +186,7 @@ async function discover(session: Session): Promise<Fixtures> {
     contacts,
     items,
     notes,
-    threadless: unique(configured.threadless_item_ids ?? [])
-      .map((id) => ({ id, entityType: entityTypeOf(session, id) }))
-      .filter((i): i is ItemFixture => i.entityType !== undefined),
+    threadless: itemsOf(unique(configured.threadless_item_ids ?? [])),
     threads,
     customFields,
     tags: unique(tags),

@@ -91,22 +91,10 @@ export interface ConfigKey {
   lines?: string[];
 }
 
-export interface ConfigFixtures {
-  deal_ids?: string[];
-  person_ids?: string[];
-  summary_template_ids?: string[];
-  built_in_field_keys?: string[];
-  user_ids?: string[];
-  lines?: string[];
-  contact_numbers?: string[];
-  item_ids?: string[];
-  note_ids?: string[];
-  thread_ids?: string[];
-  /** Items or notes with no thread yet: threads.create-content-limits creates one thread on each of two. */
-  threadless_item_ids?: string[];
-  custom_field_keys?: string[];
-  search_query?: string;
-}
+/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two). */
+export const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'threadless_item_ids', 'custom_field_keys'] as const;
+
+export type ConfigFixtures = { [list in (typeof FIXTURE_LISTS)[number]]?: string[] } & { search_query?: string };
 
 export interface ContractConfig {
   keys: ConfigKey[];

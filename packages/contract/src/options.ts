@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
+import type { ProxyRunOptions } from './proxy-run.js';
 import { loadSpec } from './spec.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
@@ -113,15 +114,8 @@ export function parseRate(value: string): RateSetting | 'off' {
 
 export type Parsed = { kind: 'run'; options: ContractOptions } | { kind: 'proxy'; options: ProxyCliOptions } | { kind: 'help' } | { kind: 'version' };
 
-export interface ProxyCliOptions {
-  upstream: string;
-  port?: number;
-  host?: string;
-  reporters: ReporterName[];
-  output?: string;
-  timeoutMs?: number;
-  quiet: boolean;
-}
+/** The options `svc-contract proxy` takes from its command line (runProxy takes them and more). */
+export type ProxyCliOptions = Pick<ProxyRunOptions, 'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'quiet'>;
 
 const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
 

@@ -1,13 +1,10 @@
 // The proxy as a command: start it, print where it listens, relay until SIGINT or SIGTERM (or
 // until `until` settles, for code and tests), then build the same report as a suite run from
 // every exchange it saw, print it and write the report files.
-import { resolve } from 'node:path';
-import { DEFAULT_OUTPUT, invokedFrom } from './run.js';
+import { deliver, type RunResult } from './run.js';
 import { toolVersion, type ReporterName } from './options.js';
 import { startProxy } from './proxy.js';
-import { buildReport, type Report } from './report/model.js';
-import { renderText } from './report/text.js';
-import { writeReports } from './report/write.js';
+import { buildReport } from './report/model.js';
 import { loadSpec } from './spec.js';
 
 export interface ProxyRunOptions {
@@ -27,12 +24,7 @@ export interface ProxyRunOptions {
   env?: Record<string, string | undefined>;
 }
 
-export interface ProxyRunResult {
-  report: Report;
-  exitCode: 0 | 1;
-  text: string;
-  files: string[];
-}
+export type ProxyRunResult = RunResult;
 
 function signalled(): Promise<void> {
   return new Promise((done) => {
@@ -78,9 +70,5 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
       durationMs: Date.now() - started,
     },
   });
-  const text = proxy.redact(renderText(report));
-  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT), proxy.redact);
-  stdout.write(text);
-  for (const f of files) stdout.write(`Report written: ${f}\n`);
-  return { report, exitCode: report.summary.outcome === 'passed' ? 0 : 1, text, files };
+  return deliver(report, proxy.redact, options);
 }

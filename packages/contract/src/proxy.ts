@@ -62,29 +62,29 @@ const withStatus = (spec: Spec, code: string, why: string): Expected | undefined
  * accepts (then any documented answer will do). `authFirst`: a 401, 403 or 429 the operation
  * lists is acceptable instead, since the key (or the rate) may be decided before the request.
  */
-export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean; operation: Operation | null } | undefined {
+export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean } | undefined {
   const match = spec.contract.matchRoute(method, url.pathname);
   const authorized = API_KEY.test(headers.get('authorization') ?? '');
   if ('error' in match) {
     const expected = withStatus(spec, match.error, `${method} ${url.pathname} is not an operation of the contract`);
-    return expected ? { expected, authFirst: !authorized, operation: null } : undefined;
+    return expected ? { expected, authFirst: !authorized } : undefined;
   }
   const op = match.operation;
-  if (!authorized && op.security.length > 0) return { expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' }, authFirst: false, operation: op };
+  if (!authorized && op.security.length > 0) return { expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' }, authFirst: false };
   let body: unknown;
   const hasBody = bytes === 'too-large' || bytes.byteLength > 0;
   if (op.requestBody || hasBody) {
     const parsed = parseJsonBody(bytes, headers.get('content-type'), op.requestBody?.required ?? false);
     if (!parsed.ok) {
       const expected = withStatus(spec, parsed.code, parsed.message);
-      return expected ? { expected, authFirst: true, operation: op } : undefined;
+      return expected ? { expected, authFirst: true } : undefined;
     }
     body = parsed.value;
   }
   const violations = spec.contract.validateRequest(op, { params: match.params, query: url.searchParams, headers, body });
   if (violations.length === 0) return undefined;
   const choice = spec.contract.errorFor(violations, op);
-  return { expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') }, authFirst: true, operation: op };
+  return { expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') }, authFirst: true };
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
@@ -124,10 +124,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ...(headers.has(spec.idempotencyKeyHeader) ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string } : {}),
     };
     const expectation = expectationFor(spec, method, url, headers, bytes);
-    const operation = expectation?.operation ?? (() => {
-      const m = spec.contract.matchRoute(method, url.pathname);
-      return 'operation' in m ? m.operation : null;
-    })();
+    const match = spec.contract.matchRoute(method, url.pathname);
+    const operation = 'operation' in match ? match.operation : null;
     let exchange: Exchange;
     try {
       const response = await fetch(target, {

@@ -14,6 +14,7 @@ import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
 import { runChecks } from './runner.js';
 import { createSession } from './session.js';
+import type { Redactor } from './redact.js';
 import { loadSpec } from './spec.js';
 import { nothingRan } from './verdict.js';
 
@@ -51,7 +52,6 @@ function runId(): string {
 export async function runContract(options: ContractOptions = {}): Promise<RunResult> {
   const started = Date.now();
   const env = options.env ?? process.env;
-  const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const spec = loadSpec();
   const knownScopes = Object.keys(spec.contract.scopes);
@@ -119,9 +119,15 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
       durationMs: Date.now() - started,
     },
   });
+  return deliver(report, redact, options);
+}
+
+/** How a run (suite or proxy) ends: the readable report and the chosen report files, redacted; printed unless `print` is false. */
+export function deliver(report: Report, redact: Redactor, options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>): RunResult {
   const text = redact(renderText(report));
-  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT), redact);
+  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT), redact);
   if (options.print !== false) {
+    const stdout = options.stdout ?? process.stdout;
     stdout.write(text);
     for (const f of files) stdout.write(`Report written: ${f}\n`);
   }

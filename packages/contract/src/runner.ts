@@ -7,7 +7,8 @@ import type { OutcomeStatus, TestRecord } from './model.js';
 import type { Session } from './session.js';
 import { CheckContext, type RegisteredCheck } from './suite/harness.js';
 import { registeredChecks } from './suite/index.js';
-import { closingOutcome, recordStatus, unmetNeed } from './verdict.js';
+import { closingOutcome, recordStatus, statusOf, unmetNeed } from './verdict.js';
+import { MARK, tally } from './report/text.js';
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
@@ -20,7 +21,7 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
       thrown = error ?? new Error('a check threw undefined');
     }
   }
-  const closing = closingOutcome(check, { unmet, thrown, failed: t.hasFailed, passes: t.passCount });
+  const closing = closingOutcome(check, { unmet, thrown, failed: t.failed, passes: t.passes });
   if (closing) session.recorder.add(closing);
   return session.recorder.drain();
 }
@@ -31,10 +32,7 @@ export async function runChecks(session: Session, progress?: (line: string) => v
   let group: { operationId: string; tally: Record<OutcomeStatus, number> } | undefined;
   const report = () => {
     if (!group || !progress) return;
-    const { passed, failed, skipped } = group.tally;
-    const mark = failed ? '✘' : passed ? '✔' : '○';
-    const parts = [`${passed} passed`, failed ? `${failed} failed` : '', skipped ? `${skipped} skipped` : ''].filter(Boolean);
-    progress(`  ${mark} ${group.operationId.padEnd(28)} ${parts.join(', ')}  (${requests} requests so far)`);
+    progress(`  ${MARK[statusOf(group.tally)]} ${group.operationId.padEnd(28)} ${tally(group.tally)}  (${requests} requests so far)`);
   };
   for (const check of registeredChecks()) {
     if (!matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec)) continue;

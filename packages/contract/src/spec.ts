@@ -26,12 +26,15 @@ function specOf(contract: Contract) {
   const pattern = contract.limits.raw.request_id_pattern;
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing from the bundle.');
   const headers = serverHeaderNames(contract);
+  const pageSizeMax = contract.limits.raw.page_size_max;
   return {
     contract,
     title: typeof info.title === 'string' ? info.title : 'API',
     version: typeof info.version === 'string' ? info.version : '',
     /** The form of a generated request id (info.x-svc-limits.request_id_pattern). */
     requestIdPattern: new RegExp(pattern),
+    /** The largest page a list answers (info.x-svc-limits.page_size_max), as a query value. */
+    pageSizeMax: String(typeof pageSizeMax === 'number' ? pageSizeMax : 20),
     requestIdHeader: headers.requestId,
     idempotencyKeyHeader: headers.idempotencyKey,
     idempotencyReplayedHeader: headers.idempotencyReplayed,

@@ -4,7 +4,7 @@
 // wrong content type, an id with the wrong prefix or an unknown one). The expected status and
 // code of each case come from spec-runtime (validateRequest + errorFor) or, for unknown ids,
 // from the operation's documented 404 codes: never from a table written here.
-import { deref, idPrefixes, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
+import { deref, fieldName as fieldNameOf, idPrefixes, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
@@ -32,30 +32,28 @@ const UNKNOWN_VALUE = 'svc-contract-unknown-404';
 const UNUSED_PHONE = '+15550000001';
 const WRONG_PREFIX = 'zzz-0svcContract';
 const NON_MATCHING = ['!!!', '-', ' ', '', '§'];
+/** JSON cut short: no server can parse it, so even a write method cannot execute anything. */
+export const MALFORMED_BODY = '{"svc_contract": ';
 
 type Path = Array<string | number>;
 
 const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
+const REMOVED = Symbol('removed');
+
+/** A copy of `root` with the value at `path` set to `value` (REMOVED: deleted). */
 function setAt(root: unknown, path: Path, value: unknown): unknown {
   const copy = clone(root) as Record<string | number, unknown>;
   let node = copy;
   path.slice(0, -1).forEach((k) => (node = node[k] as Record<string | number, unknown>));
-  node[path[path.length - 1] as string | number] = value;
+  const key = path[path.length - 1] as string | number;
+  if (value === REMOVED) delete node[key];
+  else node[key] = value;
   return copy;
 }
 
-function deleteAt(root: unknown, path: Path): unknown {
-  const copy = clone(root) as Record<string | number, unknown>;
-  let node = copy;
-  path.slice(0, -1).forEach((k) => (node = node[k] as Record<string | number, unknown>));
-  delete node[path[path.length - 1] as string | number];
-  return copy;
-}
-
-function fieldName(path: Path): string {
-  return path.reduce<string>((name, k) => (typeof k === 'number' ? `${name}[${k}]` : name ? `${name}.${k}` : k), '');
-}
+/** `options[0].label`: spec-runtime's name of a field, as its violations say it. */
+const fieldName = (path: Path) => fieldNameOf(path.map(String));
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
@@ -151,9 +149,8 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
 
   // The body.
   if (op.requestBody) {
-    const unparseable = '{"svc_contract": ';
     const asIfNoBody = expectedFor(spec, op, { ...baseline, body: undefined });
-    if (asIfNoBody) push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, { raw: { body: unparseable, unparseable: true }, expected: asIfNoBody });
+    if (asIfNoBody) push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, { raw: { body: MALFORMED_BODY, unparseable: true }, expected: asIfNoBody });
     const mediaCodes = op.codesByStatus.get(415);
     if (mediaCodes && mediaCodes.size > 0 && baseline.body !== undefined) {
       push('negative.content-type', 'Content-Type: text/plain', baseline, {
@@ -172,7 +169,7 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       const props = propertiesOf(spec.contract, schema);
       for (const name of requiredOf(spec.contract, schema)) {
-        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(deleteAt(body, [...path, name])));
+        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(setAt(body, [...path, name], REMOVED)));
       }
       for (const [name, propSchema] of Object.entries(props)) {
         const child = (value as Record<string, unknown>)[name];

@@ -6,7 +6,7 @@
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
-import { authorizationOf, parseBody, type ApiRequest, type Exchange } from './exchange.js';
+import { parseBody, wireOf, type ApiRequest, type Exchange } from './exchange.js';
 import type { Pacer, RequestClass } from '@svc/api-client/pacer';
 import type { Recorder } from './recorder.js';
 
@@ -89,13 +89,8 @@ export class ApiClient {
     const operation = this.operationOf(request);
     const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query).toString()}` : '';
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}${query}`;
-    const headers = new Headers({ Accept: 'application/json' });
-    const authorization = authorizationOf(request.auth, this.options.apiKey);
-    if (authorization !== undefined) headers.set('Authorization', authorization);
-    if (request.requestId !== undefined) headers.set(spec.requestIdHeader, request.requestId);
-    if (request.idempotencyKey !== undefined) headers.set(spec.idempotencyKeyHeader, request.idempotencyKey);
-    const body = request.rawBody ?? (request.body !== undefined ? JSON.stringify(request.body) : undefined);
-    if (body !== undefined) headers.set('Content-Type', request.contentType ?? 'application/json');
+    const { headers: sent, body } = wireOf(request, this.options.apiKey, spec);
+    const headers = new Headers({ Accept: 'application/json', ...sent });
 
     const kind: RequestClass = spec.contract.limits.writeMethods.includes(request.method.toUpperCase()) ? 'write' : 'read';
     const started = performance.now();

@@ -54,11 +54,23 @@ export interface Exchange {
 }
 
 /** The Authorization value a request sends (undefined: none); `apiKey` is the run's own key. */
-export function authorizationOf(auth: Auth | undefined, apiKey: string): string | undefined {
+function authorizationOf(auth: Auth | undefined, apiKey: string): string | undefined {
   const a = auth ?? { kind: 'main' };
   if (a.kind === 'none') return undefined;
   if (a.kind === 'header') return a.value;
   return `Api-Key ${a.kind === 'main' ? apiKey : a.key}`;
+}
+
+/** What a request sends besides its method and URL: the headers (Authorization, Content-Type, request id, idempotency key) and the body. */
+export function wireOf(request: ApiRequest, apiKey: string, names: { requestIdHeader: string; idempotencyKeyHeader: string }): { headers: Record<string, string>; body?: string } {
+  const headers: Record<string, string> = {};
+  const authorization = authorizationOf(request.auth, apiKey);
+  if (authorization !== undefined) headers.Authorization = authorization;
+  const body = request.rawBody ?? (request.body !== undefined ? JSON.stringify(request.body) : undefined);
+  if (body !== undefined) headers['Content-Type'] = request.contentType ?? 'application/json';
+  if (request.requestId !== undefined) headers[names.requestIdHeader] = request.requestId;
+  if (request.idempotencyKey !== undefined) headers[names.idempotencyKeyHeader] = request.idempotencyKey;
+  return body === undefined ? { headers } : { headers, body };
 }
 
 /** A response body as the checks see it: undefined when empty, the JSON value, else the raw text. */

@@ -9,7 +9,7 @@ import { responseVerdict } from '../verdict.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
 import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
-import { authorizationOf, errorCode, type Exchange } from './exchange.js';
+import { errorCode, wireOf, type Exchange } from './exchange.js';
 
 const MAX_BODY_CHARS = 4000;
 
@@ -83,18 +83,11 @@ export class Recorder {
 
   private summarise(exchange: Exchange): ExchangeSummary {
     const r = exchange.request;
-    const headers: Record<string, string> = {};
-    const authorization = authorizationOf(r.auth, this.apiKey);
-    if (authorization !== undefined) headers.Authorization = authorization;
-    const hasBody = r.rawBody !== undefined || r.body !== undefined;
-    if (hasBody) headers['Content-Type'] = r.contentType ?? 'application/json';
-    if (r.requestId !== undefined) headers[this.spec.requestIdHeader] = r.requestId;
-    if (r.idempotencyKey !== undefined) headers[this.spec.idempotencyKeyHeader] = r.idempotencyKey;
+    const { headers, body } = wireOf(r, this.apiKey, this.spec);
     const responseHeaders: Record<string, string> = {};
     exchange.headers.forEach((value, name) => {
       responseHeaders[name] = this.redact(value);
     });
-    const body = r.rawBody ?? (r.body !== undefined ? JSON.stringify(r.body) : undefined);
     return {
       seq: exchange.seq,
       operationId: exchange.operation?.operationId ?? null,

@@ -34,22 +34,15 @@ export function renderJunit(report: Report): string {
   const total = { tests: 0, failures: 0, skipped: 0 };
   const suites: string[] = [];
   for (const op of report.operations) {
-    const cases: string[] = [];
-    let failures = 0;
-    let skipped = 0;
-    for (const c of op.checks) {
+    const cases = op.checks.map((c) => {
       const name = `name="${xml(c.id)}" classname="${xml(op.operationId)}"`;
-      if (c.status === 'failed') {
-        failures++;
-        const body = c.failures.map((f) => [f.message, f.curl ? `reproduce: ${f.curl}` : '', f.requestId ? `request id: ${f.requestId}` : ''].filter(Boolean).join('\n')).join('\n\n');
-        cases.push(`    <testcase ${name}>\n      <failure message="${xml(`${c.title}: ${c.failures[0]?.message ?? ''}`.slice(0, 500))}" type="${xml(c.id)}">${xml(body)}</failure>\n    </testcase>`);
-      } else if (c.status === 'skipped') {
-        skipped++;
-        cases.push(`    <testcase ${name}>\n      <skipped message="${xml(c.skipReasons.join('; '))}"/>\n    </testcase>`);
-      } else {
-        cases.push(`    <testcase ${name}/>`);
-      }
-    }
+      if (c.status === 'skipped') return `    <testcase ${name}>\n      <skipped message="${xml(c.skipReasons.join('; '))}"/>\n    </testcase>`;
+      if (c.status === 'passed') return `    <testcase ${name}/>`;
+      const body = c.failures.map((f) => [f.message, f.curl ? `reproduce: ${f.curl}` : '', f.requestId ? `request id: ${f.requestId}` : ''].filter(Boolean).join('\n')).join('\n\n');
+      return `    <testcase ${name}>\n      <failure message="${xml(`${c.title}: ${c.failures[0]?.message ?? ''}`.slice(0, 500))}" type="${xml(c.id)}">${xml(body)}</failure>\n    </testcase>`;
+    });
+    const failures = op.checks.filter((c) => c.status === 'failed').length;
+    const skipped = op.checks.filter((c) => c.status === 'skipped').length;
     total.tests += op.checks.length;
     total.failures += failures;
     total.skipped += skipped;

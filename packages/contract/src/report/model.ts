@@ -140,13 +140,7 @@ export function pacingOf(records: readonly TestRecord[], rate: RateSetting, dura
   return { reads, writes, floorSeconds: Number(floorSeconds.toFixed(2)), wallSeconds: Number(wallSeconds.toFixed(2)), ratio: floorSeconds > 0 ? Number((wallSeconds / floorSeconds).toFixed(2)) : 0 };
 }
 
-function percentOf(rows: CoverageRow[]): number {
-  const documented = rows.reduce((n, r) => n + r.statuses.documented.length + r.codes.documented.length + 2 * r.constraints.documented.length, 0);
-  const exercised = rows.reduce((n, r) => n + r.statuses.covered.length + r.codes.covered.length + r.constraints.inside.length + r.constraints.outside.length, 0);
-  return documented === 0 ? 100 : Math.round((1000 * exercised) / documented) / 10;
-}
-
-export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta }: ReportInput): Report {
+export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta: { tool, ...meta } }: ReportInput): Report {
   const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
   for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
@@ -212,6 +206,10 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   });
   const apiWide = [...new Map(observations.filter((o) => o.operationId === null).map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }])).values()];
   const sum = (f: (r: CoverageRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const statuses = { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) };
+  const codes = { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) };
+  const constraintSides = { documented: sum((r) => 2 * r.constraints.documented.length), exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length) };
+  const documented = statuses.documented + codes.documented + constraintSides.documented;
 
   const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
   const skippedChecks = operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped'));
@@ -229,16 +227,9 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
     .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
   return {
-    tool: meta.tool,
+    tool,
     contract: { title: spec.title, version: spec.version },
-    target: meta.target,
-    profile: meta.profile,
-    allowWrites: meta.allowWrites,
-    burst: meta.burst,
-    rate: meta.rate,
-    only: meta.only,
-    startedAt: meta.startedAt,
-    durationMs: meta.durationMs,
+    ...meta,
     requests: records.reduce((n, r) => n + r.requests, 0),
     summary: {
       outcome: runOutcome(failures.length, errors.length),
@@ -252,10 +243,10 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
     failures,
     coverage: {
       operations: { documented: rows.length, exercised: rows.filter((r) => r.exercised).length },
-      statuses: { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) },
-      codes: { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) },
-      constraintSides: { documented: sum((r) => 2 * r.constraints.documented.length), exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length) },
-      percent: percentOf(rows),
+      statuses,
+      codes,
+      constraintSides,
+      percent: documented === 0 ? 100 : Math.round((1000 * (statuses.exercised + codes.exercised + constraintSides.exercised)) / documented) / 10,
       neverReached: {
         operations: rows.filter((r) => !r.exercised).map((r) => r.operationId),
         codes: rows.flatMap((r) => r.codes.documented.filter((c) => !r.codes.covered.includes(c)).map((c) => `${r.operationId}: ${c}`)),

@@ -1,9 +1,15 @@
 // The readable report: per operation which checks passed, failed and were skipped (with each
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
+import type { OutcomeStatus } from '../model.js';
 import type { CheckSummary, OperationReport, Report } from './model.js';
 
-const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+
+/** "3 passed, 1 failed, 2 skipped": no failures or skips, none said. */
+export function tally(n: Record<OutcomeStatus, number>): string {
+  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+}
 
 function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[] {
   const lines: string[] = [];
@@ -22,15 +28,10 @@ function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[
 function counts(op: OperationReport): string {
   const n = { passed: 0, failed: 0, skipped: 0 };
   for (const c of op.checks) n[c.status]++;
-  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+  return tally(n);
 }
 
-function indent(text: string, by: string): string {
-  return text
-    .split('\n')
-    .map((l) => `${by}${l}`)
-    .join('\n');
-}
+const indent = (text: string, by: string) => text.replace(/^/gm, by);
 
 function operationBlock(op: OperationReport): string[] {
   const title = op.method ? `${op.method.padEnd(6)} ${op.path} (${op.operationId})` : op.operationId;
@@ -69,11 +70,9 @@ export function renderText(report: Report): string {
   out.push(`${report.tool.name} ${report.tool.version}: ${report.contract.title} ${report.contract.version}`);
   out.push(`Target:  ${report.target.baseUrl}${report.target.embedded ? ' (embedded sandbox)' : ''}`);
   out.push(`Profile: ${report.profile}; writes ${report.allowWrites ? 'allowed' : 'off'}; burst ${report.burst ? 'on' : 'off'}; rate ${rate}${report.only.length ? `; only ${report.only.join(', ')}` : ''}`);
-  out.push('');
-  out.push('Checks per operation');
+  out.push('', 'Checks per operation');
   for (const op of report.operations) out.push(...operationBlock(op));
-  out.push('');
-  out.push('Coverage (exercised / documented)');
+  out.push('', 'Coverage (exercised / documented)');
   const c = report.coverage;
   out.push(`  ${c.percent}% of the contract: operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}, request constraints ${c.constraintSides.exercised}/${c.constraintSides.documented} sides (inside and outside each limit)`);
   const width = Math.max(...c.rows.map((r) => r.operationId.length));
@@ -88,27 +87,21 @@ export function renderText(report: Report): string {
   }
   if (c.neverReached.operations.length) out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
   if (c.apiWide.length) out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
-  if (c.unspecifiedOperations.length) {
-    out.push('');
-    out.push('Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)');
-    for (const u of c.unspecifiedOperations) out.push(`  - ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`);
-  }
+  // A titled block after a blank line, left out when it has nothing to say.
+  const section = (title: string, lines: string[]) => {
+    if (lines.length > 0) out.push('', title, ...lines.map((l) => indent(l, '  ')));
+  };
+  section(
+    'Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)',
+    c.unspecifiedOperations.map((u) => `- ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`),
+  );
   const skipped = report.summary.skipped;
-  if (skipped.total > 0) {
-    out.push('');
-    out.push(`Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`);
-    for (const r of skipped.reasons) out.push(indent(`${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`, '  '));
-  }
-  if (report.warnings.length) {
-    out.push('');
-    out.push('Warnings');
-    for (const w of report.warnings) out.push(indent(w, '  '));
-  }
-  if (report.errors.length) {
-    out.push('');
-    out.push('Errors outside any check');
-    for (const e of report.errors) out.push(indent(e, '  '));
-  }
+  section(
+    `Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`,
+    skipped.reasons.map((r) => `${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`),
+  );
+  section('Warnings', report.warnings);
+  section('Errors outside any check', report.errors);
   out.push('');
   const s = report.summary;
   out.push(

@@ -7,10 +7,9 @@ import { expectedFor } from '../checks/expect.js';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
-import { check, scenarioOf, type CheckContext } from './harness.js';
+import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { at, data, deepEqual, nest, ok, short, type Json } from './support.js';
-
 
 interface MergeRules {
   merged: string[];
@@ -63,11 +62,8 @@ operationChecks('updateReceptionist', {
     });
     return { params: { number }, body };
   },
-  scenarios: (op) => {
-    const where = scenarioOf(op);
-    const needs = { writes: true, stateful: true };
-
-    check('receptionist.merge-rules', where, needs, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('receptionist.merge-rules', async (t) => {
       const number = await line(t);
       const before = await read(t, number);
       if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);
@@ -92,7 +88,7 @@ operationChecks('updateReceptionist', {
       }
     });
 
-    check('receptionist.collections-replaced', where, needs, async (t) => {
+    scenario('receptionist.collections-replaced', async (t) => {
       const number = await line(t);
       const before = await read(t, number);
       if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);

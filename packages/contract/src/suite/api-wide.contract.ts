@@ -4,11 +4,11 @@
 import { API_WIDE, type CheckId } from '../checks/catalogue.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
 import { errorOf, header, type Exchange } from '../http/exchange.js';
+import { MALFORMED_BODY } from '../generate/negatives.js';
 import { sample } from '../generate/schema.js';
 import { check, type CheckContext } from './harness.js';
 
 const where = { operationId: API_WIDE, resource: API_WIDE_RESOURCE };
-const MALFORMED_BODY = '{"svc_contract": ';
 
 function expectedFromRoute(t: CheckContext, method: string, path: string) {
   const match = t.spec.contract.matchRoute(method, path);

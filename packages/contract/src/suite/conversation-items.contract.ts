@@ -5,10 +5,9 @@ import { listedCode, ownCodes } from '../checks/expect.js';
 import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
 import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
-import { check, scenarioOf, type CheckContext } from './harness.js';
+import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { expectReplays, ok } from './support.js';
-
 
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
@@ -41,8 +40,8 @@ operationChecks('addConversationItemTags', {
   // Success depends on whether the tag is already there: tags.add-remove handles that state.
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(t, f).id }, body: { tags: [tagOf(t, f)] } }),
-  scenarios: (op) => {
-    check('tags.add-remove', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('tags.add-remove', async (t) => {
       const f = await t.fixtures();
       const item = anItem(t, f).id;
       const tag = tagOf(t, f);
@@ -74,9 +73,9 @@ operationChecks('addConversationItemTags', {
 operationChecks('removeConversationItemTag', {
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(t, f).id, tag: tagOf(t, f) } }),
-  scenarios: (op) => {
+  scenarios: (op, scenario) => {
     // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
-    check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
+    scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
       const item = anItem(t, await t.fixtures()).id;
       const tag = `svc-contract-${t.config.runId}-replay`;
       const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');

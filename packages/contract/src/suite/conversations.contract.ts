@@ -7,10 +7,9 @@
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
-import { check, scenarioOf, type CheckContext } from './harness.js';
+import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { deepEqual, expectReplays, ok, short } from './support.js';
-
 
 interface Transition {
   from: string;
@@ -32,8 +31,7 @@ async function act(t: CheckContext, contact: string, action: string): Promise<Ex
 
 /** The conversation's list entry, if the first page shows it. */
 async function entryOf(t: CheckContext, contact: string): Promise<Record<string, unknown> | undefined> {
-  const max = t.spec.contract.limits.raw.page_size_max;
-  const list = await t.call({ query: { size: String(typeof max === 'number' ? max : 100) } }, {}, 'listConversations');
+  const list = await t.call({ query: { size: t.spec.pageSizeMax } }, {}, 'listConversations');
   const entries = (list.body as { data?: unknown[] } | undefined)?.data;
   return Array.isArray(entries) ? (entries.find((e) => isObject(e) && e.contact_number === contact) as Record<string, unknown> | undefined) : undefined;
 }
@@ -42,9 +40,8 @@ operationChecks('listConversations', { baseline: () => ({}) });
 
 operationChecks('applyConversationAction', {
   baseline: (t, f) => ({ params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') }, body: { action: actionSchema(t).actions[0] } }),
-  scenarios: (op) => {
-    const where = scenarioOf(op);
-    check('conversations.action-idempotent', where, { writes: true, stateful: true }, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('conversations.action-idempotent', async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
       for (const action of actionSchema(t).actions) {
         const first = await act(t, contact, action);
@@ -55,13 +52,13 @@ operationChecks('applyConversationAction', {
     });
 
     // Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).
-    check('idempotency.replay', { ...where, variant: op.method }, { writes: true, stateful: true }, async (t) => {
+    scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
       const action = actionSchema(t).actions[0];
       await expectReplays(t, `${op.method} action ${action}`, (idempotencyKey) => t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }));
     });
 
-    check('conversations.archive', where, { writes: true, stateful: true }, async (t) => {
+    scenario('conversations.archive', async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
       const { transitions } = actionSchema(t);
       // The states the transitions name, and the triggering action of each ("action ARCHIVE").

@@ -8,7 +8,7 @@ import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes, type Expected } from '../checks/expect.js';
 import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
-import { check, scenarioOf, type CheckContext } from './harness.js';
+import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { data, deepEqual, ok, short } from './support.js';
 
@@ -84,11 +84,8 @@ operationChecks('updateCustomField', {
     const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
     return { params: { key: field.key }, body: { label: field.label } };
   },
-  scenarios: (op) => {
-    const where = scenarioOf(op);
-    const needs = { writes: true, stateful: true };
-
-    check('custom-fields.partial-update', where, needs, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('custom-fields.partial-update', async (t) => {
       const field = need(editable(t, await t.fixtures()).find((x) => x.label), 'an editable custom field with a label');
       // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
       const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
@@ -104,7 +101,7 @@ operationChecks('updateCustomField', {
     });
 
     // The label limits from inside: a label and an option label of exactly the maximum are accepted.
-    check('boundary.inside', { ...where, variant: 'labels of exactly the minimum and the maximum' }, needs, async (t) => {
+    scenario({ id: 'boundary.inside', variant: 'labels of exactly the minimum and the maximum' }, async (t) => {
       const f = await t.fixtures();
       const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
       try {
@@ -130,7 +127,7 @@ operationChecks('updateCustomField', {
     });
 
     // The option label limits from outside (the generated negatives reach only top-level fields).
-    check('negative.too-long', { ...where, variant: 'option labels' }, needs, async (t) => {
+    scenario({ id: 'negative.too-long', variant: 'option labels' }, async (t) => {
       const list = dropdown(t, await t.fixtures());
       const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
       for (const { keyword, n } of lengthLimits(t, 'CustomFieldOptionLabel')) {
@@ -144,7 +141,7 @@ operationChecks('updateCustomField', {
       }
     });
 
-    check('custom-fields.option-rules', where, needs, async (t) => {
+    scenario('custom-fields.option-rules', async (t) => {
       const field = dropdown(t, await t.fixtures());
       const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
       if (original.length !== field.options?.length) await patch(t, field.key, { options: original });
@@ -168,7 +165,7 @@ operationChecks('updateCustomField', {
       }
     });
 
-    check('custom-fields.option-invalid', where, needs, async (t) => {
+    scenario('custom-fields.option-invalid', async (t) => {
       const field = dropdown(t, await t.fixtures());
       const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
       const expected = ruleCode(t, 'LABEL_UNIQUE');
@@ -177,7 +174,7 @@ operationChecks('updateCustomField', {
       if (!t.expectError(refused, expected, 'two options with the same label') && ok(refused)) await patch(t, field.key, { options: original });
     });
 
-    check('custom-fields.options-not-supported', where, needs, async (t) => {
+    scenario('custom-fields.options-not-supported', async (t) => {
       // A field of a type that never carries options (the types with options are the ones seen with them).
       const fields = editable(t, await t.fixtures());
       const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
@@ -190,7 +187,7 @@ operationChecks('updateCustomField', {
       t.expectError(refused, ruleCode(t, 'DROPDOWN_ONLY'), `options on ${field.key} (${field.type})`);
     });
 
-    check('custom-fields.managed-by-integration', where, needs, async (t) => {
+    scenario('custom-fields.managed-by-integration', async (t) => {
       const own = ownSource(t);
       const field = need(
         (await t.fixtures()).customFields.find((x) => x.source !== undefined && x.source !== own),
@@ -200,7 +197,7 @@ operationChecks('updateCustomField', {
       t.expectError(refused, { status: 409, codes: ownCodes(t.spec, op, 409), why: `${field.key} has source ${field.source}` }, `updating ${field.key}`);
     });
 
-    check('custom-fields.built-in', where, needs, async (t) => {
+    scenario('custom-fields.built-in', async (t) => {
       const key = need((await t.fixtures()).builtInFieldKeys[0], 'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])');
       const refused = await patch(t, key, { label: PROBE_LABEL });
       t.expectError(refused, listedCode(t.spec, op, 'ATTRIBUTE_BUILT_IN'), `updating the built-in field ${key}`);

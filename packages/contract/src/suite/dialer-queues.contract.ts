@@ -1,7 +1,6 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
 import { idPrefixes } from '@svc/spec-runtime';
 import { documentedCodes } from '../checks/expect.js';
-import { check, scenarioOf } from './harness.js';
 import { data, deepEqual, expectReplays, ok, short } from './support.js';
 import { operationChecks } from './operation-checks.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
@@ -9,15 +8,15 @@ import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 operationChecks('upsertCurrentDialingQueue', {
   // Only the fields sent are touched: an empty update changes nothing.
   baseline: () => ({ body: {} }),
-  scenarios: (op) => {
+  scenarios: (op, scenario) => {
     // Idempotency is stated for every write method: here on a PATCH (an empty update touches nothing).
-    check('idempotency.replay', { ...scenarioOf(op), variant: op.method }, { writes: true, stateful: true }, async (t) => {
+    scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
       await expectReplays(t, `${op.method} an empty update`, (idempotencyKey) => t.call({ body: {} }, { idempotencyKey }));
     });
 
     // "All fields are optional; only supplied fields are touched": the update answers the queue,
     // so a name sent alone must leave every other field as the previous answer showed it.
-    check('dialer-queues.partial-update', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+    scenario('dialer-queues.partial-update', async (t) => {
       const before = await t.call({ body: {} });
       const queue = data(before);
       if (!t.expect(ok(before) && queue !== undefined, `reading the queue through an empty update: expected 200 with the queue, got ${before.status}`, before) || !queue) return;
@@ -36,7 +35,7 @@ operationChecks('upsertCurrentDialingQueue', {
       }
     });
 
-    check('dialer-queues.unknown-assignee', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+    scenario('dialer-queues.unknown-assignee', async (t) => {
       const expected = { status: 404, codes: documentedCodes(t.spec, op, 404), why: 'no teammate matches' };
       if (expected.codes.length === 0) return t.skip('the operation documents no 404');
       const [user = ''] = idPrefixes(t.spec.schema('UserId') ?? {});

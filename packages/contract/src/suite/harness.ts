@@ -50,8 +50,9 @@ export function registeredChecks(): readonly RegisteredCheck[] {
 }
 
 export class CheckContext {
-  private failed = false;
-  private passes = 0;
+  /** What the check recorded, read by the runner when it ends (verdict.ts decides what they make). */
+  failed = false;
+  passes = 0;
 
   constructor(
     readonly session: Session,
@@ -125,14 +126,6 @@ export class CheckContext {
   skipForConfig(reason: string): never {
     throw new Skip(reason, 'config');
   }
-
-  get hasFailed(): boolean {
-    return this.failed;
-  }
-
-  get passCount(): number {
-    return this.passes;
-  }
 }
 
 export function encodePath(op: Operation, params: Record<string, string> = {}): string {
@@ -153,7 +146,12 @@ export function toApiRequest(op: Operation, request: OpRequest, extra: Partial<A
   };
 }
 
-/** Where a scenario check of an operation belongs (its operationId and resource). */
-export function scenarioOf(op: Operation): Where {
-  return { operationId: op.operationId, resource: loadSpec().resourceOf(op) };
+/** Declares a scenario of an operation: a stateful check that changes data (only with --allow-writes, profile full). */
+export type Scenario = (id: CheckId | { id: CheckId; variant: string }, run: (t: CheckContext) => Promise<void>) => void;
+
+/** The Scenario of an operation: its checks belong to the operation and its resource. */
+export function scenarioOf(op: Operation): Scenario {
+  const where: Where = { operationId: op.operationId, resource: loadSpec().resourceOf(op) };
+  const needs = { writes: true, stateful: true };
+  return (id, run) => (typeof id === 'string' ? check(id, where, needs, run) : check(id.id, { ...where, variant: id.variant }, needs, run));
 }

@@ -7,12 +7,12 @@ import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.j
 import type { Fixtures } from '../fixtures.js';
 import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
 import { boundaryCases } from '../generate/boundaries.js';
-import { negativeCases, type NegativeKind } from '../generate/negatives.js';
+import { MALFORMED_BODY, negativeCases, type NegativeKind } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { check, toApiRequest, type CheckContext } from './harness.js';
+import { check, scenarioOf, toApiRequest, type CheckContext, type Scenario } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -23,13 +23,11 @@ export interface OperationPlan {
    */
   success?: boolean;
   /** The operation's scenario checks, declared after its generated ones. */
-  scenarios?: (op: Operation) => void;
+  scenarios?: (op: Operation, scenario: Scenario) => void;
 }
 
 /** The catalogue code of a missing scope: the description names it, and the 403 responses list it. */
 export const INSUFFICIENT_SCOPE = 'API_KEY_INSUFFICIENT_SCOPE';
-
-const MALFORMED_BODY = '{"svc_contract": ';
 
 /** A request built from an operation's examples: enough to learn which negative kinds apply. */
 function sampleRequest(spec: Spec, op: Operation): OpRequest {
@@ -108,9 +106,8 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   const spec = loadSpec();
   const op = spec.contract.operationsById.get(operationId);
   if (!op) throw new Error(`The contract has no operation ${operationId}.`);
-  const resource = spec.resourceOf(op);
   const changesData = spec.contract.limits.writeMethods.includes(op.method) && !spec.isSafe(op);
-  const where = (variant?: string) => ({ operationId, resource, ...(variant ? { variant } : {}) });
+  const where = { operationId, resource: spec.resourceOf(op) };
   const baseline = async (t: CheckContext): Promise<OpRequest> => {
     const request = await plan.baseline(t, await t.fixtures());
     const invalid = expectedFor(spec, op, request);
@@ -120,13 +117,13 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
 
   if (plan.success !== false) {
-    check('conformance.success', where(), { writes: changesData }, async (t) => {
+    check('conformance.success', where, { writes: changesData }, async (t) => {
       const exchange = await send(t, await baseline(t));
       t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
     });
   }
 
-  check('request-id.echo', where(), { writes: changesData && !op.requestBody }, async (t) => {
+  check('request-id.echo', where, { writes: changesData && !op.requestBody }, async (t) => {
     const base = await baseline(t);
     const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
     const probes: Array<{ exchange: Exchange; sent: string }> = [];
@@ -148,18 +145,18 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   });
 
   const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
-  check('auth.missing-key', where(), { writes: changesData }, async (t) => {
+  check('auth.missing-key', where, { writes: changesData }, async (t) => {
     t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
   });
-  check('auth.malformed-header', where(), { writes: changesData }, async (t) => {
+  check('auth.malformed-header', where, { writes: changesData }, async (t) => {
     const base = await baseline(t);
     for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
   });
-  check('auth.unknown-key', where(), { writes: changesData, keys: true }, async (t) => {
+  check('auth.unknown-key', where, { writes: changesData, keys: true }, async (t) => {
     t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
   });
 
-  check('auth.insufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+  check('auth.insufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
     if (op.security.length === 0) return t.skip('the operation needs no scope');
     // Inferred (x-svc-inferred.scope) or alternative scopes: which one the 403 names is not certain.
     const uncertain = isScopeInferred(op) || op.security.length > 1;
@@ -183,7 +180,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   const codeStatus = (code: string) => spec.contract.catalogue.get(code)?.status ?? 0;
   const lists = (code: string) => documentedCodes(spec, op, codeStatus(code)).includes(code);
 
-  if (op.security.length > 0) check('auth.sufficient-scope', where(), { writes: changesData, keys: true }, async (t) => {
+  if (op.security.length > 0) check('auth.sufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
     const [choice] = keysHoldingScope(op, t.config.config.keys);
     if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
     const base = await baseline(t);
@@ -204,7 +201,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   // Keys declared in the config by kind: each refusal runs where the operation lists its code.
   const kindCheck = (id: 'auth.revoked-key' | 'auth.trial-plan', kind: 'revoked' | 'trial', code: string) => {
     if (!lists(code)) return;
-    check(id, where(), { writes: changesData, keys: true }, async (t) => {
+    check(id, where, { writes: changesData, keys: true }, async (t) => {
       const key = t.config.config.keys.find((k) => k.kind === kind);
       if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
       t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
@@ -213,7 +210,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   kindCheck('auth.revoked-key', 'revoked', REVOKED);
   kindCheck('auth.trial-plan', 'trial', TRIAL_NOT_ALLOWED);
 
-  if (lists(LINE_FORBIDDEN)) check('auth.line-forbidden', where(), { writes: changesData, keys: true }, async (t) => {
+  if (lists(LINE_FORBIDDEN)) check('auth.line-forbidden', where, { writes: changesData, keys: true }, async (t) => {
     const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
     if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
     const lines = (await t.fixtures()).lines;
@@ -224,7 +221,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
   });
 
-  if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where(), { writes: changesData }, async (t) => {
+  if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where, { writes: changesData }, async (t) => {
     const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
     if (cases.length === 0) return t.skip('no documented limit applies to the request');
     for (const c of cases) {
@@ -235,7 +232,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
 
   for (const kind of negativeKinds(spec, op)) {
     const needs = { writes: changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' };
-    check(kind, where(), needs, async (t) => {
+    check(kind, where, needs, async (t) => {
       const cases = negativeCases(spec, op, await baseline(t)).filter((c) => c.kind === kind);
       if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
       for (const c of cases) {
@@ -246,5 +243,5 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     });
   }
 
-  plan.scenarios?.(op);
+  plan.scenarios?.(op, scenarioOf(op));
 }

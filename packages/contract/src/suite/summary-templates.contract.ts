@@ -3,7 +3,6 @@
 // so a staging server needs a supply (or the 204 half is reported as skipped once all are used).
 import { listedCode } from '../checks/expect.js';
 import { need } from '../fixtures.js';
-import { check, scenarioOf } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { ok } from './support.js';
 
@@ -15,8 +14,8 @@ interface Transition {
 operationChecks('deleteSummaryTemplate', {
   success: false,
   baseline: (_t, f) => ({ params: { id: need(f.summaryTemplates[0], 'a summary template id (set fixtures.summary_template_ids)') } }),
-  scenarios: (op) => {
-    check('summary-templates.delete', scenarioOf(op), { writes: true, stateful: true }, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('summary-templates.delete', async (t) => {
       const ids = need((await t.fixtures()).summaryTemplates, 'summary template ids the suite may deactivate (fixtures.summary_template_ids)');
       const transitions = (Array.isArray(op.raw['x-svc-transitions']) ? op.raw['x-svc-transitions'] : []) as Transition[];
       const gone = transitions.find((tr) => typeof tr.error_code === 'string')?.error_code;

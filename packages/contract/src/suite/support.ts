@@ -1,9 +1,13 @@
 // Small helpers shared by the scenario files.
+import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject } from '@svc/spec-runtime';
 import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
 export type Json = Record<string, unknown>;
+
+/** Structural equality of JSON values (object key order ignored). */
+export { deepEqual };
 
 /** The first example of an operation's request body (the contract's own sample request). */
 export function requestExample(t: CheckContext, operationId: string): unknown {
@@ -21,18 +25,6 @@ export function ok(exchange: Exchange): boolean {
 export function data(exchange: Exchange): Json | undefined {
   const d = dataOf(exchange);
   return isObject(d) ? d : undefined;
-}
-
-/** Structural equality of JSON values (object key order ignored). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 /** The value at a dotted path (knowledge.text, scheduling.calendars). */
@@ -59,16 +51,18 @@ export function short(value: unknown): string {
 /**
  * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
  * key (three) answers the stored response, marked replayed, with the same status and body.
+ * false when the keyed request itself failed.
  */
-export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<void> {
+export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<boolean> {
   const key = `svc-contract-${t.config.runId}-replay-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const replayed = t.spec.idempotencyReplayedHeader;
   const first = await send(key);
-  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return;
+  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return false;
   t.expect(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first);
   for (const n of [1, 2, 3]) {
     const again = await send(key);
     t.expect(again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body), `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`, again);
   }
   t.pass(`${what}: 3 repeats replayed`);
+  return true;
 }

@@ -8,10 +8,9 @@ import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
 import { header, type Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
-import { check, scenarioOf, type CheckContext } from './harness.js';
+import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, deepEqual, ok, probeText, short } from './support.js';
-
+import { data, expectReplays, ok, probeText, short } from './support.js';
 
 function entities(f: Fixtures): ItemFixture[] {
   return [...f.items, ...f.notes];
@@ -74,9 +73,8 @@ operationChecks('createThread', {
     const item = need(entities(f)[0], 'a conversation item or note');
     return { body: { entity_type: item.entityType, entity_id: item.id, content: probeText(t, 'thread') } };
   },
-  scenarios: (op) => {
-    const where = scenarioOf(op);
-    check('threads.create-then-read', where, { writes: true, stateful: true }, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('threads.create-then-read', async (t) => {
       const f = await t.fixtures();
       const content = probeText(t, 'thread');
       for (const item of entities(f)) {
@@ -110,7 +108,7 @@ operationChecks('createThread', {
 
     // The limits of the first comment from inside: each accepted value takes an item that has no
     // thread yet (a thread per item), so it needs two of them (fixtures.threadless_item_ids).
-    check('threads.create-content-limits', where, { writes: true, stateful: true }, async (t) => {
+    scenario('threads.create-content-limits', async (t) => {
       const f = await t.fixtures();
       const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
       const lengths = [
@@ -137,7 +135,7 @@ operationChecks('createThread', {
       }
     });
 
-    check('threads.duplicate', where, { writes: true, stateful: true }, async (t) => {
+    scenario('threads.duplicate', async (t) => {
       const f = await t.fixtures();
       let target = f.threads.find((th) => th.entityId !== '');
       if (!target) {
@@ -160,11 +158,8 @@ operationChecks('createThread', {
 operationChecks('addThreadComment', {
   success: false,
   baseline: async (t, f) => ({ params: { id: f.threads[0]?.id ?? (t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id) }, body: { content: probeText(t, 'comment') } }),
-  scenarios: (op) => {
-    const where = scenarioOf(op);
-    const needs = { writes: true, stateful: true };
-
-    check('threads.comment-then-read', where, needs, async (t) => {
+  scenarios: (op, scenario) => {
+    scenario('threads.comment-then-read', async (t) => {
       const thread = await probeThread(t);
       const before = await readThread(t, thread);
       const count = before.thread?.comment_count;
@@ -177,7 +172,7 @@ operationChecks('addThreadComment', {
       t.expect(after.thread?.comment_count === after.comments.length, `comment_count ${String(after.thread?.comment_count)} but ${after.comments.length} comments`, after.exchange);
     });
 
-    check('threads.content-limits', where, needs, async (t) => {
+    scenario('threads.content-limits', async (t) => {
       const thread = await probeThread(t);
       const limit = contentLimit(t);
       const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
@@ -197,7 +192,7 @@ operationChecks('addThreadComment', {
       }
     });
 
-    check('threads.mentions', where, needs, async (t) => {
+    scenario('threads.mentions', async (t) => {
       const thread = await probeThread(t);
       const user = need((await t.fixtures()).users[0], 'a user id to mention');
       const added = await comment(t, thread, `${probeText(t, 'mention')} @[Svc Contract](${user})`);
@@ -207,21 +202,12 @@ operationChecks('addThreadComment', {
       t.expect(Array.isArray(mentions) && mentions.some((m) => isObject(m) && m.user_id === user), `the mention of ${user} is not in the comment's mentions: ${short(mentions)}`, read.exchange);
     });
 
-    check('idempotency.replay', where, needs, async (t) => {
+    scenario('idempotency.replay', async (t) => {
       const thread = await probeThread(t);
       const before = await readThread(t, thread);
-      const key = `svc-contract-${t.config.runId}-replay`;
       const content = probeText(t, 'idempotent comment');
-      const first = await comment(t, thread, content, { idempotencyKey: key });
-      if (!t.expect(ok(first), `the first keyed comment: expected 2xx, got ${first.status}`, first)) return;
-      t.expect(header(first, t.spec.idempotencyReplayedHeader) !== 'true', `the first execution says ${t.spec.idempotencyReplayedHeader}: true`, first);
       // Every repeat replays, not only the first: the description states it for each.
-      for (const n of [1, 2, 3]) {
-        const replay = await comment(t, thread, content, { idempotencyKey: key });
-        t.expect(replay.status === first.status, `repeat ${n}: the replay answered ${replay.status}, the original ${first.status}`, replay);
-        t.expect(header(replay, t.spec.idempotencyReplayedHeader) === 'true', `repeat ${n}: the replay lacks ${t.spec.idempotencyReplayedHeader}: true (got ${JSON.stringify(header(replay, t.spec.idempotencyReplayedHeader) ?? null)})`, replay);
-        t.expect(deepEqual(replay.body, first.body), `repeat ${n}: the replayed body differs from the original: ${short(replay.body)} vs ${short(first.body)}`, replay);
-      }
+      if (!(await expectReplays(t, 'a keyed comment', (idempotencyKey) => comment(t, thread, content, { idempotencyKey })))) return;
       const after = await readThread(t, thread);
       const copies = after.comments.filter((c) => c.content === content).length;
       t.expect(copies === 1, `the keyed comment was executed ${copies} times`, after.exchange);
@@ -229,7 +215,7 @@ operationChecks('addThreadComment', {
       if (typeof count === 'number') t.expect(after.thread?.comment_count === count + 1, `comment_count went from ${count} to ${String(after.thread?.comment_count)} after a write and its replay`, after.exchange);
     });
 
-    check('idempotency.key-reuse', where, needs, async (t) => {
+    scenario('idempotency.key-reuse', async (t) => {
       const thread = await probeThread(t);
       const key = `svc-contract-${t.config.runId}-reuse`;
       const first = await comment(t, thread, probeText(t, 'keyed comment'), { idempotencyKey: key });
@@ -247,7 +233,7 @@ operationChecks('addThreadComment', {
       t.expectError(other, listedCode(t.spec, action, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent with ${action.method} to ${action.path}`);
     });
 
-    check('idempotency.failed-not-consumed', where, needs, async (t) => {
+    scenario('idempotency.failed-not-consumed', async (t) => {
       const thread = await probeThread(t);
       const key = `svc-contract-${t.config.runId}-failed`;
       const blank = '   ';
