@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { TimerHandle } from './timeout.js';
 
 /** The contract limits reads and writes separately; each class has its own tokens. */
 export type RequestClass = 'read' | 'write';
@@ -59,13 +60,20 @@ function createBucket(perSecond: number): (signal?: AbortSignal) => Promise<Rele
   const windowMs = (capacity / perSecond) * 1000 + WINDOW_MARGIN_MS;
   let available = capacity;
   const waiting: Array<() => void> = [];
+  // Tokens on their way back matter only to a request that waits for one: until one waits, their
+  // timers must not keep the process alive (a script would linger a window at its exit).
+  const returning = new Set<TimerHandle>();
 
-  const giveBack = () =>
-    setTimeout(() => {
+  const giveBack = () => {
+    const timer: TimerHandle = setTimeout(() => {
+      returning.delete(timer);
       const next = waiting.shift();
       if (next) next();
       else available++;
     }, windowMs);
+    returning.add(timer);
+    if (waiting.length === 0) timer.unref?.();
+  };
 
   const grant = (): Release => {
     let released = false;
@@ -94,6 +102,7 @@ function createBucket(perSecond: number): (signal?: AbortSignal) => Promise<Rele
         resolve(grant());
       };
       waiting.push(take);
+      for (const timer of returning) timer.ref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   };

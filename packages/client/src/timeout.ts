@@ -9,7 +9,7 @@ export interface AttemptTimer {
 }
 
 /** A timer handle as Node and Bun return it; elsewhere (Deno, browsers) a number, without these. */
-type TimerHandle = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
+export type TimerHandle = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
 
 /**
  * One timer for every attempt of a client. A timer per attempt (`setTimeout` then `clearTimeout`)

@@ -123,3 +123,24 @@ describe('unpaced', () => {
     await expect(unpaced.acquire('read', AbortSignal.abort())).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
+
+describe('the pacer and the process', () => {
+  it('lets the process exit while tokens come back to no one, and holds it while a request waits', async () => {
+    // Real timers, read through a spy: whether a timer keeps Node alive is its ref state.
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const pacer = createPacer({ readsPerSecond: 1, writesPerSecond: 1 });
+      (await pacer.acquire('read'))();
+      const returning = setTimeoutSpy.mock.results.at(-1)?.value as NodeJS.Timeout;
+      expect(returning.hasRef()).toBe(false);
+      const caller = new AbortController();
+      const waiting = pacer.acquire('read', caller.signal);
+      expect(returning.hasRef()).toBe(true);
+      caller.abort();
+      await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+      clearTimeout(returning);
+    } finally {
+      setTimeoutSpy.mockRestore();
+    }
+  });
+});
