@@ -1,16 +1,9 @@
-// The contract of this repository: @svc/openapi's bundle, read once per process. Prism loads the
-// same file by path (it parses and dereferences it itself); spec-runtime gets the parsed object.
+// The contract of this repository, as the mock reads it: spec-runtime's parsed object comes from
+// the kernel's bundledContract (one per process, shared with the sandbox); Prism loads the same
+// file by path, since it parses and dereferences it itself.
 import { createRequire } from 'node:module';
-import { loadContract, type Contract } from '@svc/spec-runtime';
 
-const require = createRequire(import.meta.url);
+export { bundledContract } from '@svc/server-kernel';
 
 /** Absolute path of spec/dist/openapi.json, as installed for this package. */
-export const BUNDLE_PATH: string = require.resolve('@svc/openapi/openapi.json');
-
-let cached: Contract | undefined;
-
-export function bundledContract(): Contract {
-  cached ??= loadContract(require('@svc/openapi/openapi.json'));
-  return cached;
-}
+export const BUNDLE_PATH: string = createRequire(import.meta.url).resolve('@svc/openapi/openapi.json');

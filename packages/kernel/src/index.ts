@@ -13,3 +13,4 @@ export type { Listening } from './serve.js';
 export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } from './file-cache.js';
 export type { FileVersion } from './file-cache.js';
 export { ReadCache, DEFAULT_READ_CACHE_BYTES } from './read-cache.js';
+export { bundledContract } from './bundled-contract.js';

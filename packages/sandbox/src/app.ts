@@ -2,8 +2,7 @@
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
 import type { Hono } from 'hono';
 import type { Contract } from '@svc/spec-runtime';
-import { createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
-import { bundledContract } from './bundled-contract.js';
+import { bundledContract, createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';

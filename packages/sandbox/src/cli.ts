@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
-import { Cli } from '@svc/server-kernel';
+import { bundledContract, Cli } from '@svc/server-kernel';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
-import { bundledContract } from './bundled-contract.js';
 import { docsErrorUrl } from './doc-url.js';
 import { runTrigger } from './trigger-command.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';

@@ -1,4 +1,5 @@
-// The contract of this repository: @svc/openapi's bundle, loaded once per process.
+// The contract of this repository's servers: @svc/openapi's bundle, loaded once per process and
+// shared by the sandbox and the mock (a server may pass its own to createKernel instead).
 import { createRequire } from 'node:module';
 import { loadContract, type Contract } from '@svc/spec-runtime';
 
