@@ -9,9 +9,10 @@
 // The TypeScript samples run one after another in one Node process (test/support/sample-runner.mjs)
 // that reports each one's exit status and output as a process of its own would.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandboxServer, type RunningSandbox } from '@svc/sandbox';
+import { publishedPackages } from '../../../scripts/published-packages.mjs';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURL_LABEL, codeSamplesFor } from '../src/code-samples.js';
@@ -20,8 +21,8 @@ import { loadBundle } from '../src/load-bundle.js';
 import { PACKAGE_DIR } from '../src/paths.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
-/** The READMEs an integrator (or a server team) reads, relative to the repository root. */
-const READMES = ['README.md', 'packages/client/README.md', 'packages/sandbox/README.md', 'packages/types/README.md', 'packages/contract/README.md'];
+/** The READMEs an integrator (or a server team) reads: the root's and every published package's. */
+const READMES = ['README.md', ...publishedPackages().map(({ dir }) => `${dir}/README.md`).filter((file) => existsSync(join(ROOT, file)))];
 const DEMO_KEY = 'sbx_demo_full_access';
 /** What a sample sees of its environment: the key, as the samples say, and a PATH. */
 const sampleEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_API_KEY: DEMO_KEY };
