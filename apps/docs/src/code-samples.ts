@@ -170,7 +170,7 @@ export function codeSamplesFor(doc: OpenApiDocument, entry: OperationEntry): Cod
 
 /** Sets `x-codeSamples` on every operation under `paths` (webhooks are received, not called). */
 export function addCodeSamples(doc: OpenApiDocument): void {
-  for (const entry of listOperations(doc.paths)) {
+  for (const entry of listOperations(doc)) {
     entry.operation['x-codeSamples'] = codeSamplesFor(doc, entry);
   }
 }

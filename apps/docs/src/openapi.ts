@@ -1,10 +1,19 @@
-// The slice of OpenAPI 3.1 the docs build reads, and the few helpers every generator shares
-// (listing operations, finding an example). Typed loosely on purpose: the bundle is validated by
-// spec/'s own tests; here we only read it. Walking the bundle ($refs, header names, the
-// catalogue) is @svc/spec-runtime's job: asJson() hands it the document.
-import { HTTP_METHODS, follow, headerNamesByComponent, type JsonObject as BundleJson } from '@svc/spec-runtime';
+// The slice of OpenAPI 3.1 the docs build reads, typed loosely on purpose (the bundle is
+// validated by spec/'s own tests; here we only read it), and the few helpers every generator
+// shares (finding an example). Walking the bundle (operations, parameters, $refs, header names,
+// the catalogue) is @svc/spec-runtime's job: asJson() hands it the document, and the typed views
+// below only name what it found.
+import {
+  follow,
+  headerNamesByComponent,
+  operationEntries,
+  parameterObjects,
+  type HttpMethod,
+  type JsonObject as BundleJson,
+  type OperationEntry as BundleOperationEntry,
+} from '@svc/spec-runtime';
 
-export { HTTP_METHODS };
+export { HTTP_METHODS } from '@svc/spec-runtime';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -83,8 +92,6 @@ export interface Operation extends JsonObject {
   responses?: Record<string, Response | Reference>;
 }
 
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
 export type PathItem = JsonObject & { parameters?: (Parameter | Reference)[] } & {
   [method in HttpMethod]?: Operation;
 };
@@ -117,10 +124,8 @@ export interface OpenApiDocument extends JsonObject {
   };
 }
 
-/** One operation of `paths` (or `webhooks`), with where it lives. */
-export interface OperationEntry {
-  method: HttpMethod;
-  path: string;
+/** One operation of `paths` (or `webhooks`), with where it lives: spec-runtime's entry, typed. */
+export interface OperationEntry extends Omit<BundleOperationEntry, 'pathItem' | 'operation'> {
   pathItem: PathItem;
   operation: Operation;
 }
@@ -146,15 +151,8 @@ export function refName(value: unknown): string | undefined {
   return isReference(value) ? value.$ref.split('/').pop() : undefined;
 }
 
-export function listOperations(paths: Record<string, PathItem> | undefined): OperationEntry[] {
-  const entries: OperationEntry[] = [];
-  for (const [path, pathItem] of Object.entries(paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
-      if (operation) entries.push({ method, path, pathItem, operation });
-    }
-  }
-  return entries;
+export function listOperations(doc: OpenApiDocument, where: 'paths' | 'webhooks' = 'paths'): OperationEntry[] {
+  return operationEntries(asJson(doc), where) as unknown as OperationEntry[];
 }
 
 /** "GET /v2/api/threads" — how the docs name an operation for people. */
@@ -164,12 +162,7 @@ export function operationLabel(entry: Pick<OperationEntry, 'method' | 'path'>): 
 
 /** Path-level and operation-level parameters, resolved; the operation's win on (in, name). */
 export function parametersOf(doc: OpenApiDocument, entry: OperationEntry): Parameter[] {
-  const byKey = new Map<string, Parameter>();
-  for (const raw of [...(entry.pathItem.parameters ?? []), ...(entry.operation.parameters ?? [])]) {
-    const parameter = resolve(doc, raw);
-    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-  }
-  return [...byKey.values()];
+  return parameterObjects(asJson(doc), entry as unknown as BundleOperationEntry).map(({ parameter }) => parameter as unknown as Parameter);
 }
 
 /** The value a schema offers as its example: examples[0], example, const, enum[0] or default. */

@@ -15,7 +15,7 @@ export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) =>
   const ttlSeconds = readLimits(asJson(doc)).idempotencyTtlSeconds;
   const idempotencyHeaders = namedHeaders(doc).filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));
 
-  const withKey: OperationEntry[] = listOperations(doc.paths).filter((entry) =>
+  const withKey: OperationEntry[] = listOperations(doc).filter((entry) =>
     parametersOf(doc, entry).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === HEADER),
   );
   // The codes of a reused key: those the operations' 409 responses can carry.

@@ -40,7 +40,7 @@ function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
 }
 
 export const webhooksGuide: GuideBuilder = ({ doc }) => {
-  const events = listOperations(doc.webhooks);
+  const events = listOperations(doc, 'webhooks');
   if (events.length === 0) throw new Error('The contract has no webhooks');
   const webhookTags = new Set(events.flatMap((entry) => entry.operation.tags ?? []));
   const open = readUnspecifiedOperations(asJson(doc)).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));
