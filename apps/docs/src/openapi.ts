@@ -7,7 +7,9 @@ import {
   follow,
   headerNamesByComponent,
   operationEntries,
+  ownExample,
   parameterObjects,
+  requestBodyMedia,
   type HttpMethod,
   type JsonObject as BundleJson,
   type OperationEntry as BundleOperationEntry,
@@ -134,9 +136,9 @@ export function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
 }
 
-/** The bundle as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
-export function asJson(doc: OpenApiDocument): BundleJson {
-  return doc as unknown as BundleJson;
+/** The bundle (or a part of it) as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
+export function asJson(node: OpenApiDocument | JsonObject): BundleJson {
+  return node as unknown as BundleJson;
 }
 
 /** Follows an internal `$ref` chain (`#/components/...`) to the object it names. */
@@ -183,15 +185,18 @@ export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | undefi
 
 /** The example of a parameter or a media type: its own `example`/`examples` first, then its schema's. */
 export function exampleOf(doc: OpenApiDocument, holder: Parameter | MediaType): unknown {
-  if (holder.example !== undefined) return holder.example;
-  const first = Object.values(holder.examples ?? {})[0];
-  if (first) return resolve(doc, first).value;
-  return schemaExample(doc, holder.schema);
+  const own = ownExample(asJson(doc), asJson(holder));
+  return own ? own.value : schemaExample(doc, holder.schema);
+}
+
+/** The JSON media type of an operation's request body, or undefined when it takes no body. */
+export function requestMediaOf(doc: OpenApiDocument, operation: Operation): MediaType | undefined {
+  return requestBodyMedia(asJson(doc), asJson(operation)) as MediaType | undefined;
 }
 
 /** The first JSON request-body example of an operation, or undefined when it takes no body. */
 export function firstRequestBodyExample(doc: OpenApiDocument, operation: Operation): { value: unknown } | undefined {
-  const media = operation.requestBody ? resolve(doc, operation.requestBody).content?.['application/json'] : undefined;
+  const media = requestMediaOf(doc, operation);
   const value = media ? exampleOf(doc, media) : undefined;
   return value === undefined ? undefined : { value };
 }

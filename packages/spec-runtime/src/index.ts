@@ -24,6 +24,6 @@ export { deref, idPrefixes, itemsOf, propertiesOf, requiredOf, typesOf } from '.
 export { childPointer, follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
 export { readUnspecifiedOperations, type UnspecifiedOperation } from './unspecified-operations.js';
 export { idPrefixOf } from './id-prefixes.js';
-export { HTTP_METHODS, findCodeEnum, operationEntries, parameterObjects, responseKeyFor, type HttpMethod, type OperationEntry } from './operations.js';
+export { HTTP_METHODS, findCodeEnum, operationEntries, ownExample, parameterObjects, requestBodyMedia, responseKeyFor, type HttpMethod, type OperationEntry } from './operations.js';
 export { readCatalogue, readStatusesOfType } from './catalogue.js';
 export { headerNamesByComponent } from './header-names.js';

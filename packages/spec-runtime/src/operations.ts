@@ -93,6 +93,21 @@ export function parameterObjects(bundle: JsonObject, entry: OperationEntry): { p
   return [...pathLevel, ...own];
 }
 
+/** The JSON media type object of an operation's request body (`$ref`s followed), if it takes one. */
+export function requestBodyMedia(bundle: JsonObject, operation: JsonObject): JsonObject | undefined {
+  const { node: body } = follow(bundle, operation.requestBody, '#');
+  const media = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
+  return isObject(media) ? media : undefined;
+}
+
+/** The example a parameter or media type object gives itself: its `example`, else its first `examples` entry's value. */
+export function ownExample(bundle: JsonObject, holder: JsonObject | undefined): { value: unknown } | undefined {
+  if (holder?.example !== undefined) return { value: holder.example };
+  const first = isObject(holder?.examples) ? Object.values(holder.examples)[0] : undefined;
+  const { node: example } = follow(bundle, first, '#');
+  return isObject(example) ? { value: example.value } : undefined;
+}
+
 export function readOperations(bundle: JsonObject, catalogue: Catalogue, writeMethods: readonly string[]): Operation[] {
   const rootSecurity = Array.isArray(bundle.security) ? bundle.security : [];
   return operationEntries(bundle).map((entry) => {
