@@ -18,7 +18,7 @@ export { isDecimal } from './decimal.js';
 export { answerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
-export { serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
+export { headerNamesOf, serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
 export { apiWideCode, componentSchema, everyResponseHeaders, isSafe, isScopeInferred, resourceOf, sharedResponseCodes, type ResponseHeader } from './contract-facts.js';
 export { deref, idPrefixes, itemsOf, propertiesOf, requiredOf, typesOf } from './schema-walk.js';
 export { childPointer, follow, getByPointer, isObject, type Json, type JsonObject } from './json-pointer.js';
