@@ -35,5 +35,5 @@ if (!html.includes('"disableTelemetry":true')) throw new Error('The page was bui
 
 console.log(
   `docs: ${relative(PACKAGE_DIR, DOCS_HTML)} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, self-contained): ` +
-    `${listOperations(spec.paths).length} operations with code samples, ${guides.length} guides`,
+    `${listOperations(spec).length} operations with code samples, ${guides.length} guides`,
 );

@@ -3,8 +3,10 @@
 // parameters, the first request-body example, the API key header and, on writes, an
 // Idempotency-Key. Nothing is written per operation by hand, so a new operation gets its samples
 // the moment it is in the contract.
+import { headerNamesOf } from '@svc/spec-runtime';
 import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 import {
+  asJson,
   defaultServerUrl,
   exampleOf,
   firstRequestBodyExample,
@@ -74,7 +76,7 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
       else if (parameter.required) {
         throw new Error(`${operationLabel(entry)}: required query parameter ${parameter.name} has no example`);
       }
-    } else if (parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key') {
+    } else if (parameter.in === 'header' && parameter.name.toLowerCase() === headerNamesOf(asJson(doc)).idempotencyKey.toLowerCase()) {
       // Writes document the header. A key is unique per write, so the samples never hard-code
       // one (that would teach reuse): curl makes a fresh UUID, the client sends one by itself.
       idempotent = true;
@@ -170,7 +172,7 @@ export function codeSamplesFor(doc: OpenApiDocument, entry: OperationEntry): Cod
 
 /** Sets `x-codeSamples` on every operation under `paths` (webhooks are received, not called). */
 export function addCodeSamples(doc: OpenApiDocument): void {
-  for (const entry of listOperations(doc.paths)) {
+  for (const entry of listOperations(doc)) {
     entry.operation['x-codeSamples'] = codeSamplesFor(doc, entry);
   }
 }

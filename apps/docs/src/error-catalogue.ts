@@ -1,23 +1,13 @@
 // The error catalogue as data: @svc/spec-runtime's reading of the `ErrorCode` schema (each code's
 // meaning, status, type, suggestion, retryable) with the honesty markers the docs also show
 // (x-svc-unspecified, x-svc-inferred in the code's x-svc-codes entry).
-import { findCodeEnum, isObject, readCatalogue, type CatalogueEntry as RuntimeCatalogueEntry } from '@svc/spec-runtime';
+import { findCodeEnum, readCatalogue, type CatalogueEntry } from '@svc/spec-runtime';
 import { asJson, resolve, type OpenApiDocument, type Response } from './openapi.js';
 
-export interface CatalogueEntry extends RuntimeCatalogueEntry {
-  unspecified?: string;
-  inferred?: string;
-}
+export type { CatalogueEntry };
 
 export function errorCatalogue(doc: OpenApiDocument): CatalogueEntry[] {
-  const facts = doc.components?.schemas?.ErrorCode?.['x-svc-codes'];
-  return [...readCatalogue(asJson(doc)).values()].map((entry) => {
-    const fact = isObject(facts) ? facts[entry.code] : undefined;
-    const marker = (name: string) => (isObject(fact) && typeof fact[name] === 'string' ? (fact[name] as string) : undefined);
-    const unspecified = marker('x-svc-unspecified');
-    const inferred = marker('x-svc-inferred');
-    return { ...entry, ...(unspecified ? { unspecified } : {}), ...(inferred ? { inferred } : {}) };
-  });
+  return [...readCatalogue(asJson(doc)).values()];
 }
 
 /**

@@ -1,10 +1,21 @@
-// The slice of OpenAPI 3.1 the docs build reads, and the few helpers every generator shares
-// (listing operations, finding an example). Typed loosely on purpose: the bundle is validated by
-// spec/'s own tests; here we only read it. Walking the bundle ($refs, header names, the
-// catalogue) is @svc/spec-runtime's job: asJson() hands it the document.
-import { HTTP_METHODS, follow, headerNamesByComponent, type JsonObject as BundleJson } from '@svc/spec-runtime';
+// The slice of OpenAPI 3.1 the docs build reads, typed loosely on purpose (the bundle is
+// validated by spec/'s own tests; here we only read it), and the few helpers every generator
+// shares (finding an example). Walking the bundle (operations, parameters, $refs, header names,
+// the catalogue) is @svc/spec-runtime's job: asJson() hands it the document, and the typed views
+// below only name what it found.
+import {
+  follow,
+  headerNamesByComponent,
+  operationEntries,
+  ownExample,
+  parameterObjects,
+  requestBodyMedia,
+  type HttpMethod,
+  type JsonObject as BundleJson,
+  type OperationEntry as BundleOperationEntry,
+} from '@svc/spec-runtime';
 
-export { HTTP_METHODS };
+export { HTTP_METHODS } from '@svc/spec-runtime';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -83,8 +94,6 @@ export interface Operation extends JsonObject {
   responses?: Record<string, Response | Reference>;
 }
 
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
 export type PathItem = JsonObject & { parameters?: (Parameter | Reference)[] } & {
   [method in HttpMethod]?: Operation;
 };
@@ -117,10 +126,8 @@ export interface OpenApiDocument extends JsonObject {
   };
 }
 
-/** One operation of `paths` (or `webhooks`), with where it lives. */
-export interface OperationEntry {
-  method: HttpMethod;
-  path: string;
+/** One operation of `paths` (or `webhooks`), with where it lives: spec-runtime's entry, typed. */
+export interface OperationEntry extends Omit<BundleOperationEntry, 'pathItem' | 'operation'> {
   pathItem: PathItem;
   operation: Operation;
 }
@@ -129,9 +136,9 @@ export function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
 }
 
-/** The bundle as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
-export function asJson(doc: OpenApiDocument): BundleJson {
-  return doc as unknown as BundleJson;
+/** The bundle (or a part of it) as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
+export function asJson(node: OpenApiDocument | JsonObject): BundleJson {
+  return node as unknown as BundleJson;
 }
 
 /** Follows an internal `$ref` chain (`#/components/...`) to the object it names. */
@@ -146,15 +153,8 @@ export function refName(value: unknown): string | undefined {
   return isReference(value) ? value.$ref.split('/').pop() : undefined;
 }
 
-export function listOperations(paths: Record<string, PathItem> | undefined): OperationEntry[] {
-  const entries: OperationEntry[] = [];
-  for (const [path, pathItem] of Object.entries(paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem[method];
-      if (operation) entries.push({ method, path, pathItem, operation });
-    }
-  }
-  return entries;
+export function listOperations(doc: OpenApiDocument, where: 'paths' | 'webhooks' = 'paths'): OperationEntry[] {
+  return operationEntries(asJson(doc), where) as unknown as OperationEntry[];
 }
 
 /** "GET /v2/api/threads" — how the docs name an operation for people. */
@@ -164,12 +164,7 @@ export function operationLabel(entry: Pick<OperationEntry, 'method' | 'path'>): 
 
 /** Path-level and operation-level parameters, resolved; the operation's win on (in, name). */
 export function parametersOf(doc: OpenApiDocument, entry: OperationEntry): Parameter[] {
-  const byKey = new Map<string, Parameter>();
-  for (const raw of [...(entry.pathItem.parameters ?? []), ...(entry.operation.parameters ?? [])]) {
-    const parameter = resolve(doc, raw);
-    byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-  }
-  return [...byKey.values()];
+  return parameterObjects(asJson(doc), entry as unknown as BundleOperationEntry).map(({ parameter }) => parameter as unknown as Parameter);
 }
 
 /** The value a schema offers as its example: examples[0], example, const, enum[0] or default. */
@@ -190,15 +185,18 @@ export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | undefi
 
 /** The example of a parameter or a media type: its own `example`/`examples` first, then its schema's. */
 export function exampleOf(doc: OpenApiDocument, holder: Parameter | MediaType): unknown {
-  if (holder.example !== undefined) return holder.example;
-  const first = Object.values(holder.examples ?? {})[0];
-  if (first) return resolve(doc, first).value;
-  return schemaExample(doc, holder.schema);
+  const own = ownExample(asJson(doc), asJson(holder));
+  return own ? own.value : schemaExample(doc, holder.schema);
+}
+
+/** The JSON media type of an operation's request body, or undefined when it takes no body. */
+export function requestMediaOf(doc: OpenApiDocument, operation: Operation): MediaType | undefined {
+  return requestBodyMedia(asJson(doc), asJson(operation)) as MediaType | undefined;
 }
 
 /** The first JSON request-body example of an operation, or undefined when it takes no body. */
 export function firstRequestBodyExample(doc: OpenApiDocument, operation: Operation): { value: unknown } | undefined {
-  const media = operation.requestBody ? resolve(doc, operation.requestBody).content?.['application/json'] : undefined;
+  const media = requestMediaOf(doc, operation);
   const value = media ? exampleOf(doc, media) : undefined;
   return value === undefined ? undefined : { value };
 }

@@ -48,7 +48,7 @@ interface AbortedRequest {
 }
 
 const bundle = loadBundle();
-const operations = listOperations(bundle.paths);
+const operations = listOperations(bundle);
 const guides = buildGuides(bundle);
 
 describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline', () => {

@@ -18,7 +18,7 @@ import { loadBundle } from '../src/load-bundle.js';
 import { asJson, firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
 
 const bundle = loadBundle();
-const operations = listOperations(bundle.paths);
+const operations = listOperations(bundle);
 const writeMethods = new Set(readLimits(asJson(bundle)).writeMethods.map((method) => method.toLowerCase()));
 const TEST_KEY = 'test-key-123';
 
@@ -55,7 +55,7 @@ describe('code samples', () => {
     const docs = structuredClone(bundle);
     addCodeSamples(docs);
     expect(operations.length).toBeGreaterThan(0);
-    for (const entry of listOperations(docs.paths)) {
+    for (const entry of listOperations(docs)) {
       const samples = entry.operation['x-codeSamples'] as CodeSample[];
       expect(samples.map((sample) => sample.label), operationLabel(entry)).toEqual([CURL_LABEL, CLIENT_LABEL]);
       for (const sample of samples) expect(sample.source.trim()).not.toBe('');
@@ -144,7 +144,7 @@ describe('code samples', () => {
       servers: [{ url: 'http://localhost' }],
       paths: { '/things/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } } },
     };
-    expect(() => sampleRequestFor(doc, listOperations(doc.paths)[0]!)).toThrow(/path parameter id has no example/);
+    expect(() => sampleRequestFor(doc, listOperations(doc)[0]!)).toThrow(/path parameter id has no example/);
   });
 });
 

@@ -46,7 +46,7 @@ describe('guides', () => {
     const { markdown } = guide('authentication');
     const scopes = bundle.components?.securitySchemes?.ApiKey?.['x-svc-scopes'] as Record<string, string>;
     for (const [scope, grants] of Object.entries(scopes)) expect(markdown).toContain(`| \`${scope}\` | ${grants} |`);
-    for (const entry of listOperations(bundle.paths)) {
+    for (const entry of listOperations(bundle)) {
       const requirements = entry.operation.security ?? bundle.security ?? [];
       expect(markdown).toContain(`| \`${operationLabel(entry)}\` | ${entry.operation.summary} | ${requirementText(requirements)} |`);
       if (requirements.length > 1) expect(requirementText(requirements)).toMatch(/^either `\w+` or `\w+`$/);
@@ -105,7 +105,7 @@ describe('guides', () => {
   it('idempotency lists exactly the operations that take an Idempotency-Key', () => {
     const { markdown } = guide('idempotency');
     const table = sections(markdown).get('Operations that take an Idempotency-Key') ?? '';
-    for (const entry of listOperations(bundle.paths)) {
+    for (const entry of listOperations(bundle)) {
       const takesKey = JSON.stringify(entry.operation.parameters ?? []).includes('IdempotencyKeyParameter');
       expect(table.includes(`\`${operationLabel(entry)}\``), operationLabel(entry)).toBe(takesKey);
     }

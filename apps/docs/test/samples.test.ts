@@ -55,7 +55,7 @@ function markdownSamples(file: string): Sample[] {
   return samples;
 }
 
-const docsSamples: Sample[] = listOperations(bundle.paths).flatMap((entry) =>
+const docsSamples: Sample[] = listOperations(bundle).flatMap((entry) =>
   codeSamplesFor(bundle, entry).map((sample) => ({
     name: `docs ${operationLabel(entry)} (${sample.label})`,
     language: sample.label === CURL_LABEL ? ('curl' as const) : ('ts' as const),
@@ -144,7 +144,7 @@ describe('the samples', () => {
     expect(readmeSamples.filter((sample) => sample.name.startsWith('README.md')).map((sample) => sample.language)).toContain('ts');
     expect(readmeSamples.filter((sample) => sample.name.startsWith('packages/client/README.md')).length).toBeGreaterThanOrEqual(4);
     expect(readmeSamples.some((sample) => sample.language === 'curl')).toBe(true);
-    expect(docsSamples.filter((sample) => sample.language === 'ts')).toHaveLength(listOperations(bundle.paths).length);
+    expect(docsSamples.filter((sample) => sample.language === 'ts')).toHaveLength(listOperations(bundle).length);
   });
 
   it('type-check under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess', () => {

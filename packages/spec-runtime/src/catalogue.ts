@@ -14,6 +14,9 @@ export interface CatalogueEntry {
   retryable?: boolean;
   /** API-wide codes (ENDPOINT_NOT_FOUND, METHOD_NOT_ALLOWED) hold for every path and method. */
   apiWide: boolean;
+  /** The honesty markers of the code's x-svc-codes entry, for readers that show them (the docs). */
+  unspecified?: string;
+  inferred?: string;
 }
 
 export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
@@ -45,6 +48,8 @@ export function readCatalogue(bundle: JsonObject): Catalogue {
       ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
       ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
       apiWide: entry['x-svc-api-wide'] === true,
+      ...(typeof entry['x-svc-unspecified'] === 'string' ? { unspecified: entry['x-svc-unspecified'] } : {}),
+      ...(typeof entry['x-svc-inferred'] === 'string' ? { inferred: entry['x-svc-inferred'] } : {}),
     });
   }
   return catalogue;

@@ -7,6 +7,7 @@
 // beyond the parser's error code (never the bytes received, never a stack trace).
 import type { Contract } from './contract.js';
 import { generateRequestId } from './request-id.js';
+import { serverHeaderNames } from './server-headers.js';
 
 /** What a socket must offer (node:net's Socket does); structural so this module stays web-standard. */
 export interface ClientErrorSocket {
@@ -31,16 +32,17 @@ export function clientErrorResponse(contract: Contract, errorCode: string | unde
   const built = contract.buildError(CODE, { requestId, message: messageFor(errorCode) });
   const body = JSON.stringify(built.body);
   const limit = contract.limits.readRequestsPerSecond;
+  const names = serverHeaderNames(contract);
   // The request was never counted against a key: the read budget is reported as it stands.
   const headers = [
     `HTTP/1.1 ${built.status} Bad Request`,
     'Content-Type: application/json',
     `Content-Length: ${new TextEncoder().encode(body).byteLength}`,
     'Connection: close',
-    `X-Request-Id: ${requestId}`,
-    `X-RateLimit-Limit: ${limit}`,
-    `X-RateLimit-Remaining: ${limit}`,
-    'X-RateLimit-Reset: 1',
+    `${names.requestId}: ${requestId}`,
+    `${names.rateLimitLimit}: ${limit}`,
+    `${names.rateLimitRemaining}: ${limit}`,
+    `${names.rateLimitReset}: 1`,
   ];
   return `${headers.join('\r\n')}\r\n\r\n${body}`;
 }

@@ -5,6 +5,7 @@ import type { Catalogue } from './catalogue.js';
 import { childPointer, escapeSegment, follow, isObject, type JsonObject } from './json-pointer.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
@@ -46,63 +47,100 @@ export interface Operation {
   raw: JsonObject;
 }
 
-export function readOperations(bundle: JsonObject, catalogue: Catalogue, writeMethods: readonly string[]): Operation[] {
-  const operations: Operation[] = [];
-  const paths = isObject(bundle.paths) ? bundle.paths : {};
-  const rootSecurity = Array.isArray(bundle.security) ? bundle.security : [];
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const itemPointer = childPointer('#/paths', path);
-    const { node: item, pointer: resolvedItemPointer } = follow(bundle, rawItem, itemPointer);
-    if (!isObject(item)) continue;
-    const pathLevel = readParameters(bundle, item.parameters, childPointer(resolvedItemPointer, 'parameters'));
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const pointer = childPointer(resolvedItemPointer, method);
-      const own = readParameters(bundle, op.parameters, childPointer(pointer, 'parameters'));
-      // Operation-level parameters override path-level ones with the same name and location.
-      const merged = [
-        ...pathLevel.filter((p) => !own.some((o) => o.name === p.name && o.in === p.in)),
-        ...own,
-      ];
-      const upper = method.toUpperCase();
-      operations.push({
-        operationId: typeof op.operationId === 'string' ? op.operationId : `${upper} ${path}`,
-        method: upper,
-        path,
-        pointer,
-        parameters: merged,
-        ...readRequestBody(bundle, op.requestBody, childPointer(pointer, 'requestBody')),
-        security: readSecurity(Array.isArray(op.security) ? op.security : rootSecurity),
-        class: writeMethods.includes(upper) ? 'write' : 'read',
-        statuses: isObject(op.responses) ? Object.keys(op.responses) : [],
-        codesByStatus: readCodesByStatus(bundle, op, pointer, catalogue),
-        raw: op,
-      });
-    }
-  }
-  return operations;
+/** One operation of `paths` (or `webhooks`) as written, with its path item and where it lives. */
+export interface OperationEntry {
+  /** Lower-case, as the bundle keys it. */
+  method: HttpMethod;
+  /** The path template (or, under `webhooks`, the event's name). */
+  path: string;
+  pathItem: JsonObject;
+  operation: JsonObject;
+  /** Pointer of the operation object in the bundle. */
+  pointer: string;
 }
 
-function readParameters(bundle: JsonObject, list: unknown, pointer: string): OperationParameter[] {
-  if (!Array.isArray(list)) return [];
-  const result: OperationParameter[] = [];
-  list.forEach((entry, index) => {
-    const { node: param, pointer: at } = follow(bundle, entry, childPointer(pointer, index));
-    if (!isObject(param) || typeof param.name !== 'string' || typeof param.in !== 'string') return;
-    const schemaAt = childPointer(at, 'schema');
-    const { node: schema } = follow(bundle, param.schema, schemaAt);
-    const code = param['x-svc-error-code'];
-    result.push({
-      name: param.name,
-      in: param.in as ParameterLocation,
-      required: param.required === true,
-      schema: isObject(schema) ? schema : {},
-      schemaPointer: schemaAt,
-      ...(typeof code === 'string' || isObject(code) ? { errorCode: code } : {}),
+/** Every operation under `paths` (or `webhooks`), path items' `$ref`s followed, in document order. */
+export function operationEntries(bundle: JsonObject, where: 'paths' | 'webhooks' = 'paths'): OperationEntry[] {
+  const entries: OperationEntry[] = [];
+  const items = bundle[where];
+  for (const [path, rawItem] of Object.entries(isObject(items) ? items : {})) {
+    const { node: pathItem, pointer: itemPointer } = follow(bundle, rawItem, childPointer(`#/${where}`, path));
+    if (!isObject(pathItem)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (isObject(operation)) entries.push({ method, path, pathItem, operation, pointer: childPointer(itemPointer, method) });
+    }
+  }
+  return entries;
+}
+
+/**
+ * An operation's parameter objects, `$ref`s followed, each with the pointer it was reached by:
+ * the path item's, then the operation's own, which override a path-level one of the same name
+ * and location.
+ */
+export function parameterObjects(bundle: JsonObject, entry: OperationEntry): { parameter: JsonObject; pointer: string }[] {
+  const read = (list: unknown, pointer: string) =>
+    (Array.isArray(list) ? list : []).flatMap((raw, index) => {
+      const { node: parameter, pointer: at } = follow(bundle, raw, childPointer(pointer, index));
+      return isObject(parameter) && typeof parameter.name === 'string' && typeof parameter.in === 'string' ? [{ parameter, pointer: at }] : [];
     });
+  const itemPointer = entry.pointer.slice(0, entry.pointer.lastIndexOf('/'));
+  const own = read(entry.operation.parameters, childPointer(entry.pointer, 'parameters'));
+  const pathLevel = read(entry.pathItem.parameters, childPointer(itemPointer, 'parameters')).filter(
+    (p) => !own.some((o) => o.parameter.name === p.parameter.name && o.parameter.in === p.parameter.in),
+  );
+  return [...pathLevel, ...own];
+}
+
+/** The JSON media type object of an operation's request body (`$ref`s followed), if it takes one. */
+export function requestBodyMedia(bundle: JsonObject, operation: JsonObject): JsonObject | undefined {
+  const { node: body } = follow(bundle, operation.requestBody, '#');
+  const media = isObject(body) && isObject(body.content) ? body.content['application/json'] : undefined;
+  return isObject(media) ? media : undefined;
+}
+
+/** The example a parameter or media type object gives itself: its `example`, else its first `examples` entry's value. */
+export function ownExample(bundle: JsonObject, holder: JsonObject | undefined): { value: unknown } | undefined {
+  if (holder?.example !== undefined) return { value: holder.example };
+  const first = isObject(holder?.examples) ? Object.values(holder.examples)[0] : undefined;
+  const { node: example } = follow(bundle, first, '#');
+  return isObject(example) ? { value: example.value } : undefined;
+}
+
+export function readOperations(bundle: JsonObject, catalogue: Catalogue, writeMethods: readonly string[]): Operation[] {
+  const rootSecurity = Array.isArray(bundle.security) ? bundle.security : [];
+  return operationEntries(bundle).map((entry) => {
+    const { operation: op, path, pointer } = entry;
+    const upper = entry.method.toUpperCase();
+    return {
+      operationId: typeof op.operationId === 'string' ? op.operationId : `${upper} ${path}`,
+      method: upper,
+      path,
+      pointer,
+      parameters: parameterObjects(bundle, entry).map(({ parameter, pointer: at }) => readParameter(bundle, parameter, at)),
+      ...readRequestBody(bundle, op.requestBody, childPointer(pointer, 'requestBody')),
+      security: readSecurity(Array.isArray(op.security) ? op.security : rootSecurity),
+      class: writeMethods.includes(upper) ? 'write' : 'read',
+      statuses: isObject(op.responses) ? Object.keys(op.responses) : [],
+      codesByStatus: readCodesByStatus(bundle, op, pointer, catalogue),
+      raw: op,
+    };
   });
-  return result;
+}
+
+function readParameter(bundle: JsonObject, param: JsonObject, at: string): OperationParameter {
+  const schemaAt = childPointer(at, 'schema');
+  const { node: schema } = follow(bundle, param.schema, schemaAt);
+  const code = param['x-svc-error-code'];
+  return {
+    name: param.name as string,
+    in: param.in as ParameterLocation,
+    required: param.required === true,
+    schema: isObject(schema) ? schema : {},
+    schemaPointer: schemaAt,
+    ...(typeof code === 'string' || isObject(code) ? { errorCode: code } : {}),
+  };
 }
 
 function readRequestBody(bundle: JsonObject, raw: unknown, pointer: string): { requestBody?: OperationRequestBody } {

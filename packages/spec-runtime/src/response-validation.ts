@@ -7,6 +7,7 @@ import type { Catalogue } from './catalogue.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { responseKeyFor, responsePointer, type Operation } from './operations.js';
 import { coerceParameter, readHeader, type HeaderSource } from './request-validation.js';
+import { headerNamesOf } from './server-headers.js';
 import type { SchemaValidator } from './schema-validator.js';
 
 // The error object every error body carries as `error` (the contract has no separate envelope schema).
@@ -150,7 +151,8 @@ function checkErrorBody(
     problem('error-code', `${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
   }
   if (entry.retryable !== undefined && error.retryable !== entry.retryable) problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
-  const requestId = readHeader(headers, 'x-request-id');
-  if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from X-Request-Id ${requestId}`);
+  const requestIdHeader = headerNamesOf(ctx.bundle).requestId;
+  const requestId = readHeader(headers, requestIdHeader);
+  if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from ${requestIdHeader} ${requestId}`);
   return problems;
 }

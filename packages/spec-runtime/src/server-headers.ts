@@ -3,7 +3,7 @@
 // documented response uses the component. Servers never type these names themselves.
 import type { Contract } from './contract.js';
 import { headerNamesByComponent } from './header-names.js';
-import { isObject } from './json-pointer.js';
+import { isObject, type JsonObject } from './json-pointer.js';
 
 export interface ServerHeaderNames {
   requestId: string;
@@ -14,19 +14,25 @@ export interface ServerHeaderNames {
   rateLimitReset: string;
 }
 
-const cache = new WeakMap<Contract, ServerHeaderNames>();
+const cache = new WeakMap<JsonObject, ServerHeaderNames>();
 
+/** The names as a contract's bundle spells them (read once per bundle). */
 export function serverHeaderNames(contract: Contract): ServerHeaderNames {
-  const known = cache.get(contract);
+  return headerNamesOf(contract.bundle);
+}
+
+/** The same, for readers that hold the bundle rather than a contract (the docs). */
+export function headerNamesOf(bundle: JsonObject): ServerHeaderNames {
+  const known = cache.get(bundle);
   if (known) return known;
-  const components = isObject(contract.bundle.components) ? contract.bundle.components : {};
+  const components = isObject(bundle.components) ? bundle.components : {};
   const parameters = isObject(components.parameters) ? components.parameters : {};
   const parameterName = (component: string): string => {
     const parameter = parameters[component];
     if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`components.parameters.${component} has no name.`);
     return parameter.name;
   };
-  const byComponent = headerNamesByComponent(contract.bundle);
+  const byComponent = headerNamesByComponent(bundle);
   const headerName = (component: string): string => {
     const name = byComponent.get(component);
     if (name === undefined) throw new Error(`No response uses components.headers.${component}.`);
@@ -40,6 +46,6 @@ export function serverHeaderNames(contract: Contract): ServerHeaderNames {
     rateLimitRemaining: headerName('RateLimitRemainingHeader'),
     rateLimitReset: headerName('RateLimitResetHeader'),
   };
-  cache.set(contract, names);
+  cache.set(bundle, names);
   return names;
 }

@@ -32,7 +32,7 @@ function apiKeyScheme(doc: OpenApiDocument): [string, ApiKeyScheme] {
 export const authenticationGuide: GuideBuilder = ({ doc, markers }) => {
   const [schemeName, scheme] = apiKeyScheme(doc);
   const scopes = scheme['x-svc-scopes'] ?? {};
-  const operations = listOperations(doc.paths).map((entry) => ({
+  const operations = listOperations(doc).map((entry) => ({
     entry,
     requirements: entry.operation.security ?? doc.security ?? [],
   }));

@@ -1,6 +1,6 @@
 // "Idempotency": the contract's numbered rules, how long a response is kept (x-svc-limits), the
 // headers involved, the conflict codes, and which operations take an Idempotency-Key.
-import { readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import { asJson, listOperations, namedHeaders, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
@@ -9,14 +9,14 @@ import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
 
 const SECTION = 'Idempotency';
-const HEADER = 'idempotency-key';
 
 export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) => {
   const ttlSeconds = readLimits(asJson(doc)).idempotencyTtlSeconds;
   const idempotencyHeaders = namedHeaders(doc).filter(({ name }) => name.toLowerCase().startsWith('idempotency-'));
 
-  const withKey: OperationEntry[] = listOperations(doc.paths).filter((entry) =>
-    parametersOf(doc, entry).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === HEADER),
+  const header = headerNamesOf(asJson(doc)).idempotencyKey.toLowerCase();
+  const withKey: OperationEntry[] = listOperations(doc).filter((entry) =>
+    parametersOf(doc, entry).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === header),
   );
   // The codes of a reused key: those the operations' 409 responses can carry.
   const conflictCodes = [

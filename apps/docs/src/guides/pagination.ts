@@ -46,7 +46,7 @@ export const paginationGuide: GuideBuilder = ({ doc, markers }) => {
   const paging = [sharedParameter(doc, 'PageParameter'), sharedParameter(doc, 'SizeParameter')];
   const pagingNames = new Set(paging.map((parameter) => parameter.name));
 
-  const lists = listOperations(doc.paths).filter((entry) =>
+  const lists = listOperations(doc).filter((entry) =>
     parametersOf(doc, entry).some((parameter) => parameter.in === 'query' && pagingNames.has(parameter.name)),
   );
   const pagingCodes = [...new Set(paging.map((parameter) => resolve(doc, parameter.schema ?? {})['x-svc-error-code']).filter((c): c is string => typeof c === 'string'))];

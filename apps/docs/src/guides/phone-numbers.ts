@@ -14,7 +14,7 @@ export const phoneNumbersGuide: GuideBuilder = ({ doc }) => {
   if (!schema?.pattern) throw new Error(`The bundle has no components.schemas.${SCHEMA} with a pattern`);
   const errorCode = schema['x-svc-error-code'];
 
-  const rows = listOperations(doc.paths).flatMap((entry) =>
+  const rows = listOperations(doc).flatMap((entry) =>
     parametersOf(doc, entry)
       .filter((parameter) => refName(parameter.schema) === SCHEMA || resolve(doc, parameter.schema ?? {}) === schema)
       .map((parameter) => {

@@ -1,6 +1,6 @@
 // "Rate limits": the contract's prose, the per-second budgets and every other numeric limit from
 // info.x-svc-limits, the X-RateLimit-* headers (their own descriptions) and the 429 codes.
-import { readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { errorCatalogue } from '../error-catalogue.js';
 import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
 import { asJson, namedHeaders } from '../openapi.js';
@@ -14,7 +14,9 @@ const BUDGET_KEYS = ['read_requests_per_second', 'write_requests_per_second', 'r
 
 export const rateLimitsGuide: GuideBuilder = ({ doc, description }) => {
   const limits = readLimits(asJson(doc));
-  const rateLimitHeaders = namedHeaders(doc).filter(({ name }) => name.toLowerCase().startsWith('x-ratelimit-'));
+  const names = headerNamesOf(asJson(doc));
+  const rateLimitNames = new Set([names.rateLimitLimit, names.rateLimitRemaining, names.rateLimitReset]);
+  const rateLimitHeaders = namedHeaders(doc).filter(({ name }) => rateLimitNames.has(name));
   const unspecified = (limits.raw['x-svc-unspecified'] ?? []) as string[];
   const otherLimits = Object.entries(limits.raw).filter(([key]) => !BUDGET_KEYS.includes(key));
 

@@ -1,8 +1,8 @@
 // "Request ids": the contract's prose, the generated form (x-svc-limits.request_id_pattern), and
 // the X-Request-Id request parameter and response header in their own words.
-import { readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, namedHeaders, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, namedHeaders, refName, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -22,10 +22,11 @@ function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): 
 export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => {
   const pattern = readLimits(asJson(doc)).raw.request_id_pattern;
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
-  const requestIdHeader = namedHeaders(doc).find(({ name }) => name.toLowerCase() === 'x-request-id');
-  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'x-request-id');
+  const name = headerNamesOf(asJson(doc)).requestId.toLowerCase();
+  const requestIdHeader = namedHeaders(doc).find((header) => header.name.toLowerCase() === name);
+  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name);
   if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');
-  const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${requestIdParameter.schema?.$ref?.split('/').pop()}`);
+  const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${refName(requestIdParameter.schema)}`);
 
   return {
     id: 'request-ids',

@@ -1,26 +1,21 @@
 // "Webhooks": every event of the contract's `webhooks` (today CALL_RECEIVED) with its delivery,
 // payload fields and example, then the events and webhook management the description names but
 // does not specify.
-import { readUnspecifiedOperations } from '@svc/spec-runtime';
+import { ownExample, readUnspecifiedOperations } from '@svc/spec-runtime';
 import { blocks, bulletList, code, fencedBlock, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, resolve, type OpenApiDocument, type OperationEntry, type Schema } from '../openapi.js';
+import { asJson, listOperations, requestMediaOf, resolve, type OpenApiDocument, type OperationEntry } from '../openapi.js';
 import { callout } from '../callouts.js';
 import type { GuideBuilder } from './guide.js';
 import { unspecifiedOperationItem } from './not-yet-specified.js';
 import { fieldTable } from './schema-text.js';
 
-function payloadSchema(doc: OpenApiDocument, entry: OperationEntry): Schema | undefined {
-  const body = entry.operation.requestBody ? resolve(doc, entry.operation.requestBody) : undefined;
-  return body?.content?.['application/json']?.schema;
-}
-
 function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
-  const schema = payloadSchema(doc, entry);
+  const media = requestMediaOf(doc, entry.operation);
+  const schema = media?.schema;
   const envelope = schema ? resolve(doc, schema) : undefined;
   // The envelope's nested objects (the event `body`) get their own field table.
   const nested = Object.entries(envelope?.properties ?? {}).filter(([, property]) => resolve(doc, property).properties);
-  const media = entry.operation.requestBody ? resolve(doc, entry.operation.requestBody).content?.['application/json'] : undefined;
-  const example = Object.values(media?.examples ?? {})[0];
+  const example = media && ownExample(asJson(doc), asJson(media));
   const unspecified = entry.operation['x-svc-unspecified'];
 
   return blocks(
@@ -32,7 +27,7 @@ function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
     schema && fieldTable(doc, schema),
     ...nested.flatMap(([name, property]) => [`### ${code(name)}`, fieldTable(doc, property)]),
     example && '### Example delivery',
-    example && fencedBlock('json', JSON.stringify(resolve(doc, example).value, null, 2)),
+    example && fencedBlock('json', JSON.stringify(example.value, null, 2)),
     '### Your answer',
     bulletList(Object.entries(entry.operation.responses ?? {}).map(([status, response]) => `${status}: ${oneLine(resolve(doc, response).description)}`)),
     typeof unspecified === 'string' && callout('x-svc-unspecified', unspecified),
@@ -40,7 +35,7 @@ function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
 }
 
 export const webhooksGuide: GuideBuilder = ({ doc }) => {
-  const events = listOperations(doc.webhooks);
+  const events = listOperations(doc, 'webhooks');
   if (events.length === 0) throw new Error('The contract has no webhooks');
   const webhookTags = new Set(events.flatMap((entry) => entry.operation.tags ?? []));
   const open = readUnspecifiedOperations(asJson(doc)).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));

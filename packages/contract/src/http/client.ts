@@ -79,7 +79,7 @@ export class ApiClient {
   private retryAfterSeconds(exchange: Exchange): number | undefined {
     const error = (exchange.body as { error?: { retry_after_seconds?: unknown } } | undefined)?.error;
     if (typeof error?.retry_after_seconds === 'number') return error.retry_after_seconds;
-    const reset = Number(exchange.headers.get('x-ratelimit-reset'));
+    const reset = Number(exchange.headers.get(this.options.spec.rateLimitHeaders.reset));
     return Number.isFinite(reset) && reset >= 0 && reset < 3600 ? reset : 1;
   }
 

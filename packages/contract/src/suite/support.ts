@@ -1,6 +1,6 @@
 // Small helpers shared by the scenario files.
 import { isDeepStrictEqual as deepEqual } from 'node:util';
-import { isObject } from '@svc/spec-runtime';
+import { isObject, ownExample, requestBodyMedia } from '@svc/spec-runtime';
 import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
@@ -11,11 +11,8 @@ export { deepEqual };
 
 /** The first example of an operation's request body (the contract's own sample request). */
 export function requestExample(t: CheckContext, operationId: string): unknown {
-  const op = t.op(operationId);
-  const body = t.spec.resolve(`${op.pointer}/requestBody`) as { content?: Record<string, { examples?: Record<string, { value?: unknown }> }> } | undefined;
-  const examples = body?.content?.['application/json']?.examples;
-  const first = examples ? Object.values(examples)[0] : undefined;
-  return first?.value ?? {};
+  const { bundle } = t.spec.contract;
+  return ownExample(bundle, requestBodyMedia(bundle, t.op(operationId).raw))?.value ?? {};
 }
 
 export function ok(exchange: Exchange): boolean {

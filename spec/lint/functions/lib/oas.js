@@ -467,5 +467,3 @@ export function walkNodes(context, doc, visit) {
   };
   walk(doc, [], false);
 }
-
-export const quote = v => (typeof v === 'string' ? `'${v}'` : JSON.stringify(v));
