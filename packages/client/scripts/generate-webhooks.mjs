@@ -9,14 +9,15 @@ import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { _ } from 'ajv';
+import { operationEntries, requestBodyMedia } from '@svc/spec-runtime';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outFile = join(packageDir, 'src', 'generated', 'webhooks.ts');
 const bundlePath = createRequire(import.meta.url).resolve('@svc/openapi/openapi.json');
 const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
 
-const topics = Object.entries(bundle.webhooks ?? {}).map(([topic, item]) => {
-  const ref = item?.post?.requestBody?.content?.['application/json']?.schema?.$ref;
+const topics = operationEntries(bundle, 'webhooks').map(({ path: topic, operation }) => {
+  const ref = requestBodyMedia(bundle, operation)?.schema?.$ref;
   if (typeof ref !== 'string') throw new Error(`generate-webhooks: webhooks.${topic} has no application/json schema $ref`);
   return { topic, ref };
 });

@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorType, FieldError } from '@svc/api-types';
-import { ERROR_CATALOGUE, ERROR_TYPES } from './generated/contract.js';
+import { ERROR_CATALOGUE, ERROR_TYPES, HEADERS } from './generated/contract.js';
 
 /** Base class of every error this client throws itself (caller aborts stay the platform's `AbortError`). */
 export class SvcError extends Error {
@@ -84,7 +84,7 @@ export class SvcApiError extends SvcError implements SvcApiErrorFields {
         typeof error.retryable === 'boolean'
           ? error.retryable
           : ((code && ERROR_CATALOGUE[code].retryable) ?? (response.status === 429 || response.status >= 500)),
-      requestId: text(error.request_id) ?? response.headers.get('X-Request-Id') ?? requestId,
+      requestId: text(error.request_id) ?? response.headers.get(HEADERS.requestId) ?? requestId,
       param: text(error.param),
       suggestion: text(error.suggestion),
       docUrl: text(error.doc_url),

@@ -1,4 +1,4 @@
-import { WRITE_METHODS } from './generated/contract.js';
+import { HEADERS, WRITE_METHODS } from './generated/contract.js';
 
 /** Whether the contract counts this method as a write (POST, PUT, PATCH, DELETE). */
 export function isWriteMethod(method: string): boolean {
@@ -26,5 +26,5 @@ export function chooseIdempotencyKey(
 
 /** Whether the service answered with a stored response instead of executing the write again. */
 export function wasReplayed(response: Response): boolean {
-  return response.headers.get('Idempotency-Replayed') === 'true';
+  return response.headers.get(HEADERS.idempotencyReplayed) === 'true';
 }

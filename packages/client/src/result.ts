@@ -1,4 +1,5 @@
 import { SvcApiError } from './errors.js';
+import { HEADERS } from './generated/contract.js';
 import { wasReplayed } from './idempotency.js';
 import { redactSecret } from './logging.js';
 import type { SvcResultMeta } from './types.js';
@@ -42,7 +43,7 @@ export function withMeta<Result extends ResultLike>(
     completed.error = redactSecret(result.error, secret);
     bodyRequestId = (completed.error as { error?: { request_id?: unknown } } | undefined)?.error?.request_id;
   }
-  completed.requestId = result.response.headers.get('X-Request-Id') ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId);
+  completed.requestId = result.response.headers.get(HEADERS.requestId) ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId);
   completed.idempotencyKey = idempotencyKey;
   completed.replayed = wasReplayed(result.response);
   return completed;

@@ -1,3 +1,5 @@
+import { HEADERS } from './generated/contract.js';
+
 /** How a client retries. */
 export interface RetryPolicy {
   /** Retries after the first attempt (so `maxRetries + 1` attempts at most). */
@@ -73,7 +75,7 @@ export function retryDelay(outcome: AttemptOutcome, policy: RetryPolicy, random:
  */
 export async function readRetryHints(response: Response): Promise<RetryHints> {
   const hints: RetryHints = {};
-  const reset = Number(response.headers.get('X-RateLimit-Reset') ?? Number.NaN);
+  const reset = Number(response.headers.get(HEADERS.rateLimitReset) ?? Number.NaN);
   if (Number.isFinite(reset) && reset >= 0) hints.resetSeconds = reset;
   try {
     const body: unknown = JSON.parse(await response.clone().text());

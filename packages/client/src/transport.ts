@@ -1,4 +1,5 @@
 import { SvcConnectionError, SvcTimeoutError } from './errors.js';
+import { HEADERS } from './generated/contract.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
 import { type ClientLog, redactHeaders } from './logging.js';
 import type { Pacer } from './pacer.js';
@@ -85,14 +86,14 @@ export function createTransport(settings: TransportSettings) {
     const isWrite = isWriteMethod(method);
     // Each header is looked up once (a Headers lookup validates and lowercases its name), and the
     // list of headers to add exists only when there is one.
-    const headerRequestId = original.get('X-Request-Id');
-    const headerKey = original.get('Idempotency-Key');
+    const headerRequestId = original.get(HEADERS.requestId);
+    const headerKey = original.get(HEADERS.idempotencyKey);
     let wireHeaders: Array<[string, string]> | undefined;
     // A caller's own Authorization header wins, which lets one client act for several teams.
     if (!call.authorizationOnRequest && !original.has('Authorization')) (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
-    if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push(['X-Request-Id', call.requestId]);
+    if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push([HEADERS.requestId, call.requestId]);
     const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
-    if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push(['Idempotency-Key', idempotencyKey]);
+    if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push([HEADERS.idempotencyKey, idempotencyKey]);
     call.sentIdempotencyKey = idempotencyKey;
     const sentRequestId = headerRequestId ?? call.requestId;
 
@@ -131,7 +132,7 @@ export function createTransport(settings: TransportSettings) {
       let hints: RetryHints | undefined;
       if (response) {
         if (log.enabled) {
-          const requestId = response.headers.get('X-Request-Id') ?? undefined;
+          const requestId = response.headers.get(HEADERS.requestId) ?? undefined;
           log.emit({ type: 'response', method, url, attempt, status: response.status, durationMs, requestId, replayed: wasReplayed(response) });
         }
         if (!isRetryableStatus(response.status)) return response;
