@@ -79,7 +79,7 @@ export interface KernelOptions<K extends Credentials> {
   docUrl?: (code: string) => string;
   /** Milliseconds since the epoch; drives idempotency expiry and rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 256 KiB). */
+  /** Largest accepted request body, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;
@@ -218,9 +218,12 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
     const { request, operation, requestId } = call;
     if (!operation.requestBody) return answerValid(call, undefined);
-    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) =>
-      read.ok ? answerValid({ ...call, body: read.value }, read.valueCount) : errorOutcome(requestId, { error: read.code, message: read.message }),
-    );
+    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) => {
+      if (read.ok) return answerValid({ ...call, body: read.value }, read.valueCount);
+      // Over the cap: the answer closes the connection, so the rest of the upload is never read.
+      if (read.unread) call.responseHeaders.Connection = 'close';
+      return errorOutcome(requestId, { error: read.code, message: read.message });
+    });
   }
 
   // Synchronous until something must wait (a body to read, an answer that awaits): a read whose
