@@ -1,9 +1,13 @@
 // `pnpm build`: the docs copy of the bundle (generated code samples and guides) in
 // dist/openapi.docs.json, rendered by Redocly build-docs into one self-contained
 // dist/index.html, then checked for anything the page would fetch from the network. The published
-// bundle is copied beside it as dist/openapi.json (the page's download link).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// bundle is copied beside it as dist/openapi.json (the page's download link). Each file gets a
+// brotli and a gzip copy beside it (`<file>.br`, `<file>.gz`), which the sandbox's /docs sends to
+// clients that accept them: the 3 MB page is 0.66 MB in brotli (quality 9: 0.3 s here, where the
+// top quality, 10% smaller, takes 6 s).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { makeDocsSpec } from './docs-spec.js';
 import { bundlePath, loadBundle } from './load-bundle.js';
 import { oneLine } from './markdown.js';
@@ -37,3 +41,10 @@ console.log(
   `docs: ${relative(PACKAGE_DIR, DOCS_HTML)} (${Math.round(Buffer.byteLength(html) / 1024)} KiB, self-contained): ` +
     `${listOperations(spec).length} operations with code samples, ${guides.length} guides`,
 );
+
+for (const name of readdirSync(DIST_DIR)) {
+  const bytes = readFileSync(join(DIST_DIR, name));
+  const params = { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength };
+  writeFileSync(join(DIST_DIR, `${name}.br`), brotliCompressSync(bytes, { params }));
+  writeFileSync(join(DIST_DIR, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+}

@@ -23,7 +23,7 @@ export interface MockOptions {
   dynamic?: boolean;
   /** Milliseconds since the epoch, for the rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 256 KiB). */
+  /** Largest accepted request body, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
   /** Where internal failures are reported (default: stderr). */
   onInternalError?: (requestId: string, error: unknown) => void;

@@ -19,7 +19,7 @@ import {
 import { authenticate, authorize, type Credentials } from './auth.js';
 import { IdempotencyStore, type IdempotencyTicket, type StoredResponse } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
-import { ReadCache } from './read-cache.js';
+import { type CachedAnswer, ReadCache } from './read-cache.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { targetOf } from './target.js';
 
@@ -79,7 +79,7 @@ export interface KernelOptions<K extends Credentials> {
   docUrl?: (code: string) => string;
   /** Milliseconds since the epoch; drives idempotency expiry and rate-limit windows. */
   clock?: () => number;
-  /** Largest accepted request body, in bytes (default 256 KiB). */
+  /** Largest accepted request body, in bytes (default 64 KiB). */
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;
@@ -146,14 +146,14 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   // Response headers are a plain object, not a Headers: @hono/node-server hands a plain object
   // to Node as it is, where a Headers would be copied into one on every response.
-  function respond(outcome: StoredResponse, headers: Record<string, string>): Response {
+  function respond(outcome: CachedAnswer, headers: Record<string, string>): Response {
     if (outcome.text === null) return new Response(null, { status: outcome.status, headers });
     headers['Content-Type'] = 'application/json';
     // A client's non-ASCII X-Request-Id arrives one byte per character; Node writes a string body
     // in one piece with the headers, encoding both as UTF-8, which would encode those bytes a
     // second time. With a byte body the headers go out as the bytes that came in. (Only then: a
     // string body is the faster path for everything else.)
-    const body = isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text);
+    const body = outcome.bytes ?? (isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text));
     return new Response(body, { status: outcome.status, headers });
   }
 
@@ -218,9 +218,12 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
     const { request, operation, requestId } = call;
     if (!operation.requestBody) return answerValid(call, undefined);
-    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) =>
-      read.ok ? answerValid({ ...call, body: read.value }, read.valueCount) : errorOutcome(requestId, { error: read.code, message: read.message }),
-    );
+    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) => {
+      if (read.ok) return answerValid({ ...call, body: read.value }, read.valueCount);
+      // Over the cap: the answer closes the connection, so the rest of the upload is never read.
+      if (read.unread) call.responseHeaders.Connection = 'close';
+      return errorOutcome(requestId, { error: read.code, message: read.message });
+    });
   }
 
   // Synchronous until something must wait (a body to read, an answer that awaits): a read whose

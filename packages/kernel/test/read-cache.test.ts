@@ -2,7 +2,8 @@
 import { createRequire } from 'node:module';
 import { loadContract } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
-import { createKernel, type Outcome } from '../src/index.js';
+import { createKernel, type Outcome, ReadCache } from '../src/index.js';
+import { BYTES_FROM_CHARACTERS } from '../src/read-cache.js';
 
 const require = createRequire(import.meta.url);
 const contract = loadContract(require('@svc/openapi/openapi.json'));
@@ -52,5 +53,39 @@ describe('the read cache', () => {
     expect([one.status, two.status]).toEqual([404, 404]);
     expect(one.text).not.toBe(two.text);
     expect(answered).toHaveLength(2);
+  });
+});
+
+describe('large answers in the read cache', () => {
+  it('keeps an answer of 64 KiB or more as UTF-8 bytes too, counted in the budget', () => {
+    const cache = new ReadCache(1024 * 1024);
+    const large = JSON.stringify({ data: 'é'.repeat(BYTES_FROM_CHARACTERS) });
+    cache.set('large', { status: 200, text: large });
+    cache.set('small', { status: 200, text: '{"data":[]}' });
+    const kept = cache.get('large');
+    expect(new TextDecoder().decode(kept?.bytes)).toBe(large);
+    expect(cache.get('small')?.bytes).toBeUndefined();
+    expect(cache.heldBytes).toBe(64 + large.length + new TextEncoder().encode(large).byteLength + 64 + 11);
+  });
+
+  it('keeps an entry of up to half the budget, and nothing larger', () => {
+    const cache = new ReadCache(400 * 1024);
+    cache.set('fits', { status: 200, text: 'x'.repeat(100 * 1024 - 64) }); // 200 KiB with its bytes
+    cache.set('too-large', { status: 200, text: 'x'.repeat(100 * 1024) });
+    expect([cache.get('fits') !== undefined, cache.get('too-large')]).toEqual([true, undefined]);
+  });
+
+  it('sends the kept bytes through the kernel, the same answer as the first', async () => {
+    const kernel = createKernel({
+      contract,
+      readCache: true,
+      rateLimit: 'off',
+      findKey: (token) => ({ key: token, scopes }),
+      answer: (): Outcome => ({ status: 200, body: { data: 'ü'.repeat(BYTES_FROM_CHARACTERS) } }),
+    });
+    const read = async () => (await kernel.fetch(new Request('http://x/v2/api/tags', { headers: { Authorization: 'Api-Key k' } }))).text();
+    const first = await read();
+    expect(first).toBe(JSON.stringify({ data: 'ü'.repeat(BYTES_FROM_CHARACTERS) }));
+    expect(await read()).toBe(first);
   });
 });

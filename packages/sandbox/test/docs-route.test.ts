@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { withDocs } from '../src/docs-route.js';
+import { acceptsEncoding, withDocs } from '../src/docs-route.js';
 
 const base = mkdtempSync(join(tmpdir(), 'svc-docs-'));
 const dir = join(base, 'dist');
@@ -14,6 +15,14 @@ writeFileSync(join(dir, 'index.html'), '<!doctype html><title>API reference</tit
 writeFileSync(join(dir, 'openapi.json'), '{"openapi":"3.1.0"}');
 writeFileSync(join(dir, 'guides', 'index.html'), '<title>Guides</title>');
 writeFileSync(join(outside, 'secret.txt'), 'not for the web');
+// Precompressed copies, as the docs build writes them: the page has both, openapi.json only gzip,
+// and the guides' page has a brotli "copy" that is a link out of the folder.
+const PAGE = '<!doctype html><title>API reference</title>';
+writeFileSync(join(dir, 'index.html.br'), brotliCompressSync(PAGE));
+writeFileSync(join(dir, 'index.html.gz'), gzipSync(PAGE));
+writeFileSync(join(dir, 'openapi.json.gz'), gzipSync('{"openapi":"3.1.0"}'));
+writeFileSync(join(outside, 'secret.br'), brotliCompressSync('not for the web'));
+symlinkSync(join(outside, 'secret.br'), join(dir, 'guides', 'index.html.br'));
 // Links: one to a file outside, one to a folder outside, one to a file inside (allowed).
 symlinkSync(join(outside, 'secret.txt'), join(dir, 'leak.txt'));
 symlinkSync(outside, join(dir, 'private'));
@@ -82,5 +91,48 @@ describe('the /docs route of the sandbox', () => {
     expect((await get('/v2/api/tags')).status).toBe(418);
     expect((await get('/docsy')).status).toBe(418);
     expect((await get('/docs/', { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('precompressed copies under /docs', () => {
+  const brotli = { headers: { 'Accept-Encoding': 'gzip, deflate, br' } };
+
+  it('sends the brotli copy to a client that accepts it, with the original type and Vary', async () => {
+    const page = await get('/docs/', brotli);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('vary')).toBe('Accept-Encoding');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    expect(page.headers.get('last-modified')).toBeTruthy();
+    expect(brotliDecompressSync(Buffer.from(await page.arrayBuffer())).toString()).toBe(PAGE);
+    // Its own validator: a conditional request for the copy is a 304.
+    const etag = page.headers.get('etag')!;
+    expect(etag).not.toBe((await get('/docs/')).headers.get('etag'));
+    const again = await get('/docs/', { headers: { ...brotli.headers, 'If-None-Match': etag } });
+    expect([again.status, again.headers.get('vary')]).toEqual([304, 'Accept-Encoding']);
+  });
+
+  it('falls back to gzip, then to the original, and never compresses a range', async () => {
+    const gzip = await get('/docs/openapi.json', brotli);
+    expect([gzip.headers.get('content-encoding'), gzip.headers.get('content-type')]).toEqual(['gzip', 'application/json; charset=utf-8']);
+    const identity = await get('/docs/', { headers: { 'Accept-Encoding': 'br;q=0, gzip;q=0' } });
+    expect([identity.headers.get('content-encoding'), await identity.text()]).toEqual([null, PAGE]);
+    expect(identity.headers.get('vary')).toBe('Accept-Encoding');
+    const range = await get('/docs/', { headers: { ...brotli.headers, Range: 'bytes=0-8' } });
+    expect([range.status, range.headers.get('content-encoding'), await range.text()]).toEqual([206, null, '<!doctype']);
+  });
+
+  it('never sends a copy that is a link out of the folder', async () => {
+    const guides = await get('/docs/guides/', brotli);
+    expect([guides.status, guides.headers.get('content-encoding'), await guides.text()]).toEqual([200, null, '<title>Guides</title>']);
+  });
+
+  it('reads Accept-Encoding by coding name and q value', () => {
+    expect(acceptsEncoding('gzip, br;q=0.5', 'br')).toBe(true);
+    expect(acceptsEncoding('gzip, BR ; q=0', 'br')).toBe(false);
+    expect(acceptsEncoding('gzip', 'br')).toBe(false);
+    expect(acceptsEncoding(null, 'gzip')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonBody, unsupportedContentType } from '../src/json-body.js';
+import { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from '../src/json-body.js';
 import { generateRequestId, requestIdFor } from '../src/request-id.js';
+import { contract, op } from './support/contract.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -22,6 +23,20 @@ describe('parseJsonBody', () => {
     ['nesting past the limit', bytes(`${'['.repeat(40)}${']'.repeat(40)}`), JSON_TYPE, 'INVALID_REQUEST_BODY'],
   ])('refuses %s', (_name, body, contentType, code) => {
     expect(parseJsonBody(body, contentType, true)).toMatchObject({ ok: false, code });
+  });
+
+  it('caps bodies under the largest one the contract bounds: 4,000 escaped surrogate pairs of thread content', () => {
+    const content = '\\ud83d\\ude00'.repeat(4000); // 12 bytes of JSON text per character
+    const text = `{"entity_type":"CALL","entity_id":"cll-6Mn3bV8q","content":"${content}"}`;
+    expect(text.length).toBeLessThanOrEqual(DEFAULT_BODY_LIMITS.maxBytes);
+    expect(text.length).toBeGreaterThan(DEFAULT_BODY_LIMITS.maxBytes * 0.7); // and not far under it
+    const read = parseJsonBody(bytes(text), JSON_TYPE, true);
+    expect(read).toMatchObject({ ok: true });
+    const body = (read as { value: Record<string, unknown> }).value;
+    expect(contract().validateRequest(op('createThread'), { body })).toEqual([]);
+    // One more character is a valid JSON body the contract refuses as too long.
+    const over = { ...body, content: `${body.content as string}x` };
+    expect(contract().validateRequest(op('createThread'), { body: over })).toMatchObject([{ code: 'NOTE_CONTENT_TOO_LONG' }]);
   });
 
   it('refuses a non-JSON content type before any byte is read', () => {
