@@ -148,17 +148,17 @@ describe('the base fixture', () => {
 describe('operations', () => {
   it('svc-operation-id-camel-case: an operationId that is not camelCase', async () => {
     const r = await lint(mutate(d => (getOp(d).operationId = 'List_notes')));
-    expectReported(r, 'svc-operation-id-camel-case', [...GET, 'operationId'], /'List_notes'.*GET \/v2\/api\/notes/);
+    expectReported(r, 'svc-operation-id-camel-case', [...GET, 'operationId'], /operationId.*must match pattern/);
   });
 
   it('svc-operation-id-camel-case: a webhook operation without operationId', async () => {
     const r = await lint(mutate(d => delete d.components.pathItems.NoteCreatedWebhook.post.operationId));
-    expectReported(r, 'svc-operation-id-camel-case', WEBHOOK, /no operationId/);
+    expectReported(r, 'svc-operation-id-camel-case', WEBHOOK, /required property "operationId"/);
   });
 
   it('svc-operation-summary: a blank summary', async () => {
     const r = await lint(mutate(d => (postOp(d).summary = '   ')));
-    expectReported(r, 'svc-operation-summary', [...POST, 'summary'], /createNote/);
+    expectReported(r, 'svc-operation-summary', [...POST, 'summary'], /summary.*must match pattern/);
   });
 
   it('svc-operation-single-tag: two tags', async () => {
@@ -231,7 +231,7 @@ describe('operations', () => {
 describe('responses', () => {
   it('svc-standard-error-responses: 429 missing', async () => {
     const r = await lint(mutate(d => delete getOp(d).responses['429']));
-    expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /listNotes.*429/);
+    expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /required property "429"/);
   });
 
   it('svc-no-default-response: a default response', async () => {
