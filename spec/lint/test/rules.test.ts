@@ -390,6 +390,41 @@ describe('schemas', () => {
     expectSilent(r, 'svc-snake-case-properties');
   });
 
+  it('svc-snake-case-properties: x-svc-naming-exception covers its own schema\u2019s properties only, not nested ones', async () => {
+    const r = await lint(
+      mutate(d => {
+        d.components.schemas.Note['x-svc-naming-exception'] = 'The description spells createdAt so.';
+        d.components.schemas.Note.properties.createdAt = { type: 'object', properties: { updatedAt: { type: 'string' } } };
+      }),
+    );
+    expectSilent(r.filter(f => f.path.includes('createdAt') && !f.path.includes('updatedAt')), 'svc-snake-case-properties');
+    expectReported(r, 'svc-snake-case-properties', [...SCHEMAS, 'Note', 'properties', 'createdAt', 'properties', 'updatedAt'], /'updatedAt'/);
+  });
+
+  // Data keys: `properties` and `enum` inside example/default/const values are instance data, not
+  // schema keywords. These rules walk schemas only (a JSONPath `$..properties` would reach the data).
+  const dataWithSchemaKeys = { properties: { camelCase: 'x' }, enum: ['lower'] };
+  const withDataKeys = (d: Json) => {
+    d.components.schemas.Note.properties.metadata = {
+      type: 'object',
+      description: 'Free-form data.',
+      example: dataWithSchemaKeys,
+      examples: [dataWithSchemaKeys],
+      default: dataWithSchemaKeys,
+      const: dataWithSchemaKeys,
+      enum: [dataWithSchemaKeys],
+    };
+    postOp(d).requestBody.content['application/json'].examples.note.value.metadata = dataWithSchemaKeys;
+  };
+
+  it('svc-snake-case-properties: a `properties` key in example, default, const or enum data is not flagged', async () => {
+    expectSilent(await lint(mutate(withDataKeys)), 'svc-snake-case-properties');
+  });
+
+  it('svc-enum-upper-snake: an `enum` key in example, default or const data is not flagged', async () => {
+    expectSilent(await lint(mutate(withDataKeys)), 'svc-enum-upper-snake');
+  });
+
   it('svc-enum-upper-snake: a lower-case value in a nullable (type array) enum', async () => {
     const r = await lint(mutate(d => (d.components.schemas.NoteStatus.enum = ['OPEN', 'done', null])));
     expectReported(r, 'svc-enum-upper-snake', [...SCHEMAS, 'NoteStatus', 'enum', 1], /'done'/);
