@@ -523,6 +523,11 @@ describe('document', () => {
     expectReported(r, 'svc-fully-resolved', [...SCHEMAS, 'Note', 'properties'], /1 \$ref\(s\) were left unresolved \(\.\/missing\/UserId\.yaml; the first at 'user_id'\)/);
   });
 
+  it('svc-openapi-schema: a null response is reported, and crashes no rule', async () => {
+    const r = await lint(mutate(d => (getOp(d).responses['429'] = null)));
+    expectReported(r, 'svc-openapi-schema', [...GET, 'responses', '429'], /must be object/);
+  });
+
   it('svc-openapi-schema: a response without description (validated on the resolved document)', async () => {
     const r = await lint(mutate(d => delete d.components.responses.Unauthorized.description));
     expectReported(r, 'svc-openapi-schema', ['components', 'responses', 'Unauthorized'], /description/);
