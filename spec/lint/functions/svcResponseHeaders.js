@@ -24,6 +24,7 @@ export default createRulesetFunction(
     for (const o of operations(doc)) {
       const write = isWrite(o);
       for (const [status, response] of responses(o)) {
+        if (!isObject(response)) continue; // an invalid response: svc-openapi-schema reports it
         const rPath = [...o.path, 'responses', status];
         const declared = new Set(isObject(response.headers) ? Object.keys(response.headers).map(h => h.toLowerCase()) : []);
         const at = isObject(response.headers) ? [...rPath, 'headers'] : rPath;

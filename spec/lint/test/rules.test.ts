@@ -148,17 +148,17 @@ describe('the base fixture', () => {
 describe('operations', () => {
   it('svc-operation-id-camel-case: an operationId that is not camelCase', async () => {
     const r = await lint(mutate(d => (getOp(d).operationId = 'List_notes')));
-    expectReported(r, 'svc-operation-id-camel-case', [...GET, 'operationId'], /'List_notes'.*GET \/v2\/api\/notes/);
+    expectReported(r, 'svc-operation-id-camel-case', [...GET, 'operationId'], /operationId.*must match pattern/);
   });
 
   it('svc-operation-id-camel-case: a webhook operation without operationId', async () => {
     const r = await lint(mutate(d => delete d.components.pathItems.NoteCreatedWebhook.post.operationId));
-    expectReported(r, 'svc-operation-id-camel-case', WEBHOOK, /no operationId/);
+    expectReported(r, 'svc-operation-id-camel-case', WEBHOOK, /required property "operationId"/);
   });
 
   it('svc-operation-summary: a blank summary', async () => {
     const r = await lint(mutate(d => (postOp(d).summary = '   ')));
-    expectReported(r, 'svc-operation-summary', [...POST, 'summary'], /createNote/);
+    expectReported(r, 'svc-operation-summary', [...POST, 'summary'], /summary.*must match pattern/);
   });
 
   it('svc-operation-single-tag: two tags', async () => {
@@ -231,7 +231,7 @@ describe('operations', () => {
 describe('responses', () => {
   it('svc-standard-error-responses: 429 missing', async () => {
     const r = await lint(mutate(d => delete getOp(d).responses['429']));
-    expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /listNotes.*429/);
+    expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /required property "429"/);
   });
 
   it('svc-no-default-response: a default response', async () => {
@@ -390,6 +390,41 @@ describe('schemas', () => {
     expectSilent(r, 'svc-snake-case-properties');
   });
 
+  it('svc-snake-case-properties: x-svc-naming-exception covers its own schema\u2019s properties only, not nested ones', async () => {
+    const r = await lint(
+      mutate(d => {
+        d.components.schemas.Note['x-svc-naming-exception'] = 'The description spells createdAt so.';
+        d.components.schemas.Note.properties.createdAt = { type: 'object', properties: { updatedAt: { type: 'string' } } };
+      }),
+    );
+    expectSilent(r.filter(f => f.path.includes('createdAt') && !f.path.includes('updatedAt')), 'svc-snake-case-properties');
+    expectReported(r, 'svc-snake-case-properties', [...SCHEMAS, 'Note', 'properties', 'createdAt', 'properties', 'updatedAt'], /'updatedAt'/);
+  });
+
+  // Data keys: `properties` and `enum` inside example/default/const values are instance data, not
+  // schema keywords. These rules walk schemas only (a JSONPath `$..properties` would reach the data).
+  const dataWithSchemaKeys = { properties: { camelCase: 'x' }, enum: ['lower'] };
+  const withDataKeys = (d: Json) => {
+    d.components.schemas.Note.properties.metadata = {
+      type: 'object',
+      description: 'Free-form data.',
+      example: dataWithSchemaKeys,
+      examples: [dataWithSchemaKeys],
+      default: dataWithSchemaKeys,
+      const: dataWithSchemaKeys,
+      enum: [dataWithSchemaKeys],
+    };
+    postOp(d).requestBody.content['application/json'].examples.note.value.metadata = dataWithSchemaKeys;
+  };
+
+  it('svc-snake-case-properties: a `properties` key in example, default, const or enum data is not flagged', async () => {
+    expectSilent(await lint(mutate(withDataKeys)), 'svc-snake-case-properties');
+  });
+
+  it('svc-enum-upper-snake: an `enum` key in example, default or const data is not flagged', async () => {
+    expectSilent(await lint(mutate(withDataKeys)), 'svc-enum-upper-snake');
+  });
+
   it('svc-enum-upper-snake: a lower-case value in a nullable (type array) enum', async () => {
     const r = await lint(mutate(d => (d.components.schemas.NoteStatus.enum = ['OPEN', 'done', null])));
     expectReported(r, 'svc-enum-upper-snake', [...SCHEMAS, 'NoteStatus', 'enum', 1], /'done'/);
@@ -460,12 +495,12 @@ describe('document', () => {
 
   it('svc-root-refs-only: a path entry with more than $ref', async () => {
     const r = await lint(mutate(d => (d.paths['/v2/api/notes'].summary = 'Notes')));
-    expectReported(r, 'svc-root-refs-only', ['paths', '/v2/api/notes'], /found summary/);
+    expectReported(r, 'svc-root-refs-only', ['paths', '/v2/api/notes'], /must not have more than 1 properties/);
   });
 
   it('svc-root-refs-only: an inline webhook', async () => {
     const r = await lint(mutate(d => (d.webhooks.NOTE_CREATED = structuredClone(d.components.pathItems.NoteCreatedWebhook))));
-    expectReported(r, 'svc-root-refs-only', ['webhooks', 'NOTE_CREATED'], /Webhook 'NOTE_CREATED'/);
+    expectReported(r, 'svc-root-refs-only', ['webhooks', 'NOTE_CREATED'], /"NOTE_CREATED" property must have required property "\$ref"/);
   });
 
   it('svc-marker-text: an empty entry in an x-svc-inferred map', async () => {
@@ -486,6 +521,11 @@ describe('document', () => {
   it('svc-fully-resolved: a $ref left unresolved (here: to a missing file)', async () => {
     const r = await lint(mutate(d => (d.components.schemas.Note.properties.user_id = { $ref: './missing/UserId.yaml' })));
     expectReported(r, 'svc-fully-resolved', [...SCHEMAS, 'Note', 'properties'], /1 \$ref\(s\) were left unresolved \(\.\/missing\/UserId\.yaml; the first at 'user_id'\)/);
+  });
+
+  it('svc-openapi-schema: a null response is reported, and crashes no rule', async () => {
+    const r = await lint(mutate(d => (getOp(d).responses['429'] = null)));
+    expectReported(r, 'svc-openapi-schema', [...GET, 'responses', '429'], /must be object/);
   });
 
   it('svc-openapi-schema: a response without description (validated on the resolved document)', async () => {
