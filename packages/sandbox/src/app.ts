@@ -30,7 +30,8 @@ export interface SandboxOptions extends KernelTuning {
 
 export interface Sandbox {
   app: Hono;
-  fetch: (request: Request) => Promise<Response>;
+  /** Answers at once where nothing must wait, else with a promise. */
+  fetch: (request: Request) => Response | Promise<Response>;
   store: Store;
   contract: Contract;
   /** Restores the seed and forgets idempotency keys and rate-limit windows. */
@@ -83,7 +84,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const sandbox: Sandbox = {
     app: kernel.app,
-    fetch: async (request) => kernel.fetch(request),
+    fetch: kernel.fetch,
     store,
     contract,
     reset() {
