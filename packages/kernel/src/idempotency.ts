@@ -57,9 +57,33 @@ function keyHash(scope: string, key: string): string {
   return hash('sha256', `${scope}\u0000${key}`, 'base64');
 }
 
+/** A keyed request in flight: what it was, and how it ends. */
+class Ticket implements IdempotencyTicket {
+  private settled = false;
+
+  constructor(
+    private readonly inFlight: Map<string, Ticket>,
+    private readonly stored: LRUCache<string, Stored>,
+    private readonly id: string,
+    readonly method: string,
+    readonly path: string,
+  ) {}
+
+  complete(response: StoredResponse): void {
+    if (this.settled) return;
+    this.abandon();
+    if (response.status >= 200 && response.status < 300) this.stored.set(this.id, { method: this.method, path: this.path, response });
+  }
+
+  abandon(): void {
+    this.settled = true;
+    this.inFlight.delete(this.id);
+  }
+}
+
 export class IdempotencyStore {
   private readonly stored: LRUCache<string, Stored>;
-  private readonly inFlight = new Map<string, { method: string; path: string }>();
+  private readonly inFlight = new Map<string, Ticket>();
 
   constructor(
     ttlSeconds: number,
@@ -78,33 +102,15 @@ export class IdempotencyStore {
 
   begin(scope: string, key: string, method: string, path: string): IdempotencyOutcome {
     const id = keyHash(scope, key);
-    const stored = this.stored.get(id);
-    if (stored) {
-      if (stored.method !== method || stored.path !== path) return { kind: 'reuse' };
-      return { kind: 'replay', response: stored.response };
+    const earlier = this.stored.get(id) ?? this.inFlight.get(id);
+    if (earlier) {
+      if (earlier.method !== method || earlier.path !== path) return { kind: 'reuse' };
+      return 'response' in earlier ? { kind: 'replay', response: earlier.response } : { kind: 'in-progress' };
     }
-    const running = this.inFlight.get(id);
-    if (running) return running.method !== method || running.path !== path ? { kind: 'reuse' } : { kind: 'in-progress' };
     if (this.inFlight.size >= MAX_IN_FLIGHT) return { kind: 'busy' };
-    this.inFlight.set(id, { method, path });
-    let settled = false;
-    const release = () => {
-      settled = true;
-      this.inFlight.delete(id);
-    };
-    return {
-      kind: 'new',
-      ticket: {
-        complete: (response) => {
-          if (settled) return;
-          release();
-          if (response.status >= 200 && response.status < 300) this.stored.set(id, { method, path, response });
-        },
-        abandon: () => {
-          if (!settled) release();
-        },
-      },
-    };
+    const ticket = new Ticket(this.inFlight, this.stored, id, method, path);
+    this.inFlight.set(id, ticket);
+    return { kind: 'new', ticket };
   }
 
   reset(): void {
