@@ -41,6 +41,9 @@ export interface IdempotencyTicket {
   abandon(): void;
 }
 
+/** A request in flight: its ticket, and what it was. */
+type Running = IdempotencyTicket & { method: string; path: string };
+
 /** 64 MiB: an hour of 5 writes/s (the documented limit) is 18 000 responses of up to ~3.7 KB each. */
 export const DEFAULT_IDEMPOTENCY_BUDGET_BYTES = 64 * 1024 * 1024;
 export const MAX_IN_FLIGHT = 1024;
@@ -57,33 +60,9 @@ function keyHash(scope: string, key: string): string {
   return hash('sha256', `${scope}\u0000${key}`, 'base64');
 }
 
-/** A keyed request in flight: what it was, and how it ends. */
-class Ticket implements IdempotencyTicket {
-  private settled = false;
-
-  constructor(
-    private readonly inFlight: Map<string, Ticket>,
-    private readonly stored: LRUCache<string, Stored>,
-    private readonly id: string,
-    readonly method: string,
-    readonly path: string,
-  ) {}
-
-  complete(response: StoredResponse): void {
-    if (this.settled) return;
-    this.abandon();
-    if (response.status >= 200 && response.status < 300) this.stored.set(this.id, { method: this.method, path: this.path, response });
-  }
-
-  abandon(): void {
-    this.settled = true;
-    this.inFlight.delete(this.id);
-  }
-}
-
 export class IdempotencyStore {
   private readonly stored: LRUCache<string, Stored>;
-  private readonly inFlight = new Map<string, Ticket>();
+  private readonly inFlight = new Map<string, Running>();
 
   constructor(
     ttlSeconds: number,
@@ -108,7 +87,20 @@ export class IdempotencyStore {
       return 'response' in earlier ? { kind: 'replay', response: earlier.response } : { kind: 'in-progress' };
     }
     if (this.inFlight.size >= MAX_IN_FLIGHT) return { kind: 'busy' };
-    const ticket = new Ticket(this.inFlight, this.stored, id, method, path);
+    // The ticket is the in-flight entry itself; once it is no longer that entry (it ended, or the
+    // store was reset), ending it again changes nothing.
+    const ticket: Running = {
+      method,
+      path,
+      complete: (response: StoredResponse) => {
+        if (this.inFlight.get(id) !== ticket) return;
+        this.inFlight.delete(id);
+        if (response.status >= 200 && response.status < 300) this.stored.set(id, { method, path, response });
+      },
+      abandon: () => {
+        if (this.inFlight.get(id) === ticket) this.inFlight.delete(id);
+      },
+    };
     this.inFlight.set(id, ticket);
     return { kind: 'new', ticket };
   }

@@ -216,20 +216,11 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   /** Body, validation and answer: everything after the idempotency check. */
   function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
-    if (!call.operation.requestBody) return answerValid(call, undefined);
-    return readJsonBody(call.request, call.operation.requestBody.required, bodyLimits).then((read) => {
-      if (!read.ok) return errorOutcome(call.requestId, { error: read.code, message: read.message });
-      call.body = read.value;
-      return answerValid(call, read.valueCount);
-    });
-  }
-
-  /** The documented refusal of a keyed write the idempotency store will not run. */
-  function idempotencyFailure(kind: 'reuse' | 'in-progress' | 'busy', key: string): Failure {
-    const param = names.idempotencyKey;
-    if (kind === 'reuse') return { error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${previewValue(key)} was already used for a different endpoint or method.`, param };
-    if (kind === 'in-progress') return { error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${previewValue(key)} is in progress; wait and retry.`, param };
-    return { error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param };
+    const { request, operation, requestId } = call;
+    if (!operation.requestBody) return answerValid(call, undefined);
+    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) =>
+      read.ok ? answerValid({ ...call, body: read.value }, read.valueCount) : errorOutcome(requestId, { error: read.code, message: read.message }),
+    );
   }
 
   // Synchronous until something must wait (a body to read, an answer that awaits): a read whose
@@ -283,7 +274,10 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
           headers[names.idempotencyReplayed] = 'true';
           return respond(begun.response, headers);
         }
-        if (begun.kind !== 'new') return fail(idempotencyFailure(begun.kind, idempotencyKey));
+        const param = names.idempotencyKey;
+        if (begun.kind === 'reuse') return fail({ error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${previewValue(idempotencyKey)} was already used for a different endpoint or method.`, param });
+        if (begun.kind === 'in-progress') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${previewValue(idempotencyKey)} is in progress; wait and retry.`, param });
+        if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
         ticket = begun.ticket;
       }
       const outcome = execute({ request, pathname, query, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });

@@ -30,22 +30,17 @@ const FIRST_SWEEP_AT = 10_000;
 export class RateLimiter {
   private windows = new Map<string, { start: number; count: number }>();
   private sweepAt = FIRST_SWEEP_AT;
-  // Off, every decision of a kind is the same one.
-  private readonly unlimited: Record<'read' | 'write', RateDecision>;
 
   constructor(
     private readonly limits: RateLimits,
     private readonly mode: RateLimitMode,
     private readonly clock: () => number,
-  ) {
-    const whole = (limit: number) => Object.freeze({ allowed: true, limit, remaining: limit, resetSeconds: RESET_SECONDS });
-    this.unlimited = { read: whole(limits.readsPerSecond), write: whole(limits.writesPerSecond) };
-  }
+  ) {}
 
   consume(bucket: string, kind: 'read' | 'write'): RateDecision {
-    if (this.mode === 'off') return this.unlimited[kind];
-    const start = Math.floor(this.clock() / WINDOW_MS) * WINDOW_MS;
     const limit = kind === 'write' ? this.limits.writesPerSecond : this.limits.readsPerSecond;
+    if (this.mode === 'off') return { allowed: true, limit, remaining: limit, resetSeconds: RESET_SECONDS };
+    const start = Math.floor(this.clock() / WINDOW_MS) * WINDOW_MS;
     const id = `${kind}\u0000${bucket}`;
     let window = this.windows.get(id);
     if (!window || window.start !== start) {

@@ -1,6 +1,5 @@
 // The sandbox: the shared request kernel (@svc/server-kernel: route, auth, idempotency, body,
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
-import type { Hono } from 'hono';
 import type { Contract } from '@svc/spec-runtime';
 import { bundledContract, createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
 import { createHandlers } from './handlers/index.js';
@@ -29,7 +28,6 @@ export interface SandboxOptions extends KernelTuning {
 }
 
 export interface Sandbox {
-  app: Hono;
   /** Answers at once where nothing must wait, else with a promise. */
   fetch: (request: Request) => Response | Promise<Response>;
   store: Store;
@@ -83,7 +81,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   const sandbox: Sandbox = {
-    app: kernel.app,
     fetch: kernel.fetch,
     store,
     contract,

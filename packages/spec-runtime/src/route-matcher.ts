@@ -31,10 +31,7 @@ export class RouteMatcher {
       }
       template.byMethod.set(op.method, op);
     }
-    for (const template of [...byPath.values()].sort(compareSpecificity)) {
-      const count = template.segments.length;
-      this.bySegmentCount.set(count, [...(this.bySegmentCount.get(count) ?? []), template]);
-    }
+    for (const t of [...byPath.values()].sort(compareSpecificity)) this.bySegmentCount.set(t.segments.length, [...(this.bySegmentCount.get(t.segments.length) ?? []), t]);
   }
 
   match(method: string, pathname: string): RouteMatch {
