@@ -41,6 +41,9 @@ export interface IdempotencyTicket {
   abandon(): void;
 }
 
+/** A request in flight: its ticket, and what it was. */
+type Running = IdempotencyTicket & { method: string; path: string };
+
 /** 64 MiB: an hour of 5 writes/s (the documented limit) is 18 000 responses of up to ~3.7 KB each. */
 export const DEFAULT_IDEMPOTENCY_BUDGET_BYTES = 64 * 1024 * 1024;
 export const MAX_IN_FLIGHT = 1024;
@@ -59,7 +62,7 @@ function keyHash(scope: string, key: string): string {
 
 export class IdempotencyStore {
   private readonly stored: LRUCache<string, Stored>;
-  private readonly inFlight = new Map<string, { method: string; path: string }>();
+  private readonly inFlight = new Map<string, Running>();
 
   constructor(
     ttlSeconds: number,
@@ -78,33 +81,28 @@ export class IdempotencyStore {
 
   begin(scope: string, key: string, method: string, path: string): IdempotencyOutcome {
     const id = keyHash(scope, key);
-    const stored = this.stored.get(id);
-    if (stored) {
-      if (stored.method !== method || stored.path !== path) return { kind: 'reuse' };
-      return { kind: 'replay', response: stored.response };
+    const earlier = this.stored.get(id) ?? this.inFlight.get(id);
+    if (earlier) {
+      if (earlier.method !== method || earlier.path !== path) return { kind: 'reuse' };
+      return 'response' in earlier ? { kind: 'replay', response: earlier.response } : { kind: 'in-progress' };
     }
-    const running = this.inFlight.get(id);
-    if (running) return running.method !== method || running.path !== path ? { kind: 'reuse' } : { kind: 'in-progress' };
     if (this.inFlight.size >= MAX_IN_FLIGHT) return { kind: 'busy' };
-    this.inFlight.set(id, { method, path });
-    let settled = false;
-    const release = () => {
-      settled = true;
-      this.inFlight.delete(id);
-    };
-    return {
-      kind: 'new',
-      ticket: {
-        complete: (response) => {
-          if (settled) return;
-          release();
-          if (response.status >= 200 && response.status < 300) this.stored.set(id, { method, path, response });
-        },
-        abandon: () => {
-          if (!settled) release();
-        },
+    // The ticket is the in-flight entry itself; once it is no longer that entry (it ended, or the
+    // store was reset), ending it again changes nothing.
+    const ticket: Running = {
+      method,
+      path,
+      complete: (response: StoredResponse) => {
+        if (this.inFlight.get(id) !== ticket) return;
+        this.inFlight.delete(id);
+        if (response.status >= 200 && response.status < 300) this.stored.set(id, { method, path, response });
+      },
+      abandon: () => {
+        if (this.inFlight.get(id) === ticket) this.inFlight.delete(id);
       },
     };
+    this.inFlight.set(id, ticket);
+    return { kind: 'new', ticket };
   }
 
   reset(): void {

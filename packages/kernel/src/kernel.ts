@@ -229,8 +229,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   // Synchronous until something must wait (a body to read, an answer that awaits): a read whose
   // answer is synchronous returns its Response at once, which @hono/node-server writes without
   // the promise and close-handler bookkeeping of an asynchronous answer.
-  function handle(request: Request): Response | Promise<Response> {
-    const { pathname, query } = targetOf(request.url);
+  function handle(request: Request, { pathname, query } = targetOf(request.url)): Response | Promise<Response> {
     const method = request.method.toUpperCase();
     const requestId = requestIdFor(request.headers.get(names.requestId));
     const idempotencyKey = nonEmpty(request.headers.get(names.idempotencyKey));
@@ -238,10 +237,6 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     if (idempotencyKey !== undefined) headers[names.idempotencyKey] = idempotencyKey;
     const fail = (failure: Failure & { retryAfterSeconds?: number }) => respond(errorOutcome(requestId, failure), headers);
     let ticket: IdempotencyTicket | undefined;
-    const finish = (outcome: StoredResponse): Response => {
-      ticket?.complete(outcome);
-      return respond(outcome, headers);
-    };
     const crash = (error: unknown): Response => {
       ticket?.abandon();
       // A client that went away is not a bug of the server, and there is no one to answer.
@@ -278,34 +273,42 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
       if (idempotency && operation.class === 'write' && idempotencyKey !== undefined) {
         const begun = idempotency.begin(found.key, idempotencyKey, method, pathname);
-        const shown = previewValue(idempotencyKey);
-        const param = names.idempotencyKey;
-        if (begun.kind === 'reuse') return fail({ error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${shown} was already used for a different endpoint or method.`, param });
-        if (begun.kind === 'in-progress') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${shown} is in progress; wait and retry.`, param });
-        if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
         if (begun.kind === 'replay') {
           headers[names.idempotencyReplayed] = 'true';
           return respond(begun.response, headers);
         }
+        const param = names.idempotencyKey;
+        if (begun.kind === 'reuse') return fail({ error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${previewValue(idempotencyKey)} was already used for a different endpoint or method.`, param });
+        if (begun.kind === 'in-progress') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${previewValue(idempotencyKey)} is in progress; wait and retry.`, param });
+        if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
         ticket = begun.ticket;
       }
       const outcome = execute({ request, pathname, query, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });
       // A write completes on the next turn at the earliest, so a duplicate sent with it finds its
       // key in flight (409 OTHER_TRANSACTION_IN_PROGRESS) whether or not it had a body to wait for.
-      if (outcome instanceof Promise || operation.class === 'write') return Promise.resolve(outcome).then(finish, crash);
-      return finish(outcome);
+      if (outcome instanceof Promise || operation.class === 'write') {
+        return Promise.resolve(outcome).then((resolved) => (ticket?.complete(resolved), respond(resolved, headers)), crash);
+      }
+      return respond(outcome, headers);
     } catch (error) {
       return crash(error);
     }
   }
 
+  // The server's own routes (fixed paths) and HEAD (answered as GET without the body) go
+  // through Hono; every other request goes straight to the pipeline, without Hono's routing and
+  // context object per request.
   const app = new Hono();
   options.routes?.(app);
+  const ownPaths = new Set(app.routes.map((route) => route.path));
   app.all('*', (c) => handle(c.req.raw));
 
   return {
     app,
-    fetch: (request) => app.fetch(request),
+    fetch(request) {
+      const target = targetOf(request.url);
+      return request.method === 'HEAD' || ownPaths.has(target.pathname) ? app.fetch(request) : handle(request, target);
+    },
     contract,
     reset() {
       reads?.clear();

@@ -21,6 +21,8 @@ export interface RateDecision {
 }
 
 const WINDOW_MS = 1000;
+// Any part of a one-second window left, rounded up to whole seconds, is one second.
+const RESET_SECONDS = 1;
 // Windows of past seconds are swept when the map has doubled since the last sweep, so many
 // distinct keys (or garbage tokens) cost O(1) per request on average and memory stays bounded.
 const FIRST_SWEEP_AT = 10_000;
@@ -36,11 +38,9 @@ export class RateLimiter {
   ) {}
 
   consume(bucket: string, kind: 'read' | 'write'): RateDecision {
-    const now = this.clock();
-    const start = Math.floor(now / WINDOW_MS) * WINDOW_MS;
     const limit = kind === 'write' ? this.limits.writesPerSecond : this.limits.readsPerSecond;
-    const resetSeconds = Math.max(0, Math.ceil((start + WINDOW_MS - now) / 1000));
-    if (this.mode === 'off') return { allowed: true, limit, remaining: limit, resetSeconds };
+    if (this.mode === 'off') return { allowed: true, limit, remaining: limit, resetSeconds: RESET_SECONDS };
+    const start = Math.floor(this.clock() / WINDOW_MS) * WINDOW_MS;
     const id = `${kind}\u0000${bucket}`;
     let window = this.windows.get(id);
     if (!window || window.start !== start) {
@@ -48,9 +48,9 @@ export class RateLimiter {
       window = { start, count: 0 };
       this.windows.set(id, window);
     }
-    if (window.count >= limit) return { allowed: this.mode === 'report', limit, remaining: 0, resetSeconds };
+    if (window.count >= limit) return { allowed: this.mode === 'report', limit, remaining: 0, resetSeconds: RESET_SECONDS };
     window.count++;
-    return { allowed: true, limit, remaining: limit - window.count, resetSeconds };
+    return { allowed: true, limit, remaining: limit - window.count, resetSeconds: RESET_SECONDS };
   }
 
   reset(): void {

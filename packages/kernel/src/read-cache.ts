@@ -48,7 +48,8 @@ export class ReadCache {
   }
 
   clear(): void {
-    this.answers.clear();
+    // Every write clears: lru-cache's clear walks its tables even when they hold nothing.
+    if (this.answers.size > 0) this.answers.clear();
   }
 
   get heldBytes(): number {

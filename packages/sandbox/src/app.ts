@@ -1,6 +1,5 @@
 // The sandbox: the shared request kernel (@svc/server-kernel: route, auth, idempotency, body,
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
-import type { Hono } from 'hono';
 import type { Contract } from '@svc/spec-runtime';
 import { bundledContract, createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
 import { createHandlers } from './handlers/index.js';
@@ -29,8 +28,8 @@ export interface SandboxOptions extends KernelTuning {
 }
 
 export interface Sandbox {
-  app: Hono;
-  fetch: (request: Request) => Promise<Response>;
+  /** Answers at once where nothing must wait, else with a promise. */
+  fetch: (request: Request) => Response | Promise<Response>;
   store: Store;
   contract: Contract;
   /** Restores the seed and forgets idempotency keys and rate-limit windows. */
@@ -82,8 +81,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   const sandbox: Sandbox = {
-    app: kernel.app,
-    fetch: async (request) => kernel.fetch(request),
+    fetch: kernel.fetch,
     store,
     contract,
     reset() {

@@ -29,9 +29,7 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   const ownDocs = options.docsDir !== undefined && options.docUrl === undefined;
   const sandbox = createSandbox(ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options);
   sandbox.contract.precompile();
-  // The app's own fetch, not sandbox.fetch: it answers a synchronous read without a promise.
-  const api = (request: Request) => sandbox.app.fetch(request);
-  const fetch = options.docsDir ? withDocs(api, options.docsDir) : api;
+  const fetch = options.docsDir ? withDocs(sandbox.fetch, options.docsDir) : sandbox.fetch;
   const listening = await listen(fetch, sandbox.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
   origin = listening.url;
   return { sandbox, ...listening };

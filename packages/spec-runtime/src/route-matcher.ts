@@ -18,7 +18,8 @@ export type RouteMatch =
   | { error: 'METHOD_NOT_ALLOWED'; allowed: string[] };
 
 export class RouteMatcher {
-  private readonly templates: CompiledTemplate[];
+  /** Templates by their number of segments, most specific first: a path is tried only on its own. */
+  private readonly bySegmentCount = new Map<number, CompiledTemplate[]>();
 
   constructor(operations: readonly Operation[]) {
     const byPath = new Map<string, CompiledTemplate>();
@@ -30,12 +31,12 @@ export class RouteMatcher {
       }
       template.byMethod.set(op.method, op);
     }
-    this.templates = [...byPath.values()].sort(compareSpecificity);
+    for (const t of [...byPath.values()].sort(compareSpecificity)) this.bySegmentCount.set(t.segments.length, [...(this.bySegmentCount.get(t.segments.length) ?? []), t]);
   }
 
   match(method: string, pathname: string): RouteMatch {
     const segments = pathname.split('/');
-    for (const template of this.templates) {
+    for (const template of this.bySegmentCount.get(segments.length) ?? []) {
       const params = matchSegments(template.segments, segments);
       if (params === null) continue;
       if (params === undefined) return { error: 'ENDPOINT_NOT_FOUND' };
@@ -72,20 +73,19 @@ function compareSpecificity(a: CompiledTemplate, b: CompiledTemplate): number {
  * percent-escape), which is answered as an unknown endpoint rather than a crash.
  */
 function matchSegments(template: Segment[], actual: string[]): Record<string, string> | null | undefined {
-  if (template.length !== actual.length) return null;
+  // Literals first: most templates of the same length differ in one, and fail without building anything.
+  for (let i = 0; i < template.length; i++) {
+    const expected = template[i] as Segment;
+    if ('literal' in expected ? expected.literal !== actual[i] : actual[i] === '') return null;
+  }
   const params: Record<string, string> = {};
   let undecodable = false;
   for (let i = 0; i < template.length; i++) {
     const expected = template[i] as Segment;
-    const value = actual[i] as string;
-    if ('literal' in expected) {
-      if (expected.literal !== value) return null;
-      continue;
-    }
-    if (value === '') return null;
+    if ('literal' in expected) continue;
     try {
       // decodeURIComponent leaves '+' alone, so a path's %2B becomes '+' and a bare '+' stays '+'.
-      params[expected.param] = decodeURIComponent(value);
+      params[expected.param] = decodeURIComponent(actual[i] as string);
     } catch {
       undecodable = true;
     }
