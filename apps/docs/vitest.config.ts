@@ -12,5 +12,8 @@ export default defineConfig({
     // runner and the sandbox, so the two files side by side finish in about the time of the longer.
     maxWorkers: 2,
     hookTimeout: 180_000,
+    // expect.poll waits for Chromium to render (1 s by default): it returns as soon as the page is
+    // ready, so the limit only matters on a busy machine, where 1 s is not always enough.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

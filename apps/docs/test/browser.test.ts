@@ -213,7 +213,10 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
       await page.evaluate((hash) => {
         window.location.hash = hash;
       }, `#${id}`);
-      texts.push(await page.locator(`[data-section-id="${id}"]`).innerText());
+      // A section renders once it comes into view, later on a busy machine: wait for its text.
+      const section = page.locator(`[data-section-id="${id}"]`);
+      await expect.poll(async () => (await section.innerText()).trim().length).toBeGreaterThan(0);
+      texts.push(await section.innerText());
     }
     expect(texts.join('\n')).toContain('Not specified by the API description:');
     await page.screenshot({ path: join(RESULTS_DIR, 'docs-callout.png') });
