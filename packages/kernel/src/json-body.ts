@@ -8,7 +8,8 @@ export type { BodyLimits, BodyResult };
 export async function readJsonBody(request: Request, required: boolean, limits: BodyLimits): Promise<BodyResult> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
-  if (unsupported) return unsupported;
+  // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
+  if (unsupported) return { ...unsupported, unread: true };
   const bytes = await readCapped(request, limits.maxBytes);
   // A client that hung up mid-body gets the documented answer (which no one may read): it is the
   // client's doing, not the server's, so it is no internal error.

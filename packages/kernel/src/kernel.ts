@@ -220,7 +220,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     if (!operation.requestBody) return answerValid(call, undefined);
     return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) => {
       if (read.ok) return answerValid({ ...call, body: read.value }, read.valueCount);
-      // Over the cap: the answer closes the connection, so the rest of the upload is never read.
+      // Refused unread (over the cap, or not JSON): the answer closes the connection, so the rest
+      // of the upload is never read.
       if (read.unread) call.responseHeaders.Connection = 'close';
       return errorOutcome(requestId, { error: read.code, message: read.message });
     });

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Sends the head and `sent` bytes of a body declared `declared` long, never ending the upload. */
-function upload(declared: number, sent: number): Promise<{ response: string; closedByServer: boolean }> {
+function upload(declared: number, sent: number, contentType = 'application/json'): Promise<{ response: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(server.port, '127.0.0.1');
     let response = '';
@@ -34,7 +34,7 @@ function upload(declared: number, sent: number): Promise<{ response: string; clo
     socket.on('error', () => undefined);
     // The client never ends its side: only the server can close the connection.
     socket.on('close', () => resolve({ response, closedByServer: true }));
-    socket.write(`POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+    socket.write(`POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: ${contentType}\r\nContent-Length: ${declared}\r\n\r\n`);
     socket.write(`{"ids":[${'"x",'.repeat(sent / 4)}`.slice(0, sent));
   });
 }
@@ -64,5 +64,17 @@ describe('a body over the cap', () => {
     });
     expect(response.toLowerCase()).not.toContain('connection: close');
     expect(response.toLowerCase()).toContain('connection: keep-alive');
+  });
+});
+
+describe('a body refused before it is read', () => {
+  it('(a Content-Type other than JSON) is answered 415 with Connection: close before the upload ends', async () => {
+    const { response, closedByServer } = await upload(10 * 1024 * 1024, 4 * MAX, 'text/plain');
+    const [head = '', body = ''] = response.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 415 Unsupported Media Type');
+    expect(head.toLowerCase()).toContain('\r\nconnection: close');
+    expect(JSON.parse(body).error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(closedByServer).toBe(true);
+    expect(answered).toBe(0);
   });
 });

@@ -7,8 +7,9 @@ export type BodyResult =
   // valueCount: how many JSON values (objects, arrays and scalars) the body holds, counted on the
   // text; validateRequest takes it instead of walking a large parsed body to learn its size.
   | { ok: true; value: Record<string, unknown> | undefined; valueCount?: number }
-  // unread: the body is larger than the cap and the rest of it was never read; the server should
-  // close the connection with its answer rather than read and discard the remainder.
+  // unread: the body was refused before all of it was read (larger than the cap, or a Content-Type
+  // refused before reading); the server should close the connection with its answer rather than
+  // read and discard the remainder.
   | { ok: false; code: 'INVALID_REQUEST_BODY' | 'UNSUPPORTED_MEDIA_TYPE'; message: string; unread?: true };
 
 export interface BodyLimits {
@@ -27,7 +28,7 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, maxDepth: 
 export const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /** The 415 answer for a Content-Type other than JSON, checked before any byte is read. */
-export function unsupportedContentType(contentType: string | null | undefined): BodyResult | undefined {
+export function unsupportedContentType(contentType: string | null | undefined): Extract<BodyResult, { ok: false }> | undefined {
   if (contentType === null || contentType === undefined || JSON_MEDIA_TYPE.test(contentType.trim())) return undefined;
   return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Type ${clip(contentType)} is not supported; use application/json.` };
 }
