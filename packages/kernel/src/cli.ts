@@ -34,9 +34,10 @@ export class Cli {
 
   /** --port: digits only, 0 (any free port) to 65535; the default when absent. */
   port(value: string | undefined, fallback: number): number {
-    const port = value === undefined ? fallback : Number(value);
-    if (!/^\d+$/.test(value ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) this.fatal(`--port must be an integer from 0 to 65535, got ${value}`);
-    return port;
+    if (value === undefined) return fallback;
+    // Digits only, so Number() gives a whole number of at least 0: only the top needs checking.
+    if (!/^\d+$/.test(value) || Number(value) > 65535) this.fatal(`--port must be an integer from 0 to 65535, got ${value}`);
+    return Number(value);
   }
 
   /** Runs the command; an unexpected error prints its stack and exits 1. */

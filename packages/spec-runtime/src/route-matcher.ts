@@ -31,7 +31,11 @@ export class RouteMatcher {
       }
       template.byMethod.set(op.method, op);
     }
-    for (const t of [...byPath.values()].sort(compareSpecificity)) this.bySegmentCount.set(t.segments.length, [...(this.bySegmentCount.get(t.segments.length) ?? []), t]);
+    for (const template of [...byPath.values()].sort(compareSpecificity)) {
+      const bucket = this.bySegmentCount.get(template.segments.length);
+      if (bucket) bucket.push(template);
+      else this.bySegmentCount.set(template.segments.length, [template]);
+    }
   }
 
   match(method: string, pathname: string): RouteMatch {
