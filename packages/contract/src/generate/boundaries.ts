@@ -4,7 +4,7 @@
 // the limit itself (size=100, 4000 characters) is as wrong as one that accepts one more. Each
 // case is the baseline with one value moved to its limit, and must still be valid per the
 // contract (spec-runtime's validateRequest), so it must be accepted.
-import { deref, itemsOf, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
+import { deref, isObject, itemsOf, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
 import { expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Spec } from '../spec.js';
 import { constraintId, type ConstraintKeyword } from './constraints.js';
@@ -30,7 +30,7 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
     }
   }
   const body = baseline.body;
-  if (withBody && op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+  if (withBody && op.requestBody && isObject(body)) {
     const props = propertiesOf(spec.contract, deref(spec.contract, spec.resolve(op.requestBody.schemaPointer)));
     for (const [name, schema] of Object.entries(props)) {
       const set = (value: unknown) => ({ ...baseline, body: { ...body, [name]: value } });

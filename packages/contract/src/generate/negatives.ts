@@ -4,7 +4,7 @@
 // wrong content type, an id with the wrong prefix or an unknown one). The expected status and
 // code of each case come from spec-runtime (validateRequest + errorFor) or, for unknown ids,
 // from the operation's documented 404 codes: never from a table written here.
-import { deref, fieldName as fieldNameOf, idPrefixes, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
+import { deref, fieldName as fieldNameOf, idPrefixes, isObject, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
@@ -166,7 +166,7 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     const body = baseline.body;
     const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
     const at = fieldName(path) || 'body';
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (isObject(value)) {
       const props = propertiesOf(spec.contract, schema);
       for (const name of requiredOf(spec.contract, schema)) {
         if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(setAt(body, [...path, name], REMOVED)));

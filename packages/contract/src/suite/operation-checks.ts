@@ -2,7 +2,7 @@
 // echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
 // input its parameters and body allow. A suite file only says how to build one valid request for
 // the operation from the fixtures (its baseline); everything else is read from the spec.
-import { deref, isScopeInferred, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
+import { deref, isObject, isScopeInferred, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
@@ -92,7 +92,7 @@ export function onLine(spec: Spec, op: Operation, request: OpRequest, lines: rea
     placed++;
   }
   let body = request.body;
-  if (op.requestBody && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+  if (op.requestBody && isObject(body)) {
     const schema = deref(spec.contract, spec.resolve(op.requestBody.schemaPointer));
     const required = requiredOf(spec.contract, schema);
     const lineFields = Object.entries(propertiesOf(spec.contract, schema)).filter(([name, prop]) => !required.includes(name) && isPhone(spec, prop));
