@@ -15,6 +15,7 @@ import {
   operations,
   parameters,
   rawAt,
+  schemasOf,
   walkNodes,
   walkSchema,
 } from './lib/oas.js';
@@ -88,9 +89,9 @@ export default createRulesetFunction(
       for (const { param, path } of parameters(o)) {
         const where = `parameter ${String(param.name)}`;
         if (key in param) add(param[key], where);
-        sources.push([where, mediaOrSchema(param, path)]);
+        sources.push([where, schemasOf(param, path)]);
       }
-      if (isObject(o.op.requestBody)) sources.push(['request body', mediaOrSchema(o.op.requestBody, [...o.path, 'requestBody'])]);
+      if (isObject(o.op.requestBody)) sources.push(['request body', schemasOf(o.op.requestBody, [...o.path, 'requestBody'])]);
       for (const [where, roots] of sources) {
         for (const [root, rootPath] of roots) {
           walkSchema(root, rootPath, (schema, path) => {
@@ -119,15 +120,3 @@ export default createRulesetFunction(
     return results;
   },
 );
-
-/** The schemas of a parameter or request body: its `schema`, and each `content` entry's schema. */
-function mediaOrSchema(node, path) {
-  const out = [];
-  if (isObject(node.schema)) out.push([node.schema, [...path, 'schema']]);
-  if (isObject(node.content)) {
-    for (const [mt, media] of Object.entries(node.content)) {
-      if (isObject(media) && isObject(media.schema)) out.push([media.schema, [...path, 'content', mt, 'schema']]);
-    }
-  }
-  return out;
-}
