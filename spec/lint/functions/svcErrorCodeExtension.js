@@ -16,7 +16,7 @@ import {
   parameters,
   rawAt,
   schemasOf,
-  walkNodes,
+  walkWritten,
   walkSchema,
 } from './lib/oas.js';
 
@@ -68,14 +68,8 @@ export default createRulesetFunction(
         }
       }
     };
-    walkNodes(context, doc, (_node, raw, path) => {
-      if (key in raw) check(raw[key], [...path, key], '');
-      for (const [k, v] of Object.entries(raw)) {
-        const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
-        for (const [x, at, where] of items) {
-          if (isObject(x) && typeof x.$ref === 'string' && key in x) check(x[key], at, where);
-        }
-      }
+    walkWritten(context, doc, (node, pathOf, where) => {
+      if (key in node) check(node[key], pathOf(key), where);
     });
 
     // 2. operations list the codes of the schemas they take

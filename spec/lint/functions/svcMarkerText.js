@@ -2,7 +2,7 @@
 // non-empty string, or a non-empty list or map of non-empty strings. Checked on every node as
 // written in its file, $ref siblings included.
 import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isNonEmptyString, isObject, walkNodes } from './lib/oas.js';
+import { isNonEmptyString, isObject, walkWritten } from './lib/oas.js';
 
 function valid(v) {
   if (isNonEmptyString(v)) return true;
@@ -35,15 +35,8 @@ export default createRulesetFunction(
         path,
       });
     };
-    walkNodes(context, doc, (_node, raw, path) => {
-      for (const m of markers) if (m in raw) check(raw[m], m, [...path, m], '');
-      for (const [k, v] of Object.entries(raw)) {
-        const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
-        for (const [x, at, where] of items) {
-          if (!isObject(x) || typeof x.$ref !== 'string') continue;
-          for (const m of markers) if (m in x) check(x[m], m, at, where);
-        }
-      }
+    walkWritten(context, doc, (node, pathOf, where) => {
+      for (const m of markers) if (m in node) check(node[m], m, pathOf(m), where);
     });
     return results;
   },

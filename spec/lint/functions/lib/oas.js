@@ -468,3 +468,19 @@ export function walkNodes(context, doc, visit) {
   };
   walk(doc, [], false);
 }
+
+/**
+ * Calls visit(node, pathOf, where) for every object as written in its file (walkNodes' raw node)
+ * and for every `$ref` object written in one, whose siblings the resolver drops. pathOf(key) is
+ * where to report the node's `key`: below the node, or for a $ref's sibling at the parent (a path
+ * through the $ref would be mapped to its target); `where` names that $ref for messages ('' else).
+ */
+export function walkWritten(context, doc, visit) {
+  walkNodes(context, doc, (_node, raw, path) => {
+    visit(raw, key => [...path, key], '');
+    for (const [k, v] of Object.entries(raw)) {
+      const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
+      for (const [x, at, where] of items) if (isObject(x) && typeof x.$ref === 'string') visit(x, () => at, where);
+    }
+  });
+}
