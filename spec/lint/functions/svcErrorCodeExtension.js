@@ -7,17 +7,17 @@
 //      error response of the code's catalogue status (the 400 for validation codes).
 //      Read-only properties are skipped (they are never sent). $ref siblings are included for
 //      properties written as { $ref, x-svc-error-code }.
-import { createRulesetFunction } from '@stoplight/spectral-core';
 import {
   catalogue,
+  houseRule,
   isObject,
   listedCodes,
   operations,
   parameters,
   rawAt,
   schemasOf,
-  walkWritten,
   walkSchema,
+  walkWritten,
 } from './lib/oas.js';
 
 const KEYWORDS = new Set([
@@ -38,15 +38,8 @@ function codesOf(value) {
   return null;
 }
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { keyword: { type: 'string' }, errorCode: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { keyword: { type: 'string' }, errorCode: { type: 'string' } },
   function svcErrorCodeExtension(doc, options, context) {
     const key = options?.keyword ?? 'x-svc-error-code';
     const cat = catalogue(doc, options?.errorCode ?? 'ErrorCode');

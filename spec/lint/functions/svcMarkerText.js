@@ -1,8 +1,7 @@
 // svc-marker-text: every x-svc-unspecified, x-svc-ambiguity and x-svc-inferred value is a
 // non-empty string, or a non-empty list or map of non-empty strings. Checked on every node as
 // written in its file, $ref siblings included.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isNonEmptyString, isObject, walkWritten } from './lib/oas.js';
+import { houseRule, isNonEmptyString, isObject, walkWritten } from './lib/oas.js';
 
 function valid(v) {
   if (isNonEmptyString(v)) return true;
@@ -14,15 +13,8 @@ function valid(v) {
 const describe = v =>
   v === null ? 'null' : typeof v === 'string' ? (v.trim() === '' ? 'an empty string' : 'a string') : Array.isArray(v) ? 'a list with an empty or non-string entry' : isObject(v) ? 'a map with an empty or non-string value' : typeof v;
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { markers: { type: 'array', items: { type: 'string' } } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { markers: { type: 'array', items: { type: 'string' } } },
   function svcMarkerText(doc, options, context) {
     const markers = options?.markers ?? ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'];
     const results = [];

@@ -8,10 +8,9 @@
 // It replaces oas3-valid-media-example and oas3-valid-schema-example, whose Ajv compiles `pattern`
 // without the `u` flag (unicodeRegExp: false): valid 2020-12 patterns such as '[\p{L}\p{N}]'
 // ("at least one letter or digit") then reject valid examples.
-import { createRulesetFunction } from '@stoplight/spectral-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { isObject, schemaHolders, walkDocumentSchemas } from './lib/oas.js';
+import { houseRule, isObject, schemaHolders, walkDocumentSchemas } from './lib/oas.js';
 
 const AjvClass = Ajv2020.default ?? Ajv2020;
 const addFormatsFn = addFormats.default ?? addFormats;
@@ -57,7 +56,7 @@ const describe = errors =>
     .map(e => `${e.instancePath === '' ? 'the value' : `'${e.instancePath}'`} ${e.message}${e.keyword === 'additionalProperties' ? ` ('${e.params.additionalProperty}')` : ''}`)
     .join('; ');
 
-export default createRulesetFunction({ input: null, options: null }, function svcValidExamples(doc) {
+export default houseRule(null, function svcValidExamples(doc) {
   const compiled = new WeakMap();
   const results = [];
 

@@ -14,6 +14,15 @@
 //     rawAt(), and reports them at the parent's path (a path through the $ref would be mapped to the
 //     $ref's target instead).
 
+import { createRulesetFunction } from '@stoplight/spectral-core';
+
+/**
+ * A house rule's function: it reads the whole document (`given: $`), and its options, where it has
+ * any (`properties` not null), are an object of those properties, each optional, and nothing else.
+ */
+export const houseRule = (properties, fn) =>
+  createRulesetFunction({ input: null, options: properties && { type: ['object', 'null'], properties, additionalProperties: false } }, fn);
+
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
