@@ -43,8 +43,8 @@ export function getIn(obj, path) {
 
 /**
  * Every operation of the document: under `paths` always, under `webhooks` when asked.
- * Yields { where: 'paths' | 'webhooks', key, method, op, pathItem, path, route, label }; route is
- * 'POST /v2/api/threads' (or 'webhook CALL_RECEIVED POST'), label is 'createThread (POST /v2/api/threads)'.
+ * Yields { where: 'paths' | 'webhooks', key, method, op, pathItem, path, label }; label is
+ * 'createThread (POST /v2/api/threads)' (or 'callReceivedWebhook (webhook CALL_RECEIVED POST)').
  */
 export function* operations(doc, { webhooks = false } = {}) {
   const groups = webhooks ? ['paths', 'webhooks'] : ['paths'];
@@ -63,7 +63,6 @@ export function* operations(doc, { webhooks = false } = {}) {
           op,
           pathItem,
           path: [where, key, method],
-          route: where === 'webhooks' ? `webhook ${key} ${method.toUpperCase()}` : `${method.toUpperCase()} ${key}`,
           label: operationLabel(where, key, method, op),
         };
       }
