@@ -26,7 +26,7 @@ writeFileSync(join(DIST_DIR, 'openapi.json'), readFileSync(bundlePath()));
 
 const report = renderWithRedoc(DOCS_SPEC, DOCS_HTML, {
   title: `${spec.info.title} — reference and guides`,
-  description: oneLine(spec.info.summary as string | undefined) || spec.info.title,
+  description: oneLine((spec.info as { summary?: string }).summary) || spec.info.title,
 });
 for (const line of report) console.log(`build-docs: ${line}`);
 

@@ -2,7 +2,7 @@
 // meaning, status, type, suggestion, retryable) with the honesty markers the docs also show
 // (x-svc-unspecified, x-svc-inferred in the code's x-svc-codes entry).
 import { findCodeEnum, readCatalogue, type CatalogueEntry } from '@svc/spec-runtime';
-import { asJson, resolve, type OpenApiDocument, type Response } from './openapi.js';
+import { asJson, resolve, type OpenApiDocument, type Reference, type Response } from './openapi.js';
 
 export type { CatalogueEntry };
 
@@ -29,7 +29,7 @@ export function catalogueEntry(doc: OpenApiDocument, code: string): CatalogueEnt
  * The error codes a response can carry: the `error.code` enum its schema narrows to (through $refs
  * and allOf members, as @svc/spec-runtime reads it).
  */
-export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | { $ref: string }): string[] {
+export function codesOfResponse(doc: OpenApiDocument, responseOrRef: Response | Reference): string[] {
   const codes = new Set<string>();
   for (const media of Object.values(resolve(doc, responseOrRef).content ?? {})) {
     for (const code of findCodeEnum(asJson(doc), media.schema) ?? []) codes.add(code);

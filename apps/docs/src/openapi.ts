@@ -1,8 +1,8 @@
-// The slice of OpenAPI 3.1 the docs build reads, typed loosely on purpose (the bundle is
-// validated by spec/'s own tests; here we only read it), and the few helpers every generator
-// shares (finding an example). Walking the bundle (operations, parameters, $refs, header names,
-// the catalogue) is @svc/spec-runtime's job: asJson() hands it the document, and the typed views
-// below only name what it found.
+// The OpenAPI 3.1 types the docs build reads the bundle with (openapi3-ts's), and the few helpers
+// every generator shares (finding an example). Walking the bundle (operations, parameters, $refs,
+// header names, the catalogue) is @svc/spec-runtime's job: asJson() hands it the document, and the
+// typed views below only name what it found. The bundle keeps `$ref`s, so a value that may be one
+// goes through resolve() before it is read.
 import {
   follow,
   headerNamesByComponent,
@@ -10,121 +10,29 @@ import {
   ownExample,
   parameterObjects,
   requestBodyMedia,
-  type HttpMethod,
   type JsonObject as BundleJson,
   type OperationEntry as BundleOperationEntry,
 } from '@svc/spec-runtime';
+import type {
+  HeaderObject as Header,
+  MediaTypeObject as MediaType,
+  OpenAPIObject as OpenApiDocument,
+  OperationObject as Operation,
+  ParameterObject as Parameter,
+  PathItemObject as PathItem,
+  ReferenceObject as Reference,
+  SchemaObject as Schema,
+} from 'openapi3-ts/oas31';
 
 export { HTTP_METHODS } from '@svc/spec-runtime';
+export type { Header, MediaType, OpenApiDocument, Operation, Parameter, PathItem, Reference, Schema };
+export type {
+  ResponseObject as Response,
+  SecurityRequirementObject as SecurityRequirement,
+  TagObject as Tag,
+} from 'openapi3-ts/oas31';
 
 export type JsonObject = { [key: string]: unknown };
-
-export interface Reference {
-  $ref: string;
-}
-
-export interface Schema extends JsonObject {
-  $ref?: string;
-  title?: string;
-  description?: string;
-  type?: string | string[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  items?: Schema;
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  example?: unknown;
-  examples?: unknown[];
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  allOf?: Schema[];
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-}
-
-export interface ExampleObject {
-  summary?: string;
-  value?: unknown;
-}
-
-export interface Parameter extends JsonObject {
-  name: string;
-  in: 'query' | 'header' | 'path' | 'cookie';
-  required?: boolean;
-  description?: string;
-  schema?: Schema;
-  example?: unknown;
-  examples?: Record<string, ExampleObject | Reference>;
-}
-
-export interface MediaType extends JsonObject {
-  schema?: Schema;
-  example?: unknown;
-  examples?: Record<string, ExampleObject | Reference>;
-}
-
-export interface RequestBody extends JsonObject {
-  required?: boolean;
-  content?: Record<string, MediaType>;
-}
-
-export interface Header extends JsonObject {
-  description?: string;
-  schema?: Schema;
-}
-
-export interface Response extends JsonObject {
-  description?: string;
-  headers?: Record<string, Header | Reference>;
-  content?: Record<string, MediaType>;
-}
-
-export type SecurityRequirement = Record<string, string[]>;
-
-export interface Operation extends JsonObject {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  security?: SecurityRequirement[];
-  parameters?: (Parameter | Reference)[];
-  requestBody?: RequestBody | Reference;
-  responses?: Record<string, Response | Reference>;
-}
-
-export type PathItem = JsonObject & { parameters?: (Parameter | Reference)[] } & {
-  [method in HttpMethod]?: Operation;
-};
-
-export interface Tag extends JsonObject {
-  name: string;
-  description?: string;
-}
-
-export interface ServerObject {
-  url: string;
-  description?: string;
-  variables?: Record<string, { default: string; description?: string }>;
-}
-
-export interface OpenApiDocument extends JsonObject {
-  openapi: string;
-  info: JsonObject & { title: string; version: string; description?: string };
-  servers?: ServerObject[];
-  security?: SecurityRequirement[];
-  tags?: Tag[];
-  paths: Record<string, PathItem>;
-  webhooks?: Record<string, PathItem>;
-  components?: JsonObject & {
-    schemas?: Record<string, Schema>;
-    parameters?: Record<string, Parameter>;
-    responses?: Record<string, Response>;
-    headers?: Record<string, Header>;
-    securitySchemes?: Record<string, JsonObject>;
-  };
-}
 
 /** One operation of `paths` (or `webhooks`), with where it lives: spec-runtime's entry, typed. */
 export interface OperationEntry extends Omit<BundleOperationEntry, 'pathItem' | 'operation'> {
@@ -137,7 +45,7 @@ export function isReference(value: unknown): value is Reference {
 }
 
 /** The bundle (or a part of it) as @svc/spec-runtime's readers take it: the same object, typed as plain JSON. */
-export function asJson(node: OpenApiDocument | JsonObject): BundleJson {
+export function asJson(node: object): BundleJson {
   return node as unknown as BundleJson;
 }
 
@@ -168,7 +76,7 @@ export function parametersOf(doc: OpenApiDocument, entry: OperationEntry): Param
 }
 
 /** The value a schema offers as its example: examples[0], example, const, enum[0] or default. */
-export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | undefined): unknown {
+export function schemaExample(doc: OpenApiDocument, schemaOrRef: Schema | Reference | undefined): unknown {
   if (!schemaOrRef) return undefined;
   const schema = resolve(doc, schemaOrRef);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
@@ -208,12 +116,12 @@ export function defaultServerUrl(doc: OpenApiDocument): string {
   return server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const variable = server.variables?.[name];
     if (!variable) throw new Error(`Server variable ${name} has no default`);
-    return variable.default;
+    return String(variable.default);
   });
 }
 
 /** Every header component with its name on the wire (where responses use it; else the component's name). */
 export function namedHeaders(doc: OpenApiDocument): { name: string; header: Header }[] {
   const names = headerNamesByComponent(asJson(doc));
-  return Object.entries(doc.components?.headers ?? {}).map(([component, header]) => ({ name: names.get(component) ?? component, header }));
+  return Object.entries(doc.components?.headers ?? {}).map(([component, header]) => ({ name: names.get(component) ?? component, header: resolve(doc, header) }));
 }

@@ -1,21 +1,9 @@
-// A tiny static file server (node:http) for dist/: used by `pnpm docs` and by the browser test.
-// Loopback only; GET and HEAD; never serves outside its root.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// A tiny static file server for dist/: used by `pnpm docs` and by the browser test. Loopback
+// only; GET and HEAD. @fastify/send (as the sandbox's /docs) resolves the path, refuses `..`,
+// picks the Content-Type and streams the file.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-};
+import send from '@fastify/send';
 
 export interface RunningServer {
   server: Server;
@@ -24,39 +12,16 @@ export interface RunningServer {
 }
 
 export function createStaticServer(root: string): Server {
-  const base = resolve(root);
   return createServer(async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    let pathname: string;
-    try {
-      pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    } catch {
-      response.writeHead(400).end('Bad request');
-      return;
-    }
-    const file = resolve(base, normalize(`.${sep}${pathname}`));
-    if (file !== base && !file.startsWith(base + sep)) {
-      response.writeHead(403).end('Forbidden');
-      return;
-    }
-    const target = pathname.endsWith('/') ? join(file, 'index.html') : file;
-    try {
-      const info = await stat(target);
-      if (!info.isFile()) throw new Error('not a file');
-      response.writeHead(200, {
-        'content-type': CONTENT_TYPES[extname(target)] ?? 'application/octet-stream',
-        'content-length': info.size,
-        // The docs are rebuilt in place; never let a browser keep a stale page.
-        'cache-control': 'no-cache',
-      });
-      if (request.method === 'HEAD') response.end();
-      else createReadStream(target).pipe(response);
-    } catch {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
-    }
+    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // The docs are rebuilt in place; never let a browser keep a stale page.
+    const { statusCode, headers, stream } = await send(request, pathname, { root, cacheControl: false });
+    response.writeHead(statusCode, { ...headers, 'cache-control': 'no-cache' });
+    stream.pipe(response);
   });
 }
 

@@ -9,7 +9,7 @@ import { buildGuides, type Guide } from '../src/guides/index.js';
 import { loadBundle } from '../src/load-bundle.js';
 import { oneLine } from '../src/markdown.js';
 import { collectMarkers } from '../src/markers.js';
-import { asJson, listOperations, operationLabel } from '../src/openapi.js';
+import { asJson, listOperations, operationLabel, resolve } from '../src/openapi.js';
 
 const bundle = loadBundle();
 const guides = buildGuides(bundle);
@@ -44,7 +44,7 @@ describe('guides', () => {
 
   it('authentication: every scope with what it grants, every operation with its scope ("either" for alternatives)', () => {
     const { markdown } = guide('authentication');
-    const scopes = bundle.components?.securitySchemes?.ApiKey?.['x-svc-scopes'] as Record<string, string>;
+    const scopes = resolve(bundle, bundle.components?.securitySchemes?.ApiKey)?.['x-svc-scopes'] as Record<string, string>;
     for (const [scope, grants] of Object.entries(scopes)) expect(markdown).toContain(`| \`${scope}\` | ${grants} |`);
     for (const entry of listOperations(bundle)) {
       const requirements = entry.operation.security ?? bundle.security ?? [];

@@ -3,13 +3,10 @@
 // Scopes are checked against the contract's list (x-svc-scopes) so a typo fails at start, not as
 // a puzzling 403 later.
 import { readFileSync } from 'node:fs';
+import type { Credentials } from '@svc/server-kernel';
 
-export interface MockKey {
-  key: string;
-  scopes: string[];
-  revoked?: boolean;
-  trial?: boolean;
-}
+/** A known key: what the kernel's authentication reads. */
+export type MockKey = Credentials;
 
 export function parseKeys(raw: unknown, knownScopes: Readonly<Record<string, string>>, source = 'keys'): MockKey[] {
   const fail = (why: string): never => {

@@ -3,6 +3,7 @@
 // an undocumented status or example name is the caller's mistake and is said so in the API's
 // dialect, instead of Prism's NOT_FOUND problem+json. `example=` alone finds the response that
 // holds that example, so `Prefer: example=THREAD_NOT_FOUND` is enough.
+import type { IHttpOperationConfig } from '@stoplight/prism-http';
 import type { Contract, Operation } from '@svc/spec-runtime';
 import { previewValue, responseKeyFor } from '@svc/spec-runtime';
 
@@ -13,13 +14,8 @@ export interface Preferences {
   seed?: string;
 }
 
-/** What Prism's mock config takes (IHttpOperationConfig without mediaTypes). */
-export interface MockChoice {
-  code?: number;
-  exampleKey?: string;
-  dynamic: boolean;
-  seed?: string;
-}
+/** What Prism's mock config takes (the media type is fixed: the API speaks only JSON). */
+export type MockChoice = Omit<IHttpOperationConfig, 'mediaTypes'>;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -32,37 +32,22 @@ export interface SvcApiErrorFields {
   retryAfterSeconds: number | undefined;
 }
 
+// The fields of SvcApiError are declared once, in SvcApiErrorFields (read-only there), and set
+// by its constructor (`message` is Error's own).
+export interface SvcApiError extends Readonly<Omit<SvcApiErrorFields, 'message'>> {}
+
 /**
  * An error response of the API, with every field of its `{ "error": { … } }` body.
  *
  * Thrown by `unwrap()`, by clients created with `throwOnError: true` and by the paginators; build
  * one yourself from any `{ error, response }` result with {@link SvcApiError.fromResponse}.
  */
-export class SvcApiError extends SvcError implements SvcApiErrorFields {
+export class SvcApiError extends SvcError {
   override name = 'SvcApiError';
-  readonly status: number;
-  readonly type: ErrorType | undefined;
-  readonly code: ErrorCode | undefined;
-  readonly retryable: boolean;
-  readonly requestId: string | undefined;
-  readonly param: string | undefined;
-  readonly suggestion: string | undefined;
-  readonly docUrl: string | undefined;
-  readonly errors: readonly FieldError[];
-  readonly retryAfterSeconds: number | undefined;
 
   constructor(fields: SvcApiErrorFields) {
     super(fields.message);
-    this.status = fields.status;
-    this.type = fields.type;
-    this.code = fields.code;
-    this.retryable = fields.retryable;
-    this.requestId = fields.requestId;
-    this.param = fields.param;
-    this.suggestion = fields.suggestion;
-    this.docUrl = fields.docUrl;
-    this.errors = fields.errors;
-    this.retryAfterSeconds = fields.retryAfterSeconds;
+    Object.assign(this, fields);
   }
 
   /**

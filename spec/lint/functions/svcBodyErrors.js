@@ -1,20 +1,12 @@
 // svc-body-errors: every operation under `paths` with a requestBody documents 415 listing
 // UNSUPPORTED_MEDIA_TYPE and a 400 listing INVALID_REQUEST_BODY and INVALID_REQUEST.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, missingDocumentedCodes, operations } from './lib/oas.js';
+import { houseRule, isObject, missingDocumentedCodes, operations } from './lib/oas.js';
 
 const DEFAULT_REQUIRED = { 415: ['UNSUPPORTED_MEDIA_TYPE'], 400: ['INVALID_REQUEST_BODY', 'INVALID_REQUEST'] };
 
-export default createRulesetFunction(
+export default houseRule(
   {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: {
-        required: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-      },
-      additionalProperties: false,
-    },
+    required: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
   },
   function svcBodyErrors(doc, options) {
     const required = options?.required ?? DEFAULT_REQUIRED;

@@ -2,18 +2,10 @@
 // `type: [string, "null"]`), except in a schema that carries x-svc-naming-exception. The schema
 // walk looks at `enum` wherever it is, whatever `type` says (no JSONPath filter on type, which
 // would miss OAS 3.1 type arrays).
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { walkDocumentSchemas } from './lib/oas.js';
+import { houseRule, walkDocumentSchemas } from './lib/oas.js';
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { pattern: { type: 'string' }, exceptionKeyword: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { pattern: { type: 'string' }, exceptionKeyword: { type: 'string' } },
   function svcEnumUpperSnake(doc, options) {
     const re = new RegExp(options?.pattern ?? '^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$');
     const exception = options?.exceptionKeyword ?? 'x-svc-naming-exception';

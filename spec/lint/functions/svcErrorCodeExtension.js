@@ -7,16 +7,17 @@
 //      error response of the code's catalogue status (the 400 for validation codes).
 //      Read-only properties are skipped (they are never sent). $ref siblings are included for
 //      properties written as { $ref, x-svc-error-code }.
-import { createRulesetFunction } from '@stoplight/spectral-core';
 import {
   catalogue,
+  houseRule,
   isObject,
   listedCodes,
   operations,
   parameters,
   rawAt,
-  walkNodes,
+  schemasOf,
   walkSchema,
+  walkWritten,
 } from './lib/oas.js';
 
 const KEYWORDS = new Set([
@@ -37,15 +38,8 @@ function codesOf(value) {
   return null;
 }
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { keyword: { type: 'string' }, errorCode: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { keyword: { type: 'string' }, errorCode: { type: 'string' } },
   function svcErrorCodeExtension(doc, options, context) {
     const key = options?.keyword ?? 'x-svc-error-code';
     const cat = catalogue(doc, options?.errorCode ?? 'ErrorCode');
@@ -67,14 +61,8 @@ export default createRulesetFunction(
         }
       }
     };
-    walkNodes(context, doc, (_node, raw, path) => {
-      if (key in raw) check(raw[key], [...path, key], '');
-      for (const [k, v] of Object.entries(raw)) {
-        const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
-        for (const [x, at, where] of items) {
-          if (isObject(x) && typeof x.$ref === 'string' && key in x) check(x[key], at, where);
-        }
-      }
+    walkWritten(context, doc, (node, pathOf, where) => {
+      if (key in node) check(node[key], pathOf(key), where);
     });
 
     // 2. operations list the codes of the schemas they take
@@ -88,9 +76,9 @@ export default createRulesetFunction(
       for (const { param, path } of parameters(o)) {
         const where = `parameter ${String(param.name)}`;
         if (key in param) add(param[key], where);
-        sources.push([where, mediaOrSchema(param, path)]);
+        sources.push([where, schemasOf(param, path)]);
       }
-      if (isObject(o.op.requestBody)) sources.push(['request body', mediaOrSchema(o.op.requestBody, [...o.path, 'requestBody'])]);
+      if (isObject(o.op.requestBody)) sources.push(['request body', schemasOf(o.op.requestBody, [...o.path, 'requestBody'])]);
       for (const [where, roots] of sources) {
         for (const [root, rootPath] of roots) {
           walkSchema(root, rootPath, (schema, path) => {
@@ -119,15 +107,3 @@ export default createRulesetFunction(
     return results;
   },
 );
-
-/** The schemas of a parameter or request body: its `schema`, and each `content` entry's schema. */
-function mediaOrSchema(node, path) {
-  const out = [];
-  if (isObject(node.schema)) out.push([node.schema, [...path, 'schema']]);
-  if (isObject(node.content)) {
-    for (const [mt, media] of Object.entries(node.content)) {
-      if (isObject(media) && isObject(media.schema)) out.push([media.schema, [...path, 'content', mt, 'schema']]);
-    }
-  }
-  return out;
-}

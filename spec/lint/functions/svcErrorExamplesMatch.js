@@ -3,18 +3,10 @@
 // and every listed code has at least one example (the house style: one named example per code).
 // For a response whose error is ApiError directly (no enum), an example's code must be a
 // catalogue code of that status and its type the catalogue's type of that code.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { JSON_MEDIA, catalogue, errorResponseForm, isErrorStatus, isObject, operations, responses, statusMatches } from './lib/oas.js';
+import { JSON_MEDIA, catalogue, errorResponseForm, houseRule, isErrorStatus, isObject, operations, responses, statusMatches } from './lib/oas.js';
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { errorSchema: { type: 'string' }, errorCode: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { errorSchema: { type: 'string' }, errorCode: { type: 'string' } },
   function svcErrorExamplesMatch(doc, options) {
     const envelope = options?.errorSchema ?? 'ApiError';
     const cat = catalogue(doc, options?.errorCode ?? 'ErrorCode');

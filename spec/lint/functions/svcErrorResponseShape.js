@@ -6,11 +6,11 @@
 // document) with x-svc-status equal to the response's status, and `type` equals the catalogue's
 // x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
 // Webhooks are exempt: their responses come from the customer's receiver, not from the API.
-import { createRulesetFunction } from '@stoplight/spectral-core';
 import {
   JSON_MEDIA,
   catalogue,
   errorResponseForm,
+  houseRule,
   isErrorStatus,
   operations,
   responses,
@@ -19,18 +19,11 @@ import {
   statusesOfType,
 } from './lib/oas.js';
 
-export default createRulesetFunction(
+export default houseRule(
   {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: {
-        errorSchema: { type: 'string' },
-        errorCode: { type: 'string' },
-        errorType: { type: 'string' },
-      },
-      additionalProperties: false,
-    },
+    errorSchema: { type: 'string' },
+    errorCode: { type: 'string' },
+    errorType: { type: 'string' },
   },
   function svcErrorResponseShape(doc, options) {
     const envelope = options?.errorSchema ?? 'ApiError';

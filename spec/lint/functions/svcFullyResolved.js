@@ -3,10 +3,9 @@
 // from about 100 places (stoplightio/spectral#2790, #2640); every rule then sees `{ $ref }` where a
 // schema should be. lint/resolver.cjs avoids this: run spectral with `--resolver lint/resolver.cjs`.
 // A $ref to a missing file is left too; the built-in invalid-ref reports it.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject } from './lib/oas.js';
+import { houseRule, isObject } from './lib/oas.js';
 
-export default createRulesetFunction({ input: null, options: null }, function svcFullyResolved(doc) {
+export default houseRule(null, function svcFullyResolved(doc) {
   const seen = new WeakSet();
   const left = [];
   const walk = (node, path) => {

@@ -1,8 +1,7 @@
 // svc-list-pagination: an operation under `paths` whose 200 response schema has a required
 // `pagination` property takes the `page` and `size` query parameters; and an operation taking the
 // `page` query parameter returns such a required pagination in its 200 response.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { JSON_MEDIA, findParameter, isObject, operations } from './lib/oas.js';
+import { JSON_MEDIA, findParameter, houseRule, isObject, operations } from './lib/oas.js';
 
 /** Whether the schema (or one of its allOf members) requires `property` and defines it. */
 function requiresProperty(schema, property, seen = new WeakSet()) {
@@ -14,18 +13,11 @@ function requiresProperty(schema, property, seen = new WeakSet()) {
   return Array.isArray(schema.allOf) && schema.allOf.some(s => requiresProperty(s, property, seen));
 }
 
-export default createRulesetFunction(
+export default houseRule(
   {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: {
-        property: { type: 'string' },
-        pageParameter: { type: 'string' },
-        sizeParameter: { type: 'string' },
-      },
-      additionalProperties: false,
-    },
+    property: { type: 'string' },
+    pageParameter: { type: 'string' },
+    sizeParameter: { type: 'string' },
   },
   function svcListPagination(doc, options) {
     const property = options?.property ?? 'pagination';

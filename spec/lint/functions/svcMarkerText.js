@@ -1,8 +1,7 @@
 // svc-marker-text: every x-svc-unspecified, x-svc-ambiguity and x-svc-inferred value is a
 // non-empty string, or a non-empty list or map of non-empty strings. Checked on every node as
 // written in its file, $ref siblings included.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isNonEmptyString, isObject, walkNodes } from './lib/oas.js';
+import { houseRule, isNonEmptyString, isObject, walkWritten } from './lib/oas.js';
 
 function valid(v) {
   if (isNonEmptyString(v)) return true;
@@ -14,15 +13,8 @@ function valid(v) {
 const describe = v =>
   v === null ? 'null' : typeof v === 'string' ? (v.trim() === '' ? 'an empty string' : 'a string') : Array.isArray(v) ? 'a list with an empty or non-string entry' : isObject(v) ? 'a map with an empty or non-string value' : typeof v;
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { markers: { type: 'array', items: { type: 'string' } } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { markers: { type: 'array', items: { type: 'string' } } },
   function svcMarkerText(doc, options, context) {
     const markers = options?.markers ?? ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'];
     const results = [];
@@ -35,15 +27,8 @@ export default createRulesetFunction(
         path,
       });
     };
-    walkNodes(context, doc, (_node, raw, path) => {
-      for (const m of markers) if (m in raw) check(raw[m], m, [...path, m], '');
-      for (const [k, v] of Object.entries(raw)) {
-        const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
-        for (const [x, at, where] of items) {
-          if (!isObject(x) || typeof x.$ref !== 'string') continue;
-          for (const m of markers) if (m in x) check(x[m], m, at, where);
-        }
-      }
+    walkWritten(context, doc, (node, pathOf, where) => {
+      for (const m of markers) if (m in node) check(node[m], m, pathOf(m), where);
     });
     return results;
   },

@@ -1,9 +1,8 @@
 // svc-no-default-response: no operation (paths or webhooks) has a `default` response: it would hide
 // undocumented statuses from contract tests.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { childPath, isObject, operations } from './lib/oas.js';
+import { childPath, houseRule, isObject, operations } from './lib/oas.js';
 
-export default createRulesetFunction({ input: null, options: null }, function svcNoDefaultResponse(doc, _o, context) {
+export default houseRule(null, function svcNoDefaultResponse(doc, _o, context) {
   const results = [];
   for (const o of operations(doc, { webhooks: true })) {
     if (isObject(o.op.responses) && 'default' in o.op.responses) {

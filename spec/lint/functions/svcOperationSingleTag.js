@@ -1,9 +1,8 @@
 // svc-operation-single-tag: every operation (paths and webhooks) has exactly one tag, and that tag
 // is declared in the root `tags`.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, operations } from './lib/oas.js';
+import { houseRule, isObject, operations } from './lib/oas.js';
 
-export default createRulesetFunction({ input: null, options: null }, function svcOperationSingleTag(doc) {
+export default houseRule(null, function svcOperationSingleTag(doc) {
   const declared = new Set(
     (Array.isArray(doc?.tags) ? doc.tags : []).filter(t => isObject(t) && typeof t.name === 'string').map(t => t.name),
   );

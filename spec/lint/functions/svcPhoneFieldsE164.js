@@ -4,20 +4,12 @@
 // $ref: the property's schema has that pattern directly, or is a oneOf/anyOf of such a schema and
 // {type: "null"} (NullablePhoneNumber). A boolean property (a flag such as allow_duplicate_number)
 // is not a phone number and is skipped.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { childPath, isObject, operations, parameters, typesOf, unwrapNullable, walkDocumentSchemas } from './lib/oas.js';
+import { childPath, houseRule, isObject, operations, parameters, typesOf, unwrapNullable, walkDocumentSchemas } from './lib/oas.js';
 
 const strings = { type: 'array', items: { type: 'string' } };
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { pattern: { type: 'string' }, names: strings, suffixes: strings, parameterNames: strings },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { pattern: { type: 'string' }, names: strings, suffixes: strings, parameterNames: strings },
   function svcPhoneFieldsE164(doc, options, context) {
     const pattern = options?.pattern ?? '^\\+[1-9][0-9]{1,14}$';
     const names = new Set(options?.names ?? ['contact_number', 'svc_number', 'number_to']);

@@ -9,8 +9,7 @@
 //      x-svc-id-prefix is the given prefix (directly, or as the non-null branch of a nullable oneOf/anyOf).
 // It does not guess prefixes of other *_id fields: add them to the options when the description
 // states them.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { childPath, isObject, unwrapNullable, walkDocumentSchemas } from './lib/oas.js';
+import { childPath, houseRule, isObject, unwrapNullable, walkDocumentSchemas } from './lib/oas.js';
 
 const prefixMap = { type: 'object', additionalProperties: { type: 'string' } };
 const SAMPLE = '4TgB81cd';
@@ -37,18 +36,11 @@ function compile(pattern) {
   }
 }
 
-export default createRulesetFunction(
+export default houseRule(
   {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: {
-        keyword: { type: 'string' },
-        properties: prefixMap,
-        titledProperties: { type: 'object', additionalProperties: prefixMap },
-      },
-      additionalProperties: false,
-    },
+    keyword: { type: 'string' },
+    properties: prefixMap,
+    titledProperties: { type: 'object', additionalProperties: prefixMap },
   },
   function svcPrefixedIdFields(doc, options, context) {
     const keyword = options?.keyword ?? 'x-svc-id-prefix';

@@ -1,12 +1,8 @@
 // svc-request-id-parameter: every operation under `paths` takes the X-Request-Id header parameter.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { findParameter, operations } from './lib/oas.js';
+import { findParameter, houseRule, operations } from './lib/oas.js';
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: { type: ['object', 'null'], properties: { header: { type: 'string' } }, additionalProperties: false },
-  },
+export default houseRule(
+  { header: { type: 'string' } },
   function svcRequestIdParameter(doc, options) {
     const header = options?.header ?? 'X-Request-Id';
     const results = [];

@@ -2,20 +2,12 @@
 // X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset; every response of a write
 // operation (POST/PUT/PATCH/DELETE) also declares Idempotency-Key, and its 2xx responses also
 // Idempotency-Replayed. Header names compare case-insensitively.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, isWrite, operations, responses, statusOf } from './lib/oas.js';
+import { houseRule, isObject, isWrite, operations, responses, statusOf } from './lib/oas.js';
 
 const strings = { type: 'array', items: { type: 'string' } };
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { headers: strings, writeHeaders: strings, writeSuccessHeaders: strings },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { headers: strings, writeHeaders: strings, writeSuccessHeaders: strings },
   function svcResponseHeaders(doc, options) {
     const always = options?.headers ?? ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
     const onWrites = options?.writeHeaders ?? ['Idempotency-Key'];

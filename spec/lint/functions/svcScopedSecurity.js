@@ -3,18 +3,10 @@
 // ApiKey scheme with at least one scope, and every scope is a key of the scheme's x-svc-scopes.
 // It also checks that the root `security` names only defined schemes (it replaces spectral:oas's
 // oas3-operation-security-defined, which rejects scopes on an apiKey scheme).
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { isObject, operations } from './lib/oas.js';
+import { houseRule, isObject, operations } from './lib/oas.js';
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { scheme: { type: 'string' }, scopesExtension: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { scheme: { type: 'string' }, scopesExtension: { type: 'string' } },
   function svcScopedSecurity(doc, options) {
     const schemeName = options?.scheme ?? 'ApiKey';
     const scopesKey = options?.scopesExtension ?? 'x-svc-scopes';

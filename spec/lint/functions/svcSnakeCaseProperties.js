@@ -1,17 +1,9 @@
 // svc-snake-case-properties: every property name is snake_case, except in a schema that carries
 // x-svc-naming-exception (which applies to that schema's own properties only).
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { childPath, isObject, walkDocumentSchemas } from './lib/oas.js';
+import { childPath, houseRule, isObject, walkDocumentSchemas } from './lib/oas.js';
 
-export default createRulesetFunction(
-  {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: { pattern: { type: 'string' }, exceptionKeyword: { type: 'string' } },
-      additionalProperties: false,
-    },
-  },
+export default houseRule(
+  { pattern: { type: 'string' }, exceptionKeyword: { type: 'string' } },
   function svcSnakeCaseProperties(doc, options, context) {
     const re = new RegExp(options?.pattern ?? '^[a-z][a-z0-9]*(_[a-z0-9]+)*$');
     const exception = options?.exceptionKeyword ?? 'x-svc-naming-exception';

@@ -8,10 +8,9 @@
 // It replaces oas3-valid-media-example and oas3-valid-schema-example, whose Ajv compiles `pattern`
 // without the `u` flag (unicodeRegExp: false): valid 2020-12 patterns such as '[\p{L}\p{N}]'
 // ("at least one letter or digit") then reject valid examples.
-import { createRulesetFunction } from '@stoplight/spectral-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { HTTP_METHODS, isObject, walkDocumentSchemas } from './lib/oas.js';
+import { houseRule, isObject, schemaHolders, walkDocumentSchemas } from './lib/oas.js';
 
 const AjvClass = Ajv2020.default ?? Ajv2020;
 const addFormatsFn = addFormats.default ?? addFormats;
@@ -57,7 +56,7 @@ const describe = errors =>
     .map(e => `${e.instancePath === '' ? 'the value' : `'${e.instancePath}'`} ${e.message}${e.keyword === 'additionalProperties' ? ` ('${e.params.additionalProperty}')` : ''}`)
     .join('; ');
 
-export default createRulesetFunction({ input: null, options: null }, function svcValidExamples(doc) {
+export default houseRule(null, function svcValidExamples(doc) {
   const compiled = new WeakMap();
   const results = [];
 
@@ -118,47 +117,9 @@ export default createRulesetFunction({ input: null, options: null }, function sv
     return r;
   };
 
-  const content = (c, path, label, flag) => {
-    if (!isObject(c)) return;
-    for (const [mt, media] of Object.entries(c)) {
-      if (!isObject(media) || !isObject(media.schema)) continue;
-      checkExamples(media, relaxed(media.schema, flag), [...path, mt], `${label} (${mt})`);
-    }
-  };
-  const parameter = (p, path, label) => {
-    if (!isObject(p)) return;
-    if (isObject(p.schema)) checkExamples(p, p.schema, path, label);
-    content(p.content, [...path, 'content'], label, null);
-  };
-  const response = (r, path, label) => {
-    if (!isObject(r)) return;
-    content(r.content, [...path, 'content'], label, 'writeOnly');
-    if (isObject(r.headers)) for (const [h, header] of Object.entries(r.headers)) parameter(header, [...path, 'headers', h], `header ${h}`);
-  };
-  const operation = (op, path, label) => {
-    if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => parameter(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`));
-    if (isObject(op.requestBody)) content(op.requestBody.content, [...path, 'requestBody', 'content'], `the request body of ${label}`, 'readOnly');
-    if (isObject(op.responses)) for (const [s, r] of Object.entries(op.responses)) response(r, [...path, 'responses', s], `response ${s}`);
-  };
-  const pathItems = (items, where) => {
-    if (!isObject(items)) return;
-    for (const [key, item] of Object.entries(items)) {
-      if (!isObject(item)) continue;
-      if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameter(p, [where, key, 'parameters', i], `parameter ${String(p?.name)}`));
-      for (const m of HTTP_METHODS) if (isObject(item[m])) operation(item[m], [where, key, m], `${m.toUpperCase()} ${key}`);
-    }
-  };
-
-  pathItems(doc?.paths, 'paths');
-  pathItems(doc?.webhooks, 'webhooks');
-  const c = doc?.components;
-  if (isObject(c)) {
-    if (isObject(c.parameters)) for (const [n, p] of Object.entries(c.parameters)) parameter(p, ['components', 'parameters', n], `parameter ${n}`);
-    if (isObject(c.headers)) for (const [n, h] of Object.entries(c.headers)) parameter(h, ['components', 'headers', n], `header ${n}`);
-    if (isObject(c.responses)) for (const [n, r] of Object.entries(c.responses)) response(r, ['components', 'responses', n], `response ${n}`);
-    if (isObject(c.requestBodies)) {
-      for (const [n, b] of Object.entries(c.requestBodies)) if (isObject(b)) content(b.content, ['components', 'requestBodies', n, 'content'], `request body ${n}`, 'readOnly');
-    }
+  for (const { holder, path, label, flag } of schemaHolders(doc)) {
+    // Path items of components are checked where paths use them: the messages name the path.
+    if (path[1] !== 'pathItems') checkExamples(holder, relaxed(holder.schema, flag), path, label);
   }
 
   walkDocumentSchemas(doc, (schema, path) => {

@@ -1,21 +1,13 @@
 // svc-write-idempotency-key: every POST/PUT/PATCH/DELETE operation under `paths` takes the
 // Idempotency-Key header parameter and documents a 409 listing IDEMPOTENCY_KEY_REUSE and
 // OTHER_TRANSACTION_IN_PROGRESS.
-import { createRulesetFunction } from '@stoplight/spectral-core';
-import { findParameter, isWrite, missingDocumentedCodes, operations } from './lib/oas.js';
+import { findParameter, houseRule, isWrite, missingDocumentedCodes, operations } from './lib/oas.js';
 
-export default createRulesetFunction(
+export default houseRule(
   {
-    input: null,
-    options: {
-      type: ['object', 'null'],
-      properties: {
-        header: { type: 'string' },
-        conflictStatus: { type: 'string' },
-        conflictCodes: { type: 'array', items: { type: 'string' } },
-      },
-      additionalProperties: false,
-    },
+    header: { type: 'string' },
+    conflictStatus: { type: 'string' },
+    conflictCodes: { type: 'array', items: { type: 'string' } },
   },
   function svcWriteIdempotencyKey(doc, options) {
     const header = options?.header ?? 'Idempotency-Key';

@@ -477,6 +477,20 @@ describe('schemas', () => {
     expectSilent(good, 'svc-valid-examples');
   });
 
+  it('svc-valid-examples: response, parameter and header examples are checked, each named once', async () => {
+    const r = await lint(
+      mutate(d => {
+        getOp(d).responses['400'].content['application/json'].examples.INVALID_PAGE_SIZE.value.error.retryable = 'no';
+        d.components.parameters.RequestIdParameter.example = '';
+        d.components.headers.RateLimitRemainingHeader.example = -1;
+      }),
+    );
+    const response = expectReported(r, 'svc-valid-examples', [...GET, 'responses', '400', ...JSON_BODY, 'examples', 'INVALID_PAGE_SIZE', 'value'], /^Example 'INVALID_PAGE_SIZE' of response 400 \(application\/json\) .*retryable/);
+    expect(response).toHaveLength(1);
+    expectReported(r, 'svc-valid-examples', ['components', 'parameters', 'RequestIdParameter', 'example'], /^Example of parameter X-Request-Id /);
+    expectReported(r, 'svc-valid-examples', ['components', 'headers', 'RateLimitRemainingHeader', 'example'], /^Example of header X-RateLimit-Remaining /);
+  });
+
   it('svc-valid-examples: a schema `examples` entry that breaks its schema', async () => {
     const r = await lint(mutate(d => (d.components.schemas.UserId.examples = ['4TgB81cd'])));
     expectReported(r, 'svc-valid-examples', [...SCHEMAS, 'UserId', 'examples', 0], /pattern/);

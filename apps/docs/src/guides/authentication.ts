@@ -3,7 +3,7 @@
 // requirements (several requirements are alternatives: "either A or B").
 import { readUnspecifiedOperations } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, operationLabel, type OpenApiDocument, type SecurityRequirement } from '../openapi.js';
+import { asJson, listOperations, operationLabel, resolve, type OpenApiDocument, type SecurityRequirement } from '../openapi.js';
 import type { GuideBuilder } from './guide.js';
 
 interface ApiKeyScheme {
@@ -24,7 +24,7 @@ export function requirementText(requirements: SecurityRequirement[]): string {
 }
 
 function apiKeyScheme(doc: OpenApiDocument): [string, ApiKeyScheme] {
-  const entry = Object.entries(doc.components?.securitySchemes ?? {}).find(([, scheme]) => scheme.type === 'apiKey');
+  const entry = Object.entries(doc.components?.securitySchemes ?? {}).find(([, scheme]) => resolve(doc, scheme).type === 'apiKey');
   if (!entry) throw new Error('The contract has no apiKey security scheme');
   return entry as unknown as [string, ApiKeyScheme];
 }

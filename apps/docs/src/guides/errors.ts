@@ -6,7 +6,7 @@ import { readStatusesOfType } from '@svc/spec-runtime';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
 import { errorAnchor, errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, resolve, type OpenApiDocument, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 import { fieldTable } from './schema-text.js';
@@ -58,7 +58,7 @@ export function codeSection(entry: CatalogueEntry): string {
 function errorBodySchema(doc: OpenApiDocument): Schema {
   const schema = doc.components?.schemas?.ApiError;
   if (!schema) throw new Error('The bundle has no components.schemas.ApiError');
-  return schema;
+  return resolve(doc, schema);
 }
 
 export const errorsGuide: GuideBuilder = ({ doc, description }) => {

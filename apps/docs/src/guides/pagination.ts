@@ -21,7 +21,7 @@ import { fieldTable } from './schema-text.js';
 function sharedParameter(doc: OpenApiDocument, component: string): Parameter {
   const parameter = doc.components?.parameters?.[component];
   if (!parameter) throw new Error(`The bundle has no components.parameters.${component}`);
-  return parameter;
+  return resolve(doc, parameter);
 }
 
 /** The schema name of the `pagination` block in an operation's 200 response. */

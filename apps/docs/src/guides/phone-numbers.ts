@@ -10,7 +10,7 @@ import type { GuideBuilder } from './guide.js';
 const SCHEMA = 'PhoneNumber';
 
 export const phoneNumbersGuide: GuideBuilder = ({ doc }) => {
-  const schema = doc.components?.schemas?.[SCHEMA];
+  const schema = resolve(doc, doc.components?.schemas?.[SCHEMA]);
   if (!schema?.pattern) throw new Error(`The bundle has no components.schemas.${SCHEMA} with a pattern`);
   const errorCode = schema['x-svc-error-code'];
 

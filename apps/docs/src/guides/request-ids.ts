@@ -2,14 +2,14 @@
 // the X-Request-Id request parameter and response header in their own words.
 import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, namedHeaders, refName, resolve, schemaExample, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, namedHeaders, refName, resolve, schemaExample, type OpenApiDocument, type Reference, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
 const SECTION = 'Request ids';
 
 /** What a string schema allows, in a few words: its pattern, else its length bounds. */
-function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): string {
+function constraintText(doc: OpenApiDocument, schemaOrRef: Schema | Reference | undefined): string {
   const schema = schemaOrRef ? resolve(doc, schemaOrRef) : {};
   if (typeof schema.pattern === 'string') return code(schema.pattern);
   const min = typeof schema.minLength === 'number' ? schema.minLength : undefined;
@@ -24,7 +24,7 @@ export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => 
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
   const name = headerNamesOf(asJson(doc)).requestId.toLowerCase();
   const requestIdHeader = namedHeaders(doc).find((header) => header.name.toLowerCase() === name);
-  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name);
+  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).map((parameter) => resolve(doc, parameter)).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name);
   if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');
   const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${refName(requestIdParameter.schema)}`);
 

@@ -1,9 +1,9 @@
 // How the guides describe a schema in one short phrase ("string", "integer or null",
 // "array of FieldError", "PhoneNumber") and list an object's fields.
-import { refName, resolve, type OpenApiDocument, type Schema } from '../openapi.js';
+import { refName, resolve, type OpenApiDocument, type Reference, type Schema } from '../openapi.js';
 import { code, oneLine, table } from '../markdown.js';
 
-export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | undefined): string {
+export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | Reference | undefined): string {
   if (!schemaOrRef) return 'any';
   const name = refName(schemaOrRef);
   if (name) return name;
@@ -23,7 +23,7 @@ export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | undefined):
  * type and code pinned to the catalogue): a later member's property replaces an earlier one's,
  * keeping the earlier description when it has none of its own.
  */
-function objectFields(doc: OpenApiDocument, schemaOrRef: Schema): { properties: Record<string, Schema>; required: Set<string> } {
+function objectFields(doc: OpenApiDocument, schemaOrRef: Schema | Reference): { properties: Record<string, Schema>; required: Set<string> } {
   const schema = resolve(doc, schemaOrRef);
   const properties: Record<string, Schema> = {};
   const required = new Set<string>();
@@ -41,7 +41,7 @@ function objectFields(doc: OpenApiDocument, schemaOrRef: Schema): { properties: 
 }
 
 /** A field table of an object schema: name, type, required, description. */
-export function fieldTable(doc: OpenApiDocument, schemaOrRef: Schema): string {
+export function fieldTable(doc: OpenApiDocument, schemaOrRef: Schema | Reference): string {
   const { properties, required } = objectFields(doc, schemaOrRef);
   return table(
     ['Field', 'Type', 'Required', 'Description'],

@@ -9,7 +9,7 @@ const SECTION = 'Versioning';
 
 /** The longest run of whole path segments every path starts with (`/v2/api`). */
 export function commonPathPrefix(doc: OpenApiDocument): string {
-  const split = Object.keys(doc.paths).map((path) => path.split('/').slice(1));
+  const split = Object.keys(doc.paths ?? {}).map((path) => path.split('/').slice(1));
   const first = split[0] ?? [];
   const shared: string[] = [];
   for (const [index, segment] of first.entries()) {
@@ -35,7 +35,7 @@ export const versioningGuide: GuideBuilder = ({ doc, description }) => {
           ['Server', server ? `${code(server.url)}: ${oneLine(server.description)}` : 'not shown'],
           ...Object.entries(server?.variables ?? {}).map(([name, variable]) => [
             `Server variable ${code(name)}`,
-            `${code(variable.default)} (default): ${oneLine(variable.description)}`,
+            `${code(String(variable.default))} (default): ${oneLine(variable.description)}`,
           ]),
         ],
       ),

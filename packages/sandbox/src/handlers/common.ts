@@ -17,14 +17,14 @@ export function keyMayUseLine(key: ApiKeyRecord, number: string): boolean {
   return key.lines === null || key.lines.includes(number);
 }
 
-export function accessibleLines(team: TeamRecord, key: ApiKeyRecord): string[] {
-  return team.lines.map((l) => l.number).filter((n) => keyMayUseLine(key, n));
-}
-
-/** 403 SVC_NUMBER_FORBIDDEN unless the line belongs to the team and the key may use it. */
-export function checkLine(team: TeamRecord, key: ApiKeyRecord, number: string, param: string): Failure | null {
-  if (team.lines.some((l) => l.number === number) && keyMayUseLine(key, number)) return null;
-  return fail('SVC_NUMBER_FORBIDDEN', `This API key has no access to the line ${number}.`, { param });
+/**
+ * The lines a request covers: the one it names in svc_number (403 SVC_NUMBER_FORBIDDEN unless the
+ * line belongs to the team and the key may use it), else every line of the team the key may use.
+ */
+export function linesInScope(team: TeamRecord, key: ApiKeyRecord, line: string | null): Set<string> | Failure {
+  if (line === null) return new Set(team.lines.map((l) => l.number).filter((n) => keyMayUseLine(key, n)));
+  if (team.lines.some((l) => l.number === line) && keyMayUseLine(key, line)) return new Set([line]);
+  return fail('SVC_NUMBER_FORBIDDEN', `This API key has no access to the line ${line}.`, { param: 'svc_number' });
 }
 
 export type Item = { kind: 'call'; record: CallRecord } | { kind: 'message'; record: MessageRecord };

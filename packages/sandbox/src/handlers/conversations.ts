@@ -4,16 +4,12 @@
 import { paginate, pageFromQuery } from '../support/pagination.js';
 import { matchesAll, searchTerms } from '../support/text-search.js';
 import type { TeamRecord } from '../store/model.js';
-import { accessibleLines, allItems, briefItem, checkLine, itemTexts, itemTime, timeValue, type Item } from './common.js';
+import { allItems, briefItem, itemTexts, itemTime, linesInScope, timeValue, type Item } from './common.js';
 import { fail, ok, type Handler } from './types.js';
 
 export const listConversations: Handler = ({ team, key, query }) => {
-  const line = query.get('svc_number');
-  if (line !== null) {
-    const refusal = checkLine(team, key, line, 'svc_number');
-    if (refusal) return refusal;
-  }
-  const lines = new Set(line !== null ? [line] : accessibleLines(team, key));
+  const lines = linesInScope(team, key, query.get('svc_number'));
+  if ('error' in lines) return lines;
   const search = query.get('search');
   const terms = search === null ? null : searchTerms(search);
   if (search !== null && terms === null) {
@@ -55,12 +51,8 @@ function entry(team: TeamRecord, number: string, lines: Set<string>) {
 export const applyConversationAction: Handler = ({ team, key, params, body }) => {
   const contactNumber = params.contact_number as string;
   const action = body.action as 'READ' | 'UNREAD' | 'ARCHIVE' | 'UNARCHIVE';
-  const line = typeof body.svc_number === 'string' ? body.svc_number : null;
-  if (line !== null) {
-    const refusal = checkLine(team, key, line, 'svc_number');
-    if (refusal) return refusal;
-  }
-  const lines = new Set(line !== null ? [line] : accessibleLines(team, key));
+  const lines = linesInScope(team, key, typeof body.svc_number === 'string' ? body.svc_number : null);
+  if ('error' in lines) return lines;
   // Every action is idempotent: applying it in the target state changes nothing and answers 200.
   for (const conversation of team.conversations) {
     if (conversation.contact_number !== contactNumber || !lines.has(conversation.svc_number)) continue;

@@ -104,11 +104,8 @@ export const updatePerson: Handler = ({ team, params, body, now }) => {
     }
   }
   if (errors.length > 0) return invalid(errors);
-  if ('name' in body) person.name = body.name as string | null;
-  if ('last_name' in body) person.last_name = body.last_name as string | null;
-  if ('email' in body) person.email = body.email as string | null;
+  for (const name of ['name', 'last_name', 'email', 'company_id'] as const) if (name in body) person[name] = body[name] as string | null;
   if ('phone_numbers' in body) person.phone_numbers = [...(body.phone_numbers as string[])];
-  if ('company_id' in body) person.company_id = body.company_id as string | null;
   if ('custom_fields' in body) {
     for (const [fieldKey, fieldValue] of Object.entries(body.custom_fields as Record<string, string | number | boolean | null>)) {
       if (fieldValue === null) delete person.custom_fields[fieldKey];

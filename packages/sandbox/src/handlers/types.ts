@@ -22,11 +22,8 @@ export interface HandlerContext {
   newId(prefix: string): string;
 }
 
-export interface Success {
-  status: number;
-  /** undefined: no body (204). */
-  body?: unknown;
-}
+/** A status and a JSON body (none for 204): the kernel's Outcome that is not a Failure. */
+export type Success = Exclude<Outcome, Failure>;
 
 export type HandlerResult = Outcome;
 export type Handler = (ctx: HandlerContext) => HandlerResult;

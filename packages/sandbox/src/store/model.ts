@@ -2,9 +2,20 @@
 // memory. Everything is plain JSON, so a snapshot is JSON.stringify and a reset is a deep copy.
 // Field names follow the API where the API shows them; the rest are the sandbox's own. Enums the
 // contract holds are its generated types (@svc/api-types), never typed again here.
-import type { CallTranscription, CustomFieldType, DialingQueueDoNotDisturb, DialingQueueVoicemailHandling, ThreadEntityType } from '@svc/api-types';
+import type {
+  Calendar,
+  CalendarOwner,
+  CallTranscription,
+  CustomFieldOption,
+  CustomFieldType,
+  DialingQueueDoNotDisturb,
+  DialingQueueNumber as QueueNumberSchema,
+  DialingQueueVoicemailHandling,
+  ReceptionistAgent,
+  ThreadEntityType,
+} from '@svc/api-types';
 
-export type { ThreadEntityType };
+export type { CustomFieldOption, ThreadEntityType };
 
 export type Plan = 'PAID' | 'TRIAL';
 
@@ -121,11 +132,6 @@ export interface TagRecord {
   name: string;
 }
 
-export interface CustomFieldOption {
-  key: string;
-  label: string;
-}
-
 export interface CustomFieldRecord {
   key: string;
   label: string | null;
@@ -176,19 +182,8 @@ export interface SummaryTemplateRecord {
   created_at: string;
 }
 
-export interface DialingQueueNumber {
-  number_to: string;
-  position: number;
-  created_at: string;
-  updated_at: string;
-  call_start_date?: string;
-  call_id?: string;
-  routing_result?: string;
-  sync_status?: string;
-  detected_outbound_voicemail?: boolean;
-  not_reached_destination_reason?: string;
-  voicemail_left?: boolean;
-}
+/** The contract's queue entry (every field optional there), with the fields the sandbox always keeps. */
+export type DialingQueueNumber = QueueNumberSchema & Required<Pick<QueueNumberSchema, 'number_to' | 'position' | 'created_at' | 'updated_at'>>;
 
 export interface DialingQueueRecord {
   id: string;
@@ -202,49 +197,14 @@ export interface DialingQueueRecord {
   updated_at: string;
 }
 
-export interface CalendarRecord {
-  calendar_connection_id: string;
-  name: string;
-  provider: string;
-  status: string;
-  is_team_default: boolean;
-  owner: { user_id: string; user_name: string; email: string };
-  event_types: Array<{
-    id: string;
-    slug: string;
-    title: string;
-    length_in_minutes: number;
-    description: string;
-    required_questions: Array<{ id: string; label: string }>;
-  }>;
-}
-
-export interface ReceptionistAgentRecord {
-  id: string;
-  status: string;
-  is_default: boolean;
-  name: string;
-  business_name: string;
-  business_address: string;
-  business_phone: string;
-  business_email: string;
-  business_website: string;
-  business_industry: string;
-  language: string;
-  voice_id: string;
-  greeting_message: string;
-  closing_message: string;
-  tone_of_voice: string;
-  answer_type: string;
-  created_at: string;
-  updated_at: string;
-}
+/** A connected calendar; whether its owner is the current user depends on the key, so it is computed when read. */
+export type CalendarRecord = Omit<Calendar, 'owner'> & { owner: Omit<CalendarOwner, 'is_current_user'> };
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface ReceptionistRecord {
   line: string;
-  agent: ReceptionistAgentRecord;
+  agent: ReceptionistAgent;
   prompt: { sections: JsonValue[] } | { custom_prompt: string };
   capabilities: { SCHEDULING: boolean; CALL_TRANSFER: boolean; WARM_TRANSFER: boolean };
   business_hours: { timezone: string; schedule: JsonValue[] };

@@ -14,6 +14,15 @@
 //     rawAt(), and reports them at the parent's path (a path through the $ref would be mapped to the
 //     $ref's target instead).
 
+import { createRulesetFunction } from '@stoplight/spectral-core';
+
+/**
+ * A house rule's function: it reads the whole document (`given: $`), and its options, where it has
+ * any (`properties` not null), are an object of those properties, each optional, and nothing else.
+ */
+export const houseRule = (properties, fn) =>
+  createRulesetFunction({ input: null, options: properties && { type: ['object', 'null'], properties, additionalProperties: false } }, fn);
+
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
@@ -34,8 +43,8 @@ export function getIn(obj, path) {
 
 /**
  * Every operation of the document: under `paths` always, under `webhooks` when asked.
- * Yields { where: 'paths' | 'webhooks', key, method, op, pathItem, path, route, label }; route is
- * 'POST /v2/api/threads' (or 'webhook CALL_RECEIVED POST'), label is 'createThread (POST /v2/api/threads)'.
+ * Yields { where: 'paths' | 'webhooks', key, method, op, pathItem, path, label }; label is
+ * 'createThread (POST /v2/api/threads)' (or 'callReceivedWebhook (webhook CALL_RECEIVED POST)').
  */
 export function* operations(doc, { webhooks = false } = {}) {
   const groups = webhooks ? ['paths', 'webhooks'] : ['paths'];
@@ -54,7 +63,6 @@ export function* operations(doc, { webhooks = false } = {}) {
           op,
           pathItem,
           path: [where, key, method],
-          route: where === 'webhooks' ? `webhook ${key} ${method.toUpperCase()}` : `${method.toUpperCase()} ${key}`,
           label: operationLabel(where, key, method, op),
         };
       }
@@ -304,70 +312,71 @@ export function walkSchema(schema, path, visit, seen = new WeakSet()) {
   }
 }
 
-function mediaSchemas(content, path, out) {
-  if (!isObject(content)) return;
-  for (const [mt, media] of Object.entries(content)) {
-    if (isObject(media) && isObject(media.schema)) out.push([media.schema, [...path, mt, 'schema']]);
+/**
+ * Where schemas sit beside their examples: the node itself when it has a `schema` (a parameter, a
+ * header), then each media type of its `content` that has one. Appends to `out` entries
+ * { holder, path, label, flag }, flag being what the examples need not carry: 'readOnly' in request
+ * bodies, 'writeOnly' in responses, null elsewhere.
+ */
+function holdersOf(node, path, label, flag, out) {
+  if (!isObject(node)) return out;
+  if (isObject(node.schema)) out.push({ holder: node, path, label, flag });
+  if (!isObject(node.content)) return out;
+  for (const [mt, media] of Object.entries(node.content)) {
+    if (isObject(media) && isObject(media.schema)) out.push({ holder: media, path: [...path, 'content', mt], label: `${label} (${mt})`, flag });
   }
+  return out;
 }
 
-function parameterSchemas(param, path, out) {
-  if (!isObject(param)) return;
-  if (isObject(param.schema)) out.push([param.schema, [...path, 'schema']]);
-  mediaSchemas(param.content, [...path, 'content'], out);
-}
+/** The schemas of a parameter or request body, as [schema, path]: its `schema`, then each media type's. */
+export const schemasOf = (node, path) => holdersOf(node, path, '', null, []).map(h => [h.holder.schema, [...h.path, 'schema']]);
 
-function operationSchemas(op, path, out, { request = true, response = true } = {}) {
-  if (request) {
-    if (Array.isArray(op.parameters)) op.parameters.forEach((p, i) => parameterSchemas(p, [...path, 'parameters', i], out));
-    if (isObject(op.requestBody)) mediaSchemas(op.requestBody.content, [...path, 'requestBody', 'content'], out);
-  }
-  if (response && isObject(op.responses)) {
-    for (const [status, r] of Object.entries(op.responses)) {
-      if (!isObject(r)) continue;
-      mediaSchemas(r.content, [...path, 'responses', status, 'content'], out);
-      if (isObject(r.headers)) {
-        for (const [h, header] of Object.entries(r.headers)) parameterSchemas(header, [...path, 'responses', status, 'headers', h], out);
-      }
+/**
+ * Every schema holder of the document (see holdersOf): operations under paths and webhooks first,
+ * then the components (parameters, headers, request bodies, responses, path items).
+ */
+export function schemaHolders(doc) {
+  const out = [];
+  const parameters = (list, path) => {
+    if (Array.isArray(list)) list.forEach((p, i) => holdersOf(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`, null, out));
+  };
+  const response = (r, path, label) => {
+    holdersOf(r, path, label, 'writeOnly', out);
+    if (isObject(r?.headers)) for (const [h, header] of Object.entries(r.headers)) holdersOf(header, [...path, 'headers', h], `header ${h}`, null, out);
+  };
+  const pathItem = (item, path, name) => {
+    if (!isObject(item)) return;
+    parameters(item.parameters, path);
+    for (const m of HTTP_METHODS) {
+      const op = item[m];
+      if (!isObject(op)) continue;
+      parameters(op.parameters, [...path, m]);
+      holdersOf(op.requestBody, [...path, m, 'requestBody'], `the request body of ${m.toUpperCase()} ${name}`, 'readOnly', out);
+      if (isObject(op.responses)) for (const [st, r] of Object.entries(op.responses)) response(r, [...path, m, 'responses', st], `response ${st}`);
     }
+  };
+  for (const where of ['paths', 'webhooks']) {
+    if (isObject(doc?.[where])) for (const [key, item] of Object.entries(doc[where])) pathItem(item, [where, key], key);
   }
+  const c = isObject(doc?.components) ? doc.components : {};
+  const each = (kind, fn) => {
+    if (isObject(c[kind])) for (const [n, v] of Object.entries(c[kind])) fn(v, ['components', kind, n], n);
+  };
+  each('parameters', (p, path, n) => holdersOf(p, path, `parameter ${n}`, null, out));
+  each('headers', (h, path, n) => holdersOf(h, path, `header ${n}`, null, out));
+  each('requestBodies', (b, path, n) => holdersOf(b, path, `request body ${n}`, 'readOnly', out));
+  each('responses', (r, path, n) => response(r, path, `response ${n}`));
+  each('pathItems', pathItem);
+  return out;
 }
 
 /** Root schemas of the whole document: operations (paths, webhooks) first, then components. */
 export function documentSchemaRoots(doc) {
-  const out = [];
-  for (const where of ['paths', 'webhooks']) {
-    if (!isObject(doc?.[where])) continue;
-    for (const [key, item] of Object.entries(doc[where])) {
-      if (!isObject(item)) continue;
-      if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameterSchemas(p, [where, key, 'parameters', i], out));
-      for (const m of HTTP_METHODS) if (isObject(item[m])) operationSchemas(item[m], [where, key, m], out);
-    }
-  }
-  const c = doc?.components;
-  if (isObject(c)) {
-    if (isObject(c.schemas)) for (const [n, s] of Object.entries(c.schemas)) out.push([s, ['components', 'schemas', n]]);
-    if (isObject(c.parameters)) for (const [n, p] of Object.entries(c.parameters)) parameterSchemas(p, ['components', 'parameters', n], out);
-    if (isObject(c.headers)) for (const [n, h] of Object.entries(c.headers)) parameterSchemas(h, ['components', 'headers', n], out);
-    if (isObject(c.requestBodies)) {
-      for (const [n, b] of Object.entries(c.requestBodies)) if (isObject(b)) mediaSchemas(b.content, ['components', 'requestBodies', n, 'content'], out);
-    }
-    if (isObject(c.responses)) {
-      for (const [n, r] of Object.entries(c.responses)) {
-        if (!isObject(r)) continue;
-        mediaSchemas(r.content, ['components', 'responses', n, 'content'], out);
-        if (isObject(r.headers)) for (const [h, header] of Object.entries(r.headers)) parameterSchemas(header, ['components', 'responses', n, 'headers', h], out);
-      }
-    }
-    if (isObject(c.pathItems)) {
-      for (const [n, item] of Object.entries(c.pathItems)) {
-        if (!isObject(item)) continue;
-        if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => parameterSchemas(p, ['components', 'pathItems', n, 'parameters', i], out));
-        for (const m of HTTP_METHODS) if (isObject(item[m])) operationSchemas(item[m], ['components', 'pathItems', n, m], out);
-      }
-    }
-  }
-  return out;
+  const roots = schemaHolders(doc).map(({ holder, path }) => [holder.schema, [...path, 'schema']]);
+  const schemas = isObject(doc?.components?.schemas) ? Object.entries(doc.components.schemas) : [];
+  const at = roots.findIndex(([, path]) => path[0] === 'components');
+  roots.splice(at === -1 ? roots.length : at, 0, ...schemas.map(([n, s]) => [s, ['components', 'schemas', n]]));
+  return roots;
 }
 
 /** Calls visit(schema, path) once for every schema object of the document. */
@@ -466,4 +475,20 @@ export function walkNodes(context, doc, visit) {
     }
   };
   walk(doc, [], false);
+}
+
+/**
+ * Calls visit(node, pathOf, where) for every object as written in its file (walkNodes' raw node)
+ * and for every `$ref` object written in one, whose siblings the resolver drops. pathOf(key) is
+ * where to report the node's `key`: below the node, or for a $ref's sibling at the parent (a path
+ * through the $ref would be mapped to its target); `where` names that $ref for messages ('' else).
+ */
+export function walkWritten(context, doc, visit) {
+  walkNodes(context, doc, (_node, raw, path) => {
+    visit(raw, key => [...path, key], '');
+    for (const [k, v] of Object.entries(raw)) {
+      const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
+      for (const [x, at, where] of items) if (isObject(x) && typeof x.$ref === 'string') visit(x, () => at, where);
+    }
+  });
 }
