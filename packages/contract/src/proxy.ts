@@ -7,9 +7,9 @@
 // the catalogue. When it stops it builds the same report as a suite run.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJsonBody, type Operation } from '@svc/spec-runtime';
+import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
 import { documentedCodes, errorProblems, type Expected } from './checks/expect.js';
-import { parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
+import { errorCode, parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
 import { Recorder } from './http/recorder.js';
 import type { TestRecord } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
@@ -36,7 +36,6 @@ export interface RunningProxy {
 
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const API_KEY = /^Api-Key ([^\s]+)$/;
 const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
 
 function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
@@ -64,7 +63,7 @@ const withStatus = (spec: Spec, code: string, why: string): Expected | undefined
  */
 export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean } | undefined {
   const match = spec.contract.matchRoute(method, url.pathname);
-  const authorized = API_KEY.test(headers.get('authorization') ?? '');
+  const authorized = apiKeyOf(headers.get('authorization')) !== undefined;
   if ('error' in match) {
     const expected = withStatus(spec, match.error, `${method} ${url.pathname} is not an operation of the contract`);
     return expected ? { expected, authFirst: !authorized } : undefined;
@@ -103,7 +102,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const key = API_KEY.exec(headers.get('authorization') ?? '')?.[1];
+    const key = apiKeyOf(headers.get('authorization'));
     if (key) keys.add(key);
     let bytes: Uint8Array | 'too-large';
     try {
@@ -151,10 +150,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     recorder.record(exchange);
     const operationId = operation?.operationId ?? '(api-wide)';
     if (expectation && exchange.error === undefined) {
-      const code = (exchange.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+      const code = errorCode(exchange);
       // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
       const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
-      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && listed(exchange.status).includes(code);
+      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && code !== undefined && listed(exchange.status).includes(code);
       const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
       recorder.add(responseVerdict('proxy.refusal', operationId, exchange.seq, problems.map((p) => `${method} ${url.pathname}: ${p}`)));
     }
