@@ -5,6 +5,7 @@
 // route, no key, a body that is not JSON, a value out of its limits) that the answer is the
 // documented error. Prism's proxy validates responses too; this one also holds error answers to
 // the catalogue. When it stops it builds the same report as a suite run.
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
@@ -38,17 +39,15 @@ const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding'
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
 
-function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks))));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end whatever the size, so the client is not cut off mid-request; keep at most the cap.
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(c);
+  }
+  return size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks));
 }
 
 const withStatus = (spec: Spec, code: string, why: string): Expected | undefined => {
@@ -164,10 +163,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       options.progress(redact(`  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`));
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');
   const { port, address } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
