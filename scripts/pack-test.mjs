@@ -14,11 +14,12 @@
 // Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { publishedPackages, root } from './published-packages.mjs';
 
 const TYPESCRIPT = '5.9.3';
@@ -57,27 +58,21 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 /** Runs a command; resolves `{ code, stdout, stderr }` (never rejects on a non-zero exit). */
-function run(command, args, { cwd, env, timeoutMs = 120_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      children.delete(child);
-      reject(new Error(`${command}: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      resolve({ code: code ?? (signal ? `killed by ${signal}` : 1), stdout, stderr });
-    });
-  });
+async function run(command, args, { cwd, env, timeoutMs = 120_000 } = {}) {
+  const pending = promisify(execFile)(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
+  children.add(pending.child);
+  try {
+    return { code: 0, ...(await pending) };
+  } catch (error) {
+    // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER): the command could not run as asked.
+    if (typeof error.code === 'string') throw new Error(`${command}: ${error.message}`);
+    return { code: error.code ?? (error.signal ? `killed by ${error.signal}` : 1), stdout: error.stdout, stderr: error.stderr };
+  } finally {
+    children.delete(pending.child);
+  }
 }
+
+const writeJson = (path, value) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
 function ok(result, what) {
   if (result.code !== 0) throw new Error(`${what} exited ${result.code}\n${indent(result.stderr || result.stdout)}`);
@@ -175,21 +170,14 @@ await step('pack', `pnpm pack ${names.length} packages`, [], async () => {
 
 await step('install', 'npm install the tarballs into a fresh project', ['outside', 'pack'], async () => {
   const dependencies = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
-  writeFileSync(
-    join(project, 'package.json'),
-    `${JSON.stringify(
-      {
-        name: 'svc-pack-test-consumer',
-        private: true,
-        type: 'module',
-        dependencies: { ...dependencies, '@types/node': TYPES_NODE, typescript: TYPESCRIPT },
-        // The @svc/* dependencies between the packages resolve to the same tarballs.
-        overrides: dependencies,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  writeJson(join(project, 'package.json'), {
+    name: 'svc-pack-test-consumer',
+    private: true,
+    type: 'module',
+    dependencies: { ...dependencies, '@types/node': TYPES_NODE, typescript: TYPESCRIPT },
+    // The @svc/* dependencies between the packages resolve to the same tarballs.
+    overrides: dependencies,
+  });
   ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: project, timeoutMs: 150_000 }), 'npm install');
   return `${names.length} tarballs, typescript ${TYPESCRIPT}, @types/node ${TYPES_NODE}`;
 });
@@ -206,7 +194,7 @@ await step('contract-size', '@svc/contract install size (a fresh project install
   mkdirSync(alone);
   const overrides = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
   const manifest = { name: 'svc-contract-alone', private: true, dependencies: { '@svc/contract': overrides['@svc/contract'] }, overrides };
-  writeFileSync(join(alone, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeJson(join(alone, 'package.json'), manifest);
   ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: alone, timeoutMs: 150_000 }), 'npm install @svc/contract');
   const lock = JSON.parse(readFileSync(join(alone, 'package-lock.json'), 'utf8'));
   const packageCount = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/')).length;
@@ -306,7 +294,7 @@ const TSCONFIG = {
 
 await step('tsc', 'tsc: the consumer type-checks and compiles (strict, NodeNext, skipLibCheck off)', ['install'], async () => {
   writeFileSync(join(project, 'consumer.ts'), CONSUMER);
-  writeFileSync(join(project, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
+  writeJson(join(project, 'tsconfig.json'), TSCONFIG);
   const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
   if (result.code !== 0) throw new Error(`tsc exited ${result.code}\n${indent(result.stdout + result.stderr)}`);

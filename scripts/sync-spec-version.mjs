@@ -52,17 +52,10 @@ function specVersion() {
  * keys; a new one goes after `engines` (or at the end). */
 function withSpecVersion(manifest, version) {
   if (manifest.svc && typeof manifest.svc === 'object') return { ...manifest, svc: { ...manifest.svc, specVersion: version } };
-  const out = {};
-  let placed = false;
-  for (const [key, value] of Object.entries(manifest)) {
-    out[key] = value;
-    if (key === 'engines') {
-      out.svc = { specVersion: version };
-      placed = true;
-    }
-  }
-  if (!placed) out.svc = { specVersion: version };
-  return out;
+  const entries = Object.entries(manifest).filter(([key]) => key !== 'svc');
+  const after = entries.findIndex(([key]) => key === 'engines');
+  entries.splice(after === -1 ? entries.length : after + 1, 0, ['svc', { specVersion: version }]);
+  return Object.fromEntries(entries);
 }
 
 const { version, from } = specVersion();

@@ -5,17 +5,12 @@
 //
 //   node scripts/turbo-times.mjs                 # the newest summary in .turbo/runs
 //   node scripts/turbo-times.mjs path/to/run.json
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function newestSummary() {
   const dir = '.turbo/runs';
-  let files;
-  try {
-    files = readdirSync(dir).filter((name) => name.endsWith('.json'));
-  } catch {
-    files = [];
-  }
+  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')) : [];
   if (files.length === 0) throw new Error(`No run summary in ${dir}: run turbo with --summarize first.`);
   return files.map((name) => join(dir, name)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }

@@ -125,13 +125,8 @@ async function discover(session: Session): Promise<Fixtures> {
   };
   const entries = listOf(conversations);
   const contacts = unique([...(configured.contact_numbers ?? []), ...entries.filter(isObject).map((e) => e.contact_number).filter((n): n is string => typeof n === 'string' && phonePattern.test(n))]);
-  const itemIds = unique([
-    ...(configured.item_ids ?? []),
-    ...entries
-      .filter(isObject)
-      .map((e) => (isObject(e.last_item) ? e.last_item.id : undefined))
-      .filter((id): id is string => typeof id === 'string'),
-  ]);
+  const lastItems = entries.filter(isObject).map((e) => (isObject(e.last_item) ? e.last_item.id : undefined));
+  const itemIds = unique([...(configured.item_ids ?? []), ...lastItems.filter((id): id is string => typeof id === 'string')]);
 
   // Notes of the first few conversations (the list of a conversation's notes is not paged).
   const noteIds: string[] = [...(configured.note_ids ?? [])];
@@ -153,19 +148,13 @@ async function discover(session: Session): Promise<Fixtures> {
   }
 
   const fields = await get('/v2/api/crm/attributes', { size: session.spec.pageSizeMax });
-  const customFields = listOf(fields).filter(isObject).flatMap((f): CustomFieldFixture[] =>
-    typeof f.key === 'string'
-      ? [
-          {
-            key: f.key,
-            label: typeof f.label === 'string' ? f.label : null,
-            type: typeof f.type === 'string' ? f.type : null,
-            ...(Array.isArray(f.options) ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) } : {}),
-            ...(typeof f.source === 'string' ? { source: f.source } : {}),
-          },
-        ]
-      : [],
-  );
+  const customFields = listOf(fields).filter(isObject).filter((f) => typeof f.key === 'string').map((f): CustomFieldFixture => ({
+    key: String(f.key),
+    label: typeof f.label === 'string' ? f.label : null,
+    type: typeof f.type === 'string' ? f.type : null,
+    ...(Array.isArray(f.options) ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) } : {}),
+    ...(typeof f.source === 'string' ? { source: f.source } : {}),
+  }));
 
   const tagList = await get('/v2/api/tags');
   const tags = listOf(tagList)

@@ -13,7 +13,7 @@ export type { EmbeddedSandbox } from './embedded.js';
 export { CHECKS, API_WIDE, checkInfo } from './checks/catalogue.js';
 export type { CheckId, CheckInfo } from './checks/catalogue.js';
 export { renderText } from './report/text.js';
-export { renderJson } from './report/json.js';
+export { renderJson } from './report/write.js';
 export { renderJunit } from './report/junit.js';
 export { toCurl } from './report/curl.js';
 export type { Report, OperationReport, CheckSummary, Failure, Coverage, CoverageRow } from './report/model.js';

@@ -1,8 +1,8 @@
 // The proxy as a command: start it, print where it listens, relay until SIGINT or SIGTERM (or
 // until `until` settles, for code and tests), then build the same report as a suite run from
 // every exchange it saw, print it and write the report files.
-import { deliver, type RunResult } from './run.js';
-import { toolVersion, type ReporterName } from './options.js';
+import { deliver, runMeta, type RunResult } from './run.js';
+import type { ReporterName } from './options.js';
 import { startProxy } from './proxy.js';
 import { buildReport } from './report/model.js';
 import { loadSpec } from './spec.js';
@@ -59,15 +59,13 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
     records: proxy.records(),
     errors: [],
     meta: {
-      tool: { name: 'svc-contract proxy', version: toolVersion() },
+      ...runMeta('svc-contract proxy', started),
       target: { baseUrl: proxy.redact(options.upstream), embedded: false },
       profile: 'full',
       allowWrites: true,
       burst: false,
       rate: null,
       only: [],
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
     },
   });
   return deliver(report, proxy.redact, options);

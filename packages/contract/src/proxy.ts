@@ -5,11 +5,12 @@
 // route, no key, a body that is not JSON, a value out of its limits) that the answer is the
 // documented error. Prism's proxy validates responses too; this one also holds error answers to
 // the catalogue. When it stops it builds the same report as a suite run.
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJsonBody, type Operation } from '@svc/spec-runtime';
+import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
 import { documentedCodes, errorProblems, type Expected } from './checks/expect.js';
-import { parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
+import { errorCode, parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
 import { Recorder } from './http/recorder.js';
 import type { TestRecord } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
@@ -36,20 +37,17 @@ export interface RunningProxy {
 
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const API_KEY = /^Api-Key ([^\s]+)$/;
 const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
 
-function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks))));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end whatever the size, so the client is not cut off mid-request; keep at most the cap.
+  for await (const c of req as AsyncIterable<Buffer>) {
+    size += c.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(c);
+  }
+  return size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks));
 }
 
 const withStatus = (spec: Spec, code: string, why: string): Expected | undefined => {
@@ -64,7 +62,7 @@ const withStatus = (spec: Spec, code: string, why: string): Expected | undefined
  */
 export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean } | undefined {
   const match = spec.contract.matchRoute(method, url.pathname);
-  const authorized = API_KEY.test(headers.get('authorization') ?? '');
+  const authorized = apiKeyOf(headers.get('authorization')) !== undefined;
   if ('error' in match) {
     const expected = withStatus(spec, match.error, `${method} ${url.pathname} is not an operation of the contract`);
     return expected ? { expected, authFirst: !authorized } : undefined;
@@ -103,7 +101,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const key = API_KEY.exec(headers.get('authorization') ?? '')?.[1];
+    const key = apiKeyOf(headers.get('authorization'));
     if (key) keys.add(key);
     let bytes: Uint8Array | 'too-large';
     try {
@@ -151,10 +149,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     recorder.record(exchange);
     const operationId = operation?.operationId ?? '(api-wide)';
     if (expectation && exchange.error === undefined) {
-      const code = (exchange.body as { error?: { code?: unknown } } | undefined)?.error?.code;
+      const code = errorCode(exchange);
       // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
       const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
-      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && typeof code === 'string' && listed(exchange.status).includes(code);
+      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && code !== undefined && listed(exchange.status).includes(code);
       const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
       recorder.add(responseVerdict('proxy.refusal', operationId, exchange.seq, problems.map((p) => `${method} ${url.pathname}: ${p}`)));
     }
@@ -165,10 +163,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       options.progress(redact(`  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`));
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');
   const { port, address } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,

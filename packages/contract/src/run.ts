@@ -1,9 +1,9 @@
 // One run of the suite: resolve the options, start the embedded sandbox when no server is given,
 // run the checks (runner.ts) in one session, then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomAlphanumeric } from '@svc/spec-runtime';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
@@ -44,9 +44,9 @@ export function invokedFrom(env: Record<string, string | undefined>, cwd: string
   return env.INIT_CWD && here === resolve(PACKAGE_DIR) ? resolve(env.INIT_CWD) : here;
 }
 
-function runId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  return [...randomBytes(8)].map((b) => alphabet[b % alphabet.length]).join('');
+/** The header fields every report (suite run or proxy) fills the same way. */
+export function runMeta(tool: string, started: number) {
+  return { tool: { name: tool, version: toolVersion() }, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
 }
 
 export async function runContract(options: ContractOptions = {}): Promise<RunResult> {
@@ -90,7 +90,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
-    runId: runId(),
+    runId: randomAlphanumeric(8),
   });
   const { redact, config: run } = session;
   const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
@@ -108,15 +108,13 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     errors: problem ? [problem] : [],
     maxSkipped: options.maxSkipped ?? DEFAULT_MAX_SKIPPED,
     meta: {
-      tool: { name: 'svc-contract', version: toolVersion() },
+      ...runMeta('svc-contract', started),
       target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },
       profile: run.profile,
       allowWrites: run.allowWrites,
       burst: run.burst,
       rate,
       only,
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
     },
   });
   return deliver(report, redact, options);

@@ -29,17 +29,8 @@ export function createSession(config: SessionConfig): Session {
   const redact = createRedactor(secretsOf(config));
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
-  const client = new ApiClient({
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    allowWrites: config.allowWrites,
-    timeoutMs: config.timeoutMs,
-    ...(config.maxResponseBytes !== undefined ? { maxResponseBytes: config.maxResponseBytes } : {}),
-    maxRetryWaitSeconds: config.maxRetryWaitSeconds,
-    spec,
-    limiter,
-    recorder,
-  });
+  // The client takes what it needs of the session's config (URL, key, writes, time and size limits).
+  const client = new ApiClient({ ...config, spec, limiter, recorder });
   return { config, spec, client, recorder, redact, memo: new Map() };
 }
 

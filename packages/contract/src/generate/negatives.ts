@@ -99,6 +99,8 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     // A mutation the contract does not forbid is no negative input: nothing to expect.
     if (expected) cases.push({ kind, label, request, expected, ...extra });
   };
+  /** The baseline with one value of its body set (REMOVED: deleted): one thing broken. */
+  const withBodyAt = (path: Path, value: unknown): OpRequest => ({ ...baseline, body: setAt(baseline.body, path, value) });
   const notFound = (param?: { errorCode?: string | Record<string, unknown> }): Expected | undefined => {
     const listed = documentedCodes(spec, op, 404);
     if (listed.length === 0) return undefined;
@@ -163,13 +165,11 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
   }
 
   function walkBody(value: unknown, schema: JsonObject, path: Path): void {
-    const body = baseline.body;
-    const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
     const at = fieldName(path) || 'body';
     if (isObject(value)) {
       const props = propertiesOf(spec.contract, schema);
       for (const name of requiredOf(spec.contract, schema)) {
-        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBody(setAt(body, [...path, name], REMOVED)));
+        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBodyAt([...path, name], REMOVED));
       }
       for (const [name, propSchema] of Object.entries(props)) {
         const child = (value as Record<string, unknown>)[name];
@@ -181,7 +181,7 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
         }
       }
       if (deref(spec.contract, schema).additionalProperties === false) {
-        push('negative.unknown-field', `body ${fieldName([...path, 'svc_contract_unknown'])}`, withBody(setAt(body, [...path, 'svc_contract_unknown'], true)));
+        push('negative.unknown-field', `body ${fieldName([...path, 'svc_contract_unknown'])}`, withBodyAt([...path, 'svc_contract_unknown'], true));
       }
       return;
     }
@@ -189,10 +189,10 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       const s = deref(spec.contract, schema);
       if (typeof s.maxItems === 'number' && value.length > 0) {
         const over = Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]);
-        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBody(setAt(body, path, over)), { constraint: constraintId('body', at, 'maxItems', s.maxItems) });
+        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBodyAt(path, over), { constraint: constraintId('body', at, 'maxItems', s.maxItems) });
       }
       if (typeof s.minItems === 'number' && s.minItems > 0) {
-        push('negative.too-long', `body ${at} with ${s.minItems - 1} items`, withBody(setAt(body, path, value.slice(0, s.minItems - 1))), { constraint: constraintId('body', at, 'minItems', s.minItems) });
+        push('negative.too-long', `body ${at} with ${s.minItems - 1} items`, withBodyAt(path, value.slice(0, s.minItems - 1)), { constraint: constraintId('body', at, 'minItems', s.minItems) });
       }
       const items = itemsOf(spec.contract, s);
       if (items && value.length > 0) walkBody(value[0], items, [...path, 0]);
@@ -202,34 +202,32 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
   }
 
   function leaf(value: unknown, schema: JsonObject, path: Path): void {
-    const body = baseline.body;
-    const withBody = (mutated: unknown): OpRequest => ({ ...baseline, body: mutated });
     const at = fieldName(path);
     const s = deref(spec.contract, schema);
     if (isPhone(spec, s)) {
-      for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample)) push('negative.phone-format', `body ${at}=${preview(bad)}`, withBody(setAt(body, path, bad)));
+      for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample)) push('negative.phone-format', `body ${at}=${preview(bad)}`, withBodyAt(path, bad));
       return;
     }
     if (Array.isArray(s.enum)) {
-      push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBody(setAt(body, path, invalidEnumValue(s.enum))));
+      push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBodyAt(path, invalidEnumValue(s.enum)));
       return;
     }
-    if (typeof s.minLength === 'number' && s.minLength > 0) push('negative.too-long', `body ${at} of ${s.minLength - 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.minLength - 1))), { constraint: constraintId('body', at, 'minLength', s.minLength) });
-    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBody(setAt(body, path, 'x'.repeat(s.maxLength + 1))), { constraint: constraintId('body', at, 'maxLength', s.maxLength) });
+    if (typeof s.minLength === 'number' && s.minLength > 0) push('negative.too-long', `body ${at} of ${s.minLength - 1} characters`, withBodyAt(path, 'x'.repeat(s.minLength - 1)), { constraint: constraintId('body', at, 'minLength', s.minLength) });
+    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBodyAt(path, 'x'.repeat(s.maxLength + 1)), { constraint: constraintId('body', at, 'maxLength', s.maxLength) });
     const prefixes = idPrefixes(s);
     if (prefixes.length > 0 && typeof value === 'string') {
-      push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBody(setAt(body, path, WRONG_PREFIX)));
+      push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBodyAt(path, WRONG_PREFIX));
       const prefix = prefixes.find((p) => value.startsWith(p));
       const listed = op.codesByStatus.get(404);
       if (prefix && listed && listed.size > 0) {
-        push('negative.unknown-id', `body ${at}=${prefix}${UNKNOWN_SUFFIX}`, withBody(setAt(body, path, `${prefix}${UNKNOWN_SUFFIX}`)), {
+        push('negative.unknown-id', `body ${at}=${prefix}${UNKNOWN_SUFFIX}`, withBodyAt(path, `${prefix}${UNKNOWN_SUFFIX}`), {
           expected: { status: 404, codes: [...listed], why: `no ${at} ${prefix}${UNKNOWN_SUFFIX}` },
           stateful: true,
         });
       }
     } else if (typeof s.pattern === 'string' && typeof value === 'string') {
       const bad = nonMatching(s.pattern);
-      if (bad !== undefined) push('negative.pattern', `body ${at}=${preview(bad)}`, withBody(setAt(body, path, bad)));
+      if (bad !== undefined) push('negative.pattern', `body ${at}=${preview(bad)}`, withBodyAt(path, bad));
     }
   }
 

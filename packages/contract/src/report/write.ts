@@ -4,9 +4,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
-import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
 import type { Report } from './model.js';
+
+/** The JSON report: the Report model as it is (stable field names; check ids as in CHECKS). */
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
 
 /** Writes the chosen report files into `dir` (an absolute path); returns their paths. */
 export function writeReports(report: Report, text: string, reporters: readonly ReporterName[], dir: string, redact: Redactor): string[] {

@@ -6,7 +6,7 @@ import type { Operation } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import { errorProblems, type Expected, type OpRequest } from '../checks/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
-import type { ApiRequest, Exchange } from '../http/exchange.js';
+import { errorCode, type ApiRequest, type Exchange } from '../http/exchange.js';
 import type { CheckOutcome, SkipKind } from '../model.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
@@ -113,7 +113,7 @@ export class CheckContext {
   }
 
   expectStatus(exchange: Exchange, accepted: (status: number) => boolean, what: string): boolean {
-    const code = (exchange.body as { error?: { code?: string } } | undefined)?.error?.code;
+    const code = errorCode(exchange);
     return this.expect(exchange.error === undefined && accepted(exchange.status), `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`, exchange);
   }
 
