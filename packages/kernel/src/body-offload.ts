@@ -1,0 +1,68 @@
+// One worker thread per contract that reads and checks large request bodies (decoding, the nesting
+// scan, JSON.parse, then the whole request validated: @svc/spec-runtime's checkJsonRequest), so
+// that a hostile body near the cap holds that thread for its milliseconds instead of the main
+// thread every other client waits on. Started by listen() (its boot, about a quarter second of
+// CPU, is then never a request's), else on first use; unref'd: it never keeps a process alive. Should the worker die, what it held is checked on the main thread and the next body
+// starts a new one.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { checkJsonRequest, type BodyTask, type CheckedBody, type Contract } from '@svc/spec-runtime';
+
+const workerFile = createRequire(import.meta.url).resolve('@svc/spec-runtime/body-worker');
+
+class BodyOffload {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, { task: BodyTask; resolve: (result: CheckedBody) => void }>();
+  private lastId = 0;
+
+  constructor(private readonly contract: Contract) {}
+
+  check(task: BodyTask): Promise<CheckedBody> {
+    const worker = this.started();
+    const id = ++this.lastId;
+    return new Promise((resolve) => {
+      this.pending.set(id, { task, resolve });
+      worker.postMessage({ id, task });
+    });
+  }
+
+  started(): Worker {
+    return (this.worker ??= this.start());
+  }
+
+  private start(): Worker {
+    const worker = new Worker(workerFile, { workerData: { bundle: this.contract.bundle } });
+    worker.unref();
+    worker.on('message', ({ id, result }: { id: number; result: CheckedBody }) => {
+      this.pending.get(id)?.resolve(result);
+      this.pending.delete(id);
+    });
+    const died = () => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      for (const { task, resolve } of this.pending.values()) resolve(checkJsonRequest(this.contract, task));
+      this.pending.clear();
+    };
+    worker.on('error', died);
+    worker.on('exit', died);
+    return worker;
+  }
+}
+
+const offloads = new WeakMap<Contract, BodyOffload>();
+
+function offloadOf(contract: Contract): BodyOffload {
+  let offload = offloads.get(contract);
+  if (!offload) offloads.set(contract, (offload = new BodyOffload(contract)));
+  return offload;
+}
+
+/** Starts the contract's worker thread now, if it is not running. */
+export function startBodyWorker(contract: Contract): void {
+  offloadOf(contract).started();
+}
+
+/** Checks a body (with its request) in the contract's worker thread. */
+export function checkInWorker(contract: Contract, task: BodyTask): Promise<CheckedBody> {
+  return offloadOf(contract).check(task);
+}
