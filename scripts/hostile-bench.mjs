@@ -320,7 +320,7 @@ async function attack(base, kase, { target = base, rate = null } = {}) {
   // client's read by a moment.
   for (let i = 0; i < 20 && !cpuById.has(lastId) && cpuById.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
   const reports = ids.filter((id) => cpuById.has(id)).map((id) => cpuById.get(id));
-  return { times, cpu: reports.map((r) => r.cpuMs), statuses: [...statuses], ordinaryTimes, answerBytes: percentile(answerBytes, 50) };
+  return { times, cpu: reports.map((r) => r.cpuMs), loop: reports.map((r) => r.loopMs), statuses: [...statuses], ordinaryTimes, answerBytes: percentile(answerBytes, 50) };
 }
 
 /** The same requests at the same pace against the sink, answered with as many bytes: the ordinary client's p99 then. */
@@ -350,6 +350,7 @@ async function benchServer(label, args) {
       const underAttack = percentile(target.ordinaryTimes, 99);
       const benignP99 = await benign(server.url, kase, target.answerBytes, rate);
       const cpu = [...target.cpu, ...(flood?.cpu ?? [])];
+      const loop = [...target.loop, ...(flood?.loop ?? [])];
       const floodP99 = flood ? percentile(flood.ordinaryTimes, 99) : null;
       rows.push({
         case: kase.name,
@@ -358,6 +359,7 @@ async function benchServer(label, args) {
         n: target.times.length,
         'cpu median ms': cpu.length ? round(percentile(cpu, 50)) : null,
         'cpu max ms': cpu.length ? round(Math.max(...cpu)) : null,
+        'main thread median ms': loop.length ? round(percentile(loop, 50)) : null,
         'wall max ms': round(Math.max(...target.times, ...(flood?.times ?? []))),
         'quiet p99 ms': round(caseQuiet),
         'ordinary p99 ms': round(underAttack),
@@ -380,7 +382,7 @@ const mockArgs = [join(root, 'apps/mock/dist/cli.js'), '--port', '0'];
 const results = { date: new Date().toISOString(), node: process.version, seconds, loadAverage: loadavg().map(round), servers: {} };
 console.log(`load average at the start: ${results.loadAverage.join(' ')} (${availableParallelism()} cores)`);
 console.log(`model: how the attacker sends a case's requests, one at a time. ${limits.readRequestsPerSecond}/s or ${limits.writeRequestsPerSecond}/s: a case with a valid API key, paced at that key's documented budget for its class (reads, writes); flood: no valid key (nothing to hold it to a budget), each request sent as soon as the last is answered.`);
-console.log('x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine\'s share); x benign: the server\'s own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both.');
+console.log('x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine\'s share); x benign: the server\'s own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server\'s event loop was busy meanwhile.');
 const sink = await start(['-e', SINK], { hook: false });
 for (const [label, args] of [['sandbox', sandboxArgs], ['mock', mockArgs]]) {
   console.log(`\n== hostile corpus against the ${label} ==`);
