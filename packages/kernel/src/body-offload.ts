@@ -1,9 +1,10 @@
 // One worker thread per contract that reads and checks large request bodies (decoding, the nesting
 // scan, JSON.parse, then the whole request validated: @svc/spec-runtime's checkJsonRequest), so
 // that a hostile body near the cap holds that thread for its milliseconds instead of the main
-// thread every other client waits on. Started by listen() (its boot, about a quarter second of
-// CPU, is then never a request's), else on first use; unref'd: it never keeps a process alive. Should the worker die, what it held is checked on the main thread and the next body
-// starts a new one.
+// thread every other client waits on. Started by listen(), so that its start-up (about 0.4 s of
+// CPU, every validator compiled) is no request's, else on first use; unref'd, it never keeps a
+// process alive. Should the worker die, what it held is checked on the main thread and the next
+// body starts a new one.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { checkJsonRequest, type BodyTask, type CheckedBody, type Contract } from '@svc/spec-runtime';
