@@ -2,9 +2,9 @@
 // scan, JSON.parse, then the whole request validated: @svc/spec-runtime's checkJsonRequest), so
 // that a hostile body near the cap holds that thread for its milliseconds instead of the main
 // thread every other client waits on. Started by listen(), so that its start-up (about 0.4 s of
-// CPU, every validator compiled) is no request's, else on first use; unref'd, it never keeps a
-// process alive. Should the worker die, what it held is checked on the main thread and the next
-// body starts a new one.
+// CPU, every validator compiled) is no request's, else on first use; ref'd only while it owes an
+// answer, it never keeps an idle process alive. Should the worker die, what it held is checked on
+// the main thread and the next body starts a new one.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { checkJsonRequest, type BodyTask, type CheckedBody, type Contract } from '@svc/spec-runtime';
@@ -21,6 +21,8 @@ class BodyOffload {
   check(task: BodyTask): Promise<CheckedBody> {
     const worker = this.started();
     const id = ++this.lastId;
+    // Held (ref'd) only while it owes an answer: an idle worker never keeps the process alive.
+    if (this.pending.size === 0) worker.ref();
     return new Promise((resolve) => {
       this.pending.set(id, { task, resolve });
       worker.postMessage({ id, task });
@@ -33,10 +35,10 @@ class BodyOffload {
 
   private start(): Worker {
     const worker = new Worker(workerFile, { workerData: { bundle: this.contract.bundle } });
-    worker.unref();
     worker.on('message', ({ id, result }: { id: number; result: CheckedBody }) => {
       this.pending.get(id)?.resolve(result);
       this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
     });
     const died = () => {
       if (this.worker !== worker) return;
@@ -46,6 +48,8 @@ class BodyOffload {
     };
     worker.on('error', died);
     worker.on('exit', died);
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
     return worker;
   }
 }
