@@ -11,11 +11,21 @@
 // machine is shared, and its load moves within a run). Targets: no hostile request over 50 ms of server time,
 // the ordinary p99 under attack at most 2x its quiet p99, RSS after within 100 MB of the start.
 //
-// The machine's share: the attacker floods (each request sent as soon as the last is answered)
-// from this process, so its own work (building and uploading a 64 KB body, reading a 4 MB answer)
-// and the kernel's loopback copies compete with the server and the ordinary client for the same
-// cores. To tell that apart from the server's cost, each case is replayed a second time, the same
-// requests, flooded the same way, against a bare node:http sink in its own process that reads the
+// The threat model (issue 15's "Why"): single small authenticated requests, within the rate
+// limits. So a case whose requests carry a valid API key is PACED at that key's documented
+// budget for the request's class (read from the bundle: contract.limits, e.g. 20 reads/s and
+// 5 writes/s; the batch and search POSTs are writes), one request at a time: what one key may
+// send. Its "x quiet" (the target) is measured under that pace. A case with no valid key
+// (malformed HTTP, a made-up key, /docs) cannot be held to a key's budget, so it FLOODS: each
+// request sent as soon as the last is answered. Keyed cases are flooded too, as a stress figure
+// beside the target ("x quiet, flood"); the column "model" says which model the target uses.
+// Server CPU per hostile request is taken over both phases.
+//
+// The machine's share: the attacker runs in this process, so its own work (building and
+// uploading a 64 KB body, reading a 4 MB answer) and the kernel's loopback copies compete with
+// the server and the ordinary client for the same cores. To tell that apart from the server's
+// cost, each case is replayed a second time, the same requests at the same pace as its target
+// column (paced or flooded), against a bare node:http sink in its own process that reads the
 // whole request and answers as many bytes as the server did, while the ordinary client goes on
 // reading the server under test: its p99 then ("benign p99") is what the traffic alone costs.
 //
@@ -42,8 +52,14 @@ const docsDir = join(root, 'apps/docs/dist');
 const cpuHook = join(root, 'scripts/bench-cpu-hook.cjs');
 const cpuProfDir = process.env.BENCH_HOSTILE_CPU_PROF;
 const only = process.env.BENCH_HOSTILE_ONLY;
-const { DEFAULT_BODY_LIMITS } = await import(pathToFileURL(join(root, 'packages/spec-runtime/dist/index.js')).href);
+const { DEFAULT_BODY_LIMITS, loadContract } = await import(pathToFileURL(join(root, 'packages/spec-runtime/dist/index.js')).href);
 const CAP = DEFAULT_BODY_LIMITS.maxBytes;
+const { limits } = loadContract(JSON.parse(readFileSync(join(root, 'spec/dist/openapi.json'), 'utf8')));
+
+/** Requests per second one key may send with `method`: its class's documented budget. */
+function budgetOf(method) {
+  return limits.writeMethods.includes(method) ? limits.writeRequestsPerSecond : limits.readRequestsPerSecond;
+}
 
 // CPU time per hostile request, as the server reports it (see bench-cpu-hook.cjs).
 const cpuById = new Map();
@@ -225,15 +241,20 @@ const kb = (text) => `${Math.round(text.length / 1000)} KB`;
 const hostileComment = JSON.stringify({ content: '@['.repeat(2000) });
 const longKey = 'k'.repeat(8192);
 
-/** The corpus: each case's `run` sends one hostile request (and returns its status). */
+/**
+ * The corpus: each case's `run` sends one hostile request (and returns its status). `keyed`: the
+ * method of a request that carries a valid API key, which paces the case at that key's budget
+ * for the method's class; without it the case has no valid key and floods.
+ */
 const corpus = [
-  { name: `batch of ${idCount} ids (${kb(idsAtCap)}, at the cap)`, run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: idsAtCap }) },
-  { name: `batch of 90 000 ids (${kb(ids90k)}, over the cap)`, run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: ids90k }) },
-  { name: 'size = 16 000 digits + x', run: (b) => send(b, { path: `/v2/api/conversations?size=${'1'.repeat(16_000)}x` }) },
-  { name: `${fieldEntries.length} unknown fields on PATCH agent (${kb(unknownFields)})`, run: (b) => send(b, { method: 'PATCH', path: '/v2/api/numbers/%2B14155550123/agent', body: unknownFields }) },
-  { name: `JSON nested ${depth} deep (${kb(deep)})`, run: (b) => send(b, { method: 'POST', path: '/v2/api/threads', body: deep }) },
+  { name: `batch of ${idCount} ids (${kb(idsAtCap)}, at the cap)`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: idsAtCap }) },
+  { name: `batch of 90 000 ids (${kb(ids90k)}, over the cap)`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: ids90k }) },
+  { name: 'size = 16 000 digits + x', keyed: 'GET', run: (b) => send(b, { path: `/v2/api/conversations?size=${'1'.repeat(16_000)}x` }) },
+  { name: `${fieldEntries.length} unknown fields on PATCH agent (${kb(unknownFields)})`, keyed: 'PATCH', run: (b) => send(b, { method: 'PATCH', path: '/v2/api/numbers/%2B14155550123/agent', body: unknownFields }) },
+  { name: `JSON nested ${depth} deep (${kb(deep)})`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/threads', body: deep }) },
   {
     name: 'GET a thread of 1000 comments of "@[" x 2000 (4 MB)',
+    keyed: 'GET',
     // A thread of its own (the ordinary client reads another one).
     setup: async (b) => {
       const res = await fetch(`${b}/v2/api/threads`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-6Mn3bV8q', content: 'hostile' }) });
@@ -242,10 +263,10 @@ const corpus = [
     },
     run: (b) => send(b, { path: `/v2/api/threads/${hostileThread}` }),
   },
-  { name: 'keyed write with a fresh 8 kB Idempotency-Key', run: (b) => send(b, { method: 'PUT', path: '/v2/api/conversations/%2B14155550123/action', body: '{"action":"READ"}', headers: { 'Idempotency-Key': `${longKey}${++keyCounter}` } }) },
+  { name: 'keyed write with a fresh 8 kB Idempotency-Key', keyed: 'PUT', run: (b) => send(b, { method: 'PUT', path: '/v2/api/conversations/%2B14155550123/action', body: '{"action":"READ"}', headers: { 'Idempotency-Key': `${longKey}${++keyCounter}` } }) },
   { name: 'read with a made-up 8 kB API key', run: (b) => send(b, { path: '/v2/api/tags', headers: { Authorization: `Api-Key ${longKey}${++keyCounter}` } }) },
-  { name: 'Prefer with a 15 kB malformed token', run: (b) => send(b, { path: '/v2/api/tags', headers: { Prefer: `code=4 ${'4'.repeat(15_000)}` } }) },
-  { name: 'GET //evil.example/v2/api/users', run: (b) => raw(b, `GET //evil.example/v2/api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nConnection: close\r\n\r\n`) },
+  { name: 'Prefer with a 15 kB malformed token', keyed: 'GET', run: (b) => send(b, { path: '/v2/api/tags', headers: { Prefer: `code=4 ${'4'.repeat(15_000)}` } }) },
+  { name: 'GET //evil.example/v2/api/users', keyed: 'GET', run: (b) => raw(b, `GET //evil.example/v2/api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nConnection: close\r\n\r\n`) },
   { name: 'malformed HTTP: a bad header byte', run: (b) => raw(b, 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n') },
   { name: 'malformed HTTP: two Content-Lengths', run: (b) => raw(b, 'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}') },
   { name: 'malformed HTTP: a 100 kB URL', run: (b) => raw(b, `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`) },
@@ -264,15 +285,28 @@ const corpus = [
   },
 ];
 
-/** Floods `target` with the case's requests while the ordinary client reads `base`. */
-async function attack(base, kase, target = base) {
+/** The pace of a case's target column: its key's budget (requests per second), or null (flood). */
+const paceOf = (kase) => (kase.keyed ? budgetOf(kase.keyed) : null);
+
+/**
+ * Sends the case's requests to `target`, one at a time, while the ordinary client reads `base`:
+ * at `rate` requests per second (each sent at its slot, or at once if the last answer came late),
+ * or flooding (each sent as soon as the last is answered) when rate is null.
+ */
+async function attack(base, kase, { target = base, rate = null } = {}) {
   const times = [];
   const ids = [];
   const statuses = new Set();
   answerBytes = [];
-  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  const end = start + seconds * 1000;
   const running = ordinary(base);
-  while (performance.now() < end) {
+  for (let i = 0; performance.now() < end; i++) {
+    if (rate !== null) {
+      const slot = start + (i * 1000) / rate;
+      if (slot >= end) break;
+      if (slot > performance.now()) await new Promise((r) => setTimeout(r, slot - performance.now()));
+    }
     probeId = ++probes;
     ids.push(probeId);
     const t = performance.now();
@@ -286,13 +320,13 @@ async function attack(base, kase, target = base) {
   // client's read by a moment.
   for (let i = 0; i < 20 && !cpuById.has(lastId) && cpuById.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
   const reports = ids.filter((id) => cpuById.has(id)).map((id) => cpuById.get(id));
-  return { times, cpu: reports.map((r) => r.cpuMs), statuses: [...statuses], ordinaryTimes, answerBytes: percentile(answerBytes, 50) };
+  return { times, cpu: reports.map((r) => r.cpuMs), loop: reports.map((r) => r.loopMs), statuses: [...statuses], ordinaryTimes, answerBytes: percentile(answerBytes, 50) };
 }
 
-/** The same flood against the sink, answered with as many bytes: the ordinary client's p99 then. */
-async function benign(base, kase, bytes) {
+/** The same requests at the same pace against the sink, answered with as many bytes: the ordinary client's p99 then. */
+async function benign(base, kase, bytes, rate) {
   await new Promise((resolve) => (sink.child.once('message', resolve), sink.child.send({ bytes })));
-  return percentile((await attack(base, kase, sink.url)).ordinaryTimes, 99);
+  return percentile((await attack(base, kase, { target: sink.url, rate })).ordinaryTimes, 99);
 }
 
 async function benchServer(label, args) {
@@ -307,23 +341,33 @@ async function benchServer(label, args) {
       if ((kase.sandboxOnly && label !== 'sandbox') || (only && !kase.name.includes(only))) continue;
       // The quiet p99 again just before each case: on a shared machine the load moves within a run.
       const caseQuiet = percentile(await ordinary(server.url), 99);
+      const rate = paceOf(kase);
       if (kase.setup) await kase.setup(server.url);
-      const { times, cpu, statuses, ordinaryTimes, answerBytes: bytes } = await attack(server.url, kase);
+      const target = await attack(server.url, kase, { rate });
+      // Keyed cases are flooded too: the stress figure beside the target.
+      const flood = rate === null ? null : await attack(server.url, kase);
       kase.teardown?.();
-      const underAttack = percentile(ordinaryTimes, 99);
-      const benignP99 = await benign(server.url, kase, bytes);
+      const underAttack = percentile(target.ordinaryTimes, 99);
+      const benignP99 = await benign(server.url, kase, target.answerBytes, rate);
+      const cpu = [...target.cpu, ...(flood?.cpu ?? [])];
+      const loop = [...target.loop, ...(flood?.loop ?? [])];
+      const floodP99 = flood ? percentile(flood.ordinaryTimes, 99) : null;
       rows.push({
         case: kase.name,
-        answered: statuses.join(' '),
-        n: times.length,
+        answered: [...new Set([...target.statuses, ...(flood?.statuses ?? [])])].join(' '),
+        model: rate === null ? 'flood' : `${rate}/s`,
+        n: target.times.length,
         'cpu median ms': cpu.length ? round(percentile(cpu, 50)) : null,
         'cpu max ms': cpu.length ? round(Math.max(...cpu)) : null,
-        'wall max ms': round(Math.max(...times)),
-        'ordinary p99 ms': round(underAttack),
+        'main thread median ms': loop.length ? round(percentile(loop, 50)) : null,
+        'wall max ms': round(Math.max(...target.times, ...(flood?.times ?? []))),
         'quiet p99 ms': round(caseQuiet),
+        'ordinary p99 ms': round(underAttack),
         'x quiet': round(underAttack / caseQuiet),
         'benign p99 ms': round(benignP99),
         'x benign': round(underAttack / benignP99),
+        'flood p99 ms': floodP99 === null ? null : round(floodP99),
+        'x quiet, flood': floodP99 === null ? null : round(floodP99 / caseQuiet),
       });
     }
     const rssAfter = rssMb(server.pid);
@@ -337,7 +381,8 @@ const sandboxArgs = [join(root, 'packages/sandbox/dist/cli.js'), '--port', '0', 
 const mockArgs = [join(root, 'apps/mock/dist/cli.js'), '--port', '0'];
 const results = { date: new Date().toISOString(), node: process.version, seconds, loadAverage: loadavg().map(round), servers: {} };
 console.log(`load average at the start: ${results.loadAverage.join(' ')} (${availableParallelism()} cores)`);
-console.log('x quiet: ordinary p99 under the flood / its quiet p99 (target <= 2); benign p99: the same flood of the same bytes against a bare sink (the machine\'s share); x benign: the server\'s own share');
+console.log(`model: how the attacker sends a case's requests, one at a time. ${limits.readRequestsPerSecond}/s or ${limits.writeRequestsPerSecond}/s: a case with a valid API key, paced at that key's documented budget for its class (reads, writes); flood: no valid key (nothing to hold it to a budget), each request sent as soon as the last is answered.`);
+console.log('x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine\'s share); x benign: the server\'s own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server\'s event loop was busy over the request (ordinary requests served meanwhile count too).');
 const sink = await start(['-e', SINK], { hook: false });
 for (const [label, args] of [['sandbox', sandboxArgs], ['mock', mockArgs]]) {
   console.log(`\n== hostile corpus against the ${label} ==`);
@@ -356,8 +401,11 @@ results.figures = Object.entries(results.servers).flatMap(([label, run]) => [
     const [what, value] = r['cpu max ms'] === null ? ['slowest hostile request, wall', r['wall max ms']] : ['slowest hostile request, server CPU', r['cpu max ms']];
     return { name: `${label} hostile: ${r.case}, ${what}`, value, unit: 'ms', peer: 'target', peerValue: 50, ratio: round(value / 50) };
   }),
-  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it`, value: r['ordinary p99 ms'], unit: 'ms', peer: 'quiet p99', peerValue: r['quiet p99 ms'], ratio: r['quiet p99 ms'] ? round(r['ordinary p99 ms'] / r['quiet p99 ms']) : null })),
-  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it`, value: r['ordinary p99 ms'], unit: 'ms', peer: 'under a benign flood of the same bytes', peerValue: r['benign p99 ms'], ratio: r['x benign'] })),
+  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`, value: r['ordinary p99 ms'], unit: 'ms', peer: 'quiet p99', peerValue: r['quiet p99 ms'], ratio: r['x quiet'] })),
+  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`, value: r['ordinary p99 ms'], unit: 'ms', peer: `under the same bytes at a bare sink (${r.model})`, peerValue: r['benign p99 ms'], ratio: r['x benign'] })),
+  ...run.rows
+    .filter((r) => r['flood p99 ms'] !== null)
+    .map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it flooded (stress, not the target)`, value: r['flood p99 ms'], unit: 'ms', peer: 'quiet p99', peerValue: r['quiet p99 ms'], ratio: r['x quiet, flood'] })),
   { name: `${label} hostile: RSS after the corpus`, value: run.rssAfter, unit: 'MB', peer: 'RSS before', peerValue: run.rssBefore, ratio: round(run.rssAfter / run.rssBefore) },
 ]);
 mkdirSync(join(root, 'bench'), { recursive: true });

@@ -1,11 +1,21 @@
 // Reads a JSON request body from a web Request: the byte cap is enforced while reading (a larger
 // body is refused without being buffered); what the bytes mean (415, INVALID_REQUEST_BODY, the
 // nesting limit) is decided by @svc/spec-runtime, the same for every server of this repository.
-import { type BodyLimits, type BodyResult, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
+// A body of at least `offload.minBytes` is parsed, with its whole request validated, in a worker
+// thread (body-offload.ts): the answer is then a CheckedBody, which may carry the error chosen.
+import { type BodyLimits, type BodyResult, type BodyTask, type CheckedBody, type Contract, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
+import { checkInWorker } from './body-offload.js';
 
-export type { BodyLimits, BodyResult };
+export type { BodyLimits, BodyResult, CheckedBody };
 
-export async function readJsonBody(request: Request, required: boolean, limits: BodyLimits): Promise<BodyResult> {
+export interface BodyOffloadOptions {
+  contract: Contract;
+  minBytes: number;
+  /** The rest of the request (asked only when the body goes to the worker). */
+  request: () => Omit<BodyTask, 'bytes' | 'contentType' | 'required' | 'limits'>;
+}
+
+export async function readJsonBody(request: Request, required: boolean, limits: BodyLimits, offload?: BodyOffloadOptions): Promise<CheckedBody> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
@@ -14,6 +24,9 @@ export async function readJsonBody(request: Request, required: boolean, limits: 
   // A client that hung up mid-body gets the documented answer (which no one may read): it is the
   // client's doing, not the server's, so it is no internal error.
   if (bytes === 'aborted') return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
+  if (offload && bytes !== 'too-large' && bytes.byteLength >= offload.minBytes) {
+    return checkInWorker(offload.contract, { ...offload.request(), bytes, contentType, required, limits });
+  }
   return parseJsonBody(bytes, contentType, required, limits);
 }
 

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import {
   type Contract,
   DEFAULT_BODY_LIMITS,
+  type ErrorChoice,
   type FieldError,
   type Operation,
   previewValue,
@@ -83,6 +84,8 @@ export interface KernelOptions<K extends Credentials> {
   maxBodyBytes?: number;
   /** Deepest accepted JSON nesting of a request body (default 32). */
   maxBodyDepth?: number;
+  /** Bodies of at least this many bytes are parsed and validated in a worker thread (default 16 KiB; Infinity: never). */
+  offloadBodyBytes?: number;
   /** Where internal failures (bugs) are reported (default: stderr). */
   onInternalError?: (requestId: string, request: Request, error: unknown) => void;
   /** Registers routes of the server's own (served before the API's catch-all). */
@@ -141,6 +144,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const idempotency = options.idempotency === false ? undefined : new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
   const reads = options.readCache ? new ReadCache(typeof options.readCache === 'number' ? options.readCache : undefined) : undefined;
   const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
+  const offloadBodyBytes = options.offloadBodyBytes ?? 16 * 1024;
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
 
@@ -189,13 +193,14 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   }
 
   /** Validation and answer, once the body (if any) is read. */
+  function invalid(requestId: string, choice: ErrorChoice): StoredResponse {
+    return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
+  }
+
   function answerValid(call: Call<K>, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
     const { request, query, operation, params, body, requestId } = call;
     const violations = contract.validateRequest(operation, { params, query, headers: headerParams(operation, request), body, bodyValueCount });
-    if (violations.length > 0) {
-      const choice = contract.errorFor(violations, operation);
-      return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
-    }
+    if (violations.length > 0) return invalid(requestId, contract.errorFor(violations, operation));
     if (reads && operation.class === 'read') {
       const key = ReadCache.keyOf(call.key.key, call.pathname, call.query);
       const known = reads.get(key);
@@ -216,10 +221,12 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   /** Body, validation and answer: everything after the idempotency check. */
   function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
-    const { request, operation, requestId } = call;
+    const { request, operation, requestId, params, query } = call;
     if (!operation.requestBody) return answerValid(call, undefined);
-    return readJsonBody(request, operation.requestBody.required, bodyLimits).then((read) => {
+    const offload = { contract, minBytes: offloadBodyBytes, request: () => ({ operationId: operation.operationId, params, query: query.toString(), headers: headerParams(operation, request) }) };
+    return readJsonBody(request, operation.requestBody.required, bodyLimits, offload).then((read) => {
       if (read.ok) return answerValid({ ...call, body: read.value }, read.valueCount);
+      if ('invalid' in read) return invalid(requestId, read.invalid);
       // Refused unread (over the cap, or not JSON): the answer closes the connection, so the rest
       // of the upload is never read.
       if (read.unread) call.responseHeaders.Connection = 'close';

@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { answerClientError, type Contract } from '@svc/spec-runtime';
+import { startBodyWorker } from './body-offload.js';
 
 export interface Listening {
   /** http://host:port, the host bracketed when it is IPv6. */
@@ -17,6 +18,7 @@ export function urlOf(host: string, port: number): string {
 }
 
 export function listen(fetch: (request: Request) => Promise<Response> | Response, contract: Contract, port: number, host: string): Promise<Listening> {
+  startBodyWorker(contract); // before any request: its start-up is no request's cost
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
       server.off('error', reject);

@@ -9,8 +9,8 @@ export type { ResponseProblem, ResponseProblemKind } from './response-validation
 export type { RouteMatch } from './route-matcher.js';
 export type { Violation, ViolationLocation } from './violations.js';
 export { generateRequestId, headerText, randomAlphanumeric, randomByte, requestIdFor } from './request-id.js';
-export { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';
-export type { BodyLimits, BodyResult } from './json-body.js';
+export { DEFAULT_BODY_LIMITS, checkJsonRequest, parseJsonBody, unsupportedContentType } from './json-body.js';
+export type { BodyLimits, BodyResult, BodyTask, CheckedBody } from './json-body.js';
 export { codeOf, fieldName, previewValue } from './violations.js';
 export { MAX_FIELD_ERRORS } from './errors.js';
 export { EVERY_ERROR_MAX_NODES } from './request-validation.js';

@@ -3,6 +3,9 @@
 // strict UTF-8, a nesting limit (counted on the text before parsing, so a hostile body is refused
 // before anything is built), JSON.parse and finally "must be an object". Every failure is INVALID_REQUEST_BODY or
 // UNSUPPORTED_MEDIA_TYPE, never an exception.
+import type { Contract } from './contract.js';
+import type { ErrorChoice } from './errors.js';
+
 export type BodyResult =
   // valueCount: how many JSON values (objects, arrays and scalars) the body holds, counted on the
   // text; validateRequest takes it instead of walking a large parsed body to learn its size.
@@ -75,6 +78,35 @@ export function parseJsonBody(
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body must be a JSON object; got ${got}.` };
   }
   return { ok: true, value: value as Record<string, unknown>, valueCount: shape.valueCount };
+}
+
+/** A request whose body is read and checked away from the server's main thread (see body-worker.ts). */
+export interface BodyTask {
+  bytes: Uint8Array;
+  contentType: string | null;
+  required: boolean;
+  limits: BodyLimits;
+  operationId: string;
+  /** The rest of the request, so that the whole of it is validated at once, as on the main thread. */
+  params: Record<string, string>;
+  query: string;
+  headers: Record<string, string>;
+}
+
+/** A body refused (BodyResult), or read but with the request invalid (the documented error chosen), or valid. */
+export type CheckedBody = BodyResult | { ok: false; invalid: ErrorChoice };
+
+/**
+ * parseJsonBody, then the whole request validated: what a server does with a body, as plain data
+ * in and out (a worker's message). A valid request comes back with its body to answer it.
+ */
+export function checkJsonRequest(contract: Contract, task: BodyTask): CheckedBody {
+  const read = parseJsonBody(task.bytes, task.contentType, task.required, task.limits);
+  const operation = contract.operationsById.get(task.operationId);
+  if (!read.ok || !operation) return read;
+  const { params, headers } = task;
+  const violations = contract.validateRequest(operation, { params, headers, query: new URLSearchParams(task.query), body: read.value, bodyValueCount: read.valueCount });
+  return violations.length === 0 ? read : { ok: false, invalid: contract.errorFor(violations, operation) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from '../src/json-body.js';
+import { checkJsonRequest, DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from '../src/json-body.js';
 import { generateRequestId, requestIdFor } from '../src/request-id.js';
 import { contract, op } from './support/contract.js';
 
@@ -53,5 +53,33 @@ describe('request ids', () => {
     expect(requestIdFor('trace-42')).toBe('trace-42');
     expect(requestIdFor('')).toMatch(/^req_/);
     expect(requestIdFor(null)).toMatch(/^req_/);
+  });
+});
+
+describe('checkJsonRequest (what the body worker runs)', () => {
+  const task = (body: string, operationId = 'createThread') => ({
+    bytes: bytes(body),
+    contentType: 'application/json',
+    required: true,
+    limits: DEFAULT_BODY_LIMITS,
+    operationId,
+    params: {},
+    query: '',
+    headers: {},
+  });
+
+  it('answers a valid request with its body', () => {
+    const body = { entity_type: 'CALL', entity_id: 'cll-9Jd3kW2p', content: 'hi' };
+    expect(checkJsonRequest(contract(), task(JSON.stringify(body)))).toEqual({ ok: true, value: body, valueCount: 4 });
+  });
+
+  it('answers an invalid request with the error errorFor chooses', () => {
+    const body = { entity_type: 'CALL', entity_id: 'cll-9Jd3kW2p', content: ' ' };
+    const violations = contract().validateRequest(op('createThread'), { body });
+    expect(checkJsonRequest(contract(), task(JSON.stringify(body)))).toEqual({ ok: false, invalid: contract().errorFor(violations, op('createThread')) });
+  });
+
+  it('refuses a body that is not JSON before validating', () => {
+    expect(checkJsonRequest(contract(), task('{"content":'))).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY' });
   });
 });

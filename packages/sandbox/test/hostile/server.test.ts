@@ -1,6 +1,7 @@
 // Malformed HTTP and hang-ups against a real server: Node's clientError hook answers with the
 // documented error body, and a client that goes away mid-upload is not an internal error.
 import { connect, type Socket } from 'node:net';
+import { MAX_FIELD_ERRORS } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandboxServer, type RunningSandbox } from '../../src/server.js';
 
@@ -93,5 +94,31 @@ describe('a client that hangs up mid-upload', () => {
     expect(running.sandbox.internalErrors).toBe(0);
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
+  });
+});
+
+describe('a large body (parsed and validated in the kernel worker thread)', () => {
+  const post = (path: string, body: string) =>
+    fetch(`${running.url}${path}`, { method: 'POST', body, headers: { Authorization: 'Api-Key sbx_demo_full_access', 'Content-Type': 'application/json' } });
+
+  it('is stored whole when valid', async () => {
+    // 4,000 characters (the documented maximum) written as 24 KB of escapes.
+    const body = `{"entity_type":"CALL","entity_id":"cll-6Mn3bV8q","content":"${'\\u00e9'.repeat(4000)}"}`;
+    expect(body.length).toBeGreaterThan(16 * 1024);
+    const created = await post('/v2/api/threads', body);
+    expect(created.status).toBe(201);
+    const { data } = await created.json();
+    const read = await fetch(`${running.url}/v2/api/threads/${data.id}`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
+    expect((await read.json()).data.comments[0].content).toBe('é'.repeat(4000));
+  });
+
+  it('is refused with the documented code and a capped errors[] when invalid', async () => {
+    const ids = Array.from({ length: 100 }, (_, i) => `bad-${i}${'x'.repeat(200)}`);
+    const response = await post('/v2/api/conversations/items/batch', JSON.stringify({ ids }));
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error.code).toBe('INVALID_REQUEST');
+    expect(error.errors).toHaveLength(MAX_FIELD_ERRORS);
+    expect(error.errors[0].code).toBe('INVALID_ITEM_ID');
   });
 });
