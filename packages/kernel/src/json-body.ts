@@ -2,10 +2,11 @@
 // body is refused without being buffered); what the bytes mean (415, INVALID_REQUEST_BODY, the
 // nesting limit) is decided by @svc/spec-runtime, the same for every server of this repository.
 import { type BodyLimits, type BodyResult, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
+import type { KernelRequest } from './node-request.js';
 
 export type { BodyLimits, BodyResult };
 
-export async function readJsonBody(request: Request, required: boolean, limits: BodyLimits): Promise<BodyResult> {
+export async function readJsonBody(request: KernelRequest, required: boolean, limits: BodyLimits): Promise<BodyResult> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
@@ -17,13 +18,13 @@ export async function readJsonBody(request: Request, required: boolean, limits: 
   return parseJsonBody(bytes, contentType, required, limits);
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
+async function readCapped(request: KernelRequest, maxBytes: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
   const length = request.headers.get('content-length');
   const declared = length === null || length === '' ? Number.NaN : Number(length);
   if (declared > maxBytes) return 'too-large';
   if (declared >= 0) {
     // A declared length within the cap is all the body can be (HTTP frames it so): read it whole,
-    // which @hono/node-server does without building a stream (the faster path for every write).
+    // which a NodeRequest (and @hono/node-server) does without building a stream (the faster path for every write).
     try {
       return new Uint8Array(await request.arrayBuffer());
     } catch {
