@@ -42,6 +42,7 @@ export function isFailure(outcome: Outcome): outcome is Failure {
 
 /** One authenticated, authorised, valid call to a documented operation. */
 export interface Call<K extends Credentials> {
+  /** The request as a web Request (one that came through serveNode: built on first use, bodiless). */
   request: Request;
   /** The path as WHATWG URL gives it (still percent-encoded). */
   pathname: string;
