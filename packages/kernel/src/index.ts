@@ -9,6 +9,7 @@ export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './id
 export { readJsonBody } from './json-body.js';
 export { Cli } from './cli.js';
 export { listen, urlOf } from './serve.js';
+export type { NodeHandler } from './node-request.js';
 export type { Listening } from './serve.js';
 export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } from './file-cache.js';
 export type { FileVersion } from './file-cache.js';

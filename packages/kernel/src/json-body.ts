@@ -5,6 +5,7 @@
 // thread (body-offload.ts): the answer is then a CheckedBody, which may carry the error chosen.
 import { type BodyLimits, type BodyResult, type BodyTask, type CheckedBody, type Contract, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
 import { checkInWorker } from './body-offload.js';
+import type { KernelRequest } from './node-request.js';
 
 export type { BodyLimits, BodyResult, CheckedBody };
 
@@ -15,7 +16,7 @@ export interface BodyOffloadOptions {
   request: () => Omit<BodyTask, 'bytes' | 'contentType' | 'required' | 'limits'>;
 }
 
-export async function readJsonBody(request: Request, required: boolean, limits: BodyLimits, offload?: BodyOffloadOptions): Promise<CheckedBody> {
+export async function readJsonBody(request: KernelRequest, required: boolean, limits: BodyLimits, offload?: BodyOffloadOptions): Promise<CheckedBody> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
@@ -30,13 +31,13 @@ export async function readJsonBody(request: Request, required: boolean, limits: 
   return parseJsonBody(bytes, contentType, required, limits);
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
+async function readCapped(request: KernelRequest, maxBytes: number): Promise<Uint8Array | 'too-large' | 'aborted'> {
   const length = request.headers.get('content-length');
   const declared = length === null || length === '' ? Number.NaN : Number(length);
   if (declared > maxBytes) return 'too-large';
   if (declared >= 0) {
     // A declared length within the cap is all the body can be (HTTP frames it so): read it whole,
-    // which @hono/node-server does without building a stream (the faster path for every write).
+    // which a NodeRequest (and @hono/node-server) does without building a stream (the faster path for every write).
     try {
       return new Uint8Array(await request.arrayBuffer());
     } catch {

@@ -20,9 +20,10 @@ import {
 import { authenticate, authorize, type Credentials } from './auth.js';
 import { IdempotencyStore, type IdempotencyTicket, type StoredResponse } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
+import { type KernelRequest, type NodeHandler, NodeRequest, plainTarget, sharedFolder } from './node-request.js';
 import { type CachedAnswer, ReadCache } from './read-cache.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
-import { targetOf } from './target.js';
+import { type Target, targetOf } from './target.js';
 
 /** A documented error the server chose (an unknown id, a state conflict, ...). */
 export interface Failure {
@@ -42,6 +43,7 @@ export function isFailure(outcome: Outcome): outcome is Failure {
 
 /** One authenticated, authorised, valid call to a documented operation. */
 export interface Call<K extends Credentials> {
+  /** The request as a web Request (one that came through serveNode: built on first use, bodiless). */
   request: Request;
   /** The path as WHATWG URL gives it (still percent-encoded). */
   pathname: string;
@@ -96,6 +98,8 @@ export interface Kernel {
   app: Hono;
   /** Answers at once where nothing must wait (see handle), else with a promise. */
   fetch: (request: Request) => Response | Promise<Response>;
+  /** The same answers over node:http without a web Request where that changes nothing (see listen). */
+  serveNode: NodeHandler;
   contract: Contract;
   /** Forgets idempotency keys and rate-limit windows. */
   reset(): void;
@@ -127,6 +131,38 @@ function unknownFieldSuggestion(param: string | undefined): string | undefined {
   return param === undefined ? undefined : `Remove ${param} from the body: unknown fields are refused, never ignored.`;
 }
 
+/**
+ * A Call whose web Request is made on first use (a request from node:http has none). The getter
+ * is on the prototype: a getter in an object literal gave every call its own hidden class, and
+ * the garbage collector's time per read went up fivefold.
+ */
+class LazyCall<K extends Credentials> implements Call<K> {
+  body: Record<string, unknown> | undefined = undefined;
+  constructor(
+    private readonly web: () => Request,
+    readonly pathname: string,
+    readonly query: URLSearchParams,
+    readonly operation: Operation,
+    readonly params: Record<string, string>,
+    readonly key: K,
+    readonly requestId: string,
+    readonly responseHeaders: Record<string, string>,
+  ) {}
+
+  get request(): Request {
+    return this.web();
+  }
+}
+
+/** What handle answers: a Response for fetch, written straight to node:http by serveNode. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array<ArrayBuffer> | null;
+}
+
+const toResponse = ({ status, headers, body }: Answer): Response => new Response(body, { status, headers });
+
 function reportToStderr(requestId: string, request: Request, error: unknown): void {
   console.error(`[svc] ${requestId} ${request.method} ${new URL(request.url).pathname}:`, error);
 }
@@ -148,17 +184,17 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
 
-  // Response headers are a plain object, not a Headers: @hono/node-server hands a plain object
-  // to Node as it is, where a Headers would be copied into one on every response.
-  function respond(outcome: CachedAnswer, headers: Record<string, string>): Response {
-    if (outcome.text === null) return new Response(null, { status: outcome.status, headers });
+  // Response headers are a plain object, not a Headers: Node (and @hono/node-server) take a plain
+  // object as it is, where a Headers would be copied into one on every response.
+  function respond(outcome: CachedAnswer, headers: Record<string, string>): Answer {
+    if (outcome.text === null) return { status: outcome.status, headers, body: null };
     headers['Content-Type'] = 'application/json';
     // A client's non-ASCII X-Request-Id arrives one byte per character; Node writes a string body
     // in one piece with the headers, encoding both as UTF-8, which would encode those bytes a
     // second time. With a byte body the headers go out as the bytes that came in. (Only then: a
     // string body is the faster path for everything else.)
     const body = outcome.bytes ?? (isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text));
-    return new Response(body, { status: outcome.status, headers });
+    return { status: outcome.status, headers, body };
   }
 
   function errorOutcome(requestId: string, failure: Failure & { retryAfterSeconds?: number }): StoredResponse {
@@ -177,7 +213,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   }
 
   /** The header parameters the operation documents, as sent (empty values count as not sent). */
-  function headerParams(operation: Operation, request: Request): Record<string, string> {
+  function headerParams(operation: Operation, request: KernelRequest): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const param of operation.parameters) {
       if (param.in !== 'header') continue;
@@ -197,8 +233,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
   }
 
-  function answerValid(call: Call<K>, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
-    const { request, query, operation, params, body, requestId } = call;
+  function answerValid(call: Call<K>, request: KernelRequest, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
+    const { query, operation, params, body, requestId } = call;
     const violations = contract.validateRequest(operation, { params, query, headers: headerParams(operation, request), body, bodyValueCount });
     if (violations.length > 0) return invalid(requestId, contract.errorFor(violations, operation));
     if (reads && operation.class === 'read') {
@@ -220,12 +256,12 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   }
 
   /** Body, validation and answer: everything after the idempotency check. */
-  function execute(call: Call<K>): StoredResponse | Promise<StoredResponse> {
-    const { request, operation, requestId, params, query } = call;
-    if (!operation.requestBody) return answerValid(call, undefined);
+  function execute(call: Call<K>, request: KernelRequest): StoredResponse | Promise<StoredResponse> {
+    const { operation, requestId, params, query } = call;
+    if (!operation.requestBody) return answerValid(call, request, undefined);
     const offload = { contract, minBytes: offloadBodyBytes, request: () => ({ operationId: operation.operationId, params, query: query.toString(), headers: headerParams(operation, request) }) };
     return readJsonBody(request, operation.requestBody.required, bodyLimits, offload).then((read) => {
-      if (read.ok) return answerValid({ ...call, body: read.value }, read.valueCount);
+      if (read.ok) return (call.body = read.value), answerValid(call, request, read.valueCount);
       if ('invalid' in read) return invalid(requestId, read.invalid);
       // Refused unread (over the cap, or not JSON): the answer closes the connection, so the rest
       // of the upload is never read.
@@ -235,9 +271,9 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   }
 
   // Synchronous until something must wait (a body to read, an answer that awaits): a read whose
-  // answer is synchronous returns its Response at once, which @hono/node-server writes without
-  // the promise and close-handler bookkeeping of an asynchronous answer.
-  function handle(request: Request, { pathname, query } = targetOf(request.url)): Response | Promise<Response> {
+  // answer is synchronous is written at once, without the bookkeeping of a promise. `web` gives
+  // the request as a web Request, for the answer (Call.request) and reports that ask for one.
+  function handle(request: KernelRequest, { pathname, query }: Target, web: () => Request): Answer | Promise<Answer> {
     const method = request.method.toUpperCase();
     const requestId = requestIdFor(request.headers.get(names.requestId));
     const idempotencyKey = nonEmpty(request.headers.get(names.idempotencyKey));
@@ -245,12 +281,12 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     if (idempotencyKey !== undefined) headers[names.idempotencyKey] = idempotencyKey;
     const fail = (failure: Failure & { retryAfterSeconds?: number }) => respond(errorOutcome(requestId, failure), headers);
     let ticket: IdempotencyTicket | undefined;
-    const crash = (error: unknown): Response => {
+    const crash = (error: unknown): Answer => {
       ticket?.abandon();
       // A client that went away is not a bug of the server, and there is no one to answer.
       if (request.signal.aborted) return fail({ error: 'INVALID_REQUEST_BODY', message: 'The client closed the request before it was complete.' });
       internalErrors++;
-      report(requestId, request, error);
+      report(requestId, web(), error);
       return fail({ error: 'INTERNAL_SERVER_ERROR', message: `An unexpected error occurred (request ${requestId}).` });
     };
     try {
@@ -291,7 +327,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
         if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
         ticket = begun.ticket;
       }
-      const outcome = execute({ request, pathname, query, operation, params, body: undefined, key: found, requestId, responseHeaders: headers });
+      const call = new LazyCall(web, pathname, query, operation, params, found, requestId, headers);
+      const outcome = execute(call, request);
       // A write completes on the next turn at the earliest, so a duplicate sent with it finds its
       // key in flight (409 OTHER_TRANSACTION_IN_PROGRESS) whether or not it had a body to wait for.
       if (outcome instanceof Promise || operation.class === 'write') {
@@ -309,13 +346,38 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const app = new Hono();
   options.routes?.(app);
   const ownPaths = new Set(app.routes.map((route) => route.path));
-  app.all('*', (c) => handle(c.req.raw));
+  const answerWeb = (request: Request, target = targetOf(request.url)): Response | Promise<Response> => {
+    const answer = handle(request, target, () => request);
+    return answer instanceof Promise ? answer.then(toResponse) : toResponse(answer);
+  };
+  app.all('*', (c) => answerWeb(c.req.raw));
+  const apiFolder = sharedFolder(contract.operations.map((operation) => operation.path));
 
   return {
     app,
     fetch(request) {
       const target = targetOf(request.url);
-      return request.method === 'HEAD' || ownPaths.has(target.pathname) ? app.fetch(request) : handle(request, target);
+      return request.method === 'HEAD' || ownPaths.has(target.pathname) ? app.fetch(request) : answerWeb(request, target);
+    },
+    serveNode(incoming, outgoing) {
+      const url = plainTarget(incoming, apiFolder);
+      const target = url === undefined ? undefined : targetOf(`http://h${url}`);
+      if (target === undefined || incoming.method === 'HEAD' || ownPaths.has(target.pathname)) return false;
+      const request = new NodeRequest(incoming);
+      const write = ({ status, headers, body }: Answer) => {
+        if (body !== null) headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+        outgoing.writeHead(status, headers).end(body);
+      };
+      // A failure to write (a bug) must not take the process down: that connection alone ends.
+      const fail = (error: unknown) => (report('-', request.toRequest(), error), outgoing.destroy());
+      try {
+        const answer = handle(request, target, () => request.toRequest());
+        if (answer instanceof Promise) answer.then(write).catch(fail);
+        else write(answer);
+      } catch (error) {
+        fail(error);
+      }
+      return true;
     },
     contract,
     reset() {

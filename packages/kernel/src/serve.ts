@@ -1,10 +1,15 @@
-// Serving a kernel (or any web-standard fetch handler of this repository) over node:http with
-// @hono/node-server. Port 0 picks a free port (tests, bench). Malformed HTTP gets the documented
-// error body through Node's `clientError` hook, not Node's bare 400/431/408.
+// Serving a kernel (or any web-standard fetch handler of this repository) over node:http. A
+// kernel's API requests are answered by its serveNode, without a web Request; whatever it leaves
+// (and any other handler) goes through @hono/node-server's listener, which bridges web Requests
+// and Responses, streamed bodies included. Port 0 picks a free port (tests, bench). Malformed
+// HTTP gets the documented error body through Node's `clientError` hook, not Node's bare
+// 400/431/408.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { answerClientError, type Contract } from '@svc/spec-runtime';
 import { startBodyWorker } from './body-offload.js';
+import type { NodeHandler } from './node-request.js';
 
 export interface Listening {
   /** http://host:port, the host bracketed when it is IPv6. */
@@ -17,22 +22,33 @@ export function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export function listen(fetch: (request: Request) => Promise<Response> | Response, contract: Contract, port: number, host: string): Promise<Listening> {
+export function listen(
+  fetch: (request: Request) => Promise<Response> | Response,
+  contract: Contract,
+  port: number,
+  host: string,
+  serveNode: NodeHandler = () => false,
+): Promise<Listening> {
   startBodyWorker(contract); // before any request: its start-up is no request's cost
+  const viaFetch = getRequestListener(fetch);
+  const server = createServer((incoming, outgoing) => {
+    if (!serveNode(incoming, outgoing)) void viaFetch(incoming, outgoing);
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(contract, error, socket));
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
       server.off('error', reject);
+      const { port: bound } = server.address() as AddressInfo;
       resolve({
-        port: info.port,
-        url: urlOf(host, info.port),
+        port: bound,
+        url: urlOf(host, bound),
         close: () =>
           new Promise<void>((done, fail) => {
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            server.closeAllConnections();
             server.close((error) => (error ? fail(error) : done()));
           }),
       });
     });
-    server.once('error', reject);
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(contract, error, socket));
   });
 }

@@ -20,7 +20,7 @@ beforeAll(async () => {
     findKey: (token) => ({ key: token, scopes: Object.keys(contract.scopes) }),
     answer: () => (answered++, { status: 200, body: { data: [] } }),
   });
-  server = await listen(kernel.fetch, contract, 0, '127.0.0.1');
+  server = await listen(kernel.fetch, contract, 0, '127.0.0.1', kernel.serveNode);
 });
 afterAll(() => server.close());
 

@@ -1,7 +1,7 @@
 // The sandbox: the shared request kernel (@svc/server-kernel: route, auth, idempotency, body,
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
 import type { Contract } from '@svc/spec-runtime';
-import { bundledContract, createKernel, type Credentials, type KernelOptions, type RateLimits } from '@svc/server-kernel';
+import { bundledContract, createKernel, type Credentials, type KernelOptions, type NodeHandler, type RateLimits } from '@svc/server-kernel';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
@@ -30,6 +30,8 @@ export interface SandboxOptions extends KernelTuning {
 export interface Sandbox {
   /** Answers at once where nothing must wait, else with a promise. */
   fetch: (request: Request) => Response | Promise<Response>;
+  /** The same answers over node:http without a web Request, where that changes nothing (the kernel's). */
+  serveNode: NodeHandler;
   store: Store;
   contract: Contract;
   /** Restores the seed and forgets idempotency keys and rate-limit windows. */
@@ -82,6 +84,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const sandbox: Sandbox = {
     fetch: kernel.fetch,
+    serveNode: kernel.serveNode,
     store,
     contract,
     reset() {

@@ -1,5 +1,5 @@
-// Serving the sandbox over HTTP (the kernel's listen: @hono/node-server, with the documented body
-// for malformed HTTP). Port 0 picks a free port (tests, bench).
+// Serving the sandbox over HTTP (the kernel's listen: API requests straight from node:http, the
+// rest, /docs included, as web Requests; the documented body for malformed HTTP). Port 0 picks a free port (tests, bench).
 import { listen } from '@svc/server-kernel';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
 import { docsErrorUrl, servedDocsUrl } from './doc-url.js';
@@ -30,7 +30,7 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   const sandbox = createSandbox(ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options);
   sandbox.contract.precompile();
   const fetch = options.docsDir ? withDocs(sandbox.fetch, options.docsDir) : sandbox.fetch;
-  const listening = await listen(fetch, sandbox.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  const listening = await listen(fetch, sandbox.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, sandbox.serveNode);
   origin = listening.url;
   return { sandbox, ...listening };
 }
