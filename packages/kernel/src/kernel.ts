@@ -198,16 +198,10 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   }
 
   function errorOutcome(requestId: string, failure: Failure & { retryAfterSeconds?: number }): StoredResponse {
-    const { error: code, param } = failure;
+    const { error: code, message, param, errors, retryAfterSeconds } = failure;
     const suggestion = failure.suggestion ?? (code === 'UNKNOWN_FIELD' ? unknownFieldSuggestion(param) : undefined);
-    const built = contract.buildError(code, {
-      requestId,
-      message: failure.message,
-      ...(param !== undefined ? { param } : {}),
-      ...(suggestion !== undefined ? { suggestion } : {}),
-      ...(failure.errors ? { errors: failure.errors } : {}),
-      ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}),
-    });
+    // buildError leaves out whatever is undefined (and errors when empty).
+    const built = contract.buildError(code, { requestId, message, param, suggestion, errors, retryAfterSeconds });
     if (options.docUrl) built.body.error.doc_url = options.docUrl(code);
     return { status: built.status, text: JSON.stringify(built.body) };
   }
@@ -230,7 +224,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   /** Validation and answer, once the body (if any) is read. */
   function invalid(requestId: string, choice: ErrorChoice): StoredResponse {
-    return errorOutcome(requestId, { error: choice.code, message: choice.message, ...(choice.param !== undefined ? { param: choice.param } : {}), ...(choice.errors ? { errors: choice.errors } : {}) });
+    return errorOutcome(requestId, { ...choice, error: choice.code });
   }
 
   function answerValid(call: Call<K>, request: KernelRequest, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {

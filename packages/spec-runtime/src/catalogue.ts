@@ -2,7 +2,7 @@
 // x-enum-descriptions and, per code in x-svc-codes, x-svc-status, x-svc-error-type,
 // x-svc-suggestion, x-svc-retryable, x-svc-api-wide) and the status of each error type from
 // ErrorType's x-svc-status-of-type. Nothing here is typed by hand.
-import { isObject, type JsonObject } from './json-pointer.js';
+import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
 
 export interface CatalogueEntry {
   code: string;
@@ -22,8 +22,7 @@ export interface CatalogueEntry {
 export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
 
 export function readCatalogue(bundle: JsonObject): Catalogue {
-  const schemas = (bundle.components as JsonObject | undefined)?.schemas as JsonObject | undefined;
-  const errorCode = schemas?.ErrorCode;
+  const errorCode = getByPointer(bundle, '#/components/schemas/ErrorCode');
   if (!isObject(errorCode) || !Array.isArray(errorCode.enum) || !isObject(errorCode['x-svc-codes'])) {
     throw new Error('The bundle has no components.schemas.ErrorCode catalogue (an enum with x-svc-codes).');
   }
@@ -57,8 +56,7 @@ export function readCatalogue(bundle: JsonObject): Catalogue {
 
 /** ErrorType's x-svc-status-of-type: the HTTP statuses each error type may carry. */
 export function readStatusesOfType(bundle: JsonObject): ReadonlyMap<string, readonly number[]> {
-  const schemas = (bundle.components as JsonObject | undefined)?.schemas as JsonObject | undefined;
-  const errorType = schemas?.ErrorType;
+  const errorType = getByPointer(bundle, '#/components/schemas/ErrorType');
   const map = isObject(errorType) ? errorType['x-svc-status-of-type'] : undefined;
   if (!isObject(map)) throw new Error('The bundle has no ErrorType x-svc-status-of-type.');
   const result = new Map<string, number[]>();

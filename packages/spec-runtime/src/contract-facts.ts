@@ -3,7 +3,7 @@
 // is free of side effects, whether its scope is inferred, the API-wide code of a status, a
 // component schema by name and the codes of a shared error response. All read from the bundle.
 import type { Contract } from './contract.js';
-import { follow, isObject, type JsonObject } from './json-pointer.js';
+import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { findCodeEnum, responsePointer, type Operation } from './operations.js';
 
 export interface ResponseHeader {
@@ -61,8 +61,7 @@ export function apiWideCode(contract: Contract, status: number): string | undefi
 
 /** A component schema by name, as written (identity comparisons: is this parameter's schema PhoneNumber?). */
 export function componentSchema(contract: Contract, name: string): JsonObject | undefined {
-  const schemas = isObject(contract.bundle.components) && isObject(contract.bundle.components.schemas) ? contract.bundle.components.schemas : {};
-  const schema = schemas[name];
+  const schema = getByPointer(contract.bundle, childPointer('#/components/schemas', name));
   return isObject(schema) ? schema : undefined;
 }
 

@@ -5,7 +5,7 @@ import { buildError, errorFor, type BuildErrorOptions, type BuiltError, type Err
 import { follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { readOperations, type Operation } from './operations.js';
 import { validateRequest, type HeaderSource, type RequestParts } from './request-validation.js';
-import { checkResponse, validateResponse, type ResponseProblem } from './response-validation.js';
+import { checkResponse, type ResponseProblem } from './response-validation.js';
 import { RouteMatcher, type RouteMatch } from './route-matcher.js';
 import { SchemaValidator } from './schema-validator.js';
 import type { Violation } from './violations.js';
@@ -106,7 +106,7 @@ export function loadContract(bundle: unknown, options: LoadContractOptions = {})
     validateRequest: (operation, parts) => validateRequest(bundle, catalogue, validator, operation, parts),
     errorFor: (violations, operation) => errorFor(catalogue, violations, operation),
     buildError: (code, buildOptions) => buildError(catalogue, docUrlBase, code, buildOptions),
-    validateResponse: (operation, status, headers, body) => validateResponse(responseContext, operation, status, headers, body),
+    validateResponse: (operation, status, headers, body) => checkResponse(responseContext, operation, status, headers, body).map((p) => p.message),
     checkResponse: (operation, status, headers, body) => checkResponse(responseContext, operation, status, headers, body),
     resolve: (pointer) => follow(bundle, getByPointer(bundle, pointer), pointer).node,
     precompile: () => {

@@ -158,15 +158,9 @@ function readRequestBody(bundle: JsonObject, raw: unknown, pointer: string): { r
 }
 
 function readSecurity(requirements: unknown[]): string[][] {
-  const alternatives: string[][] = [];
-  for (const requirement of requirements) {
-    if (!isObject(requirement)) continue;
-    // One requirement object may name several schemes (all needed); this API has one scheme,
-    // so the scopes of every scheme in the object are simply collected together.
-    const scopes = Object.values(requirement).flatMap((s) => (Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : []));
-    alternatives.push(scopes);
-  }
-  return alternatives;
+  // One requirement object may name several schemes (all needed); this API has one scheme,
+  // so the scopes of every scheme in the object are simply collected together.
+  return requirements.filter(isObject).map((requirement) => Object.values(requirement).flatMap((s) => (Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : [])));
 }
 
 /**

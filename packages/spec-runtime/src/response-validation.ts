@@ -46,17 +46,6 @@ export interface ResponseContext {
   validator: SchemaValidator;
 }
 
-/** The problems of one response as messages (see {@link checkResponse} for their kinds). */
-export function validateResponse(
-  ctx: ResponseContext,
-  operation: Operation | null,
-  status: number,
-  headers: HeaderSource | undefined,
-  body: unknown,
-): string[] {
-  return checkResponse(ctx, operation, status, headers, body).map((p) => p.message);
-}
-
 export function checkResponse(
   ctx: ResponseContext,
   operation: Operation | null,
@@ -84,7 +73,7 @@ export function checkResponse(
       const errors = ctx.validator.errors(API_ERROR_POINTER, body.error);
       if (errors.length) problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
     }
-    problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, true));
+    checkErrorBody(ctx, where, operation, status, headers, body, true, problem);
     return problems;
   }
 
@@ -122,7 +111,7 @@ export function checkResponse(
     problem('body', `${where}: the response documents no body but one was sent`);
   }
 
-  if (status >= 400) problems.push(...checkErrorBody(ctx, where, operation, status, headers, body, false));
+  if (status >= 400) checkErrorBody(ctx, where, operation, status, headers, body, false, problem);
   return problems;
 }
 
@@ -134,16 +123,13 @@ function checkErrorBody(
   headers: HeaderSource | undefined,
   body: unknown,
   apiWide: boolean,
-): ResponseProblem[] {
-  const problems: ResponseProblem[] = [];
-  const problem = (kind: ResponseProblemKind, message: string): void => {
-    problems.push({ kind, message });
-  };
-  if (!isObject(body) || !isObject(body.error)) return [{ kind: 'body', message: `${where}: an error response must have an error object` }];
+  problem: (kind: ResponseProblemKind, message: string) => void,
+): void {
+  if (!isObject(body) || !isObject(body.error)) return problem('body', `${where}: an error response must have an error object`);
   const error = body.error;
   const code = typeof error.code === 'string' ? error.code : undefined;
   const entry = code ? ctx.catalogue.get(code) : undefined;
-  if (!code || !entry) return [{ kind: 'error-code', message: `${where}: error code ${String(error.code)} is not in the catalogue` }];
+  if (!code || !entry) return problem('error-code', `${where}: error code ${String(error.code)} is not in the catalogue`);
   if (entry.status !== status) problem('error-code', `${where}: ${code} belongs to status ${entry.status}, not ${status}`);
   if (error.type !== entry.type) problem('error-type', `${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
   if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false)) problem('error-type', `${where}: type ${String(error.type)} does not go with status ${status}`);
@@ -154,5 +140,4 @@ function checkErrorBody(
   const requestIdHeader = headerNamesOf(ctx.bundle).requestId;
   const requestId = readHeader(headers, requestIdHeader);
   if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from ${requestIdHeader} ${requestId}`);
-  return problems;
 }

@@ -50,11 +50,6 @@ export class SchemaValidator {
     this.every = new CompiledSchemas(bundle, true);
   }
 
-  /** The validator (every error) of the schema at a local pointer of the bundle (`#/components/...`). */
-  validator(pointer: string): ValidateFunction {
-    return this.every.validator(pointer);
-  }
-
   /** Compiles both validators of a pointer now. */
   precompile(pointer: string): void {
     this.first.validator(pointer);

@@ -3,7 +3,7 @@
 // documented response uses the component. Servers never type these names themselves.
 import type { Contract } from './contract.js';
 import { headerNamesByComponent } from './header-names.js';
-import { isObject, type JsonObject } from './json-pointer.js';
+import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
 
 export interface ServerHeaderNames {
   requestId: string;
@@ -25,10 +25,8 @@ export function serverHeaderNames(contract: Contract): ServerHeaderNames {
 export function headerNamesOf(bundle: JsonObject): ServerHeaderNames {
   const known = cache.get(bundle);
   if (known) return known;
-  const components = isObject(bundle.components) ? bundle.components : {};
-  const parameters = isObject(components.parameters) ? components.parameters : {};
   const parameterName = (component: string): string => {
-    const parameter = parameters[component];
+    const parameter = getByPointer(bundle, `#/components/parameters/${component}`);
     if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`components.parameters.${component} has no name.`);
     return parameter.name;
   };

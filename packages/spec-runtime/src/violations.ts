@@ -123,19 +123,15 @@ type Candidate = Omit<Violation, 'location'>;
 
 function candidateFor(bundle: JsonObject, error: ErrorObject, rename: (field: string) => string): Candidate {
   const p = error.params as Record<string, unknown>;
-  if (error.keyword === 'required' && typeof p.missingProperty === 'string') {
-    const field = rename(fieldFromPointer(error.instancePath, p.missingProperty));
-    const parent = error.parentSchema;
-    const property = isObject(parent) && isObject(parent.properties) ? parent.properties[p.missingProperty] : undefined;
-    const code = codeAlongRefs(bundle, property, 'required', true) ?? codeAlongRefs(bundle, parent, 'required', true);
-    return { field, keyword: 'required', message: messageFor(field, error), code };
-  }
-  if (error.keyword === 'additionalProperties' && typeof p.additionalProperty === 'string') {
-    const field = rename(fieldFromPointer(error.instancePath, p.additionalProperty));
-    return { field, keyword: 'additionalProperties', message: messageFor(field, error), code: codeOf(error.parentSchema, 'additionalProperties') };
-  }
-  const field = rename(fieldFromPointer(error.instancePath));
-  return { field, keyword: error.keyword, message: messageFor(field, error), code: codeOf(error.parentSchema, error.keyword), value: error.data };
+  const { keyword, parentSchema: parent } = error;
+  // A missing or unknown field is named by the error of the object holding it, and has no value.
+  const named = keyword === 'required' ? p.missingProperty : keyword === 'additionalProperties' ? p.additionalProperty : undefined;
+  const field = rename(fieldFromPointer(error.instancePath, typeof named === 'string' ? named : undefined));
+  const message = messageFor(field, error);
+  if (typeof named !== 'string') return { field, keyword, message, code: codeOf(parent, keyword), value: error.data };
+  if (keyword === 'additionalProperties') return { field, keyword, message, code: codeOf(parent, keyword) };
+  const property = isObject(parent) && isObject(parent.properties) ? parent.properties[named] : undefined;
+  return { field, keyword, message, code: codeAlongRefs(bundle, property, keyword, true) ?? codeAlongRefs(bundle, parent, keyword, true) };
 }
 
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not']);

@@ -171,3 +171,10 @@ describe('headerText', () => {
     expect(headerText('中')).toBe('中'); // already text
   });
 });
+
+describe('the number pattern', () => {
+  it('is linear', async () => {
+    const { DECIMAL } = await import('../src/decimal.js');
+    expect((await check(DECIMAL.source, DECIMAL.flags)).status).toBe('safe');
+  }, 60_000);
+});
