@@ -42,13 +42,8 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const started = Date.now();
-  const proxy = await startProxy({
-    upstream: options.upstream,
-    ...(options.port !== undefined ? { port: options.port } : {}),
-    ...(options.host !== undefined ? { host: options.host } : {}),
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${line}\n`) }),
-  });
+  // startProxy takes the upstream, port, host and time limit as they are, and a progress line unless quiet.
+  const proxy = await startProxy({ ...options, ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${line}\n`) }) });
   stdout.write(`svc-contract proxy: listening on ${proxy.url}, relaying to ${proxy.redact(options.upstream)}; stop with Ctrl-C for the report\n`);
   options.onListening?.(proxy.url);
   await (options.until ?? signalled()).catch(() => undefined);
