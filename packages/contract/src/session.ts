@@ -17,16 +17,12 @@ export interface Session {
   memo: Map<string, Promise<unknown>>;
 }
 
-export function secretsOf(config: Pick<SessionConfig, 'apiKey' | 'apiKeyEnv' | 'config'>) {
-  return [
-    { value: config.apiKey, placeholder: placeholderFor('api-key', config.apiKeyEnv) },
-    ...config.config.keys.map((k) => ({ value: k.key, placeholder: placeholderFor(k.name, k.env) })),
-  ];
-}
-
 export function createSession(config: SessionConfig): Session {
   const spec = loadSpec();
-  const redact = createRedactor(secretsOf(config));
+  const redact = createRedactor([
+    { value: config.apiKey, placeholder: placeholderFor('api-key', config.apiKeyEnv) },
+    ...config.config.keys.map((k) => ({ value: k.key, placeholder: placeholderFor(k.name, k.env) })),
+  ]);
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
   // The client takes what it needs of the session's config (URL, key, writes, time and size limits).

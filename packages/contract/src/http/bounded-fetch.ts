@@ -49,17 +49,12 @@ async function readBody(response: Response, maxBytes: number): Promise<string> {
     throw new TransportError('too-large', `the response declares ${declared} bytes, more than the ${maxBytes} this run reads`);
   }
   if (!response.body) return '';
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  // Leaving the loop (the throw) cancels the body.
+  for await (const value of response.body as unknown as AsyncIterable<Uint8Array>) {
     total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new TransportError('too-large', `the response body is larger than the ${maxBytes} bytes this run reads (cut off)`);
-    }
+    if (total > maxBytes) throw new TransportError('too-large', `the response body is larger than the ${maxBytes} bytes this run reads (cut off)`);
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks, total));

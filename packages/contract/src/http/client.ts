@@ -4,6 +4,7 @@
 // is recorded and checked (the recorder), and no server can hang the run or exhaust its memory
 // (bounded-fetch: a time limit on each whole exchange, a cap on each body, malformed HTTP named).
 import type { Operation } from '@svc/spec-runtime';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import { parseBody, wireOf, type ApiRequest, type Exchange } from './exchange.js';
@@ -29,8 +30,6 @@ export interface ClientOptions {
   spec: Spec;
   limiter: Pacer;
   recorder: Recorder;
-  /** Sleep (injectable for tests). */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 const MAX_429_RETRIES = 3;
@@ -39,14 +38,11 @@ const UNREACHABLE_AFTER = 3;
 
 export class ApiClient {
   private seq = 0;
-  private readonly sleep: (ms: number) => Promise<void>;
   /** Consecutive transport failures, and the last one: an unreachable server fails fast. */
   private transportFailures = 0;
   private lastTransportError = '';
 
-  constructor(private readonly options: ClientOptions) {
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
+  constructor(private readonly options: ClientOptions) {}
 
   /** The operation a request addresses, by the contract's own route matching. */
   operationOf(request: Pick<ApiRequest, 'method' | 'path'>): Operation | null {
@@ -70,7 +66,7 @@ export class ApiClient {
       const wait = this.retryAfterSeconds(exchange);
       if (wait === undefined || wait > this.options.maxRetryWaitSeconds) break;
       // The 429 itself was recorded and checked; wait what it asks, then send the same request.
-      await this.sleep(Math.max(wait, 0.05) * 1000);
+      await sleep(Math.max(wait, 0.05) * 1000);
       exchange = await this.once(request);
     }
     return exchange;

@@ -17,12 +17,11 @@ function clip(text: string): string {
   return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (${text.length} characters)` : text;
 }
 
+/** What the running check has recorded so far (exchanges: those its outcomes point at). */
+const nothingYet = () => ({ outcomes: [] as CheckOutcome[], exchanges: new Map<number, ExchangeSummary>(), observations: [] as Observation[], requests: 0, reads: 0 });
+
 export class Recorder {
-  private outcomes: CheckOutcome[] = [];
-  private exchanges = new Map<number, ExchangeSummary>();
-  private observations: Observation[] = [];
-  private requests = 0;
-  private reads = 0;
+  private current = nothingYet();
   /** Summaries of recent exchanges, so that a scenario failure can point at one after the fact. */
   private recent = new Map<number, ExchangeSummary>();
   private readonly windows: RateWindows;
@@ -39,13 +38,13 @@ export class Recorder {
   }
 
   record(exchange: Exchange): void {
-    this.requests++;
-    if (this.spec.contract.limits.readMethods.includes(exchange.request.method)) this.reads++;
+    this.current.requests++;
+    if (this.spec.contract.limits.readMethods.includes(exchange.request.method)) this.current.reads++;
     const summary = this.summarise(exchange);
     this.recent.set(exchange.seq, summary);
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value as number);
     if (exchange.error === undefined) {
-      this.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
+      this.current.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
     }
     for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
     const operationId = exchange.operation?.operationId ?? API_WIDE;
@@ -57,7 +56,7 @@ export class Recorder {
   add(outcome: CheckOutcome): void {
     const o = outcome.detail === undefined ? outcome : { ...outcome, detail: this.redact(outcome.detail) };
     if (o.status === 'passed' && o.detail === undefined) {
-      const same = this.outcomes.find((x) => x.status === 'passed' && x.check === o.check && x.operationId === o.operationId && x.detail === undefined);
+      const same = this.current.outcomes.find((x) => x.status === 'passed' && x.check === o.check && x.operationId === o.operationId && x.detail === undefined);
       if (same) {
         same.count = (same.count ?? 1) + 1;
         return;
@@ -65,20 +64,16 @@ export class Recorder {
     }
     if (o.exchange !== undefined) {
       const summary = this.recent.get(o.exchange);
-      if (summary) this.exchanges.set(o.exchange, summary);
+      if (summary) this.current.exchanges.set(o.exchange, summary);
     }
-    this.outcomes.push(o);
+    this.current.outcomes.push(o);
   }
 
   /** Everything recorded since the last drain (the running check's share). */
   drain(): TestRecord {
-    const record: TestRecord = { outcomes: this.outcomes, exchanges: [...this.exchanges.values()], observations: this.observations, requests: this.requests, reads: this.reads, writes: this.requests - this.reads };
-    this.outcomes = [];
-    this.exchanges = new Map();
-    this.observations = [];
-    this.requests = 0;
-    this.reads = 0;
-    return record;
+    const { outcomes, exchanges, observations, requests, reads } = this.current;
+    this.current = nothingYet();
+    return { outcomes, exchanges: [...exchanges.values()], observations, requests, reads, writes: requests - reads };
   }
 
   private summarise(exchange: Exchange): ExchangeSummary {
