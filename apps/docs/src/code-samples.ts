@@ -164,10 +164,8 @@ export function clientSample(request: SampleRequest): string {
 
 export function codeSamplesFor(doc: OpenApiDocument, entry: OperationEntry): CodeSample[] {
   const request = sampleRequestFor(doc, entry);
-  return [
-    { lang: CURL_LANG, label: CURL_LABEL, source: curlSample(request) },
-    { lang: CLIENT_LANG, label: CLIENT_LABEL, source: clientSample(request) },
-  ];
+  const [curl, client] = CODE_SAMPLE_LANGUAGES;
+  return [{ ...curl!, source: curlSample(request) }, { ...client!, source: clientSample(request) }];
 }
 
 /** Sets `x-codeSamples` on every operation under `paths` (webhooks are received, not called). */
