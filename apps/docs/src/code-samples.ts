@@ -142,10 +142,8 @@ export function clientSample(request: SampleRequest): string {
   if (Object.keys(params).length > 0) options.push(['params', params]);
   if (request.body) options.push(['body', request.body.value]);
 
-  const call =
-    options.length === 0
-      ? `await svc.${request.method}(${jsLiteral(request.pathTemplate)})`
-      : `await svc.${request.method}(${jsLiteral(request.pathTemplate)}, ${jsLiteral(Object.fromEntries(options))})`;
+  const args = [request.pathTemplate, ...(options.length > 0 ? [Object.fromEntries(options)] : [])];
+  const call = `await svc.${request.method}(${args.map((arg) => jsLiteral(arg)).join(', ')})`;
 
   return [
     `import { createSvcClient } from '${CLIENT_PACKAGE}';`,
