@@ -146,10 +146,7 @@ function manifestTargets(manifest) {
       if (!value.includes('*')) targets.add(value.replace(/^\.\//, ''));
     } else if (value && typeof value === 'object') for (const v of Object.values(value)) add(v);
   };
-  add(manifest.exports);
-  add(typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ?? {});
-  add(manifest.types);
-  add(manifest.main);
+  add([manifest.exports, manifest.bin, manifest.types, manifest.main]);
   return [...targets];
 }
 

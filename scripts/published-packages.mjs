@@ -6,20 +6,17 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Workspace folders, relative to the root, in a stable order: spec, packages/*, apps/*. */
-export function workspaceDirs() {
+/** `{ dir, path, text, manifest }` of each published package (`dir` relative to the root). */
+export function publishedPackages() {
+  // Workspace folders, relative to the root, in a stable order: spec, packages/*, apps/*.
   const dirs = ['spec'];
   for (const group of ['packages', 'apps']) {
     const groupDir = join(root, group);
     if (!existsSync(groupDir)) continue;
     for (const name of readdirSync(groupDir).sort()) dirs.push(`${group}/${name}`);
   }
-  return dirs.filter((dir) => existsSync(join(root, dir, 'package.json')));
-}
-
-/** `{ dir, path, text, manifest }` of each published package (`dir` relative to the root). */
-export function publishedPackages() {
-  return workspaceDirs()
+  return dirs
+    .filter((dir) => existsSync(join(root, dir, 'package.json')))
     .map((dir) => {
       const path = join(root, dir, 'package.json');
       const text = readFileSync(path, 'utf8');

@@ -142,10 +142,8 @@ export function clientSample(request: SampleRequest): string {
   if (Object.keys(params).length > 0) options.push(['params', params]);
   if (request.body) options.push(['body', request.body.value]);
 
-  const call =
-    options.length === 0
-      ? `await svc.${request.method}(${jsLiteral(request.pathTemplate)})`
-      : `await svc.${request.method}(${jsLiteral(request.pathTemplate)}, ${jsLiteral(Object.fromEntries(options))})`;
+  const args = [request.pathTemplate, ...(options.length > 0 ? [Object.fromEntries(options)] : [])];
+  const call = `await svc.${request.method}(${args.map((arg) => jsLiteral(arg)).join(', ')})`;
 
   return [
     `import { createSvcClient } from '${CLIENT_PACKAGE}';`,
@@ -164,10 +162,8 @@ export function clientSample(request: SampleRequest): string {
 
 export function codeSamplesFor(doc: OpenApiDocument, entry: OperationEntry): CodeSample[] {
   const request = sampleRequestFor(doc, entry);
-  return [
-    { lang: CURL_LANG, label: CURL_LABEL, source: curlSample(request) },
-    { lang: CLIENT_LANG, label: CLIENT_LABEL, source: clientSample(request) },
-  ];
+  const [curl, client] = CODE_SAMPLE_LANGUAGES;
+  return [{ ...curl!, source: curlSample(request) }, { ...client!, source: clientSample(request) }];
 }
 
 /** Sets `x-codeSamples` on every operation under `paths` (webhooks are received, not called). */

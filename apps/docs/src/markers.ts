@@ -1,7 +1,7 @@
 // Finds every honesty marker of the contract (x-svc-unspecified, x-svc-ambiguity,
 // x-svc-inferred) and names its location the way a reader would look for it:
 // "GET /v2/api/conversations › parameter search", "schema Deal › status", "error code FORBIDDEN".
-import { childPointer, headerNamesByComponent } from '@svc/spec-runtime';
+import { childPointer, getByPointer, headerNamesByComponent } from '@svc/spec-runtime';
 import { HTTP_METHODS, asJson, resolve, type JsonObject, type OpenApiDocument } from './openapi.js';
 
 export const MARKER_KINDS = ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'] as const;
@@ -64,39 +64,31 @@ export function describeLocation(
   headerNames: ReadonlyMap<string, string> = headerNamesByComponent(asJson(doc)),
 ): { area: MarkerArea; location: string } {
   const [root, first, second, ...rest] = segments;
-  const at = (count: number) => nodeAt(doc, segments.slice(0, count));
+  const at = (count: number) => getByPointer(doc, childPointer('#', ...segments.slice(0, count)));
 
   if ((root === 'paths' || root === 'webhooks') && typeof first === 'string') {
     const isWebhook = root === 'webhooks';
-    if (typeof second === 'string' && (HTTP_METHODS as readonly string[]).includes(second)) {
-      const head = isWebhook ? `webhook ${first}` : `${second.toUpperCase()} ${first}`;
-      return { area: isWebhook ? 'webhook' : 'operation', location: join(head, describeTail(doc, at(3), rest)) };
-    }
-    const head = isWebhook ? `webhook ${first}` : first;
-    return { area: isWebhook ? 'webhook' : 'operation', location: join(head, describeTail(doc, at(2), segments.slice(2))) };
+    // Under a method, the tail starts after it; on the path item itself, after the path.
+    const method = typeof second === 'string' && (HTTP_METHODS as readonly string[]).includes(second) ? second : undefined;
+    const depth = method ? 3 : 2;
+    const head = isWebhook ? `webhook ${first}` : method ? `${method.toUpperCase()} ${first}` : first;
+    return { area: isWebhook ? 'webhook' : 'operation', location: join(head, describeTail(doc, at(depth), segments.slice(depth))) };
   }
 
   if (root === 'components' && typeof first === 'string' && typeof second === 'string') {
     const component = at(3);
     if (first === 'schemas' && second === 'ErrorCode' && rest[0] === 'x-svc-codes' && typeof rest[1] === 'string') {
-      const entry = nodeAt(doc, segments.slice(0, 5)) as JsonObject | undefined;
-      return { area: 'error code', location: join(`error code ${rest[1]}`, describeTail(doc, entry, rest.slice(2))) };
+      return { area: 'error code', location: join(`error code ${rest[1]}`, describeTail(doc, at(5), rest.slice(2))) };
     }
-    const tail = describeTail(doc, component, rest);
-    switch (first) {
-      case 'schemas':
-        return { area: 'schema', location: join(`schema ${second}`, tail) };
-      case 'parameters':
-        return { area: 'shared component', location: join(`parameter ${String((component as JsonObject).name ?? second)} (shared, ${second})`, tail) };
-      case 'headers':
-        return { area: 'shared component', location: join(`header ${headerNames.get(second) ?? second}`, tail) };
-      case 'responses':
-        return { area: 'shared component', location: join(`response ${second} (shared)`, tail) };
-      case 'securitySchemes':
-        return { area: 'shared component', location: join(`security scheme ${second}`, tail) };
-      default:
-        return { area: 'shared component', location: join(`${first} ${second}`, tail) };
-    }
+    const heads = new Map([
+      ['schemas', `schema ${second}`],
+      ['parameters', `parameter ${String((component as JsonObject | undefined)?.name ?? second)} (shared, ${second})`],
+      ['headers', `header ${headerNames.get(second) ?? second}`],
+      ['responses', `response ${second} (shared)`],
+      ['securitySchemes', `security scheme ${second}`],
+    ]);
+    const head = heads.get(first) ?? `${first} ${second}`;
+    return { area: first === 'schemas' ? 'schema' : 'shared component', location: join(head, describeTail(doc, component, rest)) };
   }
 
   if (root === 'info' && first === 'x-svc-limits') return { area: 'limits', location: join('limits (info.x-svc-limits)', segments.slice(2).join(' › ')) };
@@ -136,15 +128,10 @@ function describeTail(doc: OpenApiDocument, start: unknown, segments: Segment[])
       continue;
     }
     if (segment === 'requestBody') parts.push('request body');
-    else if (segment === 'items') parts.push('items');
     else if (segment !== 'schema') parts.push(String(segment));
     node = child;
   }
   return parts.join(' › ');
-}
-
-function nodeAt(doc: OpenApiDocument, segments: Segment[]): unknown {
-  return segments.reduce<unknown>((node, key) => (node as JsonObject | undefined)?.[key as string], doc);
 }
 
 function resolveSafely(doc: OpenApiDocument, value: unknown): unknown {

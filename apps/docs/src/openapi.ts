@@ -56,6 +56,13 @@ export function resolve<T>(doc: OpenApiDocument, value: T | Reference): T {
   return node as T;
 }
 
+/** A named component (`components.schemas.ApiError`), resolved; the build fails without it. */
+export function namedComponent<T>(doc: OpenApiDocument, kind: 'schemas' | 'parameters', name: string): T {
+  const value = doc.components?.[kind]?.[name];
+  if (!value) throw new Error(`The bundle has no components.${kind}.${name}`);
+  return resolve(doc, value as T | Reference);
+}
+
 /** The component name a `$ref` points at (`#/components/schemas/Deal` → `Deal`). */
 export function refName(value: unknown): string | undefined {
   return isReference(value) ? value.$ref.split('/').pop() : undefined;

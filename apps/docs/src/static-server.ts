@@ -1,18 +1,18 @@
 // A tiny static file server for dist/: used by `pnpm docs` and by the browser test. Loopback
 // only; GET and HEAD. @fastify/send (as the sandbox's /docs) resolves the path, refuses `..`,
 // picks the Content-Type and streams the file.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import send from '@fastify/send';
 
 export interface RunningServer {
-  server: Server;
   url: string;
   close(): Promise<void>;
 }
 
-export function createStaticServer(root: string): Server {
-  return createServer(async (request, response) => {
+/** Starts a server on 127.0.0.1; port 0 picks a free one. */
+export async function startStaticServer(root: string, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
+  const server = createServer(async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -23,18 +23,12 @@ export function createStaticServer(root: string): Server {
     response.writeHead(statusCode, { ...headers, 'cache-control': 'no-cache' });
     stream.pipe(response);
   });
-}
-
-/** Starts a server on 127.0.0.1; port 0 picks a free one. */
-export async function startStaticServer(root: string, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
-  const server = createStaticServer(root);
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(port, host, () => done());
   });
   const address = server.address() as AddressInfo;
   return {
-    server,
     url: `http://${host}:${address.port}/`,
     close: () =>
       new Promise<void>((done) => {

@@ -6,7 +6,7 @@ import { readStatusesOfType } from '@svc/spec-runtime';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
 import { errorAnchor, errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, resolve, type OpenApiDocument, type Schema } from '../openapi.js';
+import { asJson, namedComponent, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 import { fieldTable } from './schema-text.js';
@@ -55,14 +55,9 @@ export function codeSection(entry: CatalogueEntry): string {
   );
 }
 
-function errorBodySchema(doc: OpenApiDocument): Schema {
-  const schema = doc.components?.schemas?.ApiError;
-  if (!schema) throw new Error('The bundle has no components.schemas.ApiError');
-  return resolve(doc, schema);
-}
-
 export const errorsGuide: GuideBuilder = ({ doc, description }) => {
   const catalogue = errorCatalogue(doc);
+  const errorBody = namedComponent<Schema>(doc, 'schemas', 'ApiError');
   const statuses = [...new Set(catalogue.map((entry) => entry.status))].sort((a, b) => a - b);
   const typeRows = [...readStatusesOfType(asJson(doc))].map(([type, typeStatuses]) => [
     code(type),
@@ -82,8 +77,8 @@ export const errorsGuide: GuideBuilder = ({ doc, description }) => {
     markdown: blocks(
       requireSection(description, SECTION),
       '## The error body',
-      oneLine(errorBodySchema(doc).description),
-      fieldTable(doc, errorBodySchema(doc)),
+      oneLine(errorBody.description),
+      fieldTable(doc, errorBody),
       '## Error types',
       table(['Type', 'HTTP status', 'Codes'], typeRows),
       '## API-wide rules',

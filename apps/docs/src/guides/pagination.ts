@@ -5,6 +5,7 @@ import { catalogueEntry } from '../error-catalogue.js';
 import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
 import {
   listOperations,
+  namedComponent,
   operationLabel,
   parametersOf,
   refName,
@@ -17,12 +18,6 @@ import {
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
 import { fieldTable } from './schema-text.js';
-
-function sharedParameter(doc: OpenApiDocument, component: string): Parameter {
-  const parameter = doc.components?.parameters?.[component];
-  if (!parameter) throw new Error(`The bundle has no components.parameters.${component}`);
-  return resolve(doc, parameter);
-}
 
 /** The schema name of the `pagination` block in an operation's 200 response. */
 function paginationSchemaOf(doc: OpenApiDocument, entry: OperationEntry): string | undefined {
@@ -41,9 +36,8 @@ function range(schema: Schema | undefined): string {
 }
 
 export const paginationGuide: GuideBuilder = ({ doc, markers }) => {
-  const pagination = doc.components?.schemas?.Pagination;
-  if (!pagination) throw new Error('The bundle has no components.schemas.Pagination');
-  const paging = [sharedParameter(doc, 'PageParameter'), sharedParameter(doc, 'SizeParameter')];
+  const pagination = namedComponent<Schema>(doc, 'schemas', 'Pagination');
+  const paging = ['PageParameter', 'SizeParameter'].map((name) => namedComponent<Parameter>(doc, 'parameters', name));
   const pagingNames = new Set(paging.map((parameter) => parameter.name));
 
   const lists = listOperations(doc).filter((entry) =>
