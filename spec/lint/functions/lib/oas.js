@@ -29,15 +29,6 @@ export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 export const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const isNonEmptyString = v => typeof v === 'string' && v.trim().length > 0;
 
-export function getIn(obj, path) {
-  let cur = obj;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = cur[seg];
-  }
-  return cur;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Operations
 
@@ -84,31 +75,19 @@ export const isWrite = o => o.where === 'paths' && WRITE_METHODS.has(o.method);
  * overrides a path-level one with the same name and location), as a list of { param, path }.
  */
 export function parameters(o) {
-  const out = [];
-  const seen = new Set();
-  const opParams = Array.isArray(o.op.parameters) ? o.op.parameters : [];
-  opParams.forEach((param, i) => {
-    if (!isObject(param)) return;
-    seen.add(paramKey(param));
-    out.push({ param, path: [...o.path, 'parameters', i] });
-  });
-  const itemParams = Array.isArray(o.pathItem.parameters) ? o.pathItem.parameters : [];
-  itemParams.forEach((param, i) => {
-    if (!isObject(param) || seen.has(paramKey(param))) return;
-    out.push({ param, path: [o.where, o.key, 'parameters', i] });
-  });
-  return out;
+  const own = listed(o.op.parameters, o.path);
+  const overridden = new Set(own.map(({ param }) => paramKey(param)));
+  return [...own, ...listed(o.pathItem.parameters, [o.where, o.key]).filter(({ param }) => !overridden.has(paramKey(param)))];
 }
+
+/** The objects of a `parameters` list, as { param, path }. */
+const listed = (list, path) =>
+  (Array.isArray(list) ? list : []).flatMap((param, i) => (isObject(param) ? [{ param, path: [...path, 'parameters', i] }] : []));
 
 const paramKey = p => `${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`;
 
-export function findParameter(o, name, location) {
-  const wanted = location === 'header' ? name.toLowerCase() : name;
-  return parameters(o).find(({ param }) => {
-    if (param.in !== location || typeof param.name !== 'string') return false;
-    return (location === 'header' ? param.name.toLowerCase() : param.name) === wanted;
-  });
-}
+export const findParameter = (o, name, location) =>
+  parameters(o).find(({ param }) => param.in === location && typeof param.name === 'string' && paramKey(param) === paramKey({ in: location, name }));
 
 export function responses(o) {
   return isObject(o.op.responses) ? Object.entries(o.op.responses) : [];
@@ -302,13 +281,9 @@ export function walkSchema(schema, path, visit, seen = new WeakSet()) {
     if (!isObject(schema[k])) continue;
     for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...path, k, name], visit, seen);
   }
-  for (const k of SCHEMA_LIST_KEYWORDS) {
-    if (!Array.isArray(schema[k])) continue;
-    schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
-  }
-  for (const k of SCHEMA_KEYWORDS) {
+  for (const k of [...SCHEMA_LIST_KEYWORDS, ...SCHEMA_KEYWORDS]) {
     if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
-    else walkSchema(schema[k], [...path, k], visit, seen);
+    else if (!SCHEMA_LIST_KEYWORDS.includes(k)) walkSchema(schema[k], [...path, k], visit, seen);
   }
 }
 
@@ -414,7 +389,7 @@ export function rawAt(context, path) {
   try {
     const item = inv.findAssociatedItemForPath(path, true);
     if (item === null || item === undefined) return undefined;
-    return getIn(item.document.data, item.path);
+    return item.path.reduce((node, segment) => (node !== null && typeof node === 'object' ? node[segment] : undefined), item.document.data);
   } catch {
     return undefined;
   }
