@@ -101,10 +101,7 @@ export function statusOf(key) {
   return null;
 }
 
-export const isErrorStatus = key => {
-  const s = statusOf(key);
-  return s !== null && (s.klass === 4 || s.klass === 5);
-};
+export const isErrorStatus = key => [4, 5].includes(statusOf(key)?.klass);
 
 export const statusMatches = (key, status) => {
   const s = statusOf(key);
@@ -345,19 +342,17 @@ export function schemaHolders(doc) {
   return out;
 }
 
-/** Root schemas of the whole document: operations (paths, webhooks) first, then components. */
-export function documentSchemaRoots(doc) {
+/**
+ * Calls visit(schema, path) once for every schema object of the document, from its root schemas:
+ * operations (paths, webhooks) first, then components.
+ */
+export function walkDocumentSchemas(doc, visit) {
   const roots = schemaHolders(doc).map(({ holder, path }) => [holder.schema, [...path, 'schema']]);
   const schemas = isObject(doc?.components?.schemas) ? Object.entries(doc.components.schemas) : [];
   const at = roots.findIndex(([, path]) => path[0] === 'components');
   roots.splice(at === -1 ? roots.length : at, 0, ...schemas.map(([n, s]) => [s, ['components', 'schemas', n]]));
-  return roots;
-}
-
-/** Calls visit(schema, path) once for every schema object of the document. */
-export function walkDocumentSchemas(doc, visit) {
   const seen = new WeakSet();
-  for (const [schema, path] of documentSchemaRoots(doc)) walkSchema(schema, path, visit, seen);
+  for (const [schema, path] of roots) walkSchema(schema, path, visit, seen);
 }
 
 /** The type keyword as a list (OAS 3.1: `type: [string, "null"]`). */
