@@ -1,19 +1,17 @@
 /** What the client reports as it works; every string in it has the API key redacted. */
-export type SvcLogEvent =
+export type SvcLogEvent = {
+  method: string;
+  url: string;
+  /** 1 for the first attempt, 2 for the first retry, … (as in the message: "attempt 1"). */
+  attempt: number;
+} & (
   | {
       type: 'request';
-      method: string;
-      url: string;
-      /** 1 for the first attempt, 2 for the first retry, … (as in the message: "attempt 1"). */
-      attempt: number;
       /** The request headers, with `Authorization` (and cookies) replaced by `[REDACTED]`. */
       headers: Record<string, string>;
     }
   | {
       type: 'response';
-      method: string;
-      url: string;
-      attempt: number;
       status: number;
       durationMs: number;
       requestId: string | undefined;
@@ -22,21 +20,16 @@ export type SvcLogEvent =
   | {
       /** An attempt ended without a response (network failure or timeout). */
       type: 'error';
-      method: string;
-      url: string;
-      attempt: number;
       durationMs: number;
       error: string;
     }
   | {
       /** The client is about to wait `delayMs`, then send attempt number `attempt` (2 for the first retry). */
       type: 'retry';
-      method: string;
-      url: string;
-      attempt: number;
       delayMs: number;
       reason: string;
-    };
+    }
+);
 
 /** A console-like logger; `console` itself fits. Each method receives a one-line message and the event. */
 export interface SvcLogger {

@@ -1,13 +1,3 @@
-/** The time limit of one attempt, merged with the caller's signal. */
-export interface AttemptTimer {
-  /** Aborts when the caller aborts or when the time is up, whichever comes first. */
-  readonly signal: AbortSignal;
-  /** Whether the time limit (not the caller) ended the attempt. */
-  readonly timedOut: boolean;
-  /** Stops the clock; call it once the attempt's response body has been read or abandoned. */
-  clear(): void;
-}
-
 /** A timer handle as Node and Bun return it; elsewhere (Deno, browsers) a number, without these. */
 export type TimerHandle = ReturnType<typeof setTimeout> & { ref?: () => unknown; unref?: () => unknown };
 
@@ -26,7 +16,7 @@ export class DeadlineClock {
   private armedAt = Number.POSITIVE_INFINITY;
 
   /** Starts the clock of one attempt: it aborts its signal `timeoutMs` from now (0 or not finite: never). */
-  start(callerSignal: AbortSignal | undefined, timeoutMs: number): AttemptTimer {
+  start(callerSignal: AbortSignal | undefined, timeoutMs: number): AttemptClock {
     const timer = new AttemptClock(this, callerSignal, timeoutMs);
     if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return timer;
     this.pending.add(timer);
@@ -69,14 +59,15 @@ export class DeadlineClock {
 }
 
 /**
- * The clock of one attempt. An AbortController (rather than `AbortSignal.timeout`) so that the
+ * The clock of one attempt: its time limit, merged with the caller's signal. An AbortController (rather than `AbortSignal.timeout`) so that the
  * abort reason is ours: a `TimeoutError` we can tell apart from the caller's `AbortError`. The
  * caller's signal is followed with this object as its listener (`handleEvent`) rather than
  * `AbortSignal.any`, which costs several microseconds per call on Node 20.
  */
-class AttemptClock implements AttemptTimer {
+export class AttemptClock {
   private readonly controller = new AbortController();
   readonly deadline: number;
+  /** Whether the time limit (not the caller) ended the attempt. */
   timedOut = false;
 
   constructor(
@@ -89,6 +80,7 @@ class AttemptClock implements AttemptTimer {
     else callerSignal?.addEventListener('abort', this, { once: true });
   }
 
+  /** Aborts when the caller aborts or when the time is up, whichever comes first. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -104,6 +96,7 @@ class AttemptClock implements AttemptTimer {
     this.controller.abort(new DOMException(`The request timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
   }
 
+  /** Stops the clock; call it once the attempt's response body has been read or abandoned. */
   clear(): void {
     this.clock.finish(this);
     this.callerSignal?.removeEventListener('abort', this);

@@ -4,7 +4,7 @@ import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.
 import { type ClientLog, redactHeaders } from './logging.js';
 import type { Pacer } from './pacer.js';
 import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
-import { type AttemptTimer, DeadlineClock, sleep } from './timeout.js';
+import { type AttemptClock, DeadlineClock, sleep } from './timeout.js';
 
 /** A fetch that takes a Request (what openapi-fetch calls). */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -51,7 +51,7 @@ export interface CallState {
   /** The key the call was sent with (the same on every attempt). */
   sentIdempotencyKey?: string | undefined;
   /** The clock of the latest attempt: it keeps running while openapi-fetch reads the body. */
-  timer?: AttemptTimer | undefined;
+  timer?: AttemptClock | undefined;
   /**
    * The Request of the latest attempt, held until the call ends. Node's fetch (undici) links a
    * Request's abort signal to the one it copies through weak references: were this Request

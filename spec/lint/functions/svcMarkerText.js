@@ -3,15 +3,15 @@
 // written in its file, $ref siblings included.
 import { houseRule, isNonEmptyString, isObject, walkWritten } from './lib/oas.js';
 
-function valid(v) {
-  if (isNonEmptyString(v)) return true;
-  if (Array.isArray(v)) return v.length > 0 && v.every(isNonEmptyString);
-  if (isObject(v)) return Object.keys(v).length > 0 && Object.values(v).every(isNonEmptyString);
-  return false;
+/** What is wrong with a marker's value ('an empty list', 'null', ...), or null when it is valid. */
+function problem(v) {
+  if (typeof v === 'string') return isNonEmptyString(v) ? null : 'an empty string';
+  const entries = Array.isArray(v) ? v : isObject(v) ? Object.values(v) : null;
+  if (entries === null) return v === null ? 'null' : typeof v;
+  if (entries.length === 0) return Array.isArray(v) ? 'an empty list' : 'an empty map';
+  if (entries.every(isNonEmptyString)) return null;
+  return Array.isArray(v) ? 'a list with an empty or non-string entry' : 'a map with an empty or non-string value';
 }
-
-const describe = v =>
-  v === null ? 'null' : typeof v === 'string' ? (v.trim() === '' ? 'an empty string' : 'a string') : Array.isArray(v) ? 'a list with an empty or non-string entry' : isObject(v) ? 'a map with an empty or non-string value' : typeof v;
 
 export default houseRule(
   { markers: { type: 'array', items: { type: 'string' } } },
@@ -19,11 +19,10 @@ export default houseRule(
     const markers = options?.markers ?? ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'];
     const results = [];
     const check = (value, marker, path, where) => {
-      if (valid(value)) return;
+      const wrong = problem(value);
+      if (wrong === null) return;
       results.push({
-        message: `${marker}${where} must be a non-empty string, or a non-empty list or map of non-empty strings; it is ${
-          Array.isArray(value) && value.length === 0 ? 'an empty list' : isObject(value) && Object.keys(value).length === 0 ? 'an empty map' : describe(value)
-        }.`,
+        message: `${marker}${where} must be a non-empty string, or a non-empty list or map of non-empty strings; it is ${wrong}.`,
         path,
       });
     };

@@ -15,15 +15,10 @@ import { houseRule, isObject, schemaHolders, walkDocumentSchemas } from './lib/o
 const AjvClass = Ajv2020.default ?? Ajv2020;
 const addFormatsFn = addFormats.default ?? addFormats;
 
-function createAjv() {
-  const ajv = new AjvClass({ strict: false, allErrors: false, logger: false, validateFormats: true });
-  addFormatsFn(ajv);
-  return ajv;
-}
-
 // One Ajv and one cache of compiled validators, keyed by the schema's JSON text, for the process:
 // the same schema resolved at many places (and in many runs) is compiled once.
-const ajv = createAjv();
+const ajv = new AjvClass({ strict: false, allErrors: false, logger: false, validateFormats: true });
+addFormatsFn(ajv);
 const byText = new Map();
 
 /** A deep copy of the schema where readOnly (or writeOnly) properties are no longer required. */

@@ -29,15 +29,6 @@ export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 export const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const isNonEmptyString = v => typeof v === 'string' && v.trim().length > 0;
 
-export function getIn(obj, path) {
-  let cur = obj;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = cur[seg];
-  }
-  return cur;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Operations
 
@@ -84,31 +75,19 @@ export const isWrite = o => o.where === 'paths' && WRITE_METHODS.has(o.method);
  * overrides a path-level one with the same name and location), as a list of { param, path }.
  */
 export function parameters(o) {
-  const out = [];
-  const seen = new Set();
-  const opParams = Array.isArray(o.op.parameters) ? o.op.parameters : [];
-  opParams.forEach((param, i) => {
-    if (!isObject(param)) return;
-    seen.add(paramKey(param));
-    out.push({ param, path: [...o.path, 'parameters', i] });
-  });
-  const itemParams = Array.isArray(o.pathItem.parameters) ? o.pathItem.parameters : [];
-  itemParams.forEach((param, i) => {
-    if (!isObject(param) || seen.has(paramKey(param))) return;
-    out.push({ param, path: [o.where, o.key, 'parameters', i] });
-  });
-  return out;
+  const own = listed(o.op.parameters, o.path);
+  const overridden = new Set(own.map(({ param }) => paramKey(param)));
+  return [...own, ...listed(o.pathItem.parameters, [o.where, o.key]).filter(({ param }) => !overridden.has(paramKey(param)))];
 }
+
+/** The objects of a `parameters` list, as { param, path }. */
+const listed = (list, path) =>
+  (Array.isArray(list) ? list : []).flatMap((param, i) => (isObject(param) ? [{ param, path: [...path, 'parameters', i] }] : []));
 
 const paramKey = p => `${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`;
 
-export function findParameter(o, name, location) {
-  const wanted = location === 'header' ? name.toLowerCase() : name;
-  return parameters(o).find(({ param }) => {
-    if (param.in !== location || typeof param.name !== 'string') return false;
-    return (location === 'header' ? param.name.toLowerCase() : param.name) === wanted;
-  });
-}
+export const findParameter = (o, name, location) =>
+  parameters(o).find(({ param }) => param.in === location && typeof param.name === 'string' && paramKey(param) === paramKey({ in: location, name }));
 
 export function responses(o) {
   return isObject(o.op.responses) ? Object.entries(o.op.responses) : [];
@@ -122,10 +101,7 @@ export function statusOf(key) {
   return null;
 }
 
-export const isErrorStatus = key => {
-  const s = statusOf(key);
-  return s !== null && (s.klass === 4 || s.klass === 5);
-};
+export const isErrorStatus = key => [4, 5].includes(statusOf(key)?.klass);
 
 export const statusMatches = (key, status) => {
   const s = statusOf(key);
@@ -302,13 +278,9 @@ export function walkSchema(schema, path, visit, seen = new WeakSet()) {
     if (!isObject(schema[k])) continue;
     for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...path, k, name], visit, seen);
   }
-  for (const k of SCHEMA_LIST_KEYWORDS) {
-    if (!Array.isArray(schema[k])) continue;
-    schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
-  }
-  for (const k of SCHEMA_KEYWORDS) {
+  for (const k of [...SCHEMA_LIST_KEYWORDS, ...SCHEMA_KEYWORDS]) {
     if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
-    else walkSchema(schema[k], [...path, k], visit, seen);
+    else if (!SCHEMA_LIST_KEYWORDS.includes(k)) walkSchema(schema[k], [...path, k], visit, seen);
   }
 }
 
@@ -370,19 +342,17 @@ export function schemaHolders(doc) {
   return out;
 }
 
-/** Root schemas of the whole document: operations (paths, webhooks) first, then components. */
-export function documentSchemaRoots(doc) {
+/**
+ * Calls visit(schema, path) once for every schema object of the document, from its root schemas:
+ * operations (paths, webhooks) first, then components.
+ */
+export function walkDocumentSchemas(doc, visit) {
   const roots = schemaHolders(doc).map(({ holder, path }) => [holder.schema, [...path, 'schema']]);
   const schemas = isObject(doc?.components?.schemas) ? Object.entries(doc.components.schemas) : [];
   const at = roots.findIndex(([, path]) => path[0] === 'components');
   roots.splice(at === -1 ? roots.length : at, 0, ...schemas.map(([n, s]) => [s, ['components', 'schemas', n]]));
-  return roots;
-}
-
-/** Calls visit(schema, path) once for every schema object of the document. */
-export function walkDocumentSchemas(doc, visit) {
   const seen = new WeakSet();
-  for (const [schema, path] of documentSchemaRoots(doc)) walkSchema(schema, path, visit, seen);
+  for (const [schema, path] of roots) walkSchema(schema, path, visit, seen);
 }
 
 /** The type keyword as a list (OAS 3.1: `type: [string, "null"]`). */
@@ -414,7 +384,7 @@ export function rawAt(context, path) {
   try {
     const item = inv.findAssociatedItemForPath(path, true);
     if (item === null || item === undefined) return undefined;
-    return getIn(item.document.data, item.path);
+    return item.path.reduce((node, segment) => (node !== null && typeof node === 'object' ? node[segment] : undefined), item.document.data);
   } catch {
     return undefined;
   }
