@@ -12,7 +12,7 @@ import { isPhone, sample } from '../generate/schema.js';
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { check, scenarioOf, toApiRequest, type CheckContext, type Scenario } from './harness.js';
+import { check, scenarioOf, type CheckContext, type Scenario } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -114,11 +114,10 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
     return request;
   };
-  const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
 
   if (plan.success !== false) {
     check('conformance.success', where, { writes: changesData }, async (t) => {
-      const exchange = await send(t, await baseline(t));
+      const exchange = await t.call(await baseline(t));
       t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
     });
   }
@@ -129,12 +128,12 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     const probes: Array<{ exchange: Exchange; sent: string }> = [];
     if (!changesData) {
       const sent = id('ok');
-      probes.push({ exchange: await send(t, base, { requestId: sent }), sent });
+      probes.push({ exchange: await t.call(base, { requestId: sent }), sent });
     }
     // An error too, so the body's request_id is checked: malformed JSON where there is a body
     // (it cannot execute anything), otherwise no key.
     const sent = id('error');
-    const error = op.requestBody ? await send(t, base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await send(t, base, { requestId: sent, auth: { kind: 'none' } });
+    const error = op.requestBody ? await t.call(base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await t.call(base, { requestId: sent, auth: { kind: 'none' } });
     probes.push({ exchange: error, sent });
     for (const { exchange, sent: value } of probes) {
       const echoed = header(exchange, spec.requestIdHeader);
@@ -146,14 +145,14 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
 
   const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
   check('auth.missing-key', where, { writes: changesData }, async (t) => {
-    t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
+    t.expectError(await t.call(await baseline(t), { auth: { kind: 'none' } }), unauthorized());
   });
   check('auth.malformed-header', where, { writes: changesData }, async (t) => {
     const base = await baseline(t);
-    for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
+    for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await t.call(base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
   });
   check('auth.unknown-key', where, { writes: changesData, keys: true }, async (t) => {
-    t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
+    t.expectError(await t.call(await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
   });
 
   check('auth.insufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
@@ -162,7 +161,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     const uncertain = isScopeInferred(op) || op.security.length > 1;
     const [key] = keysLackingScope(op, t.config.config.keys);
     if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
-    const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
+    const exchange = await t.call(await baseline(t), { auth: { kind: 'key', key: key.key } });
     const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
     if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
     if (!t.expectError(exchange, { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` })) return;
@@ -187,7 +186,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     // Where the suite never sends the baseline as a success (it would create or delete for
     // real), an unknown id shows the same thing: past the scope check, a documented 404.
     const probe = plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
-    const exchange = await send(t, probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+    const exchange = await t.call(probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
     const holds = `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`;
     if (probe) {
       if (t.expectError(exchange, probe.expected, `${holds}; ${probe.label}`)) t.pass(`${holds}: ${exchange.status}`);
@@ -203,7 +202,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     check(id, where, { writes: changesData, keys: true }, async (t) => {
       const key = t.config.config.keys.find((k) => k.kind === kind);
       if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
-      t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
+      t.expectError(await t.call(await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
     });
   };
   kindCheck('auth.revoked-key', 'revoked', REVOKED);
@@ -217,14 +216,14 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
     const request = onLine(spec, op, await baseline(t), lines, other);
     if (!request) return t.skip('the request has no place for a line');
-    t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
+    t.expectError(await t.call(request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
   });
 
   if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where, { writes: changesData }, async (t) => {
     const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
     if (cases.length === 0) return t.skip('no documented limit applies to the request');
     for (const c of cases) {
-      const exchange = await send(t, c.request);
+      const exchange = await t.call(c.request);
       if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
     }
   });
@@ -236,7 +235,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
       for (const c of cases) {
         const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
-        const exchange = await send(t, c.request, extra);
+        const exchange = await t.call(c.request, extra);
         if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
       }
     });
