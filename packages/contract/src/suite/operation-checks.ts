@@ -2,10 +2,10 @@
 // echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
 // input its parameters and body allow. A suite file only says how to build one valid request for
 // the operation from the fixtures (its baseline); everything else is read from the spec.
-import { deref, isObject, isScopeInferred, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
+import { deref, isObject, isScopeInferred, type Operation, type OperationParameter, propertiesOf, requiredOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
-import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
+import { errorOf, header, type ApiRequest } from '../http/exchange.js';
 import { boundaryCases } from '../generate/boundaries.js';
 import { MALFORMED_BODY, negativeCases, type NegativeKind } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
@@ -31,12 +31,9 @@ export const INSUFFICIENT_SCOPE = 'API_KEY_INSUFFICIENT_SCOPE';
 
 /** A request built from an operation's examples: enough to learn which negative kinds apply. */
 function sampleRequest(spec: Spec, op: Operation): OpRequest {
-  const params: Record<string, string> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'path')) params[p.name] = String(sample(spec, p.schema));
-  const query: Record<string, string> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'query' && x.required)) query[p.name] = String(sample(spec, p.schema));
+  const samples = (pick: (p: OperationParameter) => boolean) => Object.fromEntries(op.parameters.filter(pick).map((p) => [p.name, String(sample(spec, p.schema))]));
   // Required fields only: the generator adds each optional top-level field itself, broken.
-  return { params, query, ...(op.requestBody ? { body: sample(spec, spec.resolve(op.requestBody.schemaPointer)) } : {}) };
+  return { params: samples((x) => x.in === 'path'), query: samples((x) => x.in === 'query' && x.required), ...(op.requestBody ? { body: sample(spec, spec.resolve(op.requestBody.schemaPointer)) } : {}) };
 }
 
 export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
@@ -124,23 +121,18 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
 
   check('request-id.echo', where, { writes: changesData && !op.requestBody }, async (t) => {
     const base = await baseline(t);
-    const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
-    const probes: Array<{ exchange: Exchange; sent: string }> = [];
-    if (!changesData) {
-      const sent = id('ok');
-      probes.push({ exchange: await t.call(base, { requestId: sent }), sent });
-    }
+    const echoes = async (suffix: string, extra: Partial<ApiRequest>) => {
+      const sent = `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
+      const exchange = await t.call(base, { requestId: sent, ...extra });
+      const echoed = header(exchange, spec.requestIdHeader);
+      t.expect(echoed === sent, `sent ${spec.requestIdHeader} ${sent}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
+      const body = errorOf(exchange);
+      if (exchange.status >= 400) t.expect(body?.request_id === sent, `sent ${spec.requestIdHeader} ${sent}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
+    };
+    if (!changesData) await echoes('ok', {});
     // An error too, so the body's request_id is checked: malformed JSON where there is a body
     // (it cannot execute anything), otherwise no key.
-    const sent = id('error');
-    const error = op.requestBody ? await t.call(base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await t.call(base, { requestId: sent, auth: { kind: 'none' } });
-    probes.push({ exchange: error, sent });
-    for (const { exchange, sent: value } of probes) {
-      const echoed = header(exchange, spec.requestIdHeader);
-      t.expect(echoed === value, `sent ${spec.requestIdHeader} ${value}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
-      const body = errorOf(exchange);
-      if (exchange.status >= 400) t.expect(body?.request_id === value, `sent ${spec.requestIdHeader} ${value}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
-    }
+    await echoes('error', op.requestBody ? { rawBody: MALFORMED_BODY, unparseable: true } : { auth: { kind: 'none' } });
   });
 
   const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
