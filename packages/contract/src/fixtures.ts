@@ -131,8 +131,7 @@ async function discover(session: Session): Promise<Fixtures> {
   // Notes of the first few conversations (the list of a conversation's notes is not paged).
   const noteIds: string[] = [...(configured.note_ids ?? [])];
   for (const contact of contacts.slice(0, 4)) {
-    const notes = await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`);
-    if (notes) noteIds.push(...valuesMatching(dataOf(notes), notePattern, 'id'));
+    noteIds.push(...valuesMatching(listOf(await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`)), notePattern, 'id'));
   }
 
   const itemsOf = (ids: string[]) => ids.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
