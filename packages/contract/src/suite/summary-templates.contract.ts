@@ -7,7 +7,6 @@ import { operationChecks } from './operation-checks.js';
 import { ok } from './support.js';
 
 interface Transition {
-  response?: number;
   error_code?: string;
 }
 
