@@ -169,7 +169,7 @@ operationChecks('updateCustomField', {
       // A field of a type that never carries options (the types with options are the ones seen with them).
       const fields = editable(t, await t.fixtures());
       const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
-      if (typesWithOptions.size === 0) return t.skipForConfig('no listed field shows options, so which types take them cannot be told');
+      if (typesWithOptions.size === 0) return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
       const field = need(
         fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
         'an editable custom field of a type without options',

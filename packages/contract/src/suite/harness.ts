@@ -117,14 +117,12 @@ export class CheckContext {
     return this.expect(exchange.error === undefined && accepted(exchange.status), `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`, exchange);
   }
 
-  /** Skips the check: by default because the contract gives it nothing to check here ('n/a'). */
+  /**
+   * Skips the check: by default because the contract gives it nothing to check here ('n/a');
+   * 'config' where the configuration lacks what it needs (counted against --max-skipped).
+   */
   skip(reason: string, kind: SkipKind = 'n/a'): never {
     throw new Skip(reason, kind);
-  }
-
-  /** Skips the check because the configuration lacks what it needs (counted against --max-skipped). */
-  skipForConfig(reason: string): never {
-    throw new Skip(reason, 'config');
   }
 }
 

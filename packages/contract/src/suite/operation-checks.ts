@@ -108,7 +108,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   const baseline = async (t: CheckContext): Promise<OpRequest> => {
     const request = await plan.baseline(t, await t.fixtures());
     const invalid = expectedFor(spec, op, request);
-    if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
+    if (invalid) return t.skip(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`, 'config');
     return request;
   };
 
@@ -152,7 +152,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     // Inferred (x-svc-inferred.scope) or alternative scopes: which one the 403 names is not certain.
     const uncertain = isScopeInferred(op) || op.security.length > 1;
     const [key] = keysLackingScope(op, t.config.config.keys);
-    if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
+    if (!key) return t.skip(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`, 'config');
     const exchange = await t.call(await baseline(t), { auth: { kind: 'key', key: key.key } });
     const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
     if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
@@ -173,7 +173,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
 
   if (op.security.length > 0) check('auth.sufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
     const [choice] = keysHoldingScope(op, t.config.config.keys);
-    if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
+    if (!choice) return t.skip(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`, 'config');
     const base = await baseline(t);
     // Where the suite never sends the baseline as a success (it would create or delete for
     // real), an unknown id shows the same thing: past the scope check, a documented 404.
@@ -205,7 +205,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
     const lines = (await t.fixtures()).lines;
     const other = lines.find((l) => !(key.lines ?? []).includes(l));
-    if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
+    if (!other) return t.skip(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`, 'config');
     const request = onLine(spec, op, await baseline(t), lines, other);
     if (!request) return t.skip('the request has no place for a line');
     t.expectError(await t.call(request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);

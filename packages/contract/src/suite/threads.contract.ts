@@ -113,7 +113,7 @@ operationChecks('createThread', {
         const existing = await findThread(t, item);
         if (ok(existing.exchange) && existing.id === undefined) free.push(item);
       }
-      if (free.length < lengths.length) return t.skipForConfig(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`);
+      if (free.length < lengths.length) return t.skip(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`, 'config');
       for (const [index, { keyword, n: length }] of lengths.entries()) {
         const item = free[index] as ItemFixture;
         const text = length > 20 ? `${probeText(t, 'limit')} `.padEnd(length, 'x') : 'x'.repeat(length);
@@ -138,7 +138,7 @@ operationChecks('createThread', {
           }
         }
       }
-      if (!target) return t.skipForConfig('no item with a thread is known');
+      if (!target) return t.skip('no item with a thread is known', 'config');
       const again = await t.call({ body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') } });
       t.expectError(again, { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) }, `a second thread on ${target.entityId}`);
     });
