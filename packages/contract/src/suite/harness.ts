@@ -84,7 +84,14 @@ export class CheckContext {
 
   /** Sends an OpRequest to an operation (path parameters are encoded here). */
   call(request: OpRequest, extra: Partial<ApiRequest> = {}, operationId: string = this.operationId): Promise<Exchange> {
-    return this.send(toApiRequest(this.op(operationId), request, extra));
+    const op = this.op(operationId);
+    return this.send({
+      method: op.method,
+      path: encodePath(op, request.params),
+      ...(request.query ? { query: request.query } : {}),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...extra,
+    });
   }
 
   /** A scenario's verdict for this check; several are fine (each failure is reported). */
@@ -132,16 +139,6 @@ export function encodePath(op: Operation, params: Record<string, string> = {}): 
     if (value === undefined) throw new Error(`No value for path parameter ${name} of ${op.operationId}.`);
     return encodeURIComponent(value);
   });
-}
-
-export function toApiRequest(op: Operation, request: OpRequest, extra: Partial<ApiRequest> = {}): ApiRequest {
-  return {
-    method: op.method,
-    path: encodePath(op, request.params),
-    ...(request.query ? { query: request.query } : {}),
-    ...(request.body !== undefined ? { body: request.body } : {}),
-    ...extra,
-  };
 }
 
 /** Declares a scenario of an operation: a stateful check that changes data (only with --allow-writes, profile full). */
