@@ -66,20 +66,12 @@ function patternOf(session: Session, schemaName: string): RegExp {
 }
 
 /** String values of the top level of each entry that match a pattern, preferring a field by name. */
-function valuesMatching(entries: unknown, pattern: RegExp, prefer?: string): string[] {
-  if (!Array.isArray(entries)) return [];
-  const found: string[] = [];
-  for (const entry of entries) {
-    if (!isObject(entry)) continue;
-    const preferred = prefer !== undefined ? entry[prefer] : undefined;
-    if (typeof preferred === 'string' && pattern.test(preferred)) {
-      found.push(preferred);
-      continue;
-    }
-    const first = Object.values(entry).find((v): v is string => typeof v === 'string' && pattern.test(v));
-    if (first !== undefined) found.push(first);
-  }
-  return found;
+function valuesMatching(entries: unknown[], pattern: RegExp, prefer: string): string[] {
+  return entries.filter(isObject).flatMap((entry) => {
+    const preferred = entry[prefer];
+    const value = typeof preferred === 'string' && pattern.test(preferred) ? preferred : Object.values(entry).find((v): v is string => typeof v === 'string' && pattern.test(v));
+    return value === undefined ? [] : [value];
+  });
 }
 
 /** ThreadEntityType's values paired with ThreadEntityId's prefixes (the contract lists both in the same order). */
@@ -131,8 +123,7 @@ async function discover(session: Session): Promise<Fixtures> {
   // Notes of the first few conversations (the list of a conversation's notes is not paged).
   const noteIds: string[] = [...(configured.note_ids ?? [])];
   for (const contact of contacts.slice(0, 4)) {
-    const notes = await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`);
-    if (notes) noteIds.push(...valuesMatching(dataOf(notes), notePattern, 'id'));
+    noteIds.push(...valuesMatching(listOf(await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`)), notePattern, 'id'));
   }
 
   const itemsOf = (ids: string[]) => ids.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
@@ -170,8 +161,8 @@ async function discover(session: Session): Promise<Fixtures> {
   };
 
   return {
-    users: unique([...(configured.user_ids ?? []), ...valuesMatching(users ? dataOf(users) : [], userPattern, 'id')]),
-    lines: unique([...(configured.lines ?? []), ...valuesMatching(numbers ? dataOf(numbers) : [], phonePattern, 'number')]),
+    users: unique([...(configured.user_ids ?? []), ...valuesMatching(listOf(users), userPattern, 'id')]),
+    lines: unique([...(configured.lines ?? []), ...valuesMatching(listOf(numbers), phonePattern, 'number')]),
     contacts,
     items,
     notes,

@@ -20,8 +20,6 @@ export interface NegativeCase {
   /** A body sent verbatim (malformed JSON, wrong content type). */
   raw?: { body: string; contentType?: string; unparseable?: boolean };
   expected: Expected;
-  /** The expectation depends on what the server holds (unknown ids): stateful servers only. */
-  stateful?: boolean;
   /** The documented constraint the case breaks (see constraints.ts), where it is a limit. */
   constraint?: string;
 }
@@ -115,14 +113,14 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (isPhone(spec, p.schema)) {
       for (const bad of phoneVariants(current ?? phoneExample)) push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
       const nf = op.codesByStatus.has(404) ? notFound(p) : undefined;
-      if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf, stateful: true });
+      if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf });
       continue;
     }
     const prefixes = idPrefixes(p.schema);
     const nf = notFound(p);
-    for (const prefix of prefixes) if (nf) push('negative.unknown-id', `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`, withParam(`${prefix}${UNKNOWN_SUFFIX}`), { expected: nf, stateful: true });
+    for (const prefix of prefixes) if (nf) push('negative.unknown-id', `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`, withParam(`${prefix}${UNKNOWN_SUFFIX}`), { expected: nf });
     if (prefixes.length > 0) push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
-    else if (nf) push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf, stateful: true });
+    else if (nf) push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf });
   }
 
   // Query parameters.
@@ -222,7 +220,6 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       if (prefix && listed && listed.size > 0) {
         push('negative.unknown-id', `body ${at}=${prefix}${UNKNOWN_SUFFIX}`, withBodyAt(path, `${prefix}${UNKNOWN_SUFFIX}`), {
           expected: { status: 404, codes: [...listed], why: `no ${at} ${prefix}${UNKNOWN_SUFFIX}` },
-          stateful: true,
         });
       }
     } else if (typeof s.pattern === 'string' && typeof value === 'string') {

@@ -11,9 +11,9 @@ export function isPhone(spec: Spec, schema: JsonObject): boolean {
 
 /**
  * A plausible value of a schema, from its examples (used only to learn which negative kinds apply
- * to an operation). With `all`, optional properties are included too.
+ * to an operation). Objects get their required properties only.
  */
-export function sample(spec: Spec, node: unknown, all = false, depth = 0): unknown {
+export function sample(spec: Spec, node: unknown, depth = 0): unknown {
   const { contract } = spec;
   const s = deref(contract, node);
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -21,18 +21,17 @@ export function sample(spec: Spec, node: unknown, all = false, depth = 0): unkno
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (depth > 4) return undefined;
   const anyOf = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : [])[0];
-  if (anyOf !== undefined && s.type === undefined) return sample(spec, anyOf, all, depth + 1);
+  if (anyOf !== undefined && s.type === undefined) return sample(spec, anyOf, depth + 1);
   const types = typesOf(s);
   if (types.includes('object') || isObject(s.properties) || Array.isArray(s.allOf)) {
     const out: Record<string, unknown> = {};
     const props = propertiesOf(contract, s);
-    const names = all ? Object.keys(props) : requiredOf(contract, s);
-    for (const name of names) if (props[name]) out[name] = sample(spec, props[name], all, depth + 1);
+    for (const name of requiredOf(contract, s)) if (props[name]) out[name] = sample(spec, props[name], depth + 1);
     return out;
   }
   if (types.includes('array')) {
     const item = itemsOf(contract, s);
-    return item ? [sample(spec, item, all, depth + 1)] : [];
+    return item ? [sample(spec, item, depth + 1)] : [];
   }
   if (types.includes('integer') || types.includes('number')) return typeof s.minimum === 'number' ? s.minimum : 1;
   if (types.includes('boolean')) return true;

@@ -12,9 +12,8 @@ import { expectReplays, ok } from './support.js';
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
   const [message = ''] = idPrefixes(t.spec.schema('TextMessageId') ?? {});
-  const isMessage = (item: ItemFixture) => Number(message !== '' && item.id.startsWith(message));
-  const sorted = [...f.items].sort((a, b) => isMessage(b) - isMessage(a));
-  return need(sorted[0], 'a call or text message (no conversation listed a last item; or set fixtures.item_ids)');
+  const isMessage = (item: ItemFixture) => message !== '' && item.id.startsWith(message);
+  return need(f.items.find(isMessage) ?? f.items[0], 'a call or text message (no conversation listed a last item; or set fixtures.item_ids)');
 }
 
 function searchQuery(t: CheckContext, f: Fixtures): string {

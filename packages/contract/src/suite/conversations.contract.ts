@@ -12,10 +12,8 @@ import { operationChecks } from './operation-checks.js';
 import { deepEqual, expectReplays, ok, short } from './support.js';
 
 interface Transition {
-  from: string;
   trigger: string;
   to: string;
-  also?: string;
 }
 
 function actionSchema(t: CheckContext): { actions: string[]; transitions: Transition[] } {

@@ -10,7 +10,7 @@ import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, deepEqual, ok, short } from './support.js';
+import { data, deepEqual, lengthLimits, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
 
@@ -46,15 +46,6 @@ function editable(t: CheckContext, f: Fixtures): CustomFieldFixture[] {
 /** A probe label of exactly n characters (it starts like every probe, so leftovers are known). */
 function probeOfLength(n: number): string {
   return `${PROBE_LABEL} ${'x'.repeat(n)}`.slice(0, n);
-}
-
-/** The length limits of a label schema (minLength and maxLength, the minimum only where it binds). */
-function lengthLimits(t: CheckContext, schemaName: string): Array<{ keyword: 'minLength' | 'maxLength'; n: number }> {
-  const schema = t.spec.schema(schemaName);
-  return (['minLength', 'maxLength'] as const).flatMap((keyword) => {
-    const n = schema?.[keyword];
-    return typeof n === 'number' && n > 0 ? [{ keyword, n }] : [];
-  });
 }
 
 function dropdown(t: CheckContext, f: Fixtures): CustomFieldFixture {
@@ -105,7 +96,7 @@ operationChecks('updateCustomField', {
       const f = await t.fixtures();
       const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
       try {
-        for (const { keyword, n } of lengthLimits(t, 'CustomFieldLabel')) {
+        for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldLabel'))) {
           const label = probeOfLength(n);
           const changed = await patch(t, field.key, { label });
           if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${n} characters is inside the limit`)) t.pass(`label of ${n} characters`, { id: constraintId('body', 'label', keyword, n), side: 'inside' });
@@ -117,7 +108,7 @@ operationChecks('updateCustomField', {
       const list = dropdown(t, f);
       const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
       try {
-        for (const { keyword, n } of lengthLimits(t, 'CustomFieldOptionLabel')) {
+        for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
           const added = await patch(t, list.key, { options: [...original, { label: probeOfLength(n) }] });
           if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${n} characters is inside the limit`)) t.pass(`option label of ${n} characters`, { id: constraintId('body', 'options[].label', keyword, n), side: 'inside' });
         }
@@ -130,7 +121,7 @@ operationChecks('updateCustomField', {
     scenario({ id: 'negative.too-long', variant: 'option labels' }, async (t) => {
       const list = dropdown(t, await t.fixtures());
       const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      for (const { keyword, n } of lengthLimits(t, 'CustomFieldOptionLabel')) {
+      for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
         const length = keyword === 'maxLength' ? n + 1 : n - 1;
         const request = { params: { key: list.key }, body: { options: [...original, { label: probeOfLength(length) }] } };
         const expected = expectedFor(t.spec, op, request);
@@ -178,7 +169,7 @@ operationChecks('updateCustomField', {
       // A field of a type that never carries options (the types with options are the ones seen with them).
       const fields = editable(t, await t.fixtures());
       const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
-      if (typesWithOptions.size === 0) return t.skipForConfig('no listed field shows options, so which types take them cannot be told');
+      if (typesWithOptions.size === 0) return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
       const field = need(
         fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
         'an editable custom field of a type without options',

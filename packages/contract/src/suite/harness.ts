@@ -84,7 +84,14 @@ export class CheckContext {
 
   /** Sends an OpRequest to an operation (path parameters are encoded here). */
   call(request: OpRequest, extra: Partial<ApiRequest> = {}, operationId: string = this.operationId): Promise<Exchange> {
-    return this.send(toApiRequest(this.op(operationId), request, extra));
+    const op = this.op(operationId);
+    return this.send({
+      method: op.method,
+      path: encodePath(op, request.params),
+      ...(request.query ? { query: request.query } : {}),
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...extra,
+    });
   }
 
   /** A scenario's verdict for this check; several are fine (each failure is reported). */
@@ -117,14 +124,12 @@ export class CheckContext {
     return this.expect(exchange.error === undefined && accepted(exchange.status), `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`, exchange);
   }
 
-  /** Skips the check: by default because the contract gives it nothing to check here ('n/a'). */
+  /**
+   * Skips the check: by default because the contract gives it nothing to check here ('n/a');
+   * 'config' where the configuration lacks what it needs (counted against --max-skipped).
+   */
   skip(reason: string, kind: SkipKind = 'n/a'): never {
     throw new Skip(reason, kind);
-  }
-
-  /** Skips the check because the configuration lacks what it needs (counted against --max-skipped). */
-  skipForConfig(reason: string): never {
-    throw new Skip(reason, 'config');
   }
 }
 
@@ -134,16 +139,6 @@ export function encodePath(op: Operation, params: Record<string, string> = {}): 
     if (value === undefined) throw new Error(`No value for path parameter ${name} of ${op.operationId}.`);
     return encodeURIComponent(value);
   });
-}
-
-export function toApiRequest(op: Operation, request: OpRequest, extra: Partial<ApiRequest> = {}): ApiRequest {
-  return {
-    method: op.method,
-    path: encodePath(op, request.params),
-    ...(request.query ? { query: request.query } : {}),
-    ...(request.body !== undefined ? { body: request.body } : {}),
-    ...extra,
-  };
 }
 
 /** Declares a scenario of an operation: a stateful check that changes data (only with --allow-writes, profile full). */

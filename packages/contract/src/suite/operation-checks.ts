@@ -2,17 +2,17 @@
 // echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
 // input its parameters and body allow. A suite file only says how to build one valid request for
 // the operation from the fixtures (its baseline); everything else is read from the spec.
-import { deref, isObject, isScopeInferred, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
+import { deref, isObject, isScopeInferred, type Operation, type OperationParameter, propertiesOf, requiredOf } from '@svc/spec-runtime';
 import { documentedCodes, expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
-import { errorOf, header, type ApiRequest, type Exchange } from '../http/exchange.js';
+import { errorOf, header, type ApiRequest } from '../http/exchange.js';
 import { boundaryCases } from '../generate/boundaries.js';
 import { MALFORMED_BODY, negativeCases, type NegativeKind } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
 import { listedCode } from '../checks/expect.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { check, scenarioOf, toApiRequest, type CheckContext, type Scenario } from './harness.js';
+import { check, scenarioOf, type CheckContext, type Scenario } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -31,12 +31,9 @@ export const INSUFFICIENT_SCOPE = 'API_KEY_INSUFFICIENT_SCOPE';
 
 /** A request built from an operation's examples: enough to learn which negative kinds apply. */
 function sampleRequest(spec: Spec, op: Operation): OpRequest {
-  const params: Record<string, string> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'path')) params[p.name] = String(sample(spec, p.schema));
-  const query: Record<string, string> = {};
-  for (const p of op.parameters.filter((x) => x.in === 'query' && x.required)) query[p.name] = String(sample(spec, p.schema));
+  const samples = (pick: (p: OperationParameter) => boolean) => Object.fromEntries(op.parameters.filter(pick).map((p) => [p.name, String(sample(spec, p.schema))]));
   // Required fields only: the generator adds each optional top-level field itself, broken.
-  return { params, query, ...(op.requestBody ? { body: sample(spec, spec.resolve(op.requestBody.schemaPointer)) } : {}) };
+  return { params: samples((x) => x.in === 'path'), query: samples((x) => x.in === 'query' && x.required), ...(op.requestBody ? { body: sample(spec, spec.resolve(op.requestBody.schemaPointer)) } : {}) };
 }
 
 export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
@@ -111,49 +108,43 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   const baseline = async (t: CheckContext): Promise<OpRequest> => {
     const request = await plan.baseline(t, await t.fixtures());
     const invalid = expectedFor(spec, op, request);
-    if (invalid) return t.skipForConfig(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`);
+    if (invalid) return t.skip(`the baseline request built from the fixtures is itself invalid per the contract (${invalid.why})`, 'config');
     return request;
   };
-  const send = async (t: CheckContext, request: OpRequest, extra: Partial<ApiRequest> = {}) => t.send(toApiRequest(op, request, extra));
 
   if (plan.success !== false) {
     check('conformance.success', where, { writes: changesData }, async (t) => {
-      const exchange = await send(t, await baseline(t));
+      const exchange = await t.call(await baseline(t));
       t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
     });
   }
 
   check('request-id.echo', where, { writes: changesData && !op.requestBody }, async (t) => {
     const base = await baseline(t);
-    const id = (suffix: string) => `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
-    const probes: Array<{ exchange: Exchange; sent: string }> = [];
-    if (!changesData) {
-      const sent = id('ok');
-      probes.push({ exchange: await send(t, base, { requestId: sent }), sent });
-    }
+    const echoes = async (suffix: string, extra: Partial<ApiRequest>) => {
+      const sent = `svc-contract-${t.config.runId}-${operationId}-${suffix}`;
+      const exchange = await t.call(base, { requestId: sent, ...extra });
+      const echoed = header(exchange, spec.requestIdHeader);
+      t.expect(echoed === sent, `sent ${spec.requestIdHeader} ${sent}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
+      const body = errorOf(exchange);
+      if (exchange.status >= 400) t.expect(body?.request_id === sent, `sent ${spec.requestIdHeader} ${sent}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
+    };
+    if (!changesData) await echoes('ok', {});
     // An error too, so the body's request_id is checked: malformed JSON where there is a body
     // (it cannot execute anything), otherwise no key.
-    const sent = id('error');
-    const error = op.requestBody ? await send(t, base, { requestId: sent, rawBody: MALFORMED_BODY, unparseable: true }) : await send(t, base, { requestId: sent, auth: { kind: 'none' } });
-    probes.push({ exchange: error, sent });
-    for (const { exchange, sent: value } of probes) {
-      const echoed = header(exchange, spec.requestIdHeader);
-      t.expect(echoed === value, `sent ${spec.requestIdHeader} ${value}, the response header was ${JSON.stringify(echoed ?? null)}`, exchange);
-      const body = errorOf(exchange);
-      if (exchange.status >= 400) t.expect(body?.request_id === value, `sent ${spec.requestIdHeader} ${value}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`, exchange);
-    }
+    await echoes('error', op.requestBody ? { rawBody: MALFORMED_BODY, unparseable: true } : { auth: { kind: 'none' } });
   });
 
   const unauthorized = () => ({ status: 401, codes: documentedCodes(spec, op, 401), why: 'the request is not authenticated' });
   check('auth.missing-key', where, { writes: changesData }, async (t) => {
-    t.expectError(await send(t, await baseline(t), { auth: { kind: 'none' } }), unauthorized());
+    t.expectError(await t.call(await baseline(t), { auth: { kind: 'none' } }), unauthorized());
   });
   check('auth.malformed-header', where, { writes: changesData }, async (t) => {
     const base = await baseline(t);
-    for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await send(t, base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
+    for (const value of ['Bearer svc-contract-malformed', 'Api-Key']) t.expectError(await t.call(base, { auth: { kind: 'header', value } }), unauthorized(), `Authorization: ${value}`);
   });
   check('auth.unknown-key', where, { writes: changesData, keys: true }, async (t) => {
-    t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
+    t.expectError(await t.call(await baseline(t), { auth: { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` } }), unauthorized());
   });
 
   check('auth.insufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
@@ -161,8 +152,8 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     // Inferred (x-svc-inferred.scope) or alternative scopes: which one the 403 names is not certain.
     const uncertain = isScopeInferred(op) || op.security.length > 1;
     const [key] = keysLackingScope(op, t.config.config.keys);
-    if (!key) return t.skipForConfig(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`);
-    const exchange = await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } });
+    if (!key) return t.skip(`no key in the config holds none of ${op.security.map((a) => a.join('+')).join(' / ')} (add one under "keys" with its scopes)`, 'config');
+    const exchange = await t.call(await baseline(t), { auth: { kind: 'key', key: key.key } });
     const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
     if (codes.length === 0) return t.skip(`${operationId} does not list ${INSUFFICIENT_SCOPE}`);
     if (!t.expectError(exchange, { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` })) return;
@@ -182,12 +173,12 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
 
   if (op.security.length > 0) check('auth.sufficient-scope', where, { writes: changesData, keys: true }, async (t) => {
     const [choice] = keysHoldingScope(op, t.config.config.keys);
-    if (!choice) return t.skipForConfig(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`);
+    if (!choice) return t.skip(`no key in the config holds exactly ${op.security.map((a) => a.join('+')).join(' or ')} (add one under "keys" with its scopes)`, 'config');
     const base = await baseline(t);
     // Where the suite never sends the baseline as a success (it would create or delete for
     // real), an unknown id shows the same thing: past the scope check, a documented 404.
     const probe = plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
-    const exchange = await send(t, probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+    const exchange = await t.call(probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
     const holds = `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`;
     if (probe) {
       if (t.expectError(exchange, probe.expected, `${holds}; ${probe.label}`)) t.pass(`${holds}: ${exchange.status}`);
@@ -203,7 +194,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     check(id, where, { writes: changesData, keys: true }, async (t) => {
       const key = t.config.config.keys.find((k) => k.kind === kind);
       if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
-      t.expectError(await send(t, await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
+      t.expectError(await t.call(await baseline(t), { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, code), `key "${key.name}" (${kind})`);
     });
   };
   kindCheck('auth.revoked-key', 'revoked', REVOKED);
@@ -214,17 +205,17 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
     if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
     const lines = (await t.fixtures()).lines;
     const other = lines.find((l) => !(key.lines ?? []).includes(l));
-    if (!other) return t.skipForConfig(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`);
+    if (!other) return t.skip(`no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`, 'config');
     const request = onLine(spec, op, await baseline(t), lines, other);
     if (!request) return t.skip('the request has no place for a line');
-    t.expectError(await send(t, request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
+    t.expectError(await t.call(request, { auth: { kind: 'key', key: key.key } }), listedCode(spec, op, LINE_FORBIDDEN), `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`);
   });
 
   if (boundaryCases(spec, op, sampleRequest(spec, op), plan.success !== false).length > 0) check('boundary.inside', where, { writes: changesData }, async (t) => {
     const cases = boundaryCases(spec, op, await baseline(t), plan.success !== false);
     if (cases.length === 0) return t.skip('no documented limit applies to the request');
     for (const c of cases) {
-      const exchange = await send(t, c.request);
+      const exchange = await t.call(c.request);
       if (t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${c.label} is inside the documented limit`)) t.pass(c.label, { id: c.constraint, side: 'inside' });
     }
   });
@@ -236,7 +227,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
       for (const c of cases) {
         const extra: Partial<ApiRequest> = c.raw ? { rawBody: c.raw.body, ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}), ...(c.raw.unparseable ? { unparseable: true } : {}) } : {};
-        const exchange = await send(t, c.request, extra);
+        const exchange = await t.call(c.request, extra);
         if (t.expectError(exchange, c.expected, c.label)) t.pass(c.label, c.constraint ? { id: c.constraint, side: 'outside' } : undefined);
       }
     });

@@ -7,7 +7,6 @@ import { operationChecks } from './operation-checks.js';
 import { ok } from './support.js';
 
 interface Transition {
-  response?: number;
   error_code?: string;
 }
 
@@ -29,7 +28,7 @@ operationChecks('deleteSummaryTemplate', {
         t.pass(`${id} deactivated, then ${notFound.status}`);
         return;
       }
-      return t.skipForConfig(`every configured template is already deactivated (each DELETE answered ${notFound.status}); add active ones to fixtures.summary_template_ids`);
+      return t.skip(`every configured template is already deactivated (each DELETE answered ${notFound.status}); add active ones to fixtures.summary_template_ids`, 'config');
     });
   },
 });

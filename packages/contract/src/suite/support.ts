@@ -1,6 +1,6 @@
 // Small helpers shared by the scenario files.
 import { isDeepStrictEqual as deepEqual } from 'node:util';
-import { isObject, ownExample, requestBodyMedia } from '@svc/spec-runtime';
+import { isObject, type JsonObject } from '@svc/spec-runtime';
 import { dataOf, header, type Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
@@ -8,12 +8,6 @@ export type Json = Record<string, unknown>;
 
 /** Structural equality of JSON values (object key order ignored). */
 export { deepEqual };
-
-/** The first example of an operation's request body (the contract's own sample request). */
-export function requestExample(t: CheckContext, operationId: string): unknown {
-  const { bundle } = t.spec.contract;
-  return ownExample(bundle, requestBodyMedia(bundle, t.op(operationId).raw))?.value ?? {};
-}
 
 export function ok(exchange: Exchange): boolean {
   return exchange.error === undefined && exchange.status >= 200 && exchange.status < 300;
@@ -38,6 +32,14 @@ export function nest(path: string, value: unknown): Json {
 /** Text that says where it came from, so probe data left on a staging server explains itself. */
 export function probeText(t: CheckContext, what: string): string {
   return `svc-contract ${what} (run ${t.config.runId})`;
+}
+
+/** The length limits of a string schema (minLength and maxLength, each only where it binds), in the order asked. */
+export function lengthLimits(schema: JsonObject | undefined, keywords: ReadonlyArray<'minLength' | 'maxLength'> = ['minLength', 'maxLength']): Array<{ keyword: 'minLength' | 'maxLength'; n: number }> {
+  return keywords.flatMap((keyword) => {
+    const n = schema?.[keyword];
+    return typeof n === 'number' && n > 0 ? [{ keyword, n }] : [];
+  });
 }
 
 export function short(value: unknown): string {

@@ -10,7 +10,7 @@ import { header, type Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
 import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, expectReplays, ok, probeText, short } from './support.js';
+import { data, expectReplays, lengthLimits, ok, probeText, short } from './support.js';
 
 function entities(f: Fixtures): ItemFixture[] {
   return [...f.items, ...f.notes];
@@ -28,13 +28,6 @@ async function readThread(t: CheckContext, id: string): Promise<{ exchange: Exch
   const thread = data(exchange);
   const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
   return { exchange, ...(thread ? { thread } : {}), comments };
-}
-
-function contentLimit(t: CheckContext): number {
-  const op = t.op('addThreadComment');
-  const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
-  if (typeof content?.maxLength !== 'number') return t.skip('the comment content has no maxLength in the contract');
-  return content.maxLength;
 }
 
 /** A thread the scenarios can comment on: a known one, else one created on a free item. */
@@ -111,10 +104,7 @@ operationChecks('createThread', {
     scenario('threads.create-content-limits', async (t) => {
       const f = await t.fixtures();
       const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
-      const lengths = [
-        typeof content?.maxLength === 'number' ? { length: content.maxLength, keyword: 'maxLength' as const } : undefined,
-        typeof content?.minLength === 'number' && content.minLength > 0 ? { length: content.minLength, keyword: 'minLength' as const } : undefined,
-      ].filter((l) => l !== undefined);
+      const lengths = lengthLimits(content, ['maxLength', 'minLength']);
       if (lengths.length === 0) return t.skip('the thread content has no length limits in the contract');
       const free: ItemFixture[] = [];
       for (const item of [...f.threadless, ...entities(f)]) {
@@ -123,9 +113,9 @@ operationChecks('createThread', {
         const existing = await findThread(t, item);
         if (ok(existing.exchange) && existing.id === undefined) free.push(item);
       }
-      if (free.length < lengths.length) return t.skipForConfig(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`);
-      for (const [n, { length, keyword }] of lengths.entries()) {
-        const item = free[n] as ItemFixture;
+      if (free.length < lengths.length) return t.skip(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`, 'config');
+      for (const [index, { keyword, n: length }] of lengths.entries()) {
+        const item = free[index] as ItemFixture;
         const text = length > 20 ? `${probeText(t, 'limit')} `.padEnd(length, 'x') : 'x'.repeat(length);
         const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: text } });
         if (!t.expect(ok(created), `a thread whose content is exactly ${length} character${length === 1 ? '' : 's'} must be accepted, got ${created.status}`, created)) continue;
@@ -148,7 +138,7 @@ operationChecks('createThread', {
           }
         }
       }
-      if (!target) return t.skipForConfig('no item with a thread is known');
+      if (!target) return t.skip('no item with a thread is known', 'config');
       const again = await t.call({ body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') } });
       t.expectError(again, { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) }, `a second thread on ${target.entityId}`);
     });
@@ -174,7 +164,8 @@ operationChecks('addThreadComment', {
 
     scenario('threads.content-limits', async (t) => {
       const thread = await probeThread(t);
-      const limit = contentLimit(t);
+      const limit = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content?.maxLength;
+      if (typeof limit !== 'number') return t.skip('the comment content has no maxLength in the contract');
       const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
       const accepted = await comment(t, thread, exact);
       const id = constraintId('body', 'content', 'maxLength', limit);
