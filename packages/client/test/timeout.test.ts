@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SvcTimeoutError, createSvcClient } from '../src/index.js';
 import { type FaultServer, startFaultServer } from './support/fault-server.js';
 
@@ -9,14 +9,33 @@ beforeAll(async () => {
   server = await startFaultServer({ apiKey, conversations: 1 });
 });
 afterAll(() => server.close());
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/**
+ * Lets a client's time limit run out only once its request is on the server. Only Date is faked:
+ * the client's one timer still fires on the real clock, but finds its deadline passed only after
+ * the date is moved, which happens here once the server has the request. Without it, a loaded
+ * machine can let a short time limit expire before the request reaches the server, which then
+ * sees no connection to abandon, and its hang stays queued for the next test's request.
+ */
+async function expireOnceArrived(requestsBefore: number, ms: number): Promise<void> {
+  await server.waitForRequests(requestsBefore + 1);
+  vi.setSystemTime(Date.now() + ms);
+}
 
 describe('timeouts and aborts', () => {
   it('aborts a request that outlives its timeout, with an SvcTimeoutError', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 150, maxRetries: 0 });
     server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
     const abandonedBefore = server.abandoned;
+    const requestsBefore = server.requests.length;
+    vi.useFakeTimers({ toFake: ['Date'] });
     const started = performance.now();
-    const error = await svc.GET('/v2/api/conversations', { requestId: 'slow-1' }).catch((caught: unknown) => caught);
+    const pending = svc.GET('/v2/api/conversations', { requestId: 'slow-1' }).catch((caught: unknown) => caught);
+    await expireOnceArrived(requestsBefore, 150);
+    const error = await pending;
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(SvcTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 150, requestId: 'slow-1' });
@@ -35,10 +54,14 @@ describe('timeouts and aborts', () => {
     expect(gc, 'vitest runs with --expose-gc').toBeTypeOf('function');
     const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 150, maxRetries: 0 });
     server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
+    const requestsBefore = server.requests.length;
+    vi.useFakeTimers({ toFake: ['Date'] });
     const collecting = setInterval(() => gc?.(), 10);
     try {
+      const pending = svc.GET('/v2/api/conversations').catch((caught: unknown) => caught);
+      await expireOnceArrived(requestsBefore, 150);
       const outcome = await Promise.race([
-        svc.GET('/v2/api/conversations').catch((caught: unknown) => caught),
+        pending,
         // Far past the 150 ms timeout even on a loaded machine: only a lost timeout gets here.
         new Promise((resolve) => setTimeout(() => resolve('still waiting after 30 s'), 30_000)),
       ]);
@@ -51,7 +74,11 @@ describe('timeouts and aborts', () => {
   it('lets one request set its own timeout', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 10_000, maxRetries: 0 });
     server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
-    const error = await svc.GET('/v2/api/conversations', { timeoutMs: 100 }).catch((caught: unknown) => caught);
+    const requestsBefore = server.requests.length;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const pending = svc.GET('/v2/api/conversations', { timeoutMs: 100 }).catch((caught: unknown) => caught);
+    await expireOnceArrived(requestsBefore, 100);
+    const error = await pending;
     // The error names the timer that ended the call: the request's own, not the client's 10 s.
     expect(error).toBeInstanceOf(SvcTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 100 });
