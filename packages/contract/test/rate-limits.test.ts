@@ -11,6 +11,12 @@ afterEach(async () => {
   target = undefined;
 });
 
+// The burst checks run the sandbox on a frozen clock: every request of a burst then falls in one
+// rate-limit window, however long a loaded machine takes to send them (on the real clock, a burst
+// spread over several windows meets no 429 at all).
+const FROZEN = Date.parse('2026-03-01T10:00:00Z');
+const frozenClock = () => FROZEN;
+
 const base = (t: Target) => ({ baseUrl: t.url, apiKey: t.apiKey, config: t.config, quiet: true, print: false });
 const rateLimited = (report: Awaited<ReturnType<typeof runContract>>['report']) => report.coverage.rows.filter((r) => r.codes.covered.includes('RATE_LIMIT_EXCEEDED')).map((r) => r.operationId);
 
@@ -36,7 +42,7 @@ describe('rate limits', () => {
   });
 
   it('--burst: a server that limits answers 429 with retry_after_seconds', async () => {
-    target = await sandbox({ rateLimit: {} });
+    target = await sandbox({ rateLimit: {}, clock: frozenClock });
     const result = await runContract({ ...base(target), only: ['rate-limit.burst'], burst: true });
     const burst = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === 'rate-limit.burst');
     expect(burst?.status).toBe('passed');
@@ -44,7 +50,7 @@ describe('rate limits', () => {
   });
 
   it('--burst: a server whose X-RateLimit-Remaining never falls fails rate-limit.burst', async () => {
-    target = await sandbox({ rateLimit: {} });
+    target = await sandbox({ rateLimit: {}, clock: frozenClock });
     const frozen = await mutatingProxy(target, {
       response: (r) => {
         const headers = new Headers(r.headers);
