@@ -113,10 +113,7 @@ export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
     if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers = Object.fromEntries(request.headers);
     const fromFolder = (path: string) => send({ headers, method: request.method } as never, path, options);
     let result;
     try {
