@@ -63,8 +63,6 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
   node[last] = value;
 }
 
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
 export function updateReceptionist(rules: MergeRules) {
   return (ctx: HandlerContext): HandlerResult => {
     const found = lookup(ctx);
@@ -94,7 +92,7 @@ export function updateReceptionist(rules: MergeRules) {
       const value = at(body, path);
       if (value === undefined) continue;
       if (path !== 'scheduling.calendars') {
-        replacements.push([path, copy(value)]);
+        replacements.push([path, structuredClone(value)]);
         continue;
       }
       // Calendars are selected among those already connected to the team (the API connects none).
@@ -109,8 +107,8 @@ export function updateReceptionist(rules: MergeRules) {
     if (errors.length > 0) return invalid(errors);
 
     const record = found as unknown as Record<string, unknown>;
-    Object.assign(found.agent, copy(agentValues));
-    for (const [path, value] of nestedValues) setAt(record, path, copy(value) as JsonValue);
+    Object.assign(found.agent, structuredClone(agentValues));
+    for (const [path, value] of nestedValues) setAt(record, path, structuredClone(value) as JsonValue);
     for (const [path, value] of replacements) setAt(record, path, value);
     if (calendarIds !== undefined) found.calendar_ids = calendarIds;
     found.agent.updated_at = ctx.now();
