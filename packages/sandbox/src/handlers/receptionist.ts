@@ -12,7 +12,7 @@
 import type { FieldError } from '@svc/spec-runtime';
 import type { ApiKeyRecord, JsonValue, ReceptionistRecord, TeamRecord } from '../store/model.js';
 import { keyMayUseLine } from './common.js';
-import { fail, invalid, ok, type Failure, type HandlerContext, type HandlerResult } from './types.js';
+import { fail, invalid, ok, type Failure, type Handler, type HandlerContext } from './types.js';
 
 export interface MergeRules {
   merged: readonly string[];
@@ -45,11 +45,11 @@ function render(team: TeamRecord, key: ApiKeyRecord, r: ReceptionistRecord) {
   };
 }
 
-export function getReceptionist(ctx: HandlerContext): HandlerResult {
+export const getReceptionist: Handler = (ctx) => {
   const found = lookup(ctx);
   if ('error' in found) return found;
   return ok({ data: render(ctx.team, ctx.key, found) });
-}
+};
 
 function at(source: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), source);
@@ -63,8 +63,8 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
   node[last] = value;
 }
 
-export function updateReceptionist(rules: MergeRules) {
-  return (ctx: HandlerContext): HandlerResult => {
+export function updateReceptionist(rules: MergeRules): Handler {
+  return (ctx) => {
     const found = lookup(ctx);
     if ('error' in found) return found;
     const { body, team } = ctx;
