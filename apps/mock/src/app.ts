@@ -4,6 +4,7 @@
 // its example or generates one. Prism's own request validation is off: a request reaches it only
 // once the kernel found it valid, so no Prism problem+json, no 422 and no 5xx ever reaches a
 // client for bad input.
+import { parse } from 'node:querystring';
 import type { Hono } from 'hono';
 import { type Contract, headerText, isRetryable } from '@svc/spec-runtime';
 import { type Call, createKernel, type Credentials, type Outcome } from '@svc/server-kernel';
@@ -68,7 +69,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     if (!choice.ok) {
       return { error: 'INVALID_REQUEST', message: choice.message, param: 'Prefer', suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.` };
     }
-    const prismRequest: PrismRequest = { method: operation.method, path: pathname, query: queryOf(query), headers: Object.fromEntries(request.headers), ...(body !== undefined ? { body } : {}) };
+    // Prism's query: one value as a string, a repeated name's values as an array (maxKeys 0: no cap).
+    const prismRequest: PrismRequest = { method: operation.method, path: pathname, query: parse(query.toString(), '&', '=', { maxKeys: 0 }) as PrismRequest['query'], headers: Object.fromEntries(request.headers), ...(body !== undefined ? { body } : {}) };
     let outcome = await prism.request(prismRequest, choice.value);
 
     // json-schema-faker does not honour every construct of the contract (oneOf branches that only
@@ -108,13 +110,4 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       return kernel.internalErrors;
     },
   };
-}
-
-function queryOf(params: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    query[key] = values.length === 1 ? (values[0] as string) : values;
-  }
-  return query;
 }

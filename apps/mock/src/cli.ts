@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // svc-mock: the Prism-powered mock on http://127.0.0.1:4011, answering in the API's error dialect;
 // --plain starts prism-cli's plain `prism mock` of the same bundle instead, for comparison.
-import { Cli } from '@svc/server-kernel';
+import { bundledContract, Cli } from '@svc/server-kernel';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
 import { loadKeysFile, type MockKey } from './keys-file.js';
 
-// Prism and the contract are imported only once the arguments are known to be usable, so --help
+// Prism is imported and the contract loaded only once the arguments are known to be usable, so --help
 // and usage errors answer at once.
 
 const USAGE = `Usage: svc-mock [options]
@@ -57,7 +57,6 @@ async function main(): Promise<void> {
   let keys: MockKey[] | undefined;
   if (values.keys !== undefined) {
     try {
-      const { bundledContract } = await import('./contract.js');
       keys = loadKeysFile(values.keys, bundledContract().scopes);
     } catch (error) {
       cli.fatal((error as Error).message);

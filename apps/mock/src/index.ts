@@ -1,6 +1,7 @@
 export { createMock } from './app.js';
 export type { Mock, MockOptions } from './app.js';
-export { startMockServer, DEFAULT_HOST, DEFAULT_PORT } from './server.js';
+export { startMockServer } from './server.js';
+export { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
 export type { RunningMock, ServeOptions } from './server.js';
 export { loadKeysFile, parseKeys } from './keys-file.js';
 export type { MockKey } from './keys-file.js';

@@ -19,22 +19,17 @@ export type MockChoice = Omit<IHttpOperationConfig, 'mediaTypes'>;
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-// A name is letters, `_` and `-`; an unquoted value has no space and no `"`.
-function isNameChar(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 45;
-}
+// A name is letters, `_` and `-`; an unquoted value has no space, tab or `"`. Each pattern is one
+// character class, tried once per character: neither can backtrack.
+const NAME = /^[A-Za-z_-]+$/;
+const NOT_IN_VALUE = /[ \t"]/;
 
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9;
-}
-
-/** One `name[=value]` token, or null when it is malformed. Character by character: no pattern can backtrack. */
+/** One `name[=value]` token, or null when it is malformed. */
 function readToken(token: string): { name: string; value: string } | null {
   const text = token.trim();
   const equals = text.indexOf('=');
   const name = (equals === -1 ? text : text.slice(0, equals)).trimEnd();
-  if (name === '') return null;
-  for (let i = 0; i < name.length; i++) if (!isNameChar(name.charCodeAt(i))) return null;
+  if (!NAME.test(name)) return null;
   if (equals === -1) return { name, value: '' };
   const raw = text.slice(equals + 1).trimStart();
   if (raw.startsWith('"')) {
@@ -42,8 +37,7 @@ function readToken(token: string): { name: string; value: string } | null {
     const close = raw.indexOf('"', 1);
     return close === raw.length - 1 ? { name, value: raw.slice(1, close) } : null;
   }
-  for (let i = 0; i < raw.length; i++) if (isSpace(raw.charCodeAt(i)) || raw.charCodeAt(i) === 34) return null;
-  return { name, value: raw };
+  return NOT_IN_VALUE.test(raw) ? null : { name, value: raw };
 }
 
 /**

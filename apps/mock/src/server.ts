@@ -15,8 +15,6 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-export { DEFAULT_HOST, DEFAULT_PORT };
-
 export async function startMockServer(options: ServeOptions = {}): Promise<RunningMock> {
   const mock = await createMock(options);
   return { mock, ...(await listen(mock.fetch, mock.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)) };

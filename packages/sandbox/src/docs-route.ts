@@ -29,8 +29,6 @@ export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
 export const DOCS_MAX_AGE_SECONDS = 300;
 
-class OutsideTheFolder extends Error {}
-
 /**
  * A web stream that reads the file only when the response asks for more (highWaterMark 0), so a
  * client that does not read holds one chunk in memory, not the file. (Readable.toWeb of Node 20
@@ -97,7 +95,7 @@ export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
     async onFile(path: string) {
       const real = await realpath(path);
       // The real file must lie inside the real folder (the stat send made followed the links).
-      if (!real.startsWith(inside)) throw new OutsideTheFolder(path);
+      if (!real.startsWith(inside)) throw new Error(`${path} lies outside the docs folder`);
     },
   };
   // Not async: an API request is handed on as it is (a synchronous answer stays synchronous).
@@ -113,10 +111,7 @@ export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
     if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers = Object.fromEntries(request.headers);
     const fromFolder = (path: string) => send({ headers, method: request.method } as never, path, options);
     let result;
     try {

@@ -5,6 +5,7 @@
 // Only what the contract shows is sent: an HTTP POST with the JSON body `{ topic, body }`. The
 // signature header, the signing scheme, the retry schedule and the delivery headers are not
 // shown, so none is sent and nothing is retried: one attempt, and the receiver's status reported.
+import type { CallReceivedEvent } from '@svc/api-types';
 import type { CallRecord, TeamRecord } from './store/model.js';
 
 /** The topics the sandbox can send: those of the contract's `webhooks` it has data for. */
@@ -15,11 +16,6 @@ export const WEBHOOK_TRIGGER_PATH = '/__sandbox/webhooks/trigger';
 
 /** How long the sandbox waits for the receiver's answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-
-export interface CallReceivedDelivery {
-  topic: 'CALL_RECEIVED';
-  body: Record<string, unknown>;
-}
 
 function lengthText(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
@@ -33,7 +29,7 @@ function lengthText(seconds: number): string {
  * teach a shape the description does not give. `type` is sent only for outbound calls: the
  * description gives OUTBOUND and states the inbound value in words only.
  */
-export function callReceivedDelivery(team: TeamRecord, call: CallRecord): CallReceivedDelivery {
+export function callReceivedDelivery(team: TeamRecord, call: CallRecord): CallReceivedEvent {
   const contactName = team.contacts.find((contact) => contact.numbers.includes(call.contact_number))?.name;
   const line = team.lines.find((candidate) => candidate.number === call.svc_number);
   const user = team.users.find((candidate) => candidate.id === call.user_id);
@@ -41,7 +37,7 @@ export function callReceivedDelivery(team: TeamRecord, call: CallRecord): CallRe
   const contactSide = { number: call.contact_number, name: contactName };
   const [from, to] = call.direction === 'OUTBOUND' ? [teamSide, contactSide] : [contactSide, teamSide];
   const summary = call.summaries.find((candidate) => candidate.status === 'COMPLETED');
-  const body: Record<string, unknown> = {
+  const body: CallReceivedEvent['body'] = {
     start_date: call.started_at,
     from_number: from.number,
     ...(from.name ? { from_name: from.name } : {}),
@@ -83,7 +79,7 @@ export function receiverUrlProblem(url: string): string | undefined {
 }
 
 /** POSTs one delivery, once (no retry schedule is described), and reports what the receiver answered. */
-export async function sendDelivery(url: string, delivery: CallReceivedDelivery, callId: string, fetchImpl: typeof fetch = fetch): Promise<DeliveryReport> {
+export async function sendDelivery(url: string, delivery: CallReceivedEvent, callId: string, fetchImpl: typeof fetch = fetch): Promise<DeliveryReport> {
   const report = { topic: delivery.topic, url, callId };
   try {
     const response = await fetchImpl(url, {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { deriveOptionKey } from '../src/handlers/custom-fields.js';
 import { assertSeed } from '../src/store/store.js';
-import { generateRequestId, newId } from '../src/support/ids.js';
+import { generateRequestId } from '@svc/spec-runtime';
+import { newId } from '../src/support/ids.js';
 import { parseMentions } from '../src/support/mentions.js';
 import { matchesAll, searchTerms } from '../src/support/text-search.js';
 import { paginate } from '../src/support/pagination.js';

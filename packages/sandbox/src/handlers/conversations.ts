@@ -3,7 +3,8 @@
 // in scope (the svc_number filter, or every line the key may use).
 import { paginate, pageFromQuery } from '../support/pagination.js';
 import { matchesAll, searchTerms } from '../support/text-search.js';
-import type { TeamRecord } from '../store/model.js';
+import type { ConversationAction } from '@svc/api-types';
+import type { ConversationRecord, TeamRecord } from '../store/model.js';
 import { allItems, briefItem, itemTexts, itemTime, linesInScope, timeValue, type Item } from './common.js';
 import { fail, ok, type Handler } from './types.js';
 
@@ -48,32 +49,27 @@ function entry(team: TeamRecord, number: string, lines: Set<string>) {
   };
 }
 
+// What each action (the contract's ConversationAction: a new one fails to compile here) sets on a
+// conversation; ARCHIVE also marks its items read. UNARCHIVE elsewhere than archived changes nothing.
+const ACTION_EFFECTS: Record<ConversationAction, Partial<ConversationRecord>> = {
+  READ: { read: true },
+  UNREAD: { read: false },
+  ARCHIVE: { archived: true, read: true },
+  UNARCHIVE: { archived: false },
+};
+
 export const applyConversationAction: Handler = ({ team, key, params, body }) => {
   const contactNumber = params.contact_number as string;
-  const action = body.action as 'READ' | 'UNREAD' | 'ARCHIVE' | 'UNARCHIVE';
+  const action = body.action as ConversationAction;
   const lines = linesInScope(team, key, typeof body.svc_number === 'string' ? body.svc_number : null);
   if ('error' in lines) return lines;
   // Every action is idempotent: applying it in the target state changes nothing and answers 200.
   for (const conversation of team.conversations) {
     if (conversation.contact_number !== contactNumber || !lines.has(conversation.svc_number)) continue;
-    switch (action) {
-      case 'READ':
-        conversation.read = true;
-        break;
-      case 'UNREAD':
-        conversation.read = false;
-        break;
-      case 'ARCHIVE':
-        conversation.archived = true;
-        conversation.read = true;
-        for (const item of allItems(team)) {
-          if (item.record.contact_number === contactNumber && item.record.svc_number === conversation.svc_number) item.record.read = true;
-        }
-        break;
-      case 'UNARCHIVE':
-        // Only an archived conversation moves; elsewhere UNARCHIVE is a no-op.
-        if (conversation.archived) conversation.archived = false;
-        break;
+    Object.assign(conversation, ACTION_EFFECTS[action]);
+    if (action !== 'ARCHIVE') continue;
+    for (const item of allItems(team)) {
+      if (item.record.contact_number === contactNumber && item.record.svc_number === conversation.svc_number) item.record.read = true;
     }
   }
   // The 200 body is not shown; the contract's example is an empty object.

@@ -1,6 +1,6 @@
 // PATCH /v2/api/dialing-queues/current: creates or updates the dialer queue of the key's owner,
 // or of a teammate named by user_id (which wins) or, when user_id is absent, by email.
-import { randomHex } from '../support/ids.js';
+import { randomBytes } from 'node:crypto';
 import type { DialingQueueRecord } from '../store/model.js';
 import { fail, ok, type Handler } from './types.js';
 
@@ -22,7 +22,8 @@ export const upsertCurrentDialingQueue: Handler = ({ team, key, body, now }) => 
     // The values a new queue takes for fields not sent are not shown; these are the sandbox's.
     const owner = team.users.find((u) => u.id === assigneeId);
     queue = {
-      id: randomHex(16),
+      // Lower-case hex: the API shows queue ids without a prefix.
+      id: randomBytes(8).toString('hex'),
       name: `${owner?.name ?? 'Team member'}'s queue`,
       creator_id: key.owner_user_id,
       assignee_id: assigneeId,

@@ -12,7 +12,7 @@
 import type { FieldError } from '@svc/spec-runtime';
 import type { ApiKeyRecord, JsonValue, ReceptionistRecord, TeamRecord } from '../store/model.js';
 import { keyMayUseLine } from './common.js';
-import { fail, invalid, ok, type Failure, type HandlerContext, type HandlerResult } from './types.js';
+import { fail, invalid, ok, type Failure, type Handler, type HandlerContext } from './types.js';
 
 export interface MergeRules {
   merged: readonly string[];
@@ -45,11 +45,11 @@ function render(team: TeamRecord, key: ApiKeyRecord, r: ReceptionistRecord) {
   };
 }
 
-export function getReceptionist(ctx: HandlerContext): HandlerResult {
+export const getReceptionist: Handler = (ctx) => {
   const found = lookup(ctx);
   if ('error' in found) return found;
   return ok({ data: render(ctx.team, ctx.key, found) });
-}
+};
 
 function at(source: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), source);
@@ -63,10 +63,8 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
   node[last] = value;
 }
 
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-export function updateReceptionist(rules: MergeRules) {
-  return (ctx: HandlerContext): HandlerResult => {
+export function updateReceptionist(rules: MergeRules): Handler {
+  return (ctx) => {
     const found = lookup(ctx);
     if ('error' in found) return found;
     const { body, team } = ctx;
@@ -94,7 +92,7 @@ export function updateReceptionist(rules: MergeRules) {
       const value = at(body, path);
       if (value === undefined) continue;
       if (path !== 'scheduling.calendars') {
-        replacements.push([path, copy(value)]);
+        replacements.push([path, structuredClone(value)]);
         continue;
       }
       // Calendars are selected among those already connected to the team (the API connects none).
@@ -109,8 +107,8 @@ export function updateReceptionist(rules: MergeRules) {
     if (errors.length > 0) return invalid(errors);
 
     const record = found as unknown as Record<string, unknown>;
-    Object.assign(found.agent, copy(agentValues));
-    for (const [path, value] of nestedValues) setAt(record, path, copy(value) as JsonValue);
+    Object.assign(found.agent, structuredClone(agentValues));
+    for (const [path, value] of nestedValues) setAt(record, path, structuredClone(value) as JsonValue);
     for (const [path, value] of replacements) setAt(record, path, value);
     if (calendarIds !== undefined) found.calendar_ids = calendarIds;
     found.agent.updated_at = ctx.now();

@@ -22,14 +22,11 @@ export interface HandlerContext {
   newId(prefix: string): string;
 }
 
-/** A status and a JSON body (none for 204): the kernel's Outcome that is not a Failure. */
-export type Success = Exclude<Outcome, Failure>;
+export type Handler = (ctx: HandlerContext) => Outcome;
 
-export type HandlerResult = Outcome;
-export type Handler = (ctx: HandlerContext) => HandlerResult;
-
-export const ok = (body: unknown, status = 200): Success => ({ status, body });
-export const noContent = (): Success => ({ status: 204 });
+/** A status and a JSON body (none for 204). */
+export const ok = (body: unknown, status = 200): Outcome => ({ status, body });
+export const noContent = (): Outcome => ({ status: 204 });
 export const fail = (error: string, message: string, extra: Omit<Failure, 'error' | 'message'> = {}): Failure => ({ error, message, ...extra });
 
 /** INVALID_REQUEST with one entry per field, for checks the contract's schemas cannot express. */

@@ -7,10 +7,11 @@ import type {
   CalendarOwner,
   CallTranscription,
   CustomFieldOption,
+  ConversationListContact,
   CustomFieldType,
-  DialingQueueDoNotDisturb,
+  DealCompany,
+  DialingQueue,
   DialingQueueNumber as QueueNumberSchema,
-  DialingQueueVoicemailHandling,
   ReceptionistAgent,
   ThreadEntityType,
 } from '@svc/api-types';
@@ -48,12 +49,8 @@ export interface LineRecord {
   capabilities: { voice: boolean; sms: boolean };
 }
 
-export interface ContactRecord {
-  id: string;
-  name: string;
-  company: { name: string };
-  numbers: string[];
-}
+/** A contact as the conversation list shows it, with the numbers it is known by. */
+export type ContactRecord = ConversationListContact & { numbers: string[] };
 
 export interface ConversationRecord {
   contact_number: string;
@@ -144,10 +141,7 @@ export interface CustomFieldRecord {
   deleted: boolean;
 }
 
-export interface CompanyRecord {
-  id: string;
-  name: string;
-}
+export type CompanyRecord = DealCompany;
 
 export interface PersonRecord {
   id: string;
@@ -185,17 +179,8 @@ export interface SummaryTemplateRecord {
 /** The contract's queue entry (every field optional there), with the fields the sandbox always keeps. */
 export type DialingQueueNumber = QueueNumberSchema & Required<Pick<QueueNumberSchema, 'number_to' | 'position' | 'created_at' | 'updated_at'>>;
 
-export interface DialingQueueRecord {
-  id: string;
-  name: string;
-  creator_id: string;
-  assignee_id: string;
-  voicemail_handling: DialingQueueVoicemailHandling;
-  do_not_disturb: DialingQueueDoNotDisturb;
-  numbers: DialingQueueNumber[];
-  created_at: string;
-  updated_at: string;
-}
+/** The contract's queue, with the entries above. */
+export type DialingQueueRecord = Omit<DialingQueue, 'numbers'> & { numbers: DialingQueueNumber[] };
 
 /** A connected calendar; whether its owner is the current user depends on the key, so it is computed when read. */
 export type CalendarRecord = Omit<Calendar, 'owner'> & { owner: Omit<CalendarOwner, 'is_current_user'> };

@@ -6,10 +6,6 @@ import type { ApiKeyRecord, SandboxState, TeamRecord } from './model.js';
 /** A key as the request kernel reads it: the record, and whether its plan is a trial. */
 export type SandboxKey = ApiKeyRecord & { readonly trial: boolean };
 
-function clone<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
 export class Store {
   private readonly seed: SandboxState;
   private current: SandboxState;
@@ -17,8 +13,8 @@ export class Store {
 
   constructor(seed: SandboxState) {
     assertSeed(seed);
-    this.seed = clone(seed);
-    this.current = clone(seed);
+    this.seed = structuredClone(seed);
+    this.current = structuredClone(seed);
     this.index();
   }
 
@@ -27,7 +23,7 @@ export class Store {
   }
 
   reset(): void {
-    this.current = clone(this.seed);
+    this.current = structuredClone(this.seed);
     this.index();
   }
 

@@ -1,8 +1,6 @@
 // Random identifiers of the sandbox's resources, with the API's prefixes (`cth-`, `thc-`, ...);
-// request ids and the random source are @svc/spec-runtime's.
-import { randomAlphanumeric, randomByte } from '@svc/spec-runtime';
-
-export { generateRequestId } from '@svc/spec-runtime';
+// the random source is @svc/spec-runtime's.
+import { randomAlphanumeric } from '@svc/spec-runtime';
 
 /** A new id with the given prefix ("cth-"), unique among `taken`. */
 export function newId(prefix: string, taken: (id: string) => boolean = () => false): string {
@@ -10,13 +8,6 @@ export function newId(prefix: string, taken: (id: string) => boolean = () => fal
     const id = `${prefix}${randomAlphanumeric(8)}`;
     if (!taken(id)) return id;
   }
-}
-
-/** Lower-case hex, for ids whose form the API shows without a prefix (dialer queues). */
-export function randomHex(length: number): string {
-  let out = '';
-  while (out.length < length) out += randomByte().toString(16).padStart(2, '0');
-  return out.slice(0, length);
 }
 
 // Every string held by a team, so that a new id is checked for uniqueness in O(1) instead of by

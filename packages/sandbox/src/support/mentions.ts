@@ -2,12 +2,13 @@
 // the user has since left the team. The user part is resolved when a note or comment is read, so
 // removing a user later is reflected in every mention of them.
 //
-// The scan is one pass without a regular expression: a pattern such as
+// The scan is one pass without a pattern over the whole content: a pattern such as
 // /@\[([^\]\n]*)\]\((usr-[^)\s]+)\)/g retries from every `@[` and rescans to the next `]`, which
-// made 1000 comments of "@[" x 2000 cost 9 s to read. Here each `@[` reuses the end of the
-// previous scan (no `]` or newline can lie before it), so a content is read a bounded number of
-// times whatever it holds; and each content is scanned once, when first read (contents seldom
-// change: a note's or comment's scan is kept beside it).
+// made 1000 comments of "@[" x 2000 cost 9 s to read. Here a name cannot hold a newline, so each
+// line is scanned on its own, and every `@[` before a line's next `]` shares that `]` (and its
+// failure, if it fails), so a content is read a bounded number of times whatever it holds; and
+// each content is scanned once, when first read (contents seldom change: a note's or comment's
+// scan is kept beside it).
 import type { UserRecord } from '../store/model.js';
 import { idPrefix } from './id-prefixes.js';
 
@@ -23,63 +24,42 @@ export interface WrittenMention {
   displayName: string;
 }
 
-function isSpace(code: number): boolean {
-  // What \s matched in the pattern this replaces, for the characters that occur in practice.
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x3000 || code === 0x1680 || code === 0x202f || code === 0x205f;
-}
+// What \s matches, tested one character at a time: it cannot backtrack.
+const SPACE = /\s/;
 
 /** Every `@[name](usr-id)` of `content`, in order, each user once (the first spelling wins). */
 export function scanMentions(content: string): WrittenMention[] {
   const found: WrittenMention[] = [];
   const seen = new Set<string>();
-  const length = content.length;
   const userPrefix = idPrefix('UserId');
-  // Four positions are remembered so that no character is scanned twice, whatever the content:
-  // the next newline, the next `]`, the one of them that closes the current `@[`, and where the last scan
-  // of a user id stopped (a `)` or a space: any scan starting before it stops there too).
-  let newlineAt = -1;
-  let bracketAt = -1;
-  let closeAt = -1;
-  let stopAt = -1;
-  let from = 0;
-  for (;;) {
-    const at = content.indexOf('@[', from);
-    if (at === -1) break;
-    const nameStart = at + 2;
-    if (closeAt < nameStart) {
-      if (newlineAt !== length && newlineAt < nameStart) {
-        const next = content.indexOf('\n', nameStart);
-        newlineAt = next === -1 ? length : next;
+  for (const line of content.split('\n')) {
+    // Where the last scan of a user id stopped (a `)` or a space) is remembered, so that no
+    // character is scanned twice whatever the line: any scan starting before it stops there too.
+    // Each search for `@[` or `]` starts after the last `]`, so those are scanned once anyway.
+    let stopAt = -1;
+    let from = 0;
+    for (;;) {
+      const at = line.indexOf('@[', from);
+      if (at === -1) break;
+      const bracketAt = line.indexOf(']', at + 2);
+      if (bracketAt === -1) break; // no `]` before the end of the line: no later `@[` can close either
+      // `](usr-` then at least one character that is neither `)` nor a space, then `)`; else every
+      // `@[` before this `]` fails the same way.
+      from = bracketAt + 1;
+      if (line.charCodeAt(bracketAt + 1) !== 40 || !line.startsWith(userPrefix, bracketAt + 2)) continue;
+      const idBody = bracketAt + 2 + userPrefix.length;
+      if (stopAt < idBody) {
+        stopAt = idBody;
+        while (stopAt < line.length && line.charCodeAt(stopAt) !== 41 && !SPACE.test(line.charAt(stopAt))) stopAt++;
       }
-      if (bracketAt !== length && bracketAt < nameStart) {
-        const next = content.indexOf(']', nameStart);
-        bracketAt = next === -1 ? length : next;
+      if (stopAt === idBody || line.charCodeAt(stopAt) !== 41) continue;
+      const userId = line.slice(bracketAt + 2, stopAt);
+      if (!seen.has(userId)) {
+        seen.add(userId);
+        found.push({ userId, displayName: line.slice(at + 2, bracketAt) });
       }
-      closeAt = Math.min(bracketAt, newlineAt);
+      from = stopAt + 1;
     }
-    if (closeAt === length) break; // no `]` before the end: no later `@[` can close either
-    // A name cannot hold a newline: every `@[` before it is done.
-    if (content.charCodeAt(closeAt) !== 93 || content.charCodeAt(closeAt + 1) !== 40 || !content.startsWith(userPrefix, closeAt + 2)) {
-      from = content.charCodeAt(closeAt) === 93 ? at + 1 : closeAt + 1;
-      continue;
-    }
-    // `](usr-` then at least one character that is neither `)` nor a space, then `)`.
-    const idStart = closeAt + 2;
-    const idBody = idStart + userPrefix.length;
-    if (stopAt < idBody) {
-      stopAt = idBody;
-      while (stopAt < length && content.charCodeAt(stopAt) !== 41 && !isSpace(content.charCodeAt(stopAt))) stopAt++;
-    }
-    if (stopAt === idBody || content.charCodeAt(stopAt) !== 41) {
-      from = at + 1;
-      continue;
-    }
-    const userId = content.slice(idStart, stopAt);
-    if (!seen.has(userId)) {
-      seen.add(userId);
-      found.push({ userId, displayName: content.slice(nameStart, closeAt) });
-    }
-    from = stopAt + 1;
   }
   return found;
 }

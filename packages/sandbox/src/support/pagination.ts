@@ -1,13 +1,8 @@
-// The API-wide list envelope: { data, pagination: { page, size, total_count, total_pages, has_more } }.
-export interface Page<T> {
-  data: T[];
-  pagination: { page: number; size: number; total_count: number; total_pages: number; has_more: boolean };
-}
-
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_PAGE_SIZE = 20;
 
-export function paginate<T>(items: readonly T[], page = DEFAULT_PAGE, size = DEFAULT_PAGE_SIZE): Page<T> {
+/** The API-wide list envelope: { data, pagination: { page, size, total_count, total_pages, has_more } }. */
+export function paginate<T>(items: readonly T[], page = DEFAULT_PAGE, size = DEFAULT_PAGE_SIZE) {
   const totalPages = Math.ceil(items.length / size);
   const start = (page - 1) * size;
   return {
