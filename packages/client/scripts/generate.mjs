@@ -66,10 +66,10 @@ console.log(`generated ${catalogue.length} error codes, limits ${readsPerSecond}
 
 const topics = operationEntries(bundle, 'webhooks').map(({ path: topic, operation }) => {
   const ref = requestBodyMedia(bundle, operation)?.schema?.$ref;
-  if (typeof ref !== 'string') throw new Error(`generate-webhooks: webhooks.${topic} has no application/json schema $ref`);
+  if (typeof ref !== 'string') throw new Error(`generate: webhooks.${topic} has no application/json schema $ref`);
   return { topic, ref };
 });
-if (topics.length === 0) throw new Error('generate-webhooks: the contract has no webhooks');
+if (topics.length === 0) throw new Error('generate: the contract has no webhooks');
 
 const ajv = new Ajv2020({
   strict: false,
@@ -95,6 +95,6 @@ export const WEBHOOK_VALIDATORS = {
 ${topics.map(({ topic }, index) => `  ${JSON.stringify(topic)}: topic${index},`).join('\n')}
 };
 `;
-if (/\brequire\(/.test(webhooksSource)) throw new Error('generate-webhooks: the generated validators need a run-time require');
+if (/\brequire\(/.test(webhooksSource)) throw new Error('generate: the generated validators need a run-time require');
 writeFileSync(webhooksFile, webhooksSource);
 console.log(`generated webhook validators for ${topics.map(({ topic }) => topic).join(', ')} from ${bundlePath}`);

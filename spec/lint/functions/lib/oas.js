@@ -278,9 +278,12 @@ export function walkSchema(schema, path, visit, seen = new WeakSet()) {
     if (!isObject(schema[k])) continue;
     for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...path, k, name], visit, seen);
   }
-  for (const k of [...SCHEMA_LIST_KEYWORDS, ...SCHEMA_KEYWORDS]) {
+  for (const k of SCHEMA_LIST_KEYWORDS) {
     if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
-    else if (!SCHEMA_LIST_KEYWORDS.includes(k)) walkSchema(schema[k], [...path, k], visit, seen);
+  }
+  for (const k of SCHEMA_KEYWORDS) {
+    if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
+    else walkSchema(schema[k], [...path, k], visit, seen);
   }
 }
 
