@@ -5,10 +5,12 @@ import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
 import { docsErrorUrl } from './doc-url.js';
+import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
 import { runTrigger } from './trigger-command.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = bundledContract().limits;
+const MIB = 1024 * 1024;
 
 const USAGE = `Usage: svc-sandbox [options]
        svc-sandbox trigger <topic> --url <url>   (send a webhook delivery; trigger --help)
@@ -21,6 +23,7 @@ Options:
   --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
   --no-rate-limit    Turn off the ${readRequestsPerSecond} reads/s and ${writeRequestsPerSecond} writes/s per-key limits
   --docs <dir>       Serve a built docs folder (apps/docs/dist) under /docs; errors' doc_url then points there
+  --docs-rate <MiB>  What /docs may send per second, all readers together (default ${DOCS_BYTES_PER_SECOND / MIB}; 0: no limit)
   --docs-url <url>   Where errors' doc_url points otherwise: your published docs page (default: the contract's)
   --enable-reset     Serve POST ${RESET_PATH}, which restores the seed (for tests)
   --enable-webhook-trigger
@@ -45,11 +48,14 @@ async function main(): Promise<void> {
     'enable-webhook-trigger': { type: 'boolean' },
     docs: { type: 'string' },
     'docs-url': { type: 'string' },
+    'docs-rate': { type: 'string' },
   });
   if (!values) return;
   const port = cli.port(values.port, DEFAULT_PORT);
   const docsUrl = values['docs-url'];
   if (docsUrl !== undefined && !URL.canParse(docsUrl)) cli.fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
+  const docsRate = values['docs-rate'] === undefined ? DOCS_BYTES_PER_SECOND / MIB : Number(values['docs-rate']);
+  if (!(Number.isFinite(docsRate) && docsRate >= 0) || values['docs-rate'] === '') cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${values['docs-rate']}`);
   let seed;
   try {
     seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
@@ -63,7 +69,7 @@ async function main(): Promise<void> {
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
     enableWebhookTrigger: values['enable-webhook-trigger'] === true,
-    ...(values.docs ? { docsDir: values.docs } : {}),
+    ...(values.docs ? { docsDir: values.docs, docsBytesPerSecond: docsRate === 0 ? false : docsRate * MIB } : {}),
     ...(docsUrl !== undefined && !values.docs ? { docUrl: (code: string) => docsErrorUrl(docsUrl, code) } : {}),
   }).catch((error: unknown) => {
     // The usual first stumble: another sandbox (or anything) already holds the port.

@@ -16,35 +16,54 @@
 //   when the docs build wrote one (the 3 MB page is 0.66 MB in brotli), with the original's
 //   Content-Type, Content-Encoding and Vary: Accept-Encoding; its ETag and Last-Modified are the
 //   copy's own, so conditional requests work on either. @fastify/send has no such option, so the
-//   copy is a second send of the same options (same containment check). Ranges get the original.
+//   copy is a second send of the same options (same containment check). Ranges get the original;
+// - every response is sent in chunks of at most 64 KiB, each when a byte budget shared by all of
+//   /docs allows it (docs-egress.ts): an unkeyed client re-reading the page cannot take the
+//   thread from the API.
 // Anything else under /docs is a plain 404, never the API's error.
 import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
 import { FileCache } from '@svc/server-kernel';
+import { EgressBudget, type Grant } from './docs-egress.js';
 
 export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
 export const DOCS_MAX_AGE_SECONDS = 300;
+/** What /docs may send per second in all (docs-egress.ts says why there is a budget). */
+export const DOCS_BYTES_PER_SECOND = 16 * 1024 * 1024;
+
+/** The most a /docs response sends per pull: the budget's unit, and the size of a file stream's reads. */
+const CHUNK_BYTES = 64 * 1024;
+
+function* slices(whole: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < whole.byteLength; at += CHUNK_BYTES) yield whole.subarray(at, at + CHUNK_BYTES);
+}
 
 /**
- * A web stream that reads the file only when the response asks for more (highWaterMark 0), so a
- * client that does not read holds one chunk in memory, not the file. (Readable.toWeb of Node 20
- * reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory.)
+ * A web stream that takes the next chunk only when the response asks for more (highWaterMark 0),
+ * so a client that does not read holds one chunk in memory, not the file (Readable.toWeb of
+ * Node 20 reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory), and
+ * sends each chunk once the egress budget allows it.
  */
-function pulled(stream: Readable): ReadableStream<Uint8Array> {
-  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: EgressBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
+  let left = size;
+  let waiting: Grant | undefined;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         const { value, done } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+        if (done) return controller.close();
+        waiting = budget?.take(value.byteLength, left);
+        await waiting?.ready;
+        waiting = undefined;
+        left -= value.byteLength;
+        controller.enqueue(value);
       },
       cancel() {
-        stream.destroy();
+        waiting?.cancel();
+        release();
       },
     },
     { highWaterMark: 0 },
@@ -83,8 +102,14 @@ function realFolder(dir: string): string {
 /** Wraps a fetch handler so that GET /docs and /docs/* are answered from `docsDir`. */
 type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
+export interface DocsOptions {
+  /** Bytes per second that /docs may send in all (DOCS_BYTES_PER_SECOND), or false for no limit. */
+  bytesPerSecond?: number | false;
+}
+
+export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecond = DOCS_BYTES_PER_SECOND }: DocsOptions = {}): FetchHandler {
   const root = realFolder(docsDir);
+  const budget = bytesPerSecond === false ? undefined : new EgressBudget({ bytesPerSecond });
   const files = new FileCache();
   const inside = root.endsWith(sep) ? root : `${root}${sep}`;
   const options = {
@@ -151,9 +176,11 @@ export function withDocs(handler: FetchHandler, docsDir: string): FetchHandler {
     if (contentType !== undefined) responseHeaders.set('Content-Type', String(contentType));
     responseHeaders.set('X-Content-Type-Options', 'nosniff');
     responseHeaders.set('Vary', 'Accept-Encoding');
-    const whole = request.method === 'GET' && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
-    const body = request.method === 'HEAD' || result.statusCode === 304 ? null : (whole ?? pulled(result.stream));
-    if (body === null || whole) result.stream.destroy();
+    const unread = request.method === 'HEAD' || result.statusCode === 304;
+    const whole = !unread && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
+    const { stream } = result;
+    if (unread || whole) stream.destroy();
+    const body = unread ? null : whole ? paced(slices(whole), whole.byteLength, budget, () => {}) : paced(stream[Symbol.asyncIterator](), Number(result.headers['Content-Length'] ?? Number.MAX_SAFE_INTEGER), budget, () => stream.destroy());
     return new Response(body, { status: result.statusCode, headers: responseHeaders });
   }
 }

@@ -10,6 +10,8 @@ export interface ServeOptions extends SandboxOptions {
   host?: string;
   /** A built docs folder (apps/docs/dist) to serve under /docs; errors' doc_url then points there. */
   docsDir?: string;
+  /** Bytes per second that /docs may send in all (default DOCS_BYTES_PER_SECOND), or false for no limit. */
+  docsBytesPerSecond?: number | false;
 }
 
 export interface RunningSandbox {
@@ -29,7 +31,7 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   const ownDocs = options.docsDir !== undefined && options.docUrl === undefined;
   const sandbox = createSandbox(ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options);
   sandbox.contract.precompile();
-  const fetch = options.docsDir ? withDocs(sandbox.fetch, options.docsDir) : sandbox.fetch;
+  const fetch = options.docsDir ? withDocs(sandbox.fetch, options.docsDir, { bytesPerSecond: options.docsBytesPerSecond }) : sandbox.fetch;
   const listening = await listen(fetch, sandbox.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, sandbox.serveNode);
   origin = listening.url;
   return { sandbox, ...listening };

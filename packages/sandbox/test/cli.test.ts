@@ -14,7 +14,7 @@ it('prints its usage with --help', () => {
   requireBuild();
   const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   expect(run.status).toBe(0);
-  for (const option of ['--port', '--host', '--seed', '--no-rate-limit', '--enable-reset']) expect(run.stdout).toContain(option);
+  for (const option of ['--port', '--host', '--seed', '--no-rate-limit', '--enable-reset', '--docs-rate']) expect(run.stdout).toContain(option);
 });
 
 it('refuses unknown options and bad values with exit code 2', () => {
@@ -24,6 +24,11 @@ it('refuses unknown options and bad values with exit code 2', () => {
   const seed = spawnSync(process.execPath, [cli, '--seed', '/nonexistent/seed.json'], { encoding: 'utf8' });
   expect(seed.status).toBe(2);
   expect(seed.stderr).toContain('Cannot read the seed');
+  for (const rate of ['fast', '-1', 'Infinity', '']) {
+    const docsRate = spawnSync(process.execPath, [cli, '--docs', '.', `--docs-rate=${rate}`], { encoding: 'utf8' });
+    expect(docsRate.status).toBe(2);
+    expect(docsRate.stderr).toContain('--docs-rate must be a number of MiB per second');
+  }
 });
 
 it('starts, prints the URL, the demo keys and a curl example, and serves the API', async () => {

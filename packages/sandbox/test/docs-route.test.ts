@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { acceptsEncoding, withDocs } from '../src/docs-route.js';
 
 const base = mkdtempSync(join(tmpdir(), 'svc-docs-'));
@@ -134,5 +134,81 @@ describe('precompressed copies under /docs', () => {
     expect(acceptsEncoding('gzip, BR ; q=0', 'br')).toBe(false);
     expect(acceptsEncoding('gzip', 'br')).toBe(false);
     expect(acceptsEncoding(null, 'gzip')).toBe(false);
+  });
+});
+
+describe('the byte budget of /docs', () => {
+  // 256 KiB/s, so half a second of it (the burst) is 128 KiB: two 64 KiB chunks at once.
+  const KIB = 1024;
+  let paced: ReturnType<typeof withDocs>;
+  const getPaced = (path: string) => paced(new Request(`http://127.0.0.1${path}`));
+  const big = Buffer.alloc(512 * KIB, 7);
+  writeFileSync(join(dir, 'big.bin'), big);
+  writeFileSync(join(dir, 'small.txt'), 'small');
+  beforeEach(() => {
+    // The budget's clock is performance.now: faked before the budget is made.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    paced = withDocs(api, dir, { bytesPerSecond: 256 * KIB });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** A reader of a response body that takes whatever is ready now, never waiting for the budget. */
+  function collect(response: Response) {
+    const reader = response.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+    let done = false;
+    return {
+      chunks,
+      get done() {
+        return done;
+      },
+      async settle() {
+        // A read still pending when nothing was ready is kept for the next call: its chunk is not lost.
+        for (;;) {
+          pending ??= reader.read();
+          const next = await Promise.race([pending, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
+          if (next === null) return this;
+          pending = undefined;
+          if (next.done) return ((done = true), this);
+          chunks.push(next.value);
+        }
+      },
+      cancel: () => reader.cancel(),
+    };
+  }
+
+  it('sends a file whole in chunks of at most 64 KiB, past the burst at the budget rate', async () => {
+    const response = await getPaced('/docs/big.bin');
+    expect(response.headers.get('content-length')).toBe(String(big.length));
+    const body = await collect(response).settle();
+    expect(body.chunks.map((c) => c.length)).toEqual([64 * KIB, 64 * KIB]);
+    await vi.advanceTimersByTimeAsync(249); // the next 64 KiB take 250 ms at 256 KiB/s
+    expect((await body.settle()).chunks).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await body.settle()).chunks).toHaveLength(3);
+    for (let chunk = 4; chunk <= 8; chunk++) {
+      await vi.advanceTimersByTimeAsync(250);
+      await body.settle();
+    }
+    expect(body.done).toBe(true);
+    expect(Buffer.concat(body.chunks).equals(big)).toBe(true);
+  });
+
+  it('serves a small file before the rest of a large one, and forgets a reader that hung up', async () => {
+    const large = await collect(await getPaced('/docs/big.bin')).settle(); // the burst is spent
+    const hungUp = await collect(await getPaced('/docs/big.bin')).settle(); // waits for its first chunk
+    const small = await collect(await getPaced('/docs/small.txt')).settle();
+    await hungUp.cancel();
+    await vi.advanceTimersByTimeAsync(1); // 5 bytes of budget, at 256 KiB/s
+    expect((await small.settle()).done).toBe(true);
+    expect(Buffer.concat(small.chunks).toString()).toBe('small');
+    expect((await large.settle()).chunks).toHaveLength(2);
+    expect(hungUp.chunks).toHaveLength(0);
+    // The one that hung up had less left than the large one: gone, it takes nothing, and the
+    // large one's third chunk comes as soon as 64 KiB are back.
+    await vi.advanceTimersByTimeAsync(250);
+    expect((await large.settle()).chunks).toHaveLength(3);
+    await large.cancel();
   });
 });
