@@ -15,3 +15,5 @@ export { FileCache, DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES } fr
 export type { FileVersion } from './file-cache.js';
 export { ReadCache, DEFAULT_READ_CACHE_BYTES } from './read-cache.js';
 export { bundledContract } from './bundled-contract.js';
+export { SharedBudget } from './shared-budget.js';
+export type { Grant, SharedBudgetOptions } from './shared-budget.js';

@@ -3,12 +3,13 @@
 // (and any other handler) goes through @hono/node-server's listener, which bridges web Requests
 // and Responses, streamed bodies included. Port 0 picks a free port (tests, bench). Malformed
 // HTTP gets the documented error body through Node's `clientError` hook, not Node's bare
-// 400/431/408.
+// 400/431/408, paced by a budget shared by all connections (client-error-pacing.ts).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { answerClientError, type Contract } from '@svc/spec-runtime';
+import type { Contract } from '@svc/spec-runtime';
 import { startBodyWorker } from './body-offload.js';
+import { pacedClientErrors } from './client-error-pacing.js';
 import type { NodeHandler } from './node-request.js';
 
 export interface Listening {
@@ -34,7 +35,7 @@ export function listen(
   const server = createServer((incoming, outgoing) => {
     if (!serveNode(incoming, outgoing)) void viaFetch(incoming, outgoing);
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(contract, error, socket));
+  server.on('clientError', pacedClientErrors(contract));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -18,20 +18,23 @@
 //   copy's own, so conditional requests work on either. @fastify/send has no such option, so the
 //   copy is a second send of the same options (same containment check). Ranges get the original;
 // - every response is sent in chunks of at most 64 KiB, each when a byte budget shared by all of
-//   /docs allows it (docs-egress.ts): an unkeyed client re-reading the page cannot take the
-//   thread from the API.
+//   /docs allows it (the kernel's SharedBudget). /docs needs no key, so no rate limit held back
+//   a client re-reading the 0.66 MB page without pause: about 350 MB/s over loopback, and API
+//   calls beside it waited 2 to 4 times as long as on a quiet sandbox. When the budget is spent,
+//   the response with the fewest bytes left goes first: in arrival order a page load queued behind
+//   200 readers filling their sockets with the 3 MB page (over 2 s); shared equally it got a 201st
+//   of the budget (6.7 s); by bytes left it goes before all of them.
 // Anything else under /docs is a plain 404, never the API's error.
 import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
-import { FileCache } from '@svc/server-kernel';
-import { EgressBudget, type Grant } from './docs-egress.js';
+import { FileCache, SharedBudget, type Grant } from '@svc/server-kernel';
 
 export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
 export const DOCS_MAX_AGE_SECONDS = 300;
-/** What /docs may send per second in all (docs-egress.ts says why there is a budget). */
+/** What /docs may send per second in all (the comment at the top says why there is a budget). */
 export const DOCS_BYTES_PER_SECOND = 16 * 1024 * 1024;
 
 /** The most a /docs response sends per pull: the budget's unit, and the size of a file stream's reads. */
@@ -47,7 +50,7 @@ function* slices(whole: Uint8Array): Generator<Uint8Array> {
  * Node 20 reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory), and
  * sends each chunk once the egress budget allows it.
  */
-function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: EgressBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
+function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: SharedBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
   let left = size;
   let waiting: Grant | undefined;
   return new ReadableStream<Uint8Array>(
@@ -109,7 +112,7 @@ export interface DocsOptions {
 
 export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecond = DOCS_BYTES_PER_SECOND }: DocsOptions = {}): FetchHandler {
   const root = realFolder(docsDir);
-  const budget = bytesPerSecond === false ? undefined : new EgressBudget({ bytesPerSecond });
+  const budget = bytesPerSecond === false ? undefined : new SharedBudget({ perSecond: bytesPerSecond });
   const files = new FileCache();
   const inside = root.endsWith(sep) ? root : `${root}${sep}`;
   const options = {

@@ -1,30 +1,25 @@
-// A byte budget shared by every /docs response, so that reading the reference cannot take the
-// sandbox's one thread from the API. /docs needs no key, so no per-key rate limit holds it back:
-// one client re-reading the 0.66 MB page as fast as it can copied about 350 MB/s over loopback,
-// and ordinary API calls beside it waited 2 to 4 times as long as on a quiet sandbox. A budget
-// per connection would not help (a new connection per read gets a new budget); one token bucket
-// for all of /docs does. It refills at `bytesPerSecond` and holds half a second of it, so a
-// person loading the page on a quiet sandbox never waits.
+// A budget shared by every client of something that needs no key, so that no rate limit holds
+// back a client that asks for it again and again: a token bucket that refills at `perSecond` and
+// holds half a second of it, so an ordinary client never waits. Past that, each asker waits its
+// turn, and the turn goes to the asker with the least left to do (shortest remaining first), then
+// to the one that asked first. The sandbox's /docs spends it in bytes (a page load goes before
+// readers still filling their sockets with a larger file); the kernel's answers to malformed HTTP
+// spend one each (see client-error-pacing.ts).
 //
-// Who goes first when the budget is spent: the response with the fewest bytes left to send
-// (shortest remaining first), not the one that asked first nor the one sent least so far. The
-// readers of a large file ask chunk after chunk until their sockets fill: in arrival order, 200
-// of them filling their sockets with the 3 MB page queued a new reader of the 0.66 MB brotli page
-// behind them (over 2 s); shared equally, it got a 201st of the budget (6.7 s). Served by what is
-// left, it goes before every one of them, and each response that starts is soon finished.
+// A budget per connection would not do: a new connection per request gets a new budget.
 import TinyQueue from 'tinyqueue';
 
-export interface EgressOptions {
-  /** Bytes per second that /docs may send in all. */
-  bytesPerSecond: number;
+export interface SharedBudgetOptions {
+  /** What the budget refills per second (bytes, answers, ...). */
+  perSecond: number;
   /** Monotonic milliseconds (performance.now unless a test injects its own). */
   clock?: () => number;
 }
 
-/** A response's place in the queue: `ready` resolves when its bytes may be sent. */
+/** An asker's place in the queue: `ready` resolves when it may go on. */
 export interface Grant {
   readonly ready: Promise<void>;
-  /** The response is gone (its client hung up): its place is given up. */
+  /** The asker is gone (its client hung up): its place is given up. */
   cancel(): void;
 }
 
@@ -40,8 +35,8 @@ interface Waiter {
 const byFewestBytesLeft = (a: Waiter, b: Waiter) => a.left - b.left || a.order - b.order;
 const GRANTED: Grant = { ready: Promise.resolve(), cancel() {} };
 
-export class EgressBudget {
-  private readonly rate: number; // bytes per millisecond
+export class SharedBudget {
+  private readonly rate: number; // per millisecond
   private readonly burst: number;
   private readonly clock: () => number;
   private tokens: number;
@@ -52,24 +47,24 @@ export class EgressBudget {
   private timer: NodeJS.Timeout | undefined;
   private timerDue = 0;
 
-  constructor({ bytesPerSecond, clock = () => performance.now() }: EgressOptions) {
-    if (!(bytesPerSecond > 0)) throw new RangeError(`bytesPerSecond must be positive, got ${bytesPerSecond}`);
-    this.rate = bytesPerSecond / 1000;
-    this.burst = bytesPerSecond / 2;
+  constructor({ perSecond, clock = () => performance.now() }: SharedBudgetOptions) {
+    if (!(perSecond > 0)) throw new RangeError(`perSecond must be positive, got ${perSecond}`);
+    this.rate = perSecond / 1000;
+    this.burst = perSecond / 2;
     this.clock = clock;
     this.tokens = this.burst;
     this.refilledAt = clock();
   }
 
-  /** Waiting responses, those that hung up and are not yet dropped included. */
+  /** Askers waiting, those that hung up and are not yet dropped included. */
   get queued(): number {
     return this.waiting.length;
   }
 
-  /** Asks to send the next `bytes` of a response that has `left` bytes to send, these included. */
-  take(bytes: number, left: number): Grant {
-    // A chunk larger than the burst costs the whole burst, so that it is not refused for ever.
-    const waiter: Waiter = { cost: Math.min(bytes, this.burst), left, order: this.arrivals++, done: false, grant: () => {} };
+  /** Asks for `amount` by an asker that has `left` to do, this amount included. */
+  take(amount: number, left: number): Grant {
+    // An amount larger than the burst costs the whole burst, so that it is not refused for ever.
+    const waiter: Waiter = { cost: Math.min(amount, this.burst), left, order: this.arrivals++, done: false, grant: () => {} };
     this.refill();
     const head = this.head();
     if ((head === undefined || byFewestBytesLeft(waiter, head) < 0) && this.tokens >= waiter.cost) {

@@ -1,8 +1,8 @@
-// The byte budget of /docs, on a clock the test moves: grants within the burst at once, past it
-// at the refill rate, the response with the fewest bytes left first, and a client that hangs up
-// gives its place back.
+// The shared budget (the sandbox's /docs in bytes, malformed HTTP in answers), on a clock the test
+// moves: grants within the burst at once, past it at the refill rate, the asker with the least
+// left first, and a client that hangs up gives its place back.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EgressBudget, type Grant } from '../src/docs-egress.js';
+import { SharedBudget, type Grant } from '../src/shared-budget.js';
 
 const KIB = 1024;
 let now = 0;
@@ -27,9 +27,9 @@ function track(grants: Record<string, Grant>) {
   return done;
 }
 
-describe('the /docs egress budget', () => {
+describe('the shared budget', () => {
   it('grants up to half a second of its rate at once, then at the rate', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock }); // burst: 64 KiB
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock }); // burst: 64 KiB
     const done = track({ a: budget.take(32 * KIB, 64 * KIB), b: budget.take(32 * KIB, 32 * KIB), c: budget.take(32 * KIB, 32 * KIB) });
     await advance(0);
     expect(done).toEqual(['a', 'b']);
@@ -40,7 +40,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('serves the response with the fewest bytes left first, then in order of arrival', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock });
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock });
     await budget.take(64 * KIB, 64 * KIB).ready; // the burst is spent
     const done = track({
       bigFirst: budget.take(16 * KIB, 3000 * KIB),
@@ -53,7 +53,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('lets a newcomer with fewer bytes left go before those waiting, at once if the budget has it', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock });
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock });
     await budget.take(64 * KIB, 64 * KIB).ready;
     const waiting = budget.take(64 * KIB, 64 * KIB);
     await advance(100); // 12.8 KiB refilled: not enough for the one waiting
@@ -69,7 +69,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('moves its timer earlier for a newcomer that needs less', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock });
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock });
     await budget.take(64 * KIB, 64 * KIB).ready;
     const done = track({ large: budget.take(64 * KIB, 640 * KIB), small: budget.take(KIB, KIB) });
     await advance(7);
@@ -79,7 +79,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('lets a chunk larger than the burst through once the burst is whole', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 64 * KIB, clock }); // burst: 32 KiB
+    const budget = new SharedBudget({ perSecond: 64 * KIB, clock }); // burst: 32 KiB
     await budget.take(32 * KIB, 32 * KIB).ready;
     const done = track({ huge: budget.take(1024 * KIB, 1024 * KIB) });
     await advance(499);
@@ -89,7 +89,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('skips a response whose client hung up, without spending the budget on it', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock });
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock });
     await budget.take(64 * KIB, 64 * KIB).ready;
     const gone = budget.take(32 * KIB, KIB);
     const done = track({ gone, next: budget.take(32 * KIB, 2 * KIB) });
@@ -99,7 +99,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('keeps its queue bounded while clients keep asking and hanging up', async () => {
-    const budget = new EgressBudget({ bytesPerSecond: 128 * KIB, clock });
+    const budget = new SharedBudget({ perSecond: 128 * KIB, clock });
     await budget.take(64 * KIB, 64 * KIB).ready;
     const stuck = budget.take(64 * KIB, 10_000 * KIB); // never reaches the head while others come
     for (let i = 0; i < 10_000; i++) budget.take(KIB, KIB).cancel();
@@ -109,7 +109,7 @@ describe('the /docs egress budget', () => {
   });
 
   it('refuses a rate that is not positive', () => {
-    expect(() => new EgressBudget({ bytesPerSecond: 0 })).toThrow(RangeError);
-    expect(() => new EgressBudget({ bytesPerSecond: Number.NaN })).toThrow(RangeError);
+    expect(() => new SharedBudget({ perSecond: 0 })).toThrow(RangeError);
+    expect(() => new SharedBudget({ perSecond: Number.NaN })).toThrow(RangeError);
   });
 });
