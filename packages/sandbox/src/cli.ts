@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
-import { setFlagsFromString } from 'node:v8';
 import { bundledContract, Cli } from '@svc/server-kernel';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
@@ -9,15 +8,6 @@ import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
 import { runTrigger } from './trigger-command.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
-
-// A flood of refused connections (a 100 kB URL, again and again) made V8 run a full
-// mark-compact every 50 ms on the one thread (20 to 25 per 2 s flood, up to 10 ms each). The
-// sandbox's heap is small (about 12 MB live), so the room left before its next full GC is no
-// more than the young generation's 16 MB, and V8 then starts incremental marking from a task at
-// each old-space allocation that finds it so. Without those tasks marking starts when the old
-// generation reaches its limit, as it does in any larger heap: the flood's full GCs fell to one.
-// The flag is the process's, so the CLI sets it, never the library.
-setFlagsFromString('--no-incremental-marking-task');
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = bundledContract().limits;
 const MIB = 1024 * 1024;
