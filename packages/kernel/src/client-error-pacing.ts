@@ -8,7 +8,8 @@
 // Past the budget, a malformed request's connection stops being read (its bytes wait in the
 // kernel's buffers, not in memory) and gets its answer, the same documented 400, in turn; the
 // parser's errors for it meanwhile (a timeout) add nothing. Once answered, what more it sends
-// closes it, as before. At most MAX_WAITING connections wait; past that, one is closed unanswered.
+// closes it, as before. At most MAX_MALFORMED_WAITING connections wait; past that, one is closed
+// unanswered.
 import type { Socket } from 'node:net';
 import { answerClientError, type Contract } from '@svc/spec-runtime';
 import { SharedBudget } from './shared-budget.js';
@@ -16,7 +17,7 @@ import { SharedBudget } from './shared-budget.js';
 /** Answers to malformed HTTP per second, all connections together (half a second of it at once). */
 export const MALFORMED_ANSWERS_PER_SECOND = 100;
 /** Connections waiting for their answer at most: 10 s of answers. */
-export const MAX_WAITING = 1000;
+export const MAX_MALFORMED_WAITING = 1000;
 
 /** A socket as the `clientError` listener uses it (node:net's Socket is one). */
 export type PacedSocket = Pick<Socket, 'writable' | 'end' | 'destroy' | 'pause' | 'resume' | 'once'>;
@@ -26,7 +27,7 @@ export function pacedClientErrors(contract: Contract, budget = new SharedBudget(
   return (error: { code?: string } | undefined, socket: PacedSocket): void => {
     if (waiting.has(socket)) return;
     // A connection reset, or one already answered: nothing to send, nothing to pace.
-    if (error?.code === 'ECONNRESET' || !socket.writable || budget.queued >= MAX_WAITING) {
+    if (error?.code === 'ECONNRESET' || !socket.writable || budget.queued >= MAX_MALFORMED_WAITING) {
       socket.destroy();
       return;
     }

@@ -16,4 +16,5 @@ export type { FileVersion } from './file-cache.js';
 export { ReadCache, DEFAULT_READ_CACHE_BYTES } from './read-cache.js';
 export { bundledContract } from './bundled-contract.js';
 export { SharedBudget } from './shared-budget.js';
+export { MALFORMED_ANSWERS_PER_SECOND, MAX_MALFORMED_WAITING } from './client-error-pacing.js';
 export type { Grant, SharedBudgetOptions } from './shared-budget.js';

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bundledContract } from '../src/bundled-contract.js';
-import { MAX_WAITING, pacedClientErrors } from '../src/client-error-pacing.js';
+import { MAX_MALFORMED_WAITING, pacedClientErrors } from '../src/client-error-pacing.js';
 import { SharedBudget } from '../src/shared-budget.js';
 
 class FakeSocket extends EventEmitter {
@@ -110,7 +110,7 @@ describe('answers to malformed HTTP', () => {
     const onClientError = listener();
     const reset = malformed(onClientError, { code: 'ECONNRESET' });
     expect([reset.destroyed, reset.answers.length]).toEqual([true, 0]);
-    const sockets = Array.from({ length: 2 + MAX_WAITING + 1 }, () => malformed(onClientError));
+    const sockets = Array.from({ length: 2 + MAX_MALFORMED_WAITING + 1 }, () => malformed(onClientError));
     await advance(0);
     expect(sockets.filter((s) => s.destroyed)).toHaveLength(1);
     expect(sockets.at(-1)!.destroyed).toBe(true);
