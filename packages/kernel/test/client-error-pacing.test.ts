@@ -2,10 +2,11 @@
 // so nothing here depends on the machine's speed. (serve-node and the sandbox's hostile tests
 // send malformed HTTP to a real server.)
 import { EventEmitter } from 'node:events';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bundledContract } from '../src/bundled-contract.js';
 import { MAX_MALFORMED_WAITING, pacedClientErrors } from '../src/client-error-pacing.js';
 import { SharedBudget } from '../src/shared-budget.js';
+import { advance, clock, useFakeClock } from './fake-clock.js';
 
 class FakeSocket extends EventEmitter {
   writable = true;
@@ -33,23 +34,12 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-let now = 0;
 const overflow = { code: 'HPE_HEADER_OVERFLOW' };
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  now = 0;
-});
-afterEach(() => vi.useRealTimers());
-
-async function advance(ms: number) {
-  now += ms;
-  await vi.advanceTimersByTimeAsync(ms);
-}
+useFakeClock();
 
 /** A listener whose budget is 4 answers a second, 2 of them at once. */
 function listener() {
-  return pacedClientErrors(bundledContract(), new SharedBudget({ perSecond: 4, clock: () => now }));
+  return pacedClientErrors(bundledContract(), new SharedBudget({ perSecond: 4, clock }));
 }
 
 function malformed(onClientError: ReturnType<typeof listener>, error: { code?: string } = overflow) {

@@ -1,24 +1,12 @@
 // The shared budget (the sandbox's /docs in bytes, malformed HTTP in answers), on a clock the test
 // moves: grants within the burst at once, past it at the refill rate, the asker with the least
 // left first, and a client that hangs up gives its place back.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SharedBudget, type Grant } from '../src/shared-budget.js';
+import { advance, clock, useFakeClock } from './fake-clock.js';
 
 const KIB = 1024;
-let now = 0;
-const clock = () => now;
-
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  now = 0;
-});
-afterEach(() => vi.useRealTimers());
-
-/** Moves the test's clock and the fake timers together. */
-async function advance(ms: number) {
-  now += ms;
-  await vi.advanceTimersByTimeAsync(ms);
-}
+useFakeClock();
 
 /** Records the order in which grants resolve. */
 function track(grants: Record<string, Grant>) {
