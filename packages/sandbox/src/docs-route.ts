@@ -48,7 +48,7 @@ function* slices(whole: Uint8Array): Generator<Uint8Array> {
  * A web stream that takes the next chunk only when the response asks for more (highWaterMark 0),
  * so a client that does not read holds one chunk in memory, not the file (Readable.toWeb of
  * Node 20 reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory), and
- * sends each chunk once the egress budget allows it.
+ * sends each chunk once the byte budget of /docs allows it.
  */
 function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: SharedBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
   let left = size;
