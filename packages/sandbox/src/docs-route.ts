@@ -48,7 +48,7 @@ function* slices(whole: Uint8Array): Generator<Uint8Array> {
  * A web stream that takes the next chunk only when the response asks for more (highWaterMark 0),
  * so a client that does not read holds one chunk in memory, not the file (Readable.toWeb of
  * Node 20 reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory), and
- * sends each chunk once the byte budget of /docs allows it.
+ * only once the byte budget of /docs allows it. A file stream's chunks are 64 KiB at most.
  */
 function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: SharedBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
   let left = size;
@@ -56,11 +56,12 @@ function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: n
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { value, done } = await chunks.next();
-        if (done) return controller.close();
-        waiting = budget?.take(value.byteLength, left);
+        // The budget first, then the read: a response waiting its turn holds no chunk.
+        waiting = left > 0 ? budget?.take(Math.min(CHUNK_BYTES, left), left) : undefined;
         await waiting?.ready;
         waiting = undefined;
+        const { value, done } = await chunks.next();
+        if (done) return controller.close();
         left -= value.byteLength;
         controller.enqueue(value);
       },
