@@ -11,7 +11,7 @@
 // closes it, as before. At most MAX_MALFORMED_WAITING connections wait; past that, one is closed
 // unanswered.
 import type { Socket } from 'node:net';
-import { answerClientError, type Contract } from '@svc/spec-runtime';
+import { answerClientError, canAnswerClientError, type Contract } from '@svc/spec-runtime';
 import { SharedBudget } from './shared-budget.js';
 
 /** Answers to malformed HTTP per second, all connections together (half a second of it at once). */
@@ -26,8 +26,8 @@ export function pacedClientErrors(contract: Contract, budget = new SharedBudget(
   const waiting = new WeakSet<PacedSocket>();
   return (error: { code?: string } | undefined, socket: PacedSocket): void => {
     if (waiting.has(socket)) return;
-    // A connection reset, or one already answered: nothing to send, nothing to pace.
-    if (error?.code === 'ECONNRESET' || !socket.writable || budget.queued >= MAX_MALFORMED_WAITING) {
+    // A connection reset, or one already answered, is closed: there is nothing to pace.
+    if (!canAnswerClientError(error, socket) || budget.queued >= MAX_MALFORMED_WAITING) {
       socket.destroy();
       return;
     }

@@ -47,11 +47,13 @@ export function clientErrorResponse(contract: Contract, errorCode: string | unde
   return `${headers.join('\r\n')}\r\n\r\n${body}`;
 }
 
+/** Whether the socket can still carry an answer: not reset by the client, not answered already. */
+export function canAnswerClientError(error: { code?: string } | undefined, socket: Pick<ClientErrorSocket, 'writable'>): boolean {
+  return error?.code !== 'ECONNRESET' && socket.writable;
+}
+
 /** The `clientError` listener: answers when the socket can still carry an answer, else closes it. */
 export function answerClientError(contract: Contract, error: { code?: string } | undefined, socket: ClientErrorSocket): void {
-  if (error?.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(clientErrorResponse(contract, error?.code));
+  if (canAnswerClientError(error, socket)) socket.end(clientErrorResponse(contract, error?.code));
+  else socket.destroy();
 }

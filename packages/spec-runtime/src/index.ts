@@ -15,7 +15,7 @@ export { codeOf, fieldName, previewValue } from './violations.js';
 export { MAX_FIELD_ERRORS } from './errors.js';
 export { EVERY_ERROR_MAX_NODES } from './request-validation.js';
 export { isDecimal } from './decimal.js';
-export { answerClientError, clientErrorResponse } from './client-error.js';
+export { answerClientError, canAnswerClientError, clientErrorResponse } from './client-error.js';
 export type { ClientErrorSocket } from './client-error.js';
 export { apiKeyOf } from './api-key.js';
 export { headerNamesOf, serverHeaderNames, type ServerHeaderNames } from './server-headers.js';
