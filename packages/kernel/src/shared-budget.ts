@@ -32,7 +32,7 @@ interface Waiter {
   grant: () => void;
 }
 
-const byFewestBytesLeft = (a: Waiter, b: Waiter) => a.left - b.left || a.order - b.order;
+const byLeastLeft = (a: Waiter, b: Waiter) => a.left - b.left || a.order - b.order;
 const GRANTED: Grant = { ready: Promise.resolve(), cancel() {} };
 
 export class SharedBudget {
@@ -41,7 +41,7 @@ export class SharedBudget {
   private readonly clock: () => number;
   private tokens: number;
   private refilledAt: number;
-  private waiting = new TinyQueue<Waiter>([], byFewestBytesLeft);
+  private waiting = new TinyQueue<Waiter>([], byLeastLeft);
   private cancelled = 0; // cancelled waiters still in the queue
   private arrivals = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -67,7 +67,7 @@ export class SharedBudget {
     const waiter: Waiter = { cost: Math.min(amount, this.burst), left, order: this.arrivals++, done: false, grant: () => {} };
     this.refill();
     const head = this.head();
-    if ((head === undefined || byFewestBytesLeft(waiter, head) < 0) && this.tokens >= waiter.cost) {
+    if ((head === undefined || byLeastLeft(waiter, head) < 0) && this.tokens >= waiter.cost) {
       this.tokens -= waiter.cost;
       return GRANTED;
     }
@@ -83,7 +83,7 @@ export class SharedBudget {
     // Cancelled waiters are dropped when they reach the head, or all at once when they are half
     // the queue: a client that keeps opening reads and hanging up cannot grow it without bound.
     if (++this.cancelled * 2 > this.waiting.length) {
-      this.waiting = new TinyQueue(this.waiting.data.filter((w) => !w.done), byFewestBytesLeft);
+      this.waiting = new TinyQueue(this.waiting.data.filter((w) => !w.done), byLeastLeft);
       this.cancelled = 0;
     }
   }
