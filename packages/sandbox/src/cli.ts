@@ -54,8 +54,10 @@ async function main(): Promise<void> {
   const port = cli.port(values.port, DEFAULT_PORT);
   const docsUrl = values['docs-url'];
   if (docsUrl !== undefined && !URL.canParse(docsUrl)) cli.fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
-  const docsRate = values['docs-rate'] === undefined ? DOCS_BYTES_PER_SECOND / MIB : Number(values['docs-rate']);
-  if (!(Number.isFinite(docsRate) && docsRate >= 0) || values['docs-rate'] === '') cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${values['docs-rate']}`);
+  const docsRate = values['docs-rate'];
+  // Digits with an optional fraction, as --port takes digits: Number() alone would read '' as 0.
+  if (docsRate !== undefined && !/^\d+(\.\d+)?$/.test(docsRate)) cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${docsRate}`);
+  const docsBytesPerSecond = docsRate === undefined ? DOCS_BYTES_PER_SECOND : Number(docsRate) * MIB;
   let seed;
   try {
     seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
@@ -69,7 +71,7 @@ async function main(): Promise<void> {
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
     enableWebhookTrigger: values['enable-webhook-trigger'] === true,
-    ...(values.docs ? { docsDir: values.docs, docsBytesPerSecond: docsRate === 0 ? false : docsRate * MIB } : {}),
+    ...(values.docs ? { docsDir: values.docs, docsBytesPerSecond: docsBytesPerSecond === 0 ? false : docsBytesPerSecond } : {}),
     ...(docsUrl !== undefined && !values.docs ? { docUrl: (code: string) => docsErrorUrl(docsUrl, code) } : {}),
   }).catch((error: unknown) => {
     // The usual first stumble: another sandbox (or anything) already holds the port.
