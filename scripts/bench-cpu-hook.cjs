@@ -29,7 +29,12 @@ if (typeof process.send === 'function') {
           sent = true;
           const used = process.cpuUsage(start);
           const loopMs = performance.eventLoopUtilization(loopStart).active;
-          process.send({ id, cpuMs: (used.user + used.system) / 1000, loopMs, serverWallMs: performance.now() - wallStart });
+          process.send({
+            id,
+            cpuMs: (used.user + used.system) / 1000,
+            loopMs,
+            serverWallMs: performance.now() - wallStart,
+          });
         };
         res.once('finish', report);
         res.once('close', report);

@@ -35,7 +35,7 @@
 // runs each server under `node --cpu-prof` and leaves its profile in <dir>. BENCH_HOSTILE_ONLY=<text>
 // runs only the cases whose name contains <text> (to profile one case).
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
@@ -52,7 +52,9 @@ const docsDir = join(root, 'apps/docs/dist');
 const cpuHook = join(root, 'scripts/bench-cpu-hook.cjs');
 const cpuProfDir = process.env.BENCH_HOSTILE_CPU_PROF;
 const only = process.env.BENCH_HOSTILE_ONLY;
-const { DEFAULT_BODY_LIMITS, loadContract } = await import(pathToFileURL(join(root, 'packages/spec-runtime/dist/index.js')).href);
+const { DEFAULT_BODY_LIMITS, loadContract } = await import(
+  pathToFileURL(join(root, 'packages/spec-runtime/dist/index.js')).href
+);
 const CAP = DEFAULT_BODY_LIMITS.maxBytes;
 const { limits } = loadContract(JSON.parse(readFileSync(join(root, 'spec/dist/openapi.json'), 'utf8')));
 
@@ -70,21 +72,31 @@ let probes = 0; // ids are never reused, so a phase never picks up an earlier ph
 /** Starts a server's CLI and resolves with its URL and pid once it prints "listening on <url>". */
 function start(args, { hook = true } = {}) {
   return new Promise((resolve, reject) => {
-    const flags = hook ? ['--require', cpuHook, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])] : [];
+    const flags = hook
+      ? ['--require', cpuHook, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])]
+      : [];
     const child = spawn(process.execPath, [...flags, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     child.on('message', (m) => m?.id && cpuById.set(Number(m.id), m));
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolve({ url, pid: child.pid, child, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+      if (url)
+        resolve({
+          url,
+          pid: child.pid,
+          child,
+          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+        });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
   });
 }
 
 function rssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 }
 
@@ -107,7 +119,10 @@ const { parentPort, workerData } = require('node:worker_threads');
 
 function ordinary(base) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(ORDINARY, { eval: true, workerData: { url: `${base}${ORDINARY_PATH}`, headers: auth, ms: seconds * 1000 } });
+    const worker = new Worker(ORDINARY, {
+      eval: true,
+      workerData: { url: `${base}${ORDINARY_PATH}`, headers: auth, ms: seconds * 1000 },
+    });
     worker.once('message', (times) => resolve(times));
     worker.once('error', reject);
   });
@@ -139,7 +154,11 @@ let answerBytes = []; // bytes on the wire of each answer in the current phase (
 async function send(base, { method = 'GET', path, headers = {}, body }) {
   const probe = probeId ? { 'x-bench-id': String(probeId) } : {};
   try {
-    const res = await fetch(`${base}${path}`, { method, headers: { ...auth, ...probe, ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers }, body });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...auth, ...probe, ...(body ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      body,
+    });
     const read = await res.arrayBuffer();
     answerBytes.push(Number(res.headers.get('content-length') ?? read.byteLength));
     return res.status;
@@ -173,12 +192,15 @@ function browserGet(base, path) {
   const { hostname, port } = new URL(base);
   const probe = probeId ? { 'x-bench-id': String(probeId) } : {};
   return new Promise((resolve) => {
-    const req = httpRequest({ host: hostname, port, path, headers: { 'Accept-Encoding': 'br, gzip, deflate', ...probe } }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => (answerBytes.push(bytes), resolve(res.statusCode)));
-      res.on('error', () => resolve('closed'));
-    });
+    const req = httpRequest(
+      { host: hostname, port, path, headers: { 'Accept-Encoding': 'br, gzip, deflate', ...probe } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('end', () => (answerBytes.push(bytes), resolve(res.statusCode)));
+        res.on('error', () => resolve('closed'));
+      },
+    );
     req.on('error', () => resolve('closed'));
     req.end();
   });
@@ -233,7 +255,8 @@ const idCount = Math.floor((CAP - 9) / 4); // {"ids":["x","x",...]} is 9 + 4 byt
 const idsAtCap = JSON.stringify({ ids: Array.from({ length: idCount }, () => 'x') });
 const ids90k = JSON.stringify({ ids: Array.from({ length: 90_000 }, () => 'x') });
 const fieldEntries = [];
-for (let size = 2, i = 0; size + `"f${i}":${i},`.length <= CAP; size += `"f${i}":${i},`.length, i++) fieldEntries.push([`f${i}`, i]);
+for (let size = 2, i = 0; size + `"f${i}":${i},`.length <= CAP; size += `"f${i}":${i},`.length, i++)
+  fieldEntries.push([`f${i}`, i]);
 const unknownFields = JSON.stringify(Object.fromEntries(fieldEntries));
 const depth = Math.floor((CAP - 6) / 2);
 const deep = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
@@ -247,29 +270,88 @@ const longKey = 'k'.repeat(8192);
  * for the method's class; without it the case has no valid key and floods.
  */
 const corpus = [
-  { name: `batch of ${idCount} ids (${kb(idsAtCap)}, at the cap)`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: idsAtCap }) },
-  { name: `batch of 90 000 ids (${kb(ids90k)}, over the cap)`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: ids90k }) },
-  { name: 'size = 16 000 digits + x', keyed: 'GET', run: (b) => send(b, { path: `/v2/api/conversations?size=${'1'.repeat(16_000)}x` }) },
-  { name: `${fieldEntries.length} unknown fields on PATCH agent (${kb(unknownFields)})`, keyed: 'PATCH', run: (b) => send(b, { method: 'PATCH', path: '/v2/api/numbers/%2B14155550123/agent', body: unknownFields }) },
-  { name: `JSON nested ${depth} deep (${kb(deep)})`, keyed: 'POST', run: (b) => send(b, { method: 'POST', path: '/v2/api/threads', body: deep }) },
+  {
+    name: `batch of ${idCount} ids (${kb(idsAtCap)}, at the cap)`,
+    keyed: 'POST',
+    run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: idsAtCap }),
+  },
+  {
+    name: `batch of 90 000 ids (${kb(ids90k)}, over the cap)`,
+    keyed: 'POST',
+    run: (b) => send(b, { method: 'POST', path: '/v2/api/conversations/items/batch', body: ids90k }),
+  },
+  {
+    name: 'size = 16 000 digits + x',
+    keyed: 'GET',
+    run: (b) => send(b, { path: `/v2/api/conversations?size=${'1'.repeat(16_000)}x` }),
+  },
+  {
+    name: `${fieldEntries.length} unknown fields on PATCH agent (${kb(unknownFields)})`,
+    keyed: 'PATCH',
+    run: (b) => send(b, { method: 'PATCH', path: '/v2/api/numbers/%2B14155550123/agent', body: unknownFields }),
+  },
+  {
+    name: `JSON nested ${depth} deep (${kb(deep)})`,
+    keyed: 'POST',
+    run: (b) => send(b, { method: 'POST', path: '/v2/api/threads', body: deep }),
+  },
   {
     name: 'GET a thread of 1000 comments of "@[" x 2000 (4 MB)',
     keyed: 'GET',
     // A thread of its own (the ordinary client reads another one).
     setup: async (b) => {
-      const res = await fetch(`${b}/v2/api/threads`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-6Mn3bV8q', content: 'hostile' }) });
+      const res = await fetch(`${b}/v2/api/threads`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-6Mn3bV8q', content: 'hostile' }),
+      });
       hostileThread = (await res.json()).data?.id ?? 'cth-5Lm1zX7e';
-      for (let i = 0; i < 1000; i++) await send(b, { method: 'POST', path: `/v2/api/threads/${hostileThread}/comments`, body: hostileComment });
+      for (let i = 0; i < 1000; i++)
+        await send(b, { method: 'POST', path: `/v2/api/threads/${hostileThread}/comments`, body: hostileComment });
     },
     run: (b) => send(b, { path: `/v2/api/threads/${hostileThread}` }),
   },
-  { name: 'keyed write with a fresh 8 kB Idempotency-Key', keyed: 'PUT', run: (b) => send(b, { method: 'PUT', path: '/v2/api/conversations/%2B14155550123/action', body: '{"action":"READ"}', headers: { 'Idempotency-Key': `${longKey}${++keyCounter}` } }) },
-  { name: 'read with a made-up 8 kB API key', run: (b) => send(b, { path: '/v2/api/tags', headers: { Authorization: `Api-Key ${longKey}${++keyCounter}` } }) },
-  { name: 'Prefer with a 15 kB malformed token', keyed: 'GET', run: (b) => send(b, { path: '/v2/api/tags', headers: { Prefer: `code=4 ${'4'.repeat(15_000)}` } }) },
-  { name: 'GET //evil.example/v2/api/users', keyed: 'GET', run: (b) => raw(b, `GET //evil.example/v2/api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nConnection: close\r\n\r\n`) },
-  { name: 'malformed HTTP: a bad header byte', run: (b) => raw(b, 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n') },
-  { name: 'malformed HTTP: two Content-Lengths', run: (b) => raw(b, 'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}') },
-  { name: 'malformed HTTP: a 100 kB URL', run: (b) => raw(b, `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`) },
+  {
+    name: 'keyed write with a fresh 8 kB Idempotency-Key',
+    keyed: 'PUT',
+    run: (b) =>
+      send(b, {
+        method: 'PUT',
+        path: '/v2/api/conversations/%2B14155550123/action',
+        body: '{"action":"READ"}',
+        headers: { 'Idempotency-Key': `${longKey}${++keyCounter}` },
+      }),
+  },
+  {
+    name: 'read with a made-up 8 kB API key',
+    run: (b) => send(b, { path: '/v2/api/tags', headers: { Authorization: `Api-Key ${longKey}${++keyCounter}` } }),
+  },
+  {
+    name: 'Prefer with a 15 kB malformed token',
+    keyed: 'GET',
+    run: (b) => send(b, { path: '/v2/api/tags', headers: { Prefer: `code=4 ${'4'.repeat(15_000)}` } }),
+  },
+  {
+    name: 'GET //evil.example/v2/api/users',
+    keyed: 'GET',
+    run: (b) =>
+      raw(
+        b,
+        `GET //evil.example/v2/api/users HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nConnection: close\r\n\r\n`,
+      ),
+  },
+  {
+    name: 'malformed HTTP: a bad header byte',
+    run: (b) => raw(b, 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'),
+  },
+  {
+    name: 'malformed HTTP: two Content-Lengths',
+    run: (b) => raw(b, 'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'),
+  },
+  {
+    name: 'malformed HTTP: a 100 kB URL',
+    run: (b) => raw(b, `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+  },
   {
     // 200 clients that ask for the reference page (uncompressed, the most bytes) and never read
     // it, held open for the whole phase; the hostile request timed is one more reader of the same
@@ -320,7 +402,14 @@ async function attack(base, kase, { target = base, rate = null } = {}) {
   // client's read by a moment.
   for (let i = 0; i < 20 && !cpuById.has(lastId) && cpuById.size > 0; i++) await new Promise((r) => setTimeout(r, 50));
   const reports = ids.filter((id) => cpuById.has(id)).map((id) => cpuById.get(id));
-  return { times, cpu: reports.map((r) => r.cpuMs), loop: reports.map((r) => r.loopMs), statuses: [...statuses], ordinaryTimes, answerBytes: percentile(answerBytes, 50) };
+  return {
+    times,
+    cpu: reports.map((r) => r.cpuMs),
+    loop: reports.map((r) => r.loopMs),
+    statuses: [...statuses],
+    ordinaryTimes,
+    answerBytes: percentile(answerBytes, 50),
+  };
 }
 
 /** The same requests at the same pace against the sink, answered with as many bytes: the ordinary client's p99 then. */
@@ -377,19 +466,40 @@ async function benchServer(label, args) {
   }
 }
 
-const sandboxArgs = [join(root, 'packages/sandbox/dist/cli.js'), '--port', '0', '--no-rate-limit', ...(existsSync(docsDir) ? ['--docs', docsDir] : [])];
+const sandboxArgs = [
+  join(root, 'packages/sandbox/dist/cli.js'),
+  '--port',
+  '0',
+  '--no-rate-limit',
+  ...(existsSync(docsDir) ? ['--docs', docsDir] : []),
+];
 const mockArgs = [join(root, 'apps/mock/dist/cli.js'), '--port', '0'];
-const results = { date: new Date().toISOString(), node: process.version, seconds, loadAverage: loadavg().map(round), servers: {} };
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  seconds,
+  loadAverage: loadavg().map(round),
+  servers: {},
+};
 console.log(`load average at the start: ${results.loadAverage.join(' ')} (${availableParallelism()} cores)`);
-console.log(`model: how the attacker sends a case's requests, one at a time. ${limits.readRequestsPerSecond}/s or ${limits.writeRequestsPerSecond}/s: a case with a valid API key, paced at that key's documented budget for its class (reads, writes); flood: no valid key (nothing to hold it to a budget), each request sent as soon as the last is answered.`);
-console.log('x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine\'s share); x benign: the server\'s own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server\'s event loop was busy over the request (ordinary requests served meanwhile count too).');
+console.log(
+  `model: how the attacker sends a case's requests, one at a time. ${limits.readRequestsPerSecond}/s or ${limits.writeRequestsPerSecond}/s: a case with a valid API key, paced at that key's documented budget for its class (reads, writes); flood: no valid key (nothing to hold it to a budget), each request sent as soon as the last is answered.`,
+);
+console.log(
+  "x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine's share); x benign: the server's own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server's event loop was busy over the request (ordinary requests served meanwhile count too).",
+);
 const sink = await start(['-e', SINK], { hook: false });
-for (const [label, args] of [['sandbox', sandboxArgs], ['mock', mockArgs]]) {
+for (const [label, args] of [
+  ['sandbox', sandboxArgs],
+  ['mock', mockArgs],
+]) {
   console.log(`\n== hostile corpus against the ${label} ==`);
   const run = await benchServer(label, args);
   console.table(run.rows);
   console.log(`load average now: ${loadavg().map(round).join(' ')}`);
-  console.log(`${label} RSS: ${run.rssBefore} MB before the corpus, ${run.rssAfter} MB after (${run.rssAfter - run.rssBefore >= 0 ? '+' : ''}${run.rssAfter - run.rssBefore} MB)`);
+  console.log(
+    `${label} RSS: ${run.rssBefore} MB before the corpus, ${run.rssAfter} MB after (${run.rssAfter - run.rssBefore >= 0 ? '+' : ''}${run.rssAfter - run.rssBefore} MB)`,
+  );
   results.servers[label] = run;
 }
 await sink.stop();
@@ -398,15 +508,53 @@ await sink.stop();
 results.figures = Object.entries(results.servers).flatMap(([label, run]) => [
   // Server CPU time where the server reports it; wall time at the client for malformed HTTP.
   ...run.rows.map((r) => {
-    const [what, value] = r['cpu max ms'] === null ? ['slowest hostile request, wall', r['wall max ms']] : ['slowest hostile request, server CPU', r['cpu max ms']];
-    return { name: `${label} hostile: ${r.case}, ${what}`, value, unit: 'ms', peer: 'target', peerValue: 50, ratio: round(value / 50) };
+    const [what, value] =
+      r['cpu max ms'] === null
+        ? ['slowest hostile request, wall', r['wall max ms']]
+        : ['slowest hostile request, server CPU', r['cpu max ms']];
+    return {
+      name: `${label} hostile: ${r.case}, ${what}`,
+      value,
+      unit: 'ms',
+      peer: 'target',
+      peerValue: 50,
+      ratio: round(value / 50),
+    };
   }),
-  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`, value: r['ordinary p99 ms'], unit: 'ms', peer: 'quiet p99', peerValue: r['quiet p99 ms'], ratio: r['x quiet'] })),
-  ...run.rows.map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`, value: r['ordinary p99 ms'], unit: 'ms', peer: `under the same bytes at a bare sink (${r.model})`, peerValue: r['benign p99 ms'], ratio: r['x benign'] })),
+  ...run.rows.map((r) => ({
+    name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
+    value: r['ordinary p99 ms'],
+    unit: 'ms',
+    peer: 'quiet p99',
+    peerValue: r['quiet p99 ms'],
+    ratio: r['x quiet'],
+  })),
+  ...run.rows.map((r) => ({
+    name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
+    value: r['ordinary p99 ms'],
+    unit: 'ms',
+    peer: `under the same bytes at a bare sink (${r.model})`,
+    peerValue: r['benign p99 ms'],
+    ratio: r['x benign'],
+  })),
   ...run.rows
     .filter((r) => r['flood p99 ms'] !== null)
-    .map((r) => ({ name: `${label} hostile: ${r.case}, ordinary p99 under it flooded (stress, not the target)`, value: r['flood p99 ms'], unit: 'ms', peer: 'quiet p99', peerValue: r['quiet p99 ms'], ratio: r['x quiet, flood'] })),
-  { name: `${label} hostile: RSS after the corpus`, value: run.rssAfter, unit: 'MB', peer: 'RSS before', peerValue: run.rssBefore, ratio: round(run.rssAfter / run.rssBefore) },
+    .map((r) => ({
+      name: `${label} hostile: ${r.case}, ordinary p99 under it flooded (stress, not the target)`,
+      value: r['flood p99 ms'],
+      unit: 'ms',
+      peer: 'quiet p99',
+      peerValue: r['quiet p99 ms'],
+      ratio: r['x quiet, flood'],
+    })),
+  {
+    name: `${label} hostile: RSS after the corpus`,
+    value: run.rssAfter,
+    unit: 'MB',
+    peer: 'RSS before',
+    peerValue: run.rssBefore,
+    ratio: round(run.rssAfter / run.rssBefore),
+  },
 ]);
 mkdirSync(join(root, 'bench'), { recursive: true });
 const out = join(root, 'bench', 'hostile.json');

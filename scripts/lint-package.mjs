@@ -15,7 +15,10 @@ const work = mkdtempSync(join(tmpdir(), 'svc-lint-package-'));
 /** Runs a command, the package's own bins first (as in a pnpm script, and also when run alone). */
 function run(command, args, stdout = 'inherit') {
   const path = [join(process.cwd(), 'node_modules', '.bin'), process.env.PATH].join(delimiter);
-  const result = spawnSync(command, args, { stdio: ['ignore', stdout, 'inherit'], env: { ...process.env, PATH: path } });
+  const result = spawnSync(command, args, {
+    stdio: ['ignore', stdout, 'inherit'],
+    env: { ...process.env, PATH: path },
+  });
   if (result.error) throw result.error;
   if (result.status !== 0) process.exitCode = result.status ?? 1;
   return result.status === 0;
@@ -23,7 +26,10 @@ function run(command, args, stdout = 'inherit') {
 
 try {
   if (run('pnpm', ['pack', '--pack-destination', work], 'ignore')) {
-    const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz')));
+    const tarball = join(
+      work,
+      readdirSync(work).find((name) => name.endsWith('.tgz')),
+    );
     // Both run even when the first fails, so one lint run names every problem.
     run('publint', ['run', tarball, '--strict']);
     run('attw', [tarball, '--profile', 'esm-only']);

@@ -15,7 +15,17 @@
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -59,14 +69,24 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** Runs a command; resolves `{ code, stdout, stderr }` (never rejects on a non-zero exit). */
 async function run(command, args, { cwd, env, timeoutMs = 120_000 } = {}) {
-  const pending = promisify(execFile)(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
+  const pending = promisify(execFile)(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   children.add(pending.child);
   try {
     return { code: 0, ...(await pending) };
   } catch (error) {
     // A string code (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER): the command could not run as asked.
     if (typeof error.code === 'string') throw new Error(`${command}: ${error.message}`);
-    return { code: error.code ?? (error.signal ? `killed by ${error.signal}` : 1), stdout: error.stdout, stderr: error.stderr };
+    return {
+      code: error.code ?? (error.signal ? `killed by ${error.signal}` : 1),
+      stdout: error.stdout,
+      stderr: error.stderr,
+    };
   } finally {
     children.delete(pending.child);
   }
@@ -134,7 +154,8 @@ process.stdout.write(`pack test: ${names.length} published packages (${names.joi
 
 await step('outside', 'the temporary project is outside the workspace', [], () => {
   const rel = relative(root, project);
-  if (!rel.startsWith(`..${sep}`) && rel !== '..') throw new Error(`${project} is inside ${root}: set TMPDIR elsewhere`);
+  if (!rel.startsWith(`..${sep}`) && rel !== '..')
+    throw new Error(`${project} is inside ${root}: set TMPDIR elsewhere`);
   return project;
 });
 
@@ -153,11 +174,15 @@ function manifestTargets(manifest) {
 await step('pack', `pnpm pack ${names.length} packages`, [], async () => {
   const results = await Promise.all(
     packages.map(async ({ dir, manifest }) => {
-      const result = ok(await run('pnpm', ['pack', '--pack-destination', tarballs, '--json'], { cwd: join(root, dir) }), `pnpm pack in ${dir}`);
+      const result = ok(
+        await run('pnpm', ['pack', '--pack-destination', tarballs, '--json'], { cwd: join(root, dir) }),
+        `pnpm pack in ${dir}`,
+      );
       const packed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')));
       const files = new Set(packed.files.map((f) => f.path));
       const missing = manifestTargets(manifest).filter((target) => !files.has(target));
-      if (missing.length > 0) throw new Error(`${manifest.name}: the tarball lacks ${missing.join(', ')} (run \`pnpm build\` first?)`);
+      if (missing.length > 0)
+        throw new Error(`${manifest.name}: the tarball lacks ${missing.join(', ')} (run \`pnpm build\` first?)`);
       tarballOf.set(manifest.name, packed.filename);
       return `${manifest.name} (${files.size} files)`;
     }),
@@ -182,50 +207,69 @@ await step('install', 'npm install the tarballs into a fresh project', ['outside
 /** Bytes of every file under a folder (apparent sizes, as `npm pack` reports unpacked sizes). */
 function folderBytes(dir) {
   let bytes = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) bytes += statSync(join(entry.parentPath, entry.name)).size;
   return bytes;
 }
 
-await step('contract-size', '@svc/contract install size (a fresh project installing its tarball alone)', ['outside', 'pack'], async () => {
-  const alone = join(work, 'contract-alone');
-  mkdirSync(alone);
-  const overrides = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
-  const manifest = { name: 'svc-contract-alone', private: true, dependencies: { '@svc/contract': overrides['@svc/contract'] }, overrides };
-  writeJson(join(alone, 'package.json'), manifest);
-  ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: alone, timeoutMs: 150_000 }), 'npm install @svc/contract');
-  const lock = JSON.parse(readFileSync(join(alone, 'package-lock.json'), 'utf8'));
-  const packageCount = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/')).length;
-  return `${(folderBytes(join(alone, 'node_modules')) / 1e6).toFixed(1)} MB in node_modules, ${packageCount} packages`;
-});
+await step(
+  'contract-size',
+  '@svc/contract install size (a fresh project installing its tarball alone)',
+  ['outside', 'pack'],
+  async () => {
+    const alone = join(work, 'contract-alone');
+    mkdirSync(alone);
+    const overrides = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
+    const manifest = {
+      name: 'svc-contract-alone',
+      private: true,
+      dependencies: { '@svc/contract': overrides['@svc/contract'] },
+      overrides,
+    };
+    writeJson(join(alone, 'package.json'), manifest);
+    ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: alone, timeoutMs: 150_000 }), 'npm install @svc/contract');
+    const lock = JSON.parse(readFileSync(join(alone, 'package-lock.json'), 'utf8'));
+    const packageCount = Object.keys(lock.packages).filter((key) => key.startsWith('node_modules/')).length;
+    return `${(folderBytes(join(alone, 'node_modules')) / 1e6).toFixed(1)} MB in node_modules, ${packageCount} packages`;
+  },
+);
 
-await step('manifests', 'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves', ['install'], () => {
-  const problems = [];
-  for (const { manifest: source } of packages) {
-    const installedPath = join(project, 'node_modules', ...source.name.split('/'), 'package.json');
-    const text = readFileSync(installedPath, 'utf8');
-    const installed = JSON.parse(text);
-    if (installed.version !== source.version) problems.push(`${source.name}: installed ${installed.version}, workspace has ${source.version}`);
-    if (text.includes('workspace:')) problems.push(`${source.name}: its package.json still says workspace:`);
-    if (installed.svc?.specVersion !== specVersion) problems.push(`${source.name}: svc.specVersion is ${installed.svc?.specVersion}, the spec is ${specVersion}`);
-    for (const dep of names) {
-      const nested = join(project, 'node_modules', ...source.name.split('/'), 'node_modules', ...dep.split('/'));
-      if (existsSync(nested)) problems.push(`${source.name} has its own copy of ${dep} (the override did not apply)`);
+await step(
+  'manifests',
+  'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves',
+  ['install'],
+  () => {
+    const problems = [];
+    for (const { manifest: source } of packages) {
+      const installedPath = join(project, 'node_modules', ...source.name.split('/'), 'package.json');
+      const text = readFileSync(installedPath, 'utf8');
+      const installed = JSON.parse(text);
+      if (installed.version !== source.version)
+        problems.push(`${source.name}: installed ${installed.version}, workspace has ${source.version}`);
+      if (text.includes('workspace:')) problems.push(`${source.name}: its package.json still says workspace:`);
+      if (installed.svc?.specVersion !== specVersion)
+        problems.push(`${source.name}: svc.specVersion is ${installed.svc?.specVersion}, the spec is ${specVersion}`);
+      for (const dep of names) {
+        const nested = join(project, 'node_modules', ...source.name.split('/'), 'node_modules', ...dep.split('/'));
+        if (existsSync(nested)) problems.push(`${source.name} has its own copy of ${dep} (the override did not apply)`);
+      }
     }
-  }
-  // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
-  const requireFromProject = createRequire(join(project, 'package.json'));
-  for (const file of ['openapi.json', 'openapi.yaml', 'openapi.dereferenced.json']) {
-    try {
-      requireFromProject.resolve(`@svc/openapi/${file}`);
-    } catch (error) {
-      problems.push(`@svc/openapi/${file} does not resolve: ${error.message.split('\n')[0]}`);
+    // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
+    const requireFromProject = createRequire(join(project, 'package.json'));
+    for (const file of ['openapi.json', 'openapi.yaml', 'openapi.dereferenced.json']) {
+      try {
+        requireFromProject.resolve(`@svc/openapi/${file}`);
+      } catch (error) {
+        problems.push(`@svc/openapi/${file} does not resolve: ${error.message.split('\n')[0]}`);
+      }
     }
-  }
-  const bundleVersion = requireFromProject('@svc/openapi/openapi.json').info?.version;
-  if (bundleVersion !== specVersion) problems.push(`the installed bundle is ${bundleVersion}, the workspace's ${specVersion}`);
-  if (problems.length > 0) throw new Error(problems.join('\n    '));
-  return `spec ${specVersion}`;
-});
+    const bundleVersion = requireFromProject('@svc/openapi/openapi.json').info?.version;
+    if (bundleVersion !== specVersion)
+      problems.push(`the installed bundle is ${bundleVersion}, the workspace's ${specVersion}`);
+    if (problems.length > 0) throw new Error(problems.join('\n    '));
+    return `spec ${specVersion}`;
+  },
+);
 
 const CONSUMER = `// An integrator's first program, compiled against the installed tarballs (scripts/pack-test.mjs).
 import { createSvcClient, SvcApiError, unwrap } from '@svc/api-client';
@@ -289,21 +333,29 @@ const TSCONFIG = {
   files: ['consumer.ts'],
 };
 
-await step('tsc', 'tsc: the consumer type-checks and compiles (strict, NodeNext, skipLibCheck off)', ['install'], async () => {
-  writeFileSync(join(project, 'consumer.ts'), CONSUMER);
-  writeJson(join(project, 'tsconfig.json'), TSCONFIG);
-  const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
-  const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
-  if (result.code !== 0) throw new Error(`tsc exited ${result.code}\n${indent(result.stdout + result.stderr)}`);
-  if (!existsSync(join(project, 'out', 'consumer.js'))) throw new Error('tsc wrote no out/consumer.js');
-  return '4 deliberate type errors caught';
-});
+await step(
+  'tsc',
+  'tsc: the consumer type-checks and compiles (strict, NodeNext, skipLibCheck off)',
+  ['install'],
+  async () => {
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER);
+    writeJson(join(project, 'tsconfig.json'), TSCONFIG);
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project });
+    if (result.code !== 0) throw new Error(`tsc exited ${result.code}\n${indent(result.stdout + result.stderr)}`);
+    if (!existsSync(join(project, 'out', 'consumer.js'))) throw new Error('tsc wrote no out/consumer.js');
+    return '4 deliberate type errors caught';
+  },
+);
 
 const bin = (name) => join(project, 'node_modules', '.bin', name);
 let sandboxUrl;
 
 await step('sandbox', 'svc-sandbox (installed bin) starts and prints its demo keys', ['install'], async () => {
-  const child = spawn(bin('svc-sandbox'), ['--port', '0', '--no-rate-limit'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin('svc-sandbox'), ['--port', '0', '--no-rate-limit'], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let output = '';
   sandboxUrl = await new Promise((resolve, reject) => {
@@ -327,16 +379,25 @@ await step('sandbox', 'svc-sandbox (installed bin) starts and prints its demo ke
   return sandboxUrl;
 });
 
-await step('consumer', 'the consumer runs against the sandbox (create, read, typed 404)', ['tsc', 'sandbox'], async () => {
-  const result = ok(
-    await run(process.execPath, ['out/consumer.js'], { cwd: project, env: { SVC_BASE_URL: sandboxUrl, SVC_API_KEY: DEMO_KEY }, timeoutMs: 30_000 }),
-    'node out/consumer.js',
-  );
-  expectMatch(result.stdout, /^created thread cth-\S+ on CALL cll-6Mn3bV8q, 1 comment$/m, 'create');
-  expectMatch(result.stdout, /^read thread cth-\S+: Call back about the renewal$/m, 'read');
-  expectMatch(result.stdout, /^error 404 THREAD_NOT_FOUND request_id=\S+$/m, 'typed error');
-  return result.stdout.trim().split('\n')[0];
-});
+await step(
+  'consumer',
+  'the consumer runs against the sandbox (create, read, typed 404)',
+  ['tsc', 'sandbox'],
+  async () => {
+    const result = ok(
+      await run(process.execPath, ['out/consumer.js'], {
+        cwd: project,
+        env: { SVC_BASE_URL: sandboxUrl, SVC_API_KEY: DEMO_KEY },
+        timeoutMs: 30_000,
+      }),
+      'node out/consumer.js',
+    );
+    expectMatch(result.stdout, /^created thread cth-\S+ on CALL cll-6Mn3bV8q, 1 comment$/m, 'create');
+    expectMatch(result.stdout, /^read thread cth-\S+: Call back about the renewal$/m, 'read');
+    expectMatch(result.stdout, /^error 404 THREAD_NOT_FOUND request_id=\S+$/m, 'typed error');
+    return result.stdout.trim().split('\n')[0];
+  },
+);
 
 await step('help', 'svc-contract --help and --version (installed bin)', ['install'], async () => {
   const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: project }), 'svc-contract --help');
@@ -344,7 +405,8 @@ await step('help', 'svc-contract --help and --version (installed bin)', ['instal
   expectMatch(help.stdout, /--base-url <url>/, 'usage');
   const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: project }), 'svc-contract --version');
   const expected = packages.find((p) => p.manifest.name === '@svc/contract')?.manifest.version;
-  if (version.stdout.trim() !== expected) throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
+  if (version.stdout.trim() !== expected)
+    throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
   return `version ${expected}`;
 });
 
@@ -353,18 +415,43 @@ await step('contract', 'svc-contract checks the sandbox (threads, writes allowed
   const result = await run(
     bin('svc-contract'),
     // No config: the 8 scope checks of the two threads scopes (no key lacking or holding exactly each) are skipped.
-    ['--base-url', sandboxUrl, '--api-key', DEMO_KEY, '--only', 'threads', '--allow-writes', '--rate', 'off', '--quiet', '--reporter', 'json', '--output', output, '--max-skipped', '8'],
+    [
+      '--base-url',
+      sandboxUrl,
+      '--api-key',
+      DEMO_KEY,
+      '--only',
+      'threads',
+      '--allow-writes',
+      '--rate',
+      'off',
+      '--quiet',
+      '--reporter',
+      'json',
+      '--output',
+      output,
+      '--max-skipped',
+      '8',
+    ],
     { cwd: project, timeoutMs: 60_000 },
   );
   const reportPath = join(output, 'report.json');
-  if (!existsSync(reportPath)) throw new Error(`svc-contract exited ${result.code} and wrote no JSON report\n${indent(result.stderr + result.stdout)}`);
+  if (!existsSync(reportPath))
+    throw new Error(
+      `svc-contract exited ${result.code} and wrote no JSON report\n${indent(result.stderr + result.stdout)}`,
+    );
   const report = JSON.parse(readFileSync(reportPath, 'utf8'));
   const { checks } = report.summary;
-  if (result.code !== 0 || report.summary.outcome !== 'passed') throw new Error(`svc-contract exited ${result.code}: ${JSON.stringify(checks)}\n${indent(result.stdout + result.stderr)}`);
+  if (result.code !== 0 || report.summary.outcome !== 'passed')
+    throw new Error(
+      `svc-contract exited ${result.code}: ${JSON.stringify(checks)}\n${indent(result.stdout + result.stderr)}`,
+    );
   if (!(checks.passed > 0)) throw new Error(`no check ran: ${JSON.stringify(checks)}`);
   return `${checks.passed} checks passed, ${report.requests} requests`;
 });
 
 cleanup();
-process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (pack test, ${seconds(started)})\n`);
+process.stdout.write(
+  `\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} (pack test, ${seconds(started)})\n`,
+);
 process.exitCode = failed > 0 || skipped > 0 ? 1 : 0;

@@ -1,6 +1,6 @@
 // The workspace packages that are published: every package under spec/, packages/ and apps/
 // whose package.json is not `"private": true`. Shared by sync-spec-version.mjs and pack-test.mjs.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

@@ -39,7 +39,9 @@ function specVersion() {
       // No yaml package (not installed yet): the bundle alone decides.
     }
     if (fromSource !== undefined && fromSource !== version) {
-      process.stderr.write(`sync-spec-version: warning: spec/openapi.yaml says ${fromSource} but the bundle says ${version}; run \`pnpm build\` to rebundle\n`);
+      process.stderr.write(
+        `sync-spec-version: warning: spec/openapi.yaml says ${fromSource} but the bundle says ${version}; run \`pnpm build\` to rebundle\n`,
+      );
     }
     return { version, from: 'spec/dist/openapi.json' };
   }
@@ -51,7 +53,8 @@ function specVersion() {
 /** The manifest with `svc.specVersion` set: an existing `svc` object keeps its place and other
  * keys; a new one goes after `engines` (or at the end). */
 function withSpecVersion(manifest, version) {
-  if (manifest.svc && typeof manifest.svc === 'object') return { ...manifest, svc: { ...manifest.svc, specVersion: version } };
+  if (manifest.svc && typeof manifest.svc === 'object')
+    return { ...manifest, svc: { ...manifest.svc, specVersion: version } };
   const entries = Object.entries(manifest).filter(([key]) => key !== 'svc');
   const after = entries.findIndex(([key]) => key === 'engines');
   entries.splice(after === -1 ? entries.length : after + 1, 0, ['svc', { specVersion: version }]);
@@ -67,7 +70,9 @@ if (values.check) {
     process.stderr.write(`sync-spec-version: the spec is ${version} (${from}); out of date:\n`);
     for (const { dir, manifest } of stale) {
       const has = manifest.svc?.specVersion;
-      process.stderr.write(`  ${manifest.name} (${dir}/package.json): ${has === undefined ? 'no svc.specVersion' : `svc.specVersion is ${has}`}\n`);
+      process.stderr.write(
+        `  ${manifest.name} (${dir}/package.json): ${has === undefined ? 'no svc.specVersion' : `svc.specVersion is ${has}`}\n`,
+      );
     }
     process.stderr.write('Run `pnpm sync:spec-version` and commit the result.\n');
     process.exit(1);
@@ -79,5 +84,7 @@ if (values.check) {
     writeFileSync(path, `${JSON.stringify(withSpecVersion(manifest, version), null, indent)}\n`);
     process.stdout.write(`sync-spec-version: ${manifest.name} (${dir}/package.json) -> ${version}\n`);
   }
-  process.stdout.write(`sync-spec-version: ${packages.length} published packages record spec ${version} (from ${from}); ${stale.length} updated\n`);
+  process.stdout.write(
+    `sync-spec-version: ${packages.length} published packages record spec ${version} (from ${from}); ${stale.length} updated\n`,
+  );
 }

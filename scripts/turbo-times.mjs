@@ -37,4 +37,6 @@ for (const task of tasks) {
 }
 const wall = summary.execution.endTime - runStart;
 const total = tasks.reduce((sum, task) => sum + task.duration, 0);
-console.log(`wall ${seconds(wall).trim()} s; task time ${seconds(total).trim()} s (${(total / wall).toFixed(1)} tasks at once on average); ${file}`);
+console.log(
+  `wall ${seconds(wall).trim()} s; task time ${seconds(total).trim()} s (${(total / wall).toFixed(1)} tasks at once on average); ${file}`,
+);

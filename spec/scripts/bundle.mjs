@@ -14,11 +14,7 @@ const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(specDir, 'dist');
 const redocly = join(specDir, 'node_modules', '.bin', 'redocly');
 
-const outputs = [
-  ['openapi.json'],
-  ['openapi.yaml'],
-  ['openapi.dereferenced.json', '--dereferenced'],
-];
+const outputs = [['openapi.json'], ['openapi.yaml'], ['openapi.dereferenced.json', '--dereferenced']];
 
 rmSync(distDir, { recursive: true, force: true });
 mkdirSync(distDir, { recursive: true });

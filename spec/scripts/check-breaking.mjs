@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ContractError, RULES, compareContracts } from './breaking/index.mjs';
 import { formatHuman, formatJson } from './breaking/format.mjs';
+import { ContractError, compareContracts, RULES } from './breaking/index.mjs';
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_BASELINE = join(specDir, 'baseline', 'openapi.json');
@@ -46,13 +46,19 @@ async function readBundle(file, hint) {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = /** @type {NodeJS.ErrnoException} */ (error).code;
-    throw new UsageError(code === 'ENOENT' ? `${file} does not exist; ${hint}` : `cannot read ${file}: ${/** @type {Error} */ (error).message}`);
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `${file} does not exist; ${hint}`
+        : `cannot read ${file}: ${/** @type {Error} */ (error).message}`,
+    );
   }
   try {
     // YAML only on demand: the usual input is the JSON bundle, and the gate should start fast.
     return /\.ya?ml$/i.test(file) ? (await import('yaml')).parse(text) : JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${/** @type {Error} */ (error).message}`);
+    throw new UsageError(
+      `${file} is not valid ${/\.ya?ml$/i.test(file) ? 'YAML' : 'JSON'}: ${/** @type {Error} */ (error).message}`,
+    );
   }
 }
 
@@ -91,7 +97,11 @@ async function main(argv) {
   }
   if (options.rules) {
     const width = Math.max(...Object.keys(RULES).map((id) => id.length));
-    process.stdout.write(Object.entries(RULES).map(([id, { family, summary }]) => `${id.padEnd(width)}  [${family}] ${summary}\n`).join(''));
+    process.stdout.write(
+      Object.entries(RULES)
+        .map(([id, { family, summary }]) => `${id.padEnd(width)}  [${family}] ${summary}\n`)
+        .join(''),
+    );
     return 0;
   }
 
@@ -99,7 +109,10 @@ async function main(argv) {
   const currentFile = options.current ? resolve(options.current) : DEFAULT_CURRENT;
   const files = { baseline: shown(baselineFile), current: shown(currentFile) };
   try {
-    const baseline = await readBundle(baselineFile, 'record the released contract with pnpm --filter @svc/openapi baseline:update');
+    const baseline = await readBundle(
+      baselineFile,
+      'record the released contract with pnpm --filter @svc/openapi baseline:update',
+    );
     const current = await readBundle(currentFile, 'build the bundle first: pnpm --filter @svc/openapi bundle');
     const report = compareContracts(baseline, current);
     process.stdout.write(`${options.json ? formatJson(report, files) : formatHuman(report, files)}\n`);

@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { generators, runGenerator } from './ecosystem/generators.mjs';
 import { nameFindings, probes } from './ecosystem/probes.mjs';
+import { applyExceptions, firstProblem, formatRow } from './ecosystem/report.mjs';
 import { typecheck } from './ecosystem/typecheck.mjs';
 import { redoclyRecommended, seriousme, spectralOas, swaggerParser } from './ecosystem/validators.mjs';
-import { applyExceptions, firstProblem, formatRow } from './ecosystem/report.mjs';
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundlePath = join(specDir, 'dist', 'openapi.json');
@@ -66,7 +66,12 @@ try {
     rows.push({ tool: generator.name, errors: [...result.errors, ...compile, ...names], warnings: result.warnings });
   }
   for (const [folder, messages] of byFolder) {
-    if (!generators.some((g) => g.folder === folder)) rows.push({ tool: `tsc (${folder})`, errors: messages.map((message) => ({ rule: 'tsc', message })), warnings: [] });
+    if (!generators.some((g) => g.folder === folder))
+      rows.push({
+        tool: `tsc (${folder})`,
+        errors: messages.map((message) => ({ rule: 'tsc', message })),
+        warnings: [],
+      });
   }
 } finally {
   if (!keep) rmSync(outDir, { recursive: true, force: true });
@@ -77,10 +82,17 @@ console.log('ecosystem matrix: tool, errors, warnings, excepted (see ecosystem-e
 for (const row of judged) console.log(formatRow(row));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 const failing = judged.filter((row) => row.errors.length + row.warnings.length > 0);
-for (const stale of unused) console.error(`ecosystem matrix: exception no longer needed: ${stale.rule} for ${stale.tools.join(', ')} (remove it from ecosystem-exceptions.yaml)`);
+for (const stale of unused)
+  console.error(
+    `ecosystem matrix: exception no longer needed: ${stale.rule} for ${stale.tools.join(', ')} (remove it from ecosystem-exceptions.yaml)`,
+  );
 if (failing.length || unused.length) {
   for (const row of failing) console.error(`ecosystem matrix: ${row.tool} fails: ${firstProblem(row)}`);
-  console.error(`ecosystem matrix: FAILED (${failing.length} tool(s)) in ${seconds} s${keep ? `; output kept in ${outDir}` : ''}`);
+  console.error(
+    `ecosystem matrix: FAILED (${failing.length} tool(s)) in ${seconds} s${keep ? `; output kept in ${outDir}` : ''}`,
+  );
   process.exit(1);
 }
-console.log(`ecosystem matrix: ${judged.length} checks passed in ${seconds} s${keep ? `; output kept in ${outDir}` : ''}`);
+console.log(
+  `ecosystem matrix: ${judged.length} checks passed in ${seconds} s${keep ? `; output kept in ${outDir}` : ''}`,
+);

@@ -11,8 +11,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ContractError, compareContracts } from './breaking/index.mjs';
 import { formatHuman } from './breaking/format.mjs';
+import { ContractError, compareContracts } from './breaking/index.mjs';
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,19 +55,26 @@ function main(argv) {
   const baselineFile = resolve(options.baseline ?? join(specDir, 'baseline', 'openapi.json'));
 
   try {
-    if (!existsSync(bundleFile)) throw new ContractError(`${shown(bundleFile)} does not exist; build it with pnpm --filter @svc/openapi bundle`);
+    if (!existsSync(bundleFile))
+      throw new ContractError(`${shown(bundleFile)} does not exist; build it with pnpm --filter @svc/openapi bundle`);
     const bundleText = readFileSync(bundleFile, 'utf8');
     const bundle = JSON.parse(bundleText);
     if (existsSync(baselineFile)) {
       const baselineText = readFileSync(baselineFile, 'utf8');
       if (baselineText === bundleText) {
-        process.stdout.write(`${shown(baselineFile)} is already ${shown(bundleFile)} (info.version ${bundle.info?.version}).\n`);
+        process.stdout.write(
+          `${shown(baselineFile)} is already ${shown(bundleFile)} (info.version ${bundle.info?.version}).\n`,
+        );
         return 0;
       }
       const report = compareContracts(JSON.parse(baselineText), bundle);
       if (report.breaking && !options.force) {
-        process.stdout.write(`${formatHuman(report, { baseline: shown(baselineFile), current: shown(bundleFile) })}\n\n`);
-        process.stderr.write('update-baseline: refusing to release breaking changes under the same major version (bump info.version, or pass --force).\n');
+        process.stdout.write(
+          `${formatHuman(report, { baseline: shown(baselineFile), current: shown(bundleFile) })}\n\n`,
+        );
+        process.stderr.write(
+          'update-baseline: refusing to release breaking changes under the same major version (bump info.version, or pass --force).\n',
+        );
         return 1;
       }
     } else {
@@ -76,11 +83,18 @@ function main(argv) {
     }
     mkdirSync(dirname(baselineFile), { recursive: true });
     copyFileSync(bundleFile, baselineFile);
-    process.stdout.write(`Recorded ${shown(bundleFile)} (info.version ${bundle.info?.version}) as the released contract in ${shown(baselineFile)}; commit it with the release.\n`);
+    process.stdout.write(
+      `Recorded ${shown(bundleFile)} (info.version ${bundle.info?.version}) as the released contract in ${shown(baselineFile)}; commit it with the release.\n`,
+    );
     return 0;
   } catch (error) {
-    const known = error instanceof ContractError || error instanceof SyntaxError || /** @type {NodeJS.ErrnoException} */ (error).code;
-    process.stderr.write(`update-baseline: ${known ? /** @type {Error} */ (error).message : /** @type {Error} */ (error).stack}\n`);
+    const known =
+      error instanceof ContractError ||
+      error instanceof SyntaxError ||
+      /** @type {NodeJS.ErrnoException} */ (error).code;
+    process.stderr.write(
+      `update-baseline: ${known ? /** @type {Error} */ (error).message : /** @type {Error} */ (error).stack}\n`,
+    );
     return 2;
   }
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Json,
   bundle,
-  errorNarrowing,
   catalogue,
+  errorNarrowing,
   errorResponseConstraint,
+  type Json,
   operations,
   resolve,
   statusesOfType,
@@ -57,9 +57,13 @@ describe('the error catalogue', () => {
   });
 
   it('has every code either returned by a documented operation, API-wide, or marked as not shown', () => {
-    const used = new Set(operations.flatMap(({ op }) => errorResponses(op).flatMap(([, r]) => errorResponseConstraint(r).codes)));
+    const used = new Set(
+      operations.flatMap(({ op }) => errorResponses(op).flatMap(([, r]) => errorResponseConstraint(r).codes)),
+    );
     const apiWide = new Set(
-      Object.entries<Json>(bundle.components.schemas.ErrorCode['x-svc-codes']).filter(([, e]) => e['x-svc-api-wide']).map(([code]) => code),
+      Object.entries<Json>(bundle.components.schemas.ErrorCode['x-svc-codes'])
+        .filter(([, e]) => e['x-svc-api-wide'])
+        .map(([code]) => code),
     );
     const stranded = catalogue.filter((e) => !used.has(e.code) && !apiWide.has(e.code) && !e.unspecified);
     expect(stranded.map((e) => e.code)).toEqual([]);

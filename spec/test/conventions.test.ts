@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Json,
-  WRITE_METHODS,
   bundle,
   errorNarrowing,
+  type Json,
   operations,
   resolve,
   schemaPointer,
   validatorAt,
+  WRITE_METHODS,
   webhookOperations,
 } from './support/spec.js';
 
@@ -149,10 +149,27 @@ describe('conventions as schemas', () => {
   });
 
   it('the error body enforces errors[] for INVALID_REQUEST and retry data for rate limits', () => {
-    const base = { type: 'validation_error', code: 'INVALID_REQUEST', message: 'Request validation failed', retryable: false, request_id: 'req_8fK2mQ9xZ4aB' };
+    const base = {
+      type: 'validation_error',
+      code: 'INVALID_REQUEST',
+      message: 'Request validation failed',
+      retryable: false,
+      request_id: 'req_8fK2mQ9xZ4aB',
+    };
     expect(acceptsError(base)).toBe(false);
-    expect(acceptsError({ ...base, errors: [{ field: 'size', code: 'INVALID_PAGE_SIZE', message: 'size must be 1 to 100' }] })).toBe(true);
-    const limited = { type: 'rate_limit_error', code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down', retryable: true, request_id: 'req_8fK2mQ9xZ4aB' };
+    expect(
+      acceptsError({
+        ...base,
+        errors: [{ field: 'size', code: 'INVALID_PAGE_SIZE', message: 'size must be 1 to 100' }],
+      }),
+    ).toBe(true);
+    const limited = {
+      type: 'rate_limit_error',
+      code: 'RATE_LIMIT_EXCEEDED',
+      message: 'Slow down',
+      retryable: true,
+      request_id: 'req_8fK2mQ9xZ4aB',
+    };
     expect(acceptsError(limited)).toBe(false);
     expect(acceptsError({ ...limited, retry_after_seconds: 1 })).toBe(true);
     expect(acceptsError({ ...limited, retry_after_seconds: 1, retryable: false })).toBe(false);
@@ -174,13 +191,22 @@ describe('honesty markers', () => {
     expect(bundle.components.schemas.ConversationListPagination['x-svc-ambiguity']).toBeTruthy();
     const action = operations.find((o) => o.path.endsWith('/action'))!.op;
     expect(action['x-svc-ambiguity']).toBeTruthy();
-    expect(action.security.map((r: Json) => r.ApiKey).flat().sort()).toEqual(['CONVERSATIONS_READ', 'CONVERSATIONS_WRITE']);
+    expect(action.security.flatMap((r: Json) => r.ApiKey).sort()).toEqual([
+      'CONVERSATIONS_READ',
+      'CONVERSATIONS_WRITE',
+    ]);
   });
 
   it('list the operations named without a method and path in one place', () => {
     const unspecified: Json[] = bundle.info['x-svc-unspecified-operations'];
     const names = unspecified.map((entry) => entry.name);
-    for (const name of ['Send SMS', 'Send bulk SMS', 'Webhook management', 'Set the receptionist prompt', 'List voices']) {
+    for (const name of [
+      'Send SMS',
+      'Send bulk SMS',
+      'Webhook management',
+      'Set the receptionist prompt',
+      'List voices',
+    ]) {
       expect(names).toContain(name);
     }
     for (const entry of unspecified) expect(entry.unspecified.length, entry.name).toBeGreaterThan(0);
@@ -192,7 +218,15 @@ describe('honesty markers', () => {
   });
 
   it('the deal accepts either field naming but not a mix missing both', () => {
-    const common = { id: 'dea-5Ys3bM8k', name: 'Annual plan', status: 'NEGOTIATION', currency: 'USD', company: null, created_at: '2026-03-01T10:15:00Z', updated_at: '2026-03-01T10:15:00Z' };
+    const common = {
+      id: 'dea-5Ys3bM8k',
+      name: 'Annual plan',
+      status: 'NEGOTIATION',
+      currency: 'USD',
+      company: null,
+      created_at: '2026-03-01T10:15:00Z',
+      updated_at: '2026-03-01T10:15:00Z',
+    };
     expect(accepts('Deal', { ...common, amount: 1200, closed_at: null })).toBe(true);
     expect(accepts('Deal', { ...common, value: 1200, close_date: null, person: null })).toBe(true);
     expect(accepts('Deal', common)).toBe(false);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Json,
   bundle,
   errorResponseConstraint,
   escapePointer,
+  type Json,
   operations,
   resolve,
   validatorAt,
@@ -28,7 +28,11 @@ function collectExamples(node: Json, pointer: string, out: ExampleCase[] = []): 
   }
   if (node.schema && node.examples && !Array.isArray(node.examples)) {
     for (const [name, example] of Object.entries<Json>(node.examples)) {
-      out.push({ where: `${pointer}/examples/${name}`, schemaPointer: `${pointer}/schema`, value: resolve(example).value });
+      out.push({
+        where: `${pointer}/examples/${name}`,
+        schemaPointer: `${pointer}/schema`,
+        value: resolve(example).value,
+      });
     }
   }
   if (node.schema && 'example' in node) {

@@ -12,7 +12,9 @@ const namedErrors = Object.keys(bundle.components.schemas).filter(
 describe('the OpenAPI 3.0.3 variant', () => {
   it('keeps the catalogue and ApiError', () => {
     expect(schemas.ErrorCode.enum).toEqual(bundle.components.schemas.ErrorCode.enum);
-    expect(schemas.ErrorCode['x-enum-descriptions']).toEqual(bundle.components.schemas.ErrorCode['x-enum-descriptions']);
+    expect(schemas.ErrorCode['x-enum-descriptions']).toEqual(
+      bundle.components.schemas.ErrorCode['x-enum-descriptions'],
+    );
     expect(schemas.ApiError).toBeDefined();
   });
 

@@ -2,8 +2,8 @@
 // references never reaches the bundle at all. This walks the source tree from the root instead.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { specDir } from './support/spec.js';
 
 const SOURCE_DIRS = ['components', 'paths', 'webhooks', 'info'];
@@ -65,7 +65,10 @@ describe('the source tree', () => {
 
   it('names each component file after the component it holds (PascalCase, title = file name)', () => {
     for (const file of filesUnder(join(specDir, 'components'))) {
-      const name = file.split('/').pop()!.replace(/\.yaml$/, '');
+      const name = file
+        .split('/')
+        .pop()!
+        .replace(/\.yaml$/, '');
       expect(name, relative(specDir, file)).toMatch(/^[A-Z][A-Za-z0-9]*$/);
       if (file.includes('/schemas/')) {
         expect(parse(readFileSync(file, 'utf8')).title, relative(specDir, file)).toBe(name);

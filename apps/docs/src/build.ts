@@ -33,7 +33,9 @@ for (const line of report) console.log(`build-docs: ${line}`);
 const html = readFileSync(DOCS_HTML, 'utf8');
 const external = findExternalLoads(html);
 if (external.length > 0) {
-  throw new Error(`${relative(PACKAGE_DIR, DOCS_HTML)} would load from the network:\n${external.map((load) => `  ${load.kind}: ${load.url}`).join('\n')}`);
+  throw new Error(
+    `${relative(PACKAGE_DIR, DOCS_HTML)} would load from the network:\n${external.map((load) => `  ${load.kind}: ${load.url}`).join('\n')}`,
+  );
 }
 if (!html.includes('"disableTelemetry":true')) throw new Error('The page was built with Redoc telemetry on');
 

@@ -15,7 +15,9 @@ function sentences(value: unknown): string[] {
   if (typeof value === 'string') return [value.trim().replace(/\s*\n\s*/g, ' ')];
   if (Array.isArray(value)) return value.flatMap(sentences);
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([aspect, text]) => sentences(text).map((sentence) => `${aspect.replace(/_/g, ' ')}: ${sentence}`));
+    return Object.entries(value).flatMap(([aspect, text]) =>
+      sentences(text).map((sentence) => `${aspect.replace(/_/g, ' ')}: ${sentence}`),
+    );
   }
   return value === undefined || value === null ? [] : [String(value)];
 }
@@ -38,13 +40,23 @@ export function addMarkerCallouts(node: unknown): void {
   }
   if (typeof node !== 'object' || node === null) return;
   const object = node as Record<string, unknown>;
-  const callouts = MARKER_KINDS.filter((kind) => kind in object).map((kind) => callout(kind, object[kind])).filter(Boolean);
+  const callouts = MARKER_KINDS.filter((kind) => kind in object)
+    .map((kind) => callout(kind, object[kind]))
+    .filter(Boolean);
   // A `$ref` sibling's description is ignored by Redoc; those markers show where the target is rendered.
   if (callouts.length > 0 && !('$ref' in object)) {
-    const description = typeof object['description'] === 'string' ? object['description'].trimEnd() : '';
-    object['description'] = [description, ...callouts].filter(Boolean).join('\n\n');
+    const description = typeof object.description === 'string' ? object.description.trimEnd() : '';
+    object.description = [description, ...callouts].filter(Boolean).join('\n\n');
   }
   for (const [key, value] of Object.entries(object)) {
-    if (!key.startsWith('x-') && key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') addMarkerCallouts(value);
+    if (
+      !key.startsWith('x-') &&
+      key !== 'example' &&
+      key !== 'examples' &&
+      key !== 'enum' &&
+      key !== 'const' &&
+      key !== 'default'
+    )
+      addMarkerCallouts(value);
   }
 }

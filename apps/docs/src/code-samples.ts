@@ -4,18 +4,18 @@
 // Idempotency-Key. Nothing is written per operation by hand, so a new operation gets its samples
 // the moment it is in the contract.
 import { headerNamesOf } from '@svc/spec-runtime';
-import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 import {
   asJson,
   defaultServerUrl,
   exampleOf,
   firstRequestBodyExample,
   listOperations,
-  operationLabel,
-  parametersOf,
   type OpenApiDocument,
   type OperationEntry,
+  operationLabel,
+  parametersOf,
 } from './openapi.js';
+import { freshOnSandbox, freshParameter, freshTags } from './sandbox-fresh.js';
 
 /** Redoc's `x-codeSamples` entry. */
 export interface CodeSample {
@@ -66,7 +66,9 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
     const example = freshParameter(parameter.name, exampleOf(doc, parameter));
     if (parameter.in === 'path') {
       if (example === undefined) {
-        throw new Error(`${operationLabel(entry)}: path parameter ${parameter.name} has no example to put in the samples`);
+        throw new Error(
+          `${operationLabel(entry)}: path parameter ${parameter.name} has no example to put in the samples`,
+        );
       }
       pathParams[parameter.name] = example;
     } else if (parameter.in === 'query') {
@@ -76,7 +78,10 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
       else if (parameter.required) {
         throw new Error(`${operationLabel(entry)}: required query parameter ${parameter.name} has no example`);
       }
-    } else if (parameter.in === 'header' && parameter.name.toLowerCase() === headerNamesOf(asJson(doc)).idempotencyKey.toLowerCase()) {
+    } else if (
+      parameter.in === 'header' &&
+      parameter.name.toLowerCase() === headerNamesOf(asJson(doc)).idempotencyKey.toLowerCase()
+    ) {
       // Writes document the header. A key is unique per write, so the samples never hard-code
       // one (that would teach reuse): curl makes a fresh UUID, the client sends one by itself.
       idempotent = true;
@@ -102,11 +107,16 @@ export function sampleRequestFor(doc: OpenApiDocument, entry: OperationEntry): S
 }
 
 /** The first request-body example, made to work on a fresh sandbox (see sandbox-fresh.ts). */
-function sampleBody(doc: OpenApiDocument, entry: OperationEntry, pathParams: Record<string, unknown>): { value: unknown } | undefined {
+function sampleBody(
+  doc: OpenApiDocument,
+  entry: OperationEntry,
+  pathParams: Record<string, unknown>,
+): { value: unknown } | undefined {
   const example = firstRequestBodyExample(doc, entry.operation);
   if (!example) return undefined;
   const value = freshOnSandbox(example.value);
-  if (typeof value === 'object' && value !== null && 'tags' in value) return { value: { ...value, tags: freshTags(pathParams['id'], value.tags) } };
+  if (typeof value === 'object' && value !== null && 'tags' in value)
+    return { value: { ...value, tags: freshTags(pathParams.id, value.tags) } };
   return { value };
 }
 
@@ -119,7 +129,11 @@ export function shellQuote(text: string): string {
 }
 
 export function curlSample(request: SampleRequest): string {
-  const lines = [request.method === 'GET' ? `curl ${shellQuote(request.url)}` : `curl -X ${request.method} ${shellQuote(request.url)}`];
+  const lines = [
+    request.method === 'GET'
+      ? `curl ${shellQuote(request.url)}`
+      : `curl -X ${request.method} ${shellQuote(request.url)}`,
+  ];
   // Double quotes so the shell expands the key from the environment.
   lines.push(`-H "Authorization: Api-Key $${API_KEY_VARIABLE}"`);
   if (request.idempotent) lines.push(CURL_FRESH_IDEMPOTENCY_KEY);
@@ -153,7 +167,9 @@ export function clientSample(request: SampleRequest): string {
     `  baseUrl: ${jsLiteral(request.baseUrl)},`,
     '});',
     '',
-    ...(request.idempotent ? ['// The client sends a fresh Idempotency-Key with every write (the same on its retries).'] : []),
+    ...(request.idempotent
+      ? ['// The client sends a fresh Idempotency-Key with every write (the same on its retries).']
+      : []),
     `const { data, error } = ${call};`,
     'if (error) console.error(error.error.code);',
     'else console.log(data);',
@@ -163,7 +179,10 @@ export function clientSample(request: SampleRequest): string {
 export function codeSamplesFor(doc: OpenApiDocument, entry: OperationEntry): CodeSample[] {
   const request = sampleRequestFor(doc, entry);
   const [curl, client] = CODE_SAMPLE_LANGUAGES;
-  return [{ ...curl!, source: curlSample(request) }, { ...client!, source: clientSample(request) }];
+  return [
+    { ...curl!, source: curlSample(request) },
+    { ...client!, source: clientSample(request) },
+  ];
 }
 
 /** Sets `x-codeSamples` on every operation under `paths` (webhooks are received, not called). */

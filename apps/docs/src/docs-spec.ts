@@ -4,8 +4,8 @@
 // modified.
 import { addMarkerCallouts } from './callouts.js';
 import { addCodeSamples } from './code-samples.js';
-import { buildGuides, guideTagName, type Guide } from './guides/index.js';
 import { splitDescription } from './guides/description-sections.js';
+import { buildGuides, type Guide, guideTagName } from './guides/index.js';
 import { blocks } from './markdown.js';
 import { defaultServerUrl, type OpenApiDocument, type Tag } from './openapi.js';
 
@@ -14,7 +14,11 @@ import { defaultServerUrl, type OpenApiDocument, type Tag } from './openapi.js';
  * (the contract's server is the `{base_url}` template, whose default is that sandbox).
  */
 export function localSandboxServer(bundle: OpenApiDocument): { url: string; description: string } {
-  return { url: defaultServerUrl(bundle), description: 'The local sandbox (pnpm start in this repository, or npx svc-sandbox; demo key sbx_demo_full_access).' };
+  return {
+    url: defaultServerUrl(bundle),
+    description:
+      'The local sandbox (pnpm start in this repository, or npx svc-sandbox; demo key sbx_demo_full_access).',
+  };
 }
 
 export const GUIDES_GROUP = 'Guides';
@@ -52,7 +56,9 @@ export function makeDocsSpec(bundle: OpenApiDocument): { spec: OpenApiDocument; 
 function overview(description: string | undefined, guides: Guide[]): string {
   const { intro, sections } = splitDescription(description);
   const presented = new Set(guides.flatMap((guide) => guide.replacesSections));
-  const kept = [...sections].filter(([heading]) => !presented.has(heading)).map(([heading, body]) => blocks(`## ${heading}`, body));
+  const kept = [...sections]
+    .filter(([heading]) => !presented.has(heading))
+    .map(([heading, body]) => blocks(`## ${heading}`, body));
   return blocks(
     intro,
     `**${GUIDES_GROUP}** (in the navigation): ${guides.map((guide) => `[${guide.title}](#/${guideTagName(guide)})`).join(' · ')}.`,

@@ -4,7 +4,10 @@
 /** A table cell: one line, pipes escaped. */
 export function cell(text: string | number | boolean | undefined | null): string {
   if (text === undefined || text === null || text === '') return '';
-  return String(text).replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return String(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 export function table(headers: string[], rows: (string | number | boolean | undefined | null)[][]): string {

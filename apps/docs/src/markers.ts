@@ -2,7 +2,7 @@
 // x-svc-inferred) and names its location the way a reader would look for it:
 // "GET /v2/api/conversations › parameter search", "schema Deal › status", "error code FORBIDDEN".
 import { childPointer, getByPointer, headerNamesByComponent } from '@svc/spec-runtime';
-import { HTTP_METHODS, asJson, resolve, type JsonObject, type OpenApiDocument } from './openapi.js';
+import { asJson, HTTP_METHODS, type JsonObject, type OpenApiDocument, resolve } from './openapi.js';
 
 export const MARKER_KINDS = ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
@@ -37,7 +37,14 @@ export function collectMarkers(doc: OpenApiDocument): Marker[] {
       if ((MARKER_KINDS as readonly string[]).includes(key)) {
         const { area, location } = describeLocation(doc, segments, headerNames);
         for (const { aspect, text } of markerTexts(value)) {
-          markers.push({ kind: key as MarkerKind, area, location, pointer: childPointer('#', ...segments), text, ...(aspect ? { aspect } : {}) });
+          markers.push({
+            kind: key as MarkerKind,
+            area,
+            location,
+            pointer: childPointer('#', ...segments),
+            text,
+            ...(aspect ? { aspect } : {}),
+          });
         }
       } else {
         visit(value, [...segments, key]);
@@ -53,7 +60,9 @@ function markerTexts(value: unknown): { aspect?: string; text: string }[] {
   if (typeof value === 'string') return [{ text: value.trim() }];
   if (Array.isArray(value)) return value.flatMap((item) => markerTexts(item));
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([aspect, text]) => markerTexts(text).map((entry) => ({ aspect, text: entry.text })));
+    return Object.entries(value).flatMap(([aspect, text]) =>
+      markerTexts(text).map((entry) => ({ aspect, text: entry.text })),
+    );
   }
   return [{ text: String(value) }];
 }
@@ -69,10 +78,14 @@ export function describeLocation(
   if ((root === 'paths' || root === 'webhooks') && typeof first === 'string') {
     const isWebhook = root === 'webhooks';
     // Under a method, the tail starts after it; on the path item itself, after the path.
-    const method = typeof second === 'string' && (HTTP_METHODS as readonly string[]).includes(second) ? second : undefined;
+    const method =
+      typeof second === 'string' && (HTTP_METHODS as readonly string[]).includes(second) ? second : undefined;
     const depth = method ? 3 : 2;
     const head = isWebhook ? `webhook ${first}` : method ? `${method.toUpperCase()} ${first}` : first;
-    return { area: isWebhook ? 'webhook' : 'operation', location: join(head, describeTail(doc, at(depth), segments.slice(depth))) };
+    return {
+      area: isWebhook ? 'webhook' : 'operation',
+      location: join(head, describeTail(doc, at(depth), segments.slice(depth))),
+    };
   }
 
   if (root === 'components' && typeof first === 'string' && typeof second === 'string') {
@@ -88,10 +101,14 @@ export function describeLocation(
       ['securitySchemes', `security scheme ${second}`],
     ]);
     const head = heads.get(first) ?? `${first} ${second}`;
-    return { area: first === 'schemas' ? 'schema' : 'shared component', location: join(head, describeTail(doc, component, rest)) };
+    return {
+      area: first === 'schemas' ? 'schema' : 'shared component',
+      location: join(head, describeTail(doc, component, rest)),
+    };
   }
 
-  if (root === 'info' && first === 'x-svc-limits') return { area: 'limits', location: join('limits (info.x-svc-limits)', segments.slice(2).join(' › ')) };
+  if (root === 'info' && first === 'x-svc-limits')
+    return { area: 'limits', location: join('limits (info.x-svc-limits)', segments.slice(2).join(' › ')) };
   return { area: 'other', location: segments.length === 0 ? 'document root' : segments.join(' › ') };
 }
 
@@ -100,8 +117,11 @@ export function describeLocation(
  * and its node ('' adds nothing: application/json is the only media type of this API, and a member
  * index of allOf/oneOf/anyOf means nothing to a reader; the property path after it does).
  */
-const MEMBER_LABELS: Readonly<Record<string, (member: Segment | undefined, node: unknown, doc: OpenApiDocument) => string>> = {
-  parameters: (member, node, doc) => `parameter ${String((resolveSafely(doc, node) as JsonObject | undefined)?.name ?? member)}`,
+const MEMBER_LABELS: Readonly<
+  Record<string, (member: Segment | undefined, node: unknown, doc: OpenApiDocument) => string>
+> = {
+  parameters: (member, node, doc) =>
+    `parameter ${String((resolveSafely(doc, node) as JsonObject | undefined)?.name ?? member)}`,
   responses: (member) => `response ${String(member)}`,
   headers: (member) => `header ${String(member)}`,
   properties: (member) => String(member),
@@ -118,7 +138,8 @@ function describeTail(doc: OpenApiDocument, start: unknown, segments: Segment[])
   for (let index = 0; index < segments.length; index++) {
     const segment = segments[index]!;
     const child = (node as JsonObject | undefined)?.[segment as string];
-    const label = typeof segment === 'string' && Object.hasOwn(MEMBER_LABELS, segment) ? MEMBER_LABELS[segment] : undefined;
+    const label =
+      typeof segment === 'string' && Object.hasOwn(MEMBER_LABELS, segment) ? MEMBER_LABELS[segment] : undefined;
     if (label) {
       // The segment and the member after it name one thing: step over both.
       const member = segments[++index];

@@ -4,14 +4,14 @@
 // typed views below only name what it found. The bundle keeps `$ref`s, so a value that may be one
 // goes through resolve() before it is read.
 import {
+  type JsonObject as BundleJson,
+  type OperationEntry as BundleOperationEntry,
   follow,
   headerNamesByComponent,
   operationEntries,
   ownExample,
   parameterObjects,
   requestBodyMedia,
-  type JsonObject as BundleJson,
-  type OperationEntry as BundleOperationEntry,
 } from '@svc/spec-runtime';
 import type {
   HeaderObject as Header,
@@ -25,12 +25,12 @@ import type {
 } from 'openapi3-ts/oas31';
 
 export { HTTP_METHODS } from '@svc/spec-runtime';
-export type { Header, MediaType, OpenApiDocument, Operation, Parameter, PathItem, Reference, Schema };
 export type {
   ResponseObject as Response,
   SecurityRequirementObject as SecurityRequirement,
   TagObject as Tag,
 } from 'openapi3-ts/oas31';
+export type { Header, MediaType, OpenApiDocument, Operation, Parameter, PathItem, Reference, Schema };
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -79,7 +79,9 @@ export function operationLabel(entry: Pick<OperationEntry, 'method' | 'path'>): 
 
 /** Path-level and operation-level parameters, resolved; the operation's win on (in, name). */
 export function parametersOf(doc: OpenApiDocument, entry: OperationEntry): Parameter[] {
-  return parameterObjects(asJson(doc), entry as unknown as BundleOperationEntry).map(({ parameter }) => parameter as unknown as Parameter);
+  return parameterObjects(asJson(doc), entry as unknown as BundleOperationEntry).map(
+    ({ parameter }) => parameter as unknown as Parameter,
+  );
 }
 
 /** The value a schema offers as its example: examples[0], example, const, enum[0] or default. */
@@ -130,5 +132,8 @@ export function defaultServerUrl(doc: OpenApiDocument): string {
 /** Every header component with its name on the wire (where responses use it; else the component's name). */
 export function namedHeaders(doc: OpenApiDocument): { name: string; header: Header }[] {
   const names = headerNamesByComponent(asJson(doc));
-  return Object.entries(doc.components?.headers ?? {}).map(([component, header]) => ({ name: names.get(component) ?? component, header: resolve(doc, header) }));
+  return Object.entries(doc.components?.headers ?? {}).map(([component, header]) => ({
+    name: names.get(component) ?? component,
+    header: resolve(doc, header),
+  }));
 }

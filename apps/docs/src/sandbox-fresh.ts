@@ -49,7 +49,9 @@ export function freshParameter(name: string, example: unknown): unknown {
 export function freshTags(itemId: unknown, tags: unknown): unknown {
   if (typeof itemId !== 'string' || !Array.isArray(tags)) return tags;
   for (const team of sandboxSeed().teams) {
-    const item = [...team.calls, ...team.messages].find((candidate) => candidate.id === itemId) as { tags?: string[] } | undefined;
+    const item = [...team.calls, ...team.messages].find((candidate) => candidate.id === itemId) as
+      | { tags?: string[] }
+      | undefined;
     if (!item) continue;
     const carried = new Set(item.tags ?? []);
     if (!tags.some((tag) => carried.has(tag))) return tags;

@@ -3,10 +3,10 @@
 // request is aborted and recorded, and the page must not have needed any of them.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsErrorUrl } from '@svc/sandbox';
 import { readUnspecifiedOperations } from '@svc/spec-runtime';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_LABEL, CURL_LABEL } from '../src/code-samples.js';
 import { REFERENCE_GROUP } from '../src/docs-spec.js';
 import { errorCatalogue } from '../src/error-catalogue.js';
@@ -14,7 +14,7 @@ import { buildGuides, guideTagName } from '../src/guides/index.js';
 import { loadBundle } from '../src/load-bundle.js';
 import { asJson, listOperations } from '../src/openapi.js';
 import { DIST_DIR, DOCS_HTML, PACKAGE_DIR } from '../src/paths.js';
-import { startStaticServer, type RunningServer } from '../src/static-server.js';
+import { type RunningServer, startStaticServer } from '../src/static-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -31,7 +31,17 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const RESULTS_DIR = join(PACKAGE_DIR, 'test-results');
 
 /** Resource types a page cannot render without. Any of them aborted fails the test. */
-const ESSENTIAL = new Set(['document', 'script', 'stylesheet', 'font', 'fetch', 'xhr', 'eventsource', 'websocket', 'manifest']);
+const ESSENTIAL = new Set([
+  'document',
+  'script',
+  'stylesheet',
+  'font',
+  'fetch',
+  'xhr',
+  'eventsource',
+  'websocket',
+  'manifest',
+]);
 /**
  * The one remote load known to remain: the "API docs by Redocly" badge's logo, which Redoc's
  * script mounts after hydration and hides when it fails to load. Decorative, not needed.
@@ -39,7 +49,9 @@ const ESSENTIAL = new Set(['document', 'script', 'stylesheet', 'font', 'fetch', 
 const DECORATIVE = [/^https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg$/];
 
 if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(`Skipping the browser test: ${CHROMIUM} not found (apt-get install -y chromium). With CI=true this is a failure.`);
+  console.warn(
+    `Skipping the browser test: ${CHROMIUM} not found (apt-get install -y chromium). With CI=true this is a failure.`,
+  );
 }
 
 interface AbortedRequest {
@@ -59,18 +71,26 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
   const pageErrors: string[] = [];
 
   /** The top-level entries of the navigation (a group's entries are nested inside it). */
-  const menuItems = () => page.locator('[data-component-name="Menu/Menu"]').first().locator(':scope > [role="listitem"]');
+  const menuItems = () =>
+    page.locator('[data-component-name="Menu/Menu"]').first().locator(':scope > [role="listitem"]');
   /** A heading by its visible text (Redoc's accessible names also carry "link to …"). */
   const heading = (text: string): Locator =>
     page.locator('h1, h2, h3, h4').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) });
   const menuItem = (label: string): Locator =>
-    menuItems().filter({ has: page.locator(':scope > a [data-testid="menu-item-label"]', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+    menuItems().filter({
+      has: page.locator(':scope > a [data-testid="menu-item-label"]', {
+        hasText: new RegExp(`^${escapeRegExp(label)}$`),
+      }),
+    });
 
   beforeAll(async () => {
     if (!HAVE_CHROMIUM) {
-      throw new Error(`CI=true but ${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium). The test never downloads a browser.`);
+      throw new Error(
+        `CI=true but ${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium). The test never downloads a browser.`,
+      );
     }
-    if (!existsSync(DOCS_HTML)) throw new Error(`${DOCS_HTML} is missing: run \`pnpm --filter @svc/docs build\` first.`);
+    if (!existsSync(DOCS_HTML))
+      throw new Error(`${DOCS_HTML} is missing: run \`pnpm --filter @svc/docs build\` first.`);
     mkdirSync(RESULTS_DIR, { recursive: true });
 
     server = await startStaticServer(DIST_DIR);
@@ -92,9 +112,11 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     await page.goto(server.url, { waitUntil: 'load' });
     // The page is prerendered; Redoc's embedded script then hydrates it, which is when React
     // attaches itself to the #redoc container. Without that, nothing would be interactive.
-    await page.waitForFunction(`Object.keys(document.getElementById('redoc') ?? {}).some((key) => key.startsWith('__react'))`).catch(() => {
-      throw new Error(`Redoc's scripts did not run offline. Requests aborted: ${JSON.stringify(aborted)}`);
-    });
+    await page
+      .waitForFunction(`Object.keys(document.getElementById('redoc') ?? {}).some((key) => key.startsWith('__react'))`)
+      .catch(() => {
+        throw new Error(`Redoc's scripts did not run offline. Requests aborted: ${JSON.stringify(aborted)}`);
+      });
   });
 
   afterAll(async () => {
@@ -113,7 +135,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
   /** Index of the first top-level entry of the reference (after its separator). */
   async function referenceStart(): Promise<number> {
     // A group's label is its link; a separator ("Guides", "API reference") is just text.
-    const labels = await menuItems().evaluateAll((items) => items.map((item) => (item.querySelector(':scope > a') ?? item).textContent?.trim() ?? ''));
+    const labels = await menuItems().evaluateAll((items) =>
+      items.map((item) => (item.querySelector(':scope > a') ?? item).textContent?.trim() ?? ''),
+    );
     const separator = labels.indexOf(REFERENCE_GROUP);
     expect(separator, `"${REFERENCE_GROUP}" in the navigation`).toBeGreaterThan(-1);
     return separator + 1;
@@ -122,7 +146,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
   /** Opens a reference tag in the navigation and returns its entry (the navigation keeps one open). */
   async function openTag(tagName: string): Promise<Locator> {
     const start = await referenceStart();
-    const labels = await menuItems().evaluateAll((items) => items.map((item) => item.querySelector(':scope > a')?.textContent?.trim() ?? ''));
+    const labels = await menuItems().evaluateAll((items) =>
+      items.map((item) => item.querySelector(':scope > a')?.textContent?.trim() ?? ''),
+    );
     const index = labels.indexOf(tagName, start);
     expect(index, `tag ${tagName} in the reference`).toBeGreaterThan(-1);
     const tag = menuItems().nth(index);
@@ -141,9 +167,14 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
       const tagName = (await menuItems().nth(index).locator(':scope > a').innerText()).trim();
       const tag = await openTag(tagName);
       // Its operations appear under it, labelled by summary; each opens a section headed by it.
-      const summaries = await tag.locator('[role="listitem"] [data-text]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-text') ?? ''));
+      const summaries = await tag
+        .locator('[role="listitem"] [data-text]')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-text') ?? ''));
       for (const summary of summaries.filter((candidate) => pathSummaries.has(candidate))) {
-        await tag.locator(`[data-text="${cssString(summary)}"]`).first().click();
+        await tag
+          .locator(`[data-text="${cssString(summary)}"]`)
+          .first()
+          .click();
         await expect.poll(() => heading(summary).first().isVisible(), { message: summary }).toBe(true);
         seen.add(summary);
       }
@@ -153,10 +184,15 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
 
   it('shows the generated curl and @svc/api-client samples of an operation', async () => {
     // A write on a phone-number path shows the most: %2B, Idempotency-Key, a body.
-    const entry = operations.find((candidate) => candidate.path.includes('{contact_number}') && candidate.method !== 'get') ?? operations[0]!;
+    const entry =
+      operations.find((candidate) => candidate.path.includes('{contact_number}') && candidate.method !== 'get') ??
+      operations[0]!;
     const summary = entry.operation.summary!;
     const tag = await openTag(entry.operation.tags![0]!);
-    await tag.locator(`[data-text="${cssString(summary)}"]`).first().click();
+    await tag
+      .locator(`[data-text="${cssString(summary)}"]`)
+      .first()
+      .click();
     const section = page.locator('[data-section-id]', { has: heading(summary) }).first();
     const samples = section.locator('[data-testid="right-panel"]', { hasText: CURL_LABEL }).first();
     await expect.poll(() => samples.innerText()).toContain('-H "Authorization: Api-Key $SVC_API_KEY"');
@@ -184,10 +220,13 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
       await expect.poll(() => heading(entry.code).first().isVisible(), { message: entry.code }).toBe(true);
       // Landed on it: the section's top is within the viewport.
       await expect
-        .poll(async () => {
-          const box = await section.boundingBox();
-          return box !== null && box.y > -box.height && box.y < (page.viewportSize()?.height ?? 0);
-        }, { message: `${entry.code} scrolled into view` })
+        .poll(
+          async () => {
+            const box = await section.boundingBox();
+            return box !== null && box.y > -box.height && box.y < (page.viewportSize()?.height ?? 0);
+          },
+          { message: `${entry.code} scrolled into view` },
+        )
         .toBe(true);
       // Redoc fills a section after scrolling to it; on a busy machine that can trail the scroll.
       await expect.poll(() => section.innerText(), { message: `${entry.code} section text` }).toContain(entry.type);
@@ -200,14 +239,19 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     await menuItem(webhooks.title).first().locator(':scope > a').click();
     // The first event's section (Redoc routes `## CALL_RECEIVED` as /guide-webhooks/call_received).
     const event = Object.keys(bundle.webhooks ?? {})[0]!.toLowerCase();
-    await page.evaluate((hash) => {
-      window.location.hash = hash;
-    }, `#/${guideTagName(webhooks)}/${event}`);
+    await page.evaluate(
+      (hash) => {
+        window.location.hash = hash;
+      },
+      `#/${guideTagName(webhooks)}/${event}`,
+    );
     // Its sub-sections (### headings are sections of their own) render as they come into view:
     // visit each, and read them all.
     const prefix = `/${guideTagName(webhooks)}/`;
     await expect.poll(() => page.locator(`[data-section-id="${prefix}${event}"]`).count()).toBe(1);
-    const ids = await page.locator(`[data-section-id^="${prefix}"]`).evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-section-id') ?? ''));
+    const ids = await page
+      .locator(`[data-section-id^="${prefix}"]`)
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-section-id') ?? ''));
     const texts: string[] = [];
     for (const id of ids) {
       await page.evaluate((hash) => {
@@ -233,34 +277,42 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     expect(await page.locator('body').innerText()).toContain('http://localhost:4010');
   });
 
-  it.each([1280, 1440, 1600, 1920])('holds its layout at %i px: no sideways scrolling, no word broken in a title', async (width) => {
-    await page.setViewportSize({ width, height: 1000 });
-    await menuItems().first().locator(':scope > a').click();
-    const title = heading(`${bundle.info.title} (${bundle.info.version})`).first();
-    await expect.poll(() => title.isVisible()).toBe(true);
-    const layout = await page.evaluate(() => {
-      const h1 = document.querySelector('h1');
-      // A word split over two lines has two client rects.
-      const brokenWords: string[] = [];
-      const text = h1?.firstChild?.nodeType === Node.TEXT_NODE ? (h1.firstChild as Text) : undefined;
-      if (text) {
-        const range = document.createRange();
-        let start = 0;
-        for (const word of (text.textContent ?? '').split(' ')) {
-          range.setStart(text, start);
-          range.setEnd(text, start + word.length);
-          if (word && range.getClientRects().length > 1) brokenWords.push(word);
-          start += word.length + 1;
+  it.each([1280, 1440, 1600, 1920])(
+    'holds its layout at %i px: no sideways scrolling, no word broken in a title',
+    async (width) => {
+      await page.setViewportSize({ width, height: 1000 });
+      await menuItems().first().locator(':scope > a').click();
+      const title = heading(`${bundle.info.title} (${bundle.info.version})`).first();
+      await expect.poll(() => title.isVisible()).toBe(true);
+      const layout = await page.evaluate(() => {
+        const h1 = document.querySelector('h1');
+        // A word split over two lines has two client rects.
+        const brokenWords: string[] = [];
+        const text = h1?.firstChild?.nodeType === Node.TEXT_NODE ? (h1.firstChild as Text) : undefined;
+        if (text) {
+          const range = document.createRange();
+          let start = 0;
+          for (const word of (text.textContent ?? '').split(' ')) {
+            range.setStart(text, start);
+            range.setEnd(text, start + word.length);
+            if (word && range.getClientRects().length > 1) brokenWords.push(word);
+            start += word.length + 1;
+          }
         }
-      }
-      return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, checkedTitle: Boolean(text), brokenWords };
-    });
-    expect(layout.checkedTitle).toBe(true);
-    expect(layout.brokenWords).toEqual([]);
-    expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
-    await page.screenshot({ path: join(RESULTS_DIR, `docs-${width}px.png`) });
-    await page.setViewportSize({ width: 1400, height: 900 });
-  });
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+          checkedTitle: Boolean(text),
+          brokenWords,
+        };
+      });
+      expect(layout.checkedTitle).toBe(true);
+      expect(layout.brokenWords).toEqual([]);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+      await page.screenshot({ path: join(RESULTS_DIR, `docs-${width}px.png`) });
+      await page.setViewportSize({ width: 1400, height: 900 });
+    },
+  );
 
   it('finds an operation with the search box', async () => {
     const entry = operations.find((candidate) => (candidate.operation.summary ?? '').split(' ').length >= 4)!;
@@ -289,7 +341,10 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     // The overview links each guide; following one lands on it.
     const authentication = guides.find((guide) => guide.id === 'authentication')!;
     await menuItems().first().locator(':scope > a').click();
-    await page.locator(`main a[href="#/${guideTagName(authentication)}"]`).first().click();
+    await page
+      .locator(`main a[href="#/${guideTagName(authentication)}"]`)
+      .first()
+      .click();
     await expect.poll(() => page.url()).toMatch(new RegExp(`#/${guideTagName(authentication)}$`));
     await expect.poll(() => heading(authentication.title).first().isVisible()).toBe(true);
   });

@@ -3,19 +3,26 @@ import { readLimits } from '@svc/spec-runtime';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {
-  CLIENT_LABEL,
-  CURL_LABEL,
   addCodeSamples,
+  CLIENT_LABEL,
+  type CodeSample,
+  CURL_LABEL,
   clientSample,
   codeSamplesFor,
   jsLiteral,
   sampleRequestFor,
   shellQuote,
-  type CodeSample,
 } from '../src/code-samples.js';
-import { freshOnSandbox, itemWithoutThread } from '../src/sandbox-fresh.js';
 import { loadBundle } from '../src/load-bundle.js';
-import { asJson, firstRequestBodyExample, listOperations, operationLabel, parametersOf, type OpenApiDocument } from '../src/openapi.js';
+import {
+  asJson,
+  firstRequestBodyExample,
+  listOperations,
+  type OpenApiDocument,
+  operationLabel,
+  parametersOf,
+} from '../src/openapi.js';
+import { freshOnSandbox, itemWithoutThread } from '../src/sandbox-fresh.js';
 
 const bundle = loadBundle();
 const operations = listOperations(bundle);
@@ -24,7 +31,10 @@ const TEST_KEY = 'test-key-123';
 
 /** Runs bash hermetically: no profile, no rc file, only the variables given. */
 function bash(script: string, env: Record<string, string> = {}): string {
-  return execFileSync('bash', ['--noprofile', '--norc', '-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8' });
+  return execFileSync('bash', ['--noprofile', '--norc', '-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    encoding: 'utf8',
+  });
 }
 
 const argumentsBySource = new Map<string, string[]>();
@@ -34,7 +44,9 @@ function curlArguments(source: string, again = false): string[] {
   if (!args) {
     // uuidgen may be missing here: a stand-in with the same output (a fresh UUID per call).
     const uuidgen = `command -v uuidgen >/dev/null || uuidgen() { ${JSON.stringify(process.execPath)} -p 'crypto.randomUUID()'; }`;
-    args = bash(`${uuidgen}\ncurl() { printf '%s\\0' "$@"; }\n${source}\n`, { SVC_API_KEY: TEST_KEY }).split('\0').slice(0, -1);
+    args = bash(`${uuidgen}\ncurl() { printf '%s\\0' "$@"; }\n${source}\n`, { SVC_API_KEY: TEST_KEY })
+      .split('\0')
+      .slice(0, -1);
     if (!again) argumentsBySource.set(source, args);
   }
   return args;
@@ -57,7 +69,10 @@ describe('code samples', () => {
     expect(operations.length).toBeGreaterThan(0);
     for (const entry of listOperations(docs)) {
       const samples = entry.operation['x-codeSamples'] as CodeSample[];
-      expect(samples.map((sample) => sample.label), operationLabel(entry)).toEqual([CURL_LABEL, CLIENT_LABEL]);
+      expect(
+        samples.map((sample) => sample.label),
+        operationLabel(entry),
+      ).toEqual([CURL_LABEL, CLIENT_LABEL]);
       for (const sample of samples) expect(sample.source.trim()).not.toBe('');
     }
     // The published bundle is never touched.
@@ -88,7 +103,10 @@ describe('code samples', () => {
       const keys = headersOf(curlArguments(curl)).filter((header) => header.startsWith('Idempotency-Key: '));
       expect(keys).toHaveLength(isWrite ? 1 : 0);
       // Never a hard-coded key: each run makes its own.
-      if (isWrite) expect(headersOf(curlArguments(curl, true)).find((header) => header.startsWith('Idempotency-Key: '))).not.toBe(keys[0]);
+      if (isWrite)
+        expect(headersOf(curlArguments(curl, true)).find((header) => header.startsWith('Idempotency-Key: '))).not.toBe(
+          keys[0],
+        );
     });
 
     it('curl: sends the first request-body example as JSON', () => {
@@ -99,14 +117,21 @@ describe('code samples', () => {
       } else {
         // The contract's example, with seed-dependent values made to work on a fresh sandbox.
         expect(JSON.parse(args[args.indexOf('-d') + 1]!)).toEqual(sampleRequestFor(bundle, entry).body?.value);
-        expect(Object.keys(JSON.parse(args[args.indexOf('-d') + 1]!) as object)).toEqual(Object.keys(example.value as object));
+        expect(Object.keys(JSON.parse(args[args.indexOf('-d') + 1]!) as object)).toEqual(
+          Object.keys(example.value as object),
+        );
         expect(headersOf(args)).toContain('Content-Type: application/json');
       }
     });
 
     it('@svc/api-client: parses as TypeScript and calls the typed method on the path template', () => {
-      const { diagnostics } = ts.transpileModule(client, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
-      expect(diagnostics?.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual([]);
+      const { diagnostics } = ts.transpileModule(client, {
+        reportDiagnostics: true,
+        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+      });
+      expect(diagnostics?.map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))).toEqual(
+        [],
+      );
       expect(client).toContain("import { createSvcClient } from '@svc/api-client';");
       expect(client).toContain('apiKey: process.env.SVC_API_KEY');
       expect(client).toContain(`svc.${entry.method.toUpperCase()}('${entry.path}'`);
@@ -134,7 +159,11 @@ describe('code samples', () => {
     expect(threaded).not.toContain(body.entity_id);
     expect(body.entity_id).toBe(itemWithoutThread(body.entity_type));
     // Bodies without a taken item are left as the contract wrote them.
-    expect(freshOnSandbox({ entity_type: 'CALL', entity_id: body.entity_id, content: 'x' })).toEqual({ entity_type: 'CALL', entity_id: body.entity_id, content: 'x' });
+    expect(freshOnSandbox({ entity_type: 'CALL', entity_id: body.entity_id, content: 'x' })).toEqual({
+      entity_type: 'CALL',
+      entity_id: body.entity_id,
+      content: 'x',
+    });
   });
 
   it('refuses an operation whose path parameter has no example, rather than inventing one', () => {
@@ -142,7 +171,11 @@ describe('code samples', () => {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
       servers: [{ url: 'http://localhost' }],
-      paths: { '/things/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } } },
+      paths: {
+        '/things/{id}': {
+          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} },
+        },
+      },
     };
     expect(() => sampleRequestFor(doc, listOperations(doc)[0]!)).toThrow(/path parameter id has no example/);
   });
@@ -155,7 +188,9 @@ describe('quoting', () => {
   });
 
   it('writes JavaScript literals like hand-written code', () => {
-    expect(jsLiteral({ a: 1, 'b-c': [true, null], d: "customer's" })).toBe(`{ a: 1, 'b-c': [true, null], d: "customer's" }`);
+    expect(jsLiteral({ a: 1, 'b-c': [true, null], d: "customer's" })).toBe(
+      `{ a: 1, 'b-c': [true, null], d: "customer's" }`,
+    );
     const long = jsLiteral({ text: 'x'.repeat(90) });
     expect(long).toBe(`{\n  text: '${'x'.repeat(90)}',\n}`);
   });

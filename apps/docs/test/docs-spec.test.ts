@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GUIDES_GROUP, REFERENCE_GROUP, makeDocsSpec } from '../src/docs-spec.js';
+import { GUIDES_GROUP, makeDocsSpec, REFERENCE_GROUP } from '../src/docs-spec.js';
 import { guideTagName } from '../src/guides/index.js';
 import { loadBundle } from '../src/load-bundle.js';
 
@@ -25,7 +25,8 @@ describe('the docs copy of the bundle', () => {
 
   it('keeps the overview, minus the sections a guide now presents, and links every guide', () => {
     const overview = spec.info.description ?? '';
-    for (const heading of guides.flatMap((guide) => guide.replacesSections)) expect(overview).not.toContain(`## ${heading}\n`);
+    for (const heading of guides.flatMap((guide) => guide.replacesSections))
+      expect(overview).not.toContain(`## ${heading}\n`);
     expect(overview).toContain('## Conventions');
     for (const guide of guides) expect(overview).toContain(`](#/${guideTagName(guide)})`);
   });

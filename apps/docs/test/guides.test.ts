@@ -44,11 +44,16 @@ describe('guides', () => {
 
   it('authentication: every scope with what it grants, every operation with its scope ("either" for alternatives)', () => {
     const { markdown } = guide('authentication');
-    const scopes = resolve(bundle, bundle.components?.securitySchemes?.ApiKey)?.['x-svc-scopes'] as Record<string, string>;
+    const scopes = resolve(bundle, bundle.components?.securitySchemes?.ApiKey)?.['x-svc-scopes'] as Record<
+      string,
+      string
+    >;
     for (const [scope, grants] of Object.entries(scopes)) expect(markdown).toContain(`| \`${scope}\` | ${grants} |`);
     for (const entry of listOperations(bundle)) {
       const requirements = entry.operation.security ?? bundle.security ?? [];
-      expect(markdown).toContain(`| \`${operationLabel(entry)}\` | ${entry.operation.summary} | ${requirementText(requirements)} |`);
+      expect(markdown).toContain(
+        `| \`${operationLabel(entry)}\` | ${entry.operation.summary} | ${requirementText(requirements)} |`,
+      );
       if (requirements.length > 1) expect(requirementText(requirements)).toMatch(/^either `\w+` or `\w+`$/);
     }
   });
@@ -79,7 +84,10 @@ describe('guides', () => {
   });
 
   it('reads the codes of a response from its named error, inside its allOf', () => {
-    expect(codesOfResponse(bundle, { $ref: '#/components/responses/IdempotencyConflict' })).toEqual(['IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']);
+    expect(codesOfResponse(bundle, { $ref: '#/components/responses/IdempotencyConflict' })).toEqual([
+      'IDEMPOTENCY_KEY_REUSE',
+      'OTHER_TRANSACTION_IN_PROGRESS',
+    ]);
     const getThread = bundle.paths?.['/v2/api/threads/{id}']?.get;
     expect(codesOfResponse(bundle, getThread!.responses!['404']!)).toEqual(['THREAD_NOT_FOUND']);
   });
@@ -95,7 +103,7 @@ describe('guides', () => {
     }
   });
 
-  it('idempotency and request ids reuse the contract\'s own prose', () => {
+  it("idempotency and request ids reuse the contract's own prose", () => {
     const description = splitDescription(bundle.info.description);
     expect(guide('idempotency').markdown).toContain(requireSection(description, 'Idempotency'));
     expect(guide('request-ids').markdown).toContain(requireSection(description, 'Request ids'));
@@ -129,7 +137,10 @@ describe('guides', () => {
   it('not yet specified: every unspecified operation and every marker, with its location and text', () => {
     const { markdown } = guide('not-yet-specified');
     for (const item of readUnspecifiedOperations(asJson(bundle))) expect(markdown).toContain(`**${item.name}**`);
-    for (const marker of collectMarkers(bundle)) expect(markdown).toContain(`**${marker.location}**${marker.aspect ? ` (${marker.aspect})` : ''}: ${oneLine(marker.text)}`);
+    for (const marker of collectMarkers(bundle))
+      expect(markdown).toContain(
+        `**${marker.location}**${marker.aspect ? ` (${marker.aspect})` : ''}: ${oneLine(marker.text)}`,
+      );
   });
 });
 

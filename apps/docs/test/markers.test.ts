@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundle } from '../src/load-bundle.js';
-import { MARKER_KINDS, collectMarkers } from '../src/markers.js';
+import { collectMarkers, MARKER_KINDS } from '../src/markers.js';
 import type { OpenApiDocument } from '../src/openapi.js';
 
 /** A small document with one marker in each kind of place the docs must name. */
@@ -21,21 +21,39 @@ const doc: OpenApiDocument = {
           { $ref: '#/components/parameters/SizeParameter' },
         ],
         requestBody: {
-          content: { 'application/json': { schema: { type: 'object', properties: { query: { type: 'string', 'x-svc-inferred': 'Name chosen.' } } } } },
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { query: { type: 'string', 'x-svc-inferred': 'Name chosen.' } } },
+            },
+          },
         },
-        responses: { '200': { description: 'ok', 'x-svc-unspecified': 'Order.', headers: { 'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitResetHeader' } } } },
+        responses: {
+          '200': {
+            description: 'ok',
+            'x-svc-unspecified': 'Order.',
+            headers: { 'X-RateLimit-Reset': { $ref: '#/components/headers/RateLimitResetHeader' } },
+          },
+        },
       },
     },
-    '/v2/api/crm/attributes/{key}': { parameters: [{ name: 'key', in: 'path', required: true, 'x-svc-ambiguity': 'Key or label.' }] },
+    '/v2/api/crm/attributes/{key}': {
+      parameters: [{ name: 'key', in: 'path', required: true, 'x-svc-ambiguity': 'Key or label.' }],
+    },
   },
   webhooks: { CALL_RECEIVED: { post: { 'x-svc-unspecified': 'Signature.' } } },
   components: {
     schemas: {
       Deal: {
         'x-svc-ambiguity': 'Amount readings.',
-        properties: { status: { type: 'string', 'x-svc-unspecified': 'Values.' }, items: { type: 'array', items: { allOf: [{ properties: { x: { 'x-svc-inferred': 'Deep.' } } }] } } },
+        properties: {
+          status: { type: 'string', 'x-svc-unspecified': 'Values.' },
+          items: { type: 'array', items: { allOf: [{ properties: { x: { 'x-svc-inferred': 'Deep.' } } }] } },
+        },
       },
-      ErrorCode: { enum: ['API_KEY_INVALID', 'FORBIDDEN'], 'x-svc-codes': { API_KEY_INVALID: {}, FORBIDDEN: { 'x-svc-unspecified': 'Which operations.' } } },
+      ErrorCode: {
+        enum: ['API_KEY_INVALID', 'FORBIDDEN'],
+        'x-svc-codes': { API_KEY_INVALID: {}, FORBIDDEN: { 'x-svc-unspecified': 'Which operations.' } },
+      },
     },
     parameters: { SizeParameter: { name: 'size', in: 'query', 'x-svc-unspecified': 'Default size.' } },
     headers: { RateLimitResetHeader: { 'x-svc-unspecified': 'Unit.' } },
@@ -44,7 +62,10 @@ const doc: OpenApiDocument = {
 
 describe('collectMarkers', () => {
   const markers = collectMarkers(doc);
-  const located = markers.map((marker) => `${marker.kind.replace('x-svc-', '')} | ${marker.location}${marker.aspect ? ` (${marker.aspect})` : ''} | ${marker.text}`);
+  const located = markers.map(
+    (marker) =>
+      `${marker.kind.replace('x-svc-', '')} | ${marker.location}${marker.aspect ? ` (${marker.aspect})` : ''} | ${marker.text}`,
+  );
 
   it('names every location the way a reader looks for it', () => {
     expect(located).toEqual([
@@ -71,7 +92,9 @@ describe('collectMarkers', () => {
       area: 'error code',
       pointer: '#/components/schemas/ErrorCode/x-svc-codes/FORBIDDEN',
     });
-    expect(new Set(markers.map((marker) => marker.area))).toEqual(new Set(['limits', 'operation', 'webhook', 'schema', 'error code', 'shared component']));
+    expect(new Set(markers.map((marker) => marker.area))).toEqual(
+      new Set(['limits', 'operation', 'webhook', 'schema', 'error code', 'shared component']),
+    );
   });
 });
 
@@ -83,7 +106,13 @@ describe('collectMarkers on the bundle', () => {
     // An independent count: every marker key, one per sentence (lists and aspect maps expand).
     let expected = 0;
     const count = (value: unknown): number =>
-      typeof value === 'string' ? 1 : Array.isArray(value) ? value.reduce<number>((sum, item) => sum + count(item), 0) : typeof value === 'object' && value ? Object.values(value).reduce<number>((sum, item) => sum + count(item), 0) : 1;
+      typeof value === 'string'
+        ? 1
+        : Array.isArray(value)
+          ? value.reduce<number>((sum, item) => sum + count(item), 0)
+          : typeof value === 'object' && value
+            ? Object.values(value).reduce<number>((sum, item) => sum + count(item), 0)
+            : 1;
     JSON.stringify(bundle, (key, value: unknown) => {
       if ((MARKER_KINDS as readonly string[]).includes(key)) expected += count(value);
       return value;

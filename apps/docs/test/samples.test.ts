@@ -8,21 +8,26 @@
 // seed before each sample, so each meets the sandbox an integrator's first `pnpm start` gives.
 // The TypeScript samples run one after another in one Node process (test/support/sample-runner.mjs)
 // that reports each one's exit status and output as a process of its own would.
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandboxServer, type RunningSandbox } from '@svc/sandbox';
-import { publishedPackages } from '../../../scripts/published-packages.mjs';
+import { type RunningSandbox, startSandboxServer } from '@svc/sandbox';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishedPackages } from '../../../scripts/published-packages.mjs';
 import { CURL_LABEL, codeSamplesFor } from '../src/code-samples.js';
-import { defaultServerUrl, listOperations, operationLabel } from '../src/openapi.js';
 import { loadBundle } from '../src/load-bundle.js';
+import { defaultServerUrl, listOperations, operationLabel } from '../src/openapi.js';
 import { PACKAGE_DIR } from '../src/paths.js';
 
 const ROOT = join(PACKAGE_DIR, '..', '..');
 /** The READMEs an integrator (or a server team) reads: the root's and every published package's. */
-const READMES = ['README.md', ...publishedPackages().map(({ dir }) => `${dir}/README.md`).filter((file) => existsSync(join(ROOT, file)))];
+const READMES = [
+  'README.md',
+  ...publishedPackages()
+    .map(({ dir }) => `${dir}/README.md`)
+    .filter((file) => existsSync(join(ROOT, file))),
+];
 const DEMO_KEY = 'sbx_demo_full_access';
 /** What a sample sees of its environment: the key, as the samples say, and a PATH. */
 const sampleEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', SVC_API_KEY: DEMO_KEY };
@@ -44,7 +49,8 @@ function markdownSamples(file: string): Sample[] {
   for (let match = fence.exec(text); match; match = fence.exec(text)) {
     const [, language = '', body = ''] = match;
     index++;
-    if (language === 'ts' || language === 'typescript' || language === 'js') samples.push({ name: `${file} #${index}`, language: 'ts', source: body });
+    if (language === 'ts' || language === 'typescript' || language === 'js')
+      samples.push({ name: `${file} #${index}`, language: 'ts', source: body });
     // Shell blocks also hold install and start commands; the curl calls among them are samples.
     else if (language === 'sh' || language === 'bash') {
       for (const line of body.split('\n').filter((candidate) => candidate.trimStart().startsWith('curl '))) {
@@ -79,7 +85,12 @@ const fileOf = (sample: Sample) => join(WORK_DIR, `sample-${samples.indexOf(samp
  */
 function run(command: string, args: string[], env: Record<string, string>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, cwd: WORK_DIR, stdio: ['ignore', 'pipe', 'pipe'], timeout: SAMPLE_LIMIT_MS });
+    const child = spawn(command, args, {
+      env,
+      cwd: WORK_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: SAMPLE_LIMIT_MS,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -141,8 +152,12 @@ afterAll(() => {
 
 describe('the samples', () => {
   it('are found where an integrator meets them', () => {
-    expect(readmeSamples.filter((sample) => sample.name.startsWith('README.md')).map((sample) => sample.language)).toContain('ts');
-    expect(readmeSamples.filter((sample) => sample.name.startsWith('packages/client/README.md')).length).toBeGreaterThanOrEqual(4);
+    expect(
+      readmeSamples.filter((sample) => sample.name.startsWith('README.md')).map((sample) => sample.language),
+    ).toContain('ts');
+    expect(
+      readmeSamples.filter((sample) => sample.name.startsWith('packages/client/README.md')).length,
+    ).toBeGreaterThanOrEqual(4);
     expect(readmeSamples.some((sample) => sample.language === 'curl')).toBe(true);
     expect(docsSamples.filter((sample) => sample.language === 'ts')).toHaveLength(listOperations(bundle).length);
   });
@@ -167,28 +182,37 @@ describe('the samples', () => {
     expect(problems).toEqual([]);
   });
 
-  it.each(samples.map((sample) => [sample.name, sample] as const))('%s runs against a fresh sandbox', async (_name, sample) => {
-    const reset = await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
-    expect(reset.status).toBe(200);
-    // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1).
-    const source = sample.source.replaceAll(SANDBOX_URL, sandbox.url).replaceAll(SANDBOX_URL.replace('localhost', '127.0.0.1'), sandbox.url);
-    if (sample.language === 'curl') {
-      // A failing status fails the command (curl --fail-with-body). uuidgen may be missing here:
-      // a stand-in with the same output (a fresh UUID per call).
-      const prelude = [
-        `command -v uuidgen >/dev/null || uuidgen() { ${JSON.stringify(process.execPath)} -p 'crypto.randomUUID()'; }`,
-        'curl() { command curl --silent --show-error --fail-with-body "$@"; }',
-      ].join('\n');
-      const result = await run('bash', ['--noprofile', '--norc', '-e', '-c', `${prelude}\n${source}\n`], sampleEnv);
-      expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
-      return;
-    }
-    // TypeScript as a consumer runs it: transpiled, imports resolved from this package.
-    const file = fileOf(sample).replace(/\.ts$/, '.mjs');
-    writeFileSync(file, ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText);
-    const result = await runInRunner(file);
-    // The samples print the error code on stderr when the call fails: nothing may reach it.
-    expect({ status: result.status, stderr: result.stderr }, result.stdout).toEqual({ status: 0, stderr: '' });
-  });
+  it.each(samples.map((sample) => [sample.name, sample] as const))(
+    '%s runs against a fresh sandbox',
+    async (_name, sample) => {
+      const reset = await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
+      expect(reset.status).toBe(200);
+      // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1).
+      const source = sample.source
+        .replaceAll(SANDBOX_URL, sandbox.url)
+        .replaceAll(SANDBOX_URL.replace('localhost', '127.0.0.1'), sandbox.url);
+      if (sample.language === 'curl') {
+        // A failing status fails the command (curl --fail-with-body). uuidgen may be missing here:
+        // a stand-in with the same output (a fresh UUID per call).
+        const prelude = [
+          `command -v uuidgen >/dev/null || uuidgen() { ${JSON.stringify(process.execPath)} -p 'crypto.randomUUID()'; }`,
+          'curl() { command curl --silent --show-error --fail-with-body "$@"; }',
+        ].join('\n');
+        const result = await run('bash', ['--noprofile', '--norc', '-e', '-c', `${prelude}\n${source}\n`], sampleEnv);
+        expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+        return;
+      }
+      // TypeScript as a consumer runs it: transpiled, imports resolved from this package.
+      const file = fileOf(sample).replace(/\.ts$/, '.mjs');
+      writeFileSync(
+        file,
+        ts.transpileModule(source, {
+          compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+        }).outputText,
+      );
+      const result = await runInRunner(file);
+      // The samples print the error code on stderr when the call fails: nothing may reach it.
+      expect({ status: result.status, stderr: result.stderr }, result.stdout).toEqual({ status: 0, stderr: '' });
+    },
+  );
 });
-

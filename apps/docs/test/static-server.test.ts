@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStaticServer, type RunningServer } from '../src/static-server.js';
+import { type RunningServer, startStaticServer } from '../src/static-server.js';
 
 describe('static server', () => {
   let server: RunningServer;

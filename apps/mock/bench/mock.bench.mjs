@@ -11,12 +11,16 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { prismCliPath, BUNDLE_PATH } from '../dist/index.js';
+import { BUNDLE_PATH, prismCliPath } from '../dist/index.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const scenario = { name: 'GET /v2/api/threads/{id} with a valid key', path: '/v2/api/threads/cth-5Lm1zX7e', headers: { Authorization: 'Api-Key bench_key' } };
+const scenario = {
+  name: 'GET /v2/api/threads/{id} with a valid key',
+  path: '/v2/api/threads/cth-5Lm1zX7e',
+  headers: { Authorization: 'Api-Key bench_key' },
+};
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -41,7 +45,11 @@ async function startProcess(args, port) {
     if (response) {
       await response.arrayBuffer();
       if (response.status !== 200) throw new Error(`${args.join(' ')}: ${scenario.path} answered ${response.status}`);
-      return { url, stop: () => new Promise((done) => (exited !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))) };
+      return {
+        url,
+        stop: () =>
+          new Promise((done) => (exited !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))),
+      };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -50,7 +58,12 @@ async function startProcess(args, port) {
 }
 
 async function load(url, seconds = duration) {
-  const result = await autocannon({ url: `${url}${scenario.path}`, connections, duration: seconds, headers: scenario.headers });
+  const result = await autocannon({
+    url: `${url}${scenario.path}`,
+    connections,
+    duration: seconds,
+    headers: scenario.headers,
+  });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -76,9 +89,17 @@ const runs = [];
 let port = await freePort();
 runs.push(await measure('svc-mock (Prism library + API dialect)', [cli, '--port', String(port)], port));
 port = await freePort();
-runs.push(await measure('plain prism mock --verboseLevel silent', [prism, 'mock', BUNDLE_PATH, '--port', String(port), '--verboseLevel', 'silent'], port));
+runs.push(
+  await measure(
+    'plain prism mock --verboseLevel silent',
+    [prism, 'mock', BUNDLE_PATH, '--port', String(port), '--verboseLevel', 'silent'],
+    port,
+  ),
+);
 port = await freePort();
-runs.push(await measure('plain prism mock (default logging)', [prism, 'mock', BUNDLE_PATH, '--port', String(port)], port));
+runs.push(
+  await measure('plain prism mock (default logging)', [prism, 'mock', BUNDLE_PATH, '--port', String(port)], port),
+);
 
 const [mock, plain, plainLogging] = runs;
 const results = {
@@ -93,12 +114,29 @@ const results = {
 };
 // The shape the root harness (`pnpm bench`) reads: one row per figure, each beside its peer.
 results.figures = [
-  { name: `mock ${scenario.name}`, value: mock.requestsPerSecond, unit: 'req/s', peer: plain.name, peerValue: plain.requestsPerSecond, ratio: results.ratio },
-  { name: `mock ${scenario.name}, p99`, value: mock.p99Ms, unit: 'ms', peer: plain.name, peerValue: plain.p99Ms, ratio: plain.p99Ms ? Number((mock.p99Ms / plain.p99Ms).toFixed(2)) : null },
+  {
+    name: `mock ${scenario.name}`,
+    value: mock.requestsPerSecond,
+    unit: 'req/s',
+    peer: plain.name,
+    peerValue: plain.requestsPerSecond,
+    ratio: results.ratio,
+  },
+  {
+    name: `mock ${scenario.name}, p99`,
+    value: mock.p99Ms,
+    unit: 'ms',
+    peer: plain.name,
+    peerValue: plain.p99Ms,
+    ratio: plain.p99Ms ? Number((mock.p99Ms / plain.p99Ms).toFixed(2)) : null,
+  },
 ];
 writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 
-const rows = runs.map((r) => `${r.name.padEnd(42)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`);
+const rows = runs.map(
+  (r) =>
+    `${r.name.padEnd(42)} ${String(r.requestsPerSecond).padStart(8)} req/s   p50 ${String(r.p50Ms).padStart(4)} ms   p99 ${String(r.p99Ms).padStart(4)} ms   errors ${r.errors}   non-2xx ${r.non2xx}`,
+);
 process.stdout.write(
   [
     `${scenario.name}: ${duration} s, ${connections} connections, Node ${process.version}`,

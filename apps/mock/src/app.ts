@@ -5,12 +5,12 @@
 // once the kernel found it valid, so no Prism problem+json, no 422 and no 5xx ever reaches a
 // client for bad input.
 import { parse } from 'node:querystring';
-import type { Hono } from 'hono';
+import { type Call, type Credentials, createKernel, type Outcome } from '@svc/server-kernel';
 import { type Contract, headerText, isRetryable } from '@svc/spec-runtime';
-import { type Call, createKernel, type Credentials, type Outcome } from '@svc/server-kernel';
+import type { Hono } from 'hono';
 import { BUNDLE_PATH, bundledContract } from './contract.js';
 import type { MockKey } from './keys-file.js';
-import { indexExamples, parsePrefer, resolvePreferences, type ExampleIndex } from './prefer.js';
+import { type ExampleIndex, indexExamples, parsePrefer, resolvePreferences } from './prefer.js';
 import { createPrismEngine, type PrismEngine, type PrismRequest } from './prism-engine.js';
 
 export interface MockOptions {
@@ -49,7 +49,8 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const known = options.keys ? new Map(options.keys.map((k) => [k.key, k])) : undefined;
   const everyScope = Object.keys(contract.scopes);
   // Without a keys file any well-formed key is accepted with every scope.
-  const findKey = (token: string): Credentials | undefined => (known ? known.get(token) : { key: token, scopes: everyScope });
+  const findKey = (token: string): Credentials | undefined =>
+    known ? known.get(token) : { key: token, scopes: everyScope };
 
   /** A served example or generated body: error bodies get this request's id (and a coherent retryable). */
   function served(requestId: string, status: number, body: unknown): { status: number; body: unknown } {
@@ -62,15 +63,36 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     return { status, body: { ...(body as object), error } };
   }
 
-  async function answer({ request, pathname, query, operation, body, requestId, responseHeaders }: Call<Credentials>): Promise<Outcome> {
+  async function answer({
+    request,
+    pathname,
+    query,
+    operation,
+    body,
+    requestId,
+    responseHeaders,
+  }: Call<Credentials>): Promise<Outcome> {
     const preferences = parsePrefer(request.headers.get('prefer') ?? undefined);
-    const choice = preferences.ok ? resolvePreferences(operation, examples, preferences.value, options.dynamic ?? false) : preferences;
+    const choice = preferences.ok
+      ? resolvePreferences(operation, examples, preferences.value, options.dynamic ?? false)
+      : preferences;
     // A Prefer header the operation cannot satisfy: the mock's caller erred, not the API's client.
     if (!choice.ok) {
-      return { error: 'INVALID_REQUEST', message: choice.message, param: 'Prefer', suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.` };
+      return {
+        error: 'INVALID_REQUEST',
+        message: choice.message,
+        param: 'Prefer',
+        suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.`,
+      };
     }
     // Prism's query: one value as a string, a repeated name's values as an array (maxKeys 0: no cap).
-    const prismRequest: PrismRequest = { method: operation.method, path: pathname, query: parse(query.toString(), '&', '=', { maxKeys: 0 }) as PrismRequest['query'], headers: Object.fromEntries(request.headers), ...(body !== undefined ? { body } : {}) };
+    const prismRequest: PrismRequest = {
+      method: operation.method,
+      path: pathname,
+      query: parse(query.toString(), '&', '=', { maxKeys: 0 }) as PrismRequest['query'],
+      headers: Object.fromEntries(request.headers),
+      ...(body !== undefined ? { body } : {}),
+    };
     let outcome = await prism.request(prismRequest, choice.value);
 
     // json-schema-faker does not honour every construct of the contract (oneOf branches that only
@@ -85,7 +107,9 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
       if (!again) break;
     }
     if (outcome.kind === 'failure') {
-      throw new Error(`Prism could not answer ${operation.operationId} (${outcome.status ?? '?'} ${outcome.title}): ${outcome.detail}`);
+      throw new Error(
+        `Prism could not answer ${operation.operationId} (${outcome.status ?? '?'} ${outcome.title}): ${outcome.detail}`,
+      );
     }
     return served(requestId, outcome.status, outcome.body);
   }
@@ -100,7 +124,12 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
     idempotency: false,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    ...(options.onInternalError ? { onInternalError: (requestId: string, _request: Request, error: unknown) => options.onInternalError!(requestId, error) } : {}),
+    ...(options.onInternalError
+      ? {
+          onInternalError: (requestId: string, _request: Request, error: unknown) =>
+            options.onInternalError!(requestId, error),
+        }
+      : {}),
   });
   return {
     contract,

@@ -12,10 +12,11 @@ export function parseKeys(raw: unknown, knownScopes: Readonly<Record<string, str
   const fail = (why: string): never => {
     throw new Error(`${source}: ${why}. Expected {"keys":[{"key":"...","scopes":["..."]}]}.`);
   };
-  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { keys?: unknown }).keys)) fail('no "keys" array');
+  if (typeof raw !== 'object' || raw === null || !Array.isArray((raw as { keys?: unknown }).keys))
+    fail('no "keys" array');
   const keys: MockKey[] = [];
   const seen = new Set<string>();
-  ((raw as { keys: unknown[] }).keys).forEach((entry, index) => {
+  (raw as { keys: unknown[] }).keys.forEach((entry, index) => {
     const at = `keys[${index}]`;
     if (typeof entry !== 'object' || entry === null) fail(`${at} is not an object`);
     const { key, scopes, revoked, trial } = entry as Record<string, unknown>;
@@ -23,12 +24,19 @@ export function parseKeys(raw: unknown, knownScopes: Readonly<Record<string, str
     if (typeof key !== 'string' || !/^\S+$/.test(key)) fail(`${at}.key must be a non-empty string without spaces`);
     if (seen.has(key as string)) fail(`${at}.key ${String(key)} appears twice`);
     seen.add(key as string);
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) fail(`${at}.scopes must be an array of strings`);
+    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))
+      fail(`${at}.scopes must be an array of strings`);
     const unknown = (scopes as string[]).filter((s) => !(s in knownScopes));
-    if (unknown.length > 0) fail(`${at}.scopes has unknown scope ${unknown.join(', ')} (known: ${Object.keys(knownScopes).join(', ')})`);
+    if (unknown.length > 0)
+      fail(`${at}.scopes has unknown scope ${unknown.join(', ')} (known: ${Object.keys(knownScopes).join(', ')})`);
     if (revoked !== undefined && typeof revoked !== 'boolean') fail(`${at}.revoked must be a boolean`);
     if (trial !== undefined && typeof trial !== 'boolean') fail(`${at}.trial must be a boolean`);
-    keys.push({ key: key as string, scopes: [...(scopes as string[])], ...(revoked ? { revoked: true } : {}), ...(trial ? { trial: true } : {}) });
+    keys.push({
+      key: key as string,
+      scopes: [...(scopes as string[])],
+      ...(revoked ? { revoked: true } : {}),
+      ...(trial ? { trial: true } : {}),
+    });
   });
   return keys;
 }

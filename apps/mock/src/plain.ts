@@ -1,6 +1,6 @@
 // Plain `prism mock` of the same bundle (prism-cli's own server), for comparison: what the mock
 // adds is visible by sending the same request to both. Used by `svc-mock --plain` and the bench.
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { BUNDLE_PATH } from './contract.js';
@@ -24,7 +24,17 @@ export interface PlainOptions {
 }
 
 export function spawnPlainPrism(options: PlainOptions): ChildProcess {
-  const args = [prismCliPath(), 'mock', BUNDLE_PATH, '--port', String(options.port), '--host', options.host, '--verboseLevel', options.verboseLevel ?? 'info'];
+  const args = [
+    prismCliPath(),
+    'mock',
+    BUNDLE_PATH,
+    '--port',
+    String(options.port),
+    '--host',
+    options.host,
+    '--verboseLevel',
+    options.verboseLevel ?? 'info',
+  ];
   if (options.dynamic) args.push('--dynamic');
   return spawn(process.execPath, args, { stdio: options.stdio ?? 'inherit' });
 }

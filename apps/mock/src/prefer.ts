@@ -52,18 +52,23 @@ export function parsePrefer(header: string | undefined): Parsed<Preferences> {
     if (token.trim() === '') continue;
     const read = readToken(token);
     if (!read) {
-      return { ok: false, message: `The Prefer header is malformed near ${previewValue(token.trim())}; use e.g. Prefer: code=404, example=NAME or Prefer: dynamic=true.` };
+      return {
+        ok: false,
+        message: `The Prefer header is malformed near ${previewValue(token.trim())}; use e.g. Prefer: code=404, example=NAME or Prefer: dynamic=true.`,
+      };
     }
     const name = read.name.toLowerCase();
     const { value } = read;
     if (name === 'code') {
-      if (value.length !== 3 || !/^\d{3}$/.test(value)) return { ok: false, message: `Prefer code must be a three-digit HTTP status; got ${previewValue(value)}.` };
+      if (value.length !== 3 || !/^\d{3}$/.test(value))
+        return { ok: false, message: `Prefer code must be a three-digit HTTP status; got ${previewValue(value)}.` };
       preferences.code = Number(value);
     } else if (name === 'example') {
       if (value === '') return { ok: false, message: 'Prefer example needs the name of a documented example.' };
       preferences.example = value;
     } else if (name === 'dynamic') {
-      if (value !== 'true' && value !== 'false') return { ok: false, message: `Prefer dynamic must be true or false; got ${previewValue(value)}.` };
+      if (value !== 'true' && value !== 'false')
+        return { ok: false, message: `Prefer dynamic must be true or false; got ${previewValue(value)}.` };
       preferences.dynamic = value === 'true';
     } else if (name === 'seed') {
       preferences.seed = value;
@@ -80,7 +85,9 @@ export function indexExamples(contract: Contract): ExampleIndex {
   for (const op of contract.operations) {
     const byKey = new Map<string, string[]>();
     for (const key of op.statuses) {
-      const response = contract.resolve(`${op.pointer}/responses/${key}`) as { content?: Record<string, { examples?: Record<string, unknown> }> } | undefined;
+      const response = contract.resolve(`${op.pointer}/responses/${key}`) as
+        | { content?: Record<string, { examples?: Record<string, unknown> }> }
+        | undefined;
       const media = response?.content?.['application/json'];
       byKey.set(key, Object.keys(media?.examples ?? {}));
     }
@@ -94,7 +101,12 @@ function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}... (${text.length} characters)` : text;
 }
 
-export function resolvePreferences(operation: Operation, examples: ExampleIndex, preferences: Preferences, defaultDynamic: boolean): Parsed<MockChoice> {
+export function resolvePreferences(
+  operation: Operation,
+  examples: ExampleIndex,
+  preferences: Preferences,
+  defaultDynamic: boolean,
+): Parsed<MockChoice> {
   const byKey = examples.get(operation.operationId) ?? new Map<string, readonly string[]>();
   const choice: MockChoice = { dynamic: preferences.dynamic ?? defaultDynamic };
   if (preferences.seed !== undefined) choice.seed = preferences.seed;
@@ -102,7 +114,11 @@ export function resolvePreferences(operation: Operation, examples: ExampleIndex,
   let key: string | undefined;
   if (preferences.code !== undefined) {
     key = responseKeyFor(operation, preferences.code);
-    if (key === undefined) return { ok: false, message: `Prefer code=${preferences.code} is not documented for ${operation.operationId}; documented: ${documented}.` };
+    if (key === undefined)
+      return {
+        ok: false,
+        message: `Prefer code=${preferences.code} is not documented for ${operation.operationId}; documented: ${documented}.`,
+      };
     choice.code = preferences.code;
   }
   if (preferences.example !== undefined) {
@@ -112,13 +128,19 @@ export function resolvePreferences(operation: Operation, examples: ExampleIndex,
       key = operation.statuses.find((k) => byKey.get(k)?.includes(name));
       if (key === undefined) {
         const all = operation.statuses.flatMap((k) => (byKey.get(k) ?? []).map((n) => `${n} (${k})`));
-        return { ok: false, message: `No response of ${operation.operationId} has an example named ${clip(name)}; documented: ${all.join(', ') || 'none'}.` };
+        return {
+          ok: false,
+          message: `No response of ${operation.operationId} has an example named ${clip(name)}; documented: ${all.join(', ') || 'none'}.`,
+        };
       }
       // A range or default key has no single status: Prism then picks the status itself.
       if (/^\d{3}$/.test(key)) choice.code = Number(key);
     } else if (!byKey.get(key)?.includes(name)) {
       const names = byKey.get(key) ?? [];
-      return { ok: false, message: `The ${key} response of ${operation.operationId} has no example named ${clip(name)}; documented: ${names.join(', ') || 'none'}.` };
+      return {
+        ok: false,
+        message: `The ${key} response of ${operation.operationId} has no example named ${clip(name)}; documented: ${names.join(', ') || 'none'}.`,
+      };
     }
     choice.exampleKey = name;
   }

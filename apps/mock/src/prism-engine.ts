@@ -58,7 +58,8 @@ export async function createPrismEngine(bundlePath: string): Promise<PrismEngine
         body: request.body,
       };
       const result = await prism.request(input, operations, config)();
-      if (result._tag === 'Right') return { kind: 'response', status: result.right.output.statusCode, body: result.right.output.body };
+      if (result._tag === 'Right')
+        return { kind: 'response', status: result.right.output.statusCode, body: result.right.output.body };
       const error = result.left as Error & { status?: number; detail?: string };
       return { kind: 'failure', status: error.status, title: error.message, detail: error.detail ?? '' };
     },

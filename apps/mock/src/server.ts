@@ -17,5 +17,8 @@ export interface RunningMock {
 
 export async function startMockServer(options: ServeOptions = {}): Promise<RunningMock> {
   const mock = await createMock(options);
-  return { mock, ...(await listen(mock.fetch, mock.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)) };
+  return {
+    mock,
+    ...(await listen(mock.fetch, mock.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST)),
+  };
 }

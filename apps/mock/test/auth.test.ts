@@ -18,16 +18,22 @@ describe('without a keys file', () => {
   });
   afterAll(() => harness.close());
 
-  it.each(ops)('%s: no, malformed or other-scheme Authorization is 401 UNAUTHORIZED; any Api-Key passes', async (_, op) => {
-    const url = urlFor(contract, op);
-    for (const authorization of [undefined, '', 'Bearer abc', 'Api-Key', 'Api-Key two words', 'abc']) {
-      const sent = await harness.send(op.method, url, { ...bodyOf(op), ...(authorization === undefined ? { key: null } : { authorization }) });
-      expect([sent.status, sent.body.error.code], String(authorization)).toEqual([401, 'UNAUTHORIZED']);
-      expect(sent.body.error.type).toBe('authentication_error');
-    }
-    const ok = await harness.send(op.method, url, { ...bodyOf(op), authorization: 'api-key anything-at-all' });
-    expect(ok.status).toBeLessThan(300);
-  });
+  it.each(ops)(
+    '%s: no, malformed or other-scheme Authorization is 401 UNAUTHORIZED; any Api-Key passes',
+    async (_, op) => {
+      const url = urlFor(contract, op);
+      for (const authorization of [undefined, '', 'Bearer abc', 'Api-Key', 'Api-Key two words', 'abc']) {
+        const sent = await harness.send(op.method, url, {
+          ...bodyOf(op),
+          ...(authorization === undefined ? { key: null } : { authorization }),
+        });
+        expect([sent.status, sent.body.error.code], String(authorization)).toEqual([401, 'UNAUTHORIZED']);
+        expect(sent.body.error.type).toBe('authentication_error');
+      }
+      const ok = await harness.send(op.method, url, { ...bodyOf(op), authorization: 'api-key anything-at-all' });
+      expect(ok.status).toBeLessThan(300);
+    },
+  );
 
   it('authentication comes before validation (a bad key with a bad body is still 401)', async () => {
     const sent = await harness.send('PUT', '/v2/api/conversations/%2B14155550123/action', { key: null, rawBody: '{' });
@@ -55,23 +61,26 @@ describe('with a keys file', () => {
   });
   afterAll(() => harness.close());
 
-  it.each(ops)('%s: unknown, revoked, trial and scope-less keys are refused; a key with the scope passes', async (_, op) => {
-    const url = urlFor(contract, op);
-    const expectations: Array<[string, number, string]> = [
-      ['unknown', 401, 'API_KEY_INVALID'],
-      ['revoked', 401, 'API_KEY_REVOKED'],
-      ['trial', 403, 'API_KEY_TRIAL_NOT_ALLOWED'],
-      ['nothing', 403, 'API_KEY_INSUFFICIENT_SCOPE'],
-    ];
-    for (const [key, status, code] of expectations) {
-      const sent = await harness.send(op.method, url, { ...bodyOf(op), key });
-      expect([sent.status, sent.body.error.code], key).toEqual([status, code]);
-    }
-    const refused = await harness.send(op.method, url, { ...bodyOf(op), key: 'nothing' });
-    for (const scopes of op.security) for (const scope of scopes) expect(refused.body.error.message).toContain(scope);
-    const ok = await harness.send(op.method, url, { ...bodyOf(op), key: 'all' });
-    expect(ok.status).toBeLessThan(300);
-  });
+  it.each(ops)(
+    '%s: unknown, revoked, trial and scope-less keys are refused; a key with the scope passes',
+    async (_, op) => {
+      const url = urlFor(contract, op);
+      const expectations: Array<[string, number, string]> = [
+        ['unknown', 401, 'API_KEY_INVALID'],
+        ['revoked', 401, 'API_KEY_REVOKED'],
+        ['trial', 403, 'API_KEY_TRIAL_NOT_ALLOWED'],
+        ['nothing', 403, 'API_KEY_INSUFFICIENT_SCOPE'],
+      ];
+      for (const [key, status, code] of expectations) {
+        const sent = await harness.send(op.method, url, { ...bodyOf(op), key });
+        expect([sent.status, sent.body.error.code], key).toEqual([status, code]);
+      }
+      const refused = await harness.send(op.method, url, { ...bodyOf(op), key: 'nothing' });
+      for (const scopes of op.security) for (const scope of scopes) expect(refused.body.error.message).toContain(scope);
+      const ok = await harness.send(op.method, url, { ...bodyOf(op), key: 'all' });
+      expect(ok.status).toBeLessThan(300);
+    },
+  );
 
   it('names the missing scope', async () => {
     const sent = await harness.send('GET', '/v2/api/users', { key: 'threads_read' });
@@ -83,9 +92,15 @@ describe('with a keys file', () => {
     // applyConversationAction accepts CONVERSATIONS_WRITE or CONVERSATIONS_READ.
     const action = contract.operationsById.get('applyConversationAction')!;
     expect(action.security.length).toBeGreaterThan(1);
-    const sent = await harness.send('PUT', urlFor(contract, action), { key: 'conversations_read', body: sampleBody(contract, action) });
+    const sent = await harness.send('PUT', urlFor(contract, action), {
+      key: 'conversations_read',
+      body: sampleBody(contract, action),
+    });
     expect(sent.status).toBe(200);
-    const refused = await harness.send('PUT', urlFor(contract, action), { key: 'threads_read', body: sampleBody(contract, action) });
+    const refused = await harness.send('PUT', urlFor(contract, action), {
+      key: 'threads_read',
+      body: sampleBody(contract, action),
+    });
     expect(refused.body.error.message).toMatch(/CONVERSATIONS_WRITE or CONVERSATIONS_READ/);
   });
 

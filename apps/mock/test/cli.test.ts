@@ -1,7 +1,7 @@
 // The svc-mock command, run from its build output (turbo builds before it tests), and the
 // difference it exists for: plain `prism mock` (--plain) answers the same bad request with its own
 // 422 problem+json where the mock answers the documented error.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,8 @@ it('prints its usage with --help', () => {
   requireBuild();
   const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   expect(run.status).toBe(0);
-  for (const option of ['--port', '--host', '--keys', '--plain', '--dynamic', 'Prefer']) expect(run.stdout).toContain(option);
+  for (const option of ['--port', '--host', '--keys', '--plain', '--dynamic', 'Prefer'])
+    expect(run.stdout).toContain(option);
   expect(run.stdout).toContain('4011');
 });
 
@@ -89,7 +90,9 @@ it('starts on a free port with a keys file and answers in the API dialect', asyn
 it('--plain runs plain prism mock, which answers a bad request with its own 422 problem+json', async () => {
   requireBuild();
   const port = await freePort();
-  const child = spawn(process.execPath, [cli, '--plain', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--plain', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   // Wait for prism's own "listening" line however long a busy machine takes, rather than polling
   // a fixed number of times.

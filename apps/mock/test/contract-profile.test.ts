@@ -22,7 +22,10 @@ describe('the mock profile', () => {
         baseUrl: mock.url,
         apiKey: 'any-well-formed-key', // the mock accepts any key without --keys
       });
-      const failures = [...result.report.failures.map((f) => `${f.operationId} ${f.check}: ${f.message}`), ...result.report.errors];
+      const failures = [
+        ...result.report.failures.map((f) => `${f.operationId} ${f.check}: ${f.message}`),
+        ...result.report.errors,
+      ];
       expect(failures).toEqual([]);
       expect(result.exitCode).toBe(0);
       expect(result.report.summary.checks.passed).toBeGreaterThan(100);

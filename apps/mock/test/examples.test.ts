@@ -30,11 +30,18 @@ describe.each(contract.operations.map((op) => [op.operationId, op] as const))('%
   it.each(examples.map((e) => [`${e.key} ${e.name}`, e] as const))('Prefer serves %s', async (_, example) => {
     const code = /^\d{3}$/.test(example.key) ? example.key : undefined;
     const prefer = code ? `code=${code}, example=${example.name}` : `example=${example.name}`;
-    const sent = await harness.send(op.method, url, { ...(body ? { body } : {}), headers: { Prefer: prefer, 'X-Request-Id': `ex-${op.operationId}-${example.name}` }, preferServerError: /^5/.test(example.key) });
+    const sent = await harness.send(op.method, url, {
+      ...(body ? { body } : {}),
+      headers: { Prefer: prefer, 'X-Request-Id': `ex-${op.operationId}-${example.name}` },
+      preferServerError: /^5/.test(example.key),
+    });
     if (code) expect(sent.status).toBe(Number(code));
     if (sent.status >= 400) {
       // The example as documented, with this request's id.
-      expect(sent.body).toEqual({ ...example.value, error: { ...example.value.error, request_id: `ex-${op.operationId}-${example.name}` } });
+      expect(sent.body).toEqual({
+        ...example.value,
+        error: { ...example.value.error, request_id: `ex-${op.operationId}-${example.name}` },
+      });
     } else {
       expect(sent.body).toEqual(example.value);
     }
@@ -43,7 +50,10 @@ describe.each(contract.operations.map((op) => [op.operationId, op] as const))('%
   it('serves conforming generated responses with Prefer: dynamic=true', async () => {
     // Generation is random: several draws, each checked by the harness.
     for (let i = 0; i < 5; i++) {
-      const sent = await harness.send(op.method, url, { ...(body ? { body } : {}), headers: { Prefer: 'dynamic=true' } });
+      const sent = await harness.send(op.method, url, {
+        ...(body ? { body } : {}),
+        headers: { Prefer: 'dynamic=true' },
+      });
       expect(sent.status).toBeLessThan(300);
     }
   });
@@ -53,7 +63,9 @@ it('reaches every error code the operations list, each through an example of its
   const missing: string[] = [];
   for (const op of contract.operations) {
     for (const [status, codes] of op.codesByStatus) {
-      for (const code of codes) if (!harness.seen.has(`${op.operationId} ${status} ${code}`)) missing.push(`${op.operationId} ${status} ${code}`);
+      for (const code of codes)
+        if (!harness.seen.has(`${op.operationId} ${status} ${code}`))
+          missing.push(`${op.operationId} ${status} ${code}`);
     }
   }
   expect(missing).toEqual([]);

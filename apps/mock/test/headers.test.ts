@@ -76,7 +76,9 @@ describe('idempotency keys', () => {
     expect(invalid.body.error.code).toBe('TAGS_REQUIRED');
     const unauthorised = await harness.send('POST', '/v2/api/threads', { headers, key: null, body: {} });
     expect(unauthorised.status).toBe(401);
-    const empty = await harness.send('DELETE', '/v2/api/summary_templates/7d3f0c2a9b41', { headers: { 'Idempotency-Key': '' } });
+    const empty = await harness.send('DELETE', '/v2/api/summary_templates/7d3f0c2a9b41', {
+      headers: { 'Idempotency-Key': '' },
+    });
     expect(empty.status).toBe(204);
     expect(empty.headers.get('idempotency-key')).toBeNull();
     // The mock stores nothing: a repeated key is executed again, never replayed.
@@ -91,12 +93,16 @@ describe('Prefer', () => {
   });
 
   it('example= alone finds the response that holds it', async () => {
-    const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', { headers: { Prefer: 'example=API_KEY_TRIAL_NOT_ALLOWED' } });
+    const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', {
+      headers: { Prefer: 'example=API_KEY_TRIAL_NOT_ALLOWED' },
+    });
     expect([sent.status, sent.body.error.code]).toEqual([403, 'API_KEY_TRIAL_NOT_ALLOWED']);
   });
 
   it('accepts quoted values, semicolons and unknown preferences', async () => {
-    const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', { headers: { Prefer: 'respond-async; code="404", wait=10' } });
+    const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', {
+      headers: { Prefer: 'respond-async; code="404", wait=10' },
+    });
     expect(sent.status).toBe(404);
   });
 
@@ -113,13 +119,19 @@ describe('Prefer', () => {
     ['example=NOPE', /No response of getThread has an example named NOPE/],
     ['dynamic=maybe', /true or false/],
     ['code=4 04', /malformed/],
-  ])('a Prefer the operation cannot satisfy (%s) is a 400 INVALID_REQUEST naming Prefer, never Prism problem+json', async (prefer, message) => {
-    // Not an API response (getThread documents no 400): the caller of the mock made the mistake.
-    const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', { headers: { Prefer: prefer }, notApiResponse: true });
-    expect(sent.status).toBe(400);
-    expect(sent.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'Prefer', type: 'validation_error' });
-    expect(sent.body.error.message).toMatch(message);
-  });
+  ])(
+    'a Prefer the operation cannot satisfy (%s) is a 400 INVALID_REQUEST naming Prefer, never Prism problem+json',
+    async (prefer, message) => {
+      // Not an API response (getThread documents no 400): the caller of the mock made the mistake.
+      const sent = await harness.send('GET', '/v2/api/threads/cth-5Lm1zX7e', {
+        headers: { Prefer: prefer },
+        notApiResponse: true,
+      });
+      expect(sent.status).toBe(400);
+      expect(sent.body.error).toMatchObject({ code: 'INVALID_REQUEST', param: 'Prefer', type: 'validation_error' });
+      expect(sent.body.error.message).toMatch(message);
+    },
+  );
 
   it('dynamic=true with a seed is repeatable', async () => {
     const headers = { Prefer: 'dynamic=true, seed=42' };

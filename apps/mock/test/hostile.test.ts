@@ -4,8 +4,8 @@
 // documented body.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FIELD_ERRORS } from '@svc/spec-runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePrefer } from '../src/index.js';
 import { Harness, KEY } from './support/harness.js';
 
@@ -17,13 +17,17 @@ afterAll(() => harness.close());
 
 describe('hostile bodies and values', () => {
   it('a batch of 16 000 ids (just under the body cap) is BATCH_TOO_LARGE, in a small body', async () => {
-    const sent = await harness.send('POST', '/v2/api/conversations/items/batch', { body: { ids: Array.from({ length: 16_000 }, () => 'x') } });
+    const sent = await harness.send('POST', '/v2/api/conversations/items/batch', {
+      body: { ids: Array.from({ length: 16_000 }, () => 'x') },
+    });
     expect([sent.status, sent.body.error.code]).toEqual([400, 'BATCH_TOO_LARGE']);
     expect(sent.text.length).toBeLessThan(1000);
   });
 
   it('many failing fields list at most the cap', async () => {
-    const sent = await harness.send('POST', '/v2/api/conversations/items/batch', { body: { ids: Array.from({ length: 100 }, (_, i) => `bad-${i}`) } });
+    const sent = await harness.send('POST', '/v2/api/conversations/items/batch', {
+      body: { ids: Array.from({ length: 100 }, (_, i) => `bad-${i}`) },
+    });
     expect(sent.body.error.code).toBe('INVALID_REQUEST');
     expect(sent.body.error.errors).toHaveLength(MAX_FIELD_ERRORS);
   });
@@ -44,19 +48,31 @@ describe('hostile bodies and values', () => {
   });
 
   it('reads Prefer tokens as before', () => {
-    expect(parsePrefer(' code = "404" ; example=THREAD_NOT_FOUND,,')).toEqual({ ok: true, value: { code: 404, example: 'THREAD_NOT_FOUND' } });
-    for (const bad of ['code="404', 'code=4"04"', 'co de=404', '=404', 'code=40 4']) expect(parsePrefer(bad).ok, bad).toBe(false);
+    expect(parsePrefer(' code = "404" ; example=THREAD_NOT_FOUND,,')).toEqual({
+      ok: true,
+      value: { code: 404, example: 'THREAD_NOT_FOUND' },
+    });
+    for (const bad of ['code="404', 'code=4"04"', 'co de=404', '=404', 'code=40 4'])
+      expect(parsePrefer(bad).ok, bad).toBe(false);
   });
 });
 
 describe('the request target', () => {
   it('//evil.example/v2/api/users is a path, not a host: ENDPOINT_NOT_FOUND over HTTP', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port: harness.running.port, path: '//evil.example/v2/api/users', headers: { Authorization: `Api-Key ${KEY}` } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: harness.running.port,
+          path: '//evil.example/v2/api/users',
+          headers: { Authorization: `Api-Key ${KEY}` },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -68,7 +84,10 @@ describe('the request target', () => {
 describe('malformed HTTP', () => {
   it.each([
     ['a header with a bad byte', 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
-    ['two Content-Lengths', 'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    [
+      'two Content-Lengths',
+      'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    ],
     ['a 100 kB URL', `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
   ])('%s gets 400 INVALID_REQUEST_BODY with a request_id', async (_name, bytes) => {
     const text = await new Promise<string>((resolve, reject) => {
@@ -96,11 +115,24 @@ describe('a non-ASCII X-Request-Id', () => {
       socket.on('data', (chunk: Buffer) => chunks.push(chunk));
       socket.on('end', () => resolve(Buffer.concat(chunks)));
       socket.on('error', reject);
-      socket.end(Buffer.concat([Buffer.from(`GET /v2/api/threads/cth-5Lm1zX7e HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nPrefer: code=404\r\nConnection: close\r\nX-Request-Id: `, 'latin1'), id, Buffer.from('\r\n\r\n', 'latin1')]));
+      socket.end(
+        Buffer.concat([
+          Buffer.from(
+            `GET /v2/api/threads/cth-5Lm1zX7e HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key ${KEY}\r\nPrefer: code=404\r\nConnection: close\r\nX-Request-Id: `,
+            'latin1',
+          ),
+          id,
+          Buffer.from('\r\n\r\n', 'latin1'),
+        ]),
+      );
     });
     const split = response.indexOf('\r\n\r\n');
     // Header names are case-insensitive (the kernel writes them in lower case); the value's bytes are compared as sent.
-    const line = response.subarray(0, split).toString('latin1').split('\r\n').find((l) => l.toLowerCase().startsWith('x-request-id:'));
+    const line = response
+      .subarray(0, split)
+      .toString('latin1')
+      .split('\r\n')
+      .find((l) => l.toLowerCase().startsWith('x-request-id:'));
     expect(Buffer.from(line?.slice('x-request-id:'.length).trim() ?? '', 'latin1')).toEqual(id);
     expect(JSON.parse(response.subarray(split + 4).toString('utf8')).error.request_id).toBe('req-é-中');
   });

@@ -3,12 +3,13 @@
 // and in every case the same error spec-runtime chooses for the same request, i.e. what the
 // sandbox answers. The harness also checks that none of these is a Prism problem+json, a 422 or
 // a 5xx, and that each conforms to the contract.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { Operation } from '@svc/spec-runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledContract } from '../src/index.js';
-import { nodesAt } from './support/schema-nodes.js';
 import { Harness } from './support/harness.js';
 import { expectedError, sampleBody, sampleValue, urlFor } from './support/samples.js';
+import { nodesAt } from './support/schema-nodes.js';
 
 const contract = bundledContract();
 let harness: Harness;
@@ -34,14 +35,21 @@ function bodyProperties(op: Operation): Map<string, Json[]> {
   if (!op.requestBody) return properties;
   for (const node of nodesAt(contract, op.requestBody.schemaPointer)) {
     if (typeof node.properties !== 'object' || node.properties === null) continue;
-    for (const name of Object.keys(node.properties)) properties.set(name, nodesAt(contract, op.requestBody.schemaPointer, name));
+    for (const name of Object.keys(node.properties))
+      properties.set(name, nodesAt(contract, op.requestBody.schemaPointer, name));
   }
   return properties;
 }
 
 function requiredOf(op: Operation): string[] {
   if (!op.requestBody) return [];
-  return [...new Set(nodesAt(contract, op.requestBody.schemaPointer).flatMap((n) => (Array.isArray(n.required) ? (n.required as string[]) : [])))];
+  return [
+    ...new Set(
+      nodesAt(contract, op.requestBody.schemaPointer).flatMap((n) =>
+        Array.isArray(n.required) ? (n.required as string[]) : [],
+      ),
+    ),
+  ];
 }
 
 const has = (nodes: Json[], keyword: string) => nodes.find((n) => n[keyword] !== undefined)?.[keyword];
@@ -58,27 +66,42 @@ function casesFor(op: Operation): Case[] {
       if (param.name === 'page') cases.push({ name: 'page=0', op, query: { page: '0' } });
       if (param.name === 'size') {
         cases.push({ name: 'size=101', op, query: { size: '101' } }, { name: 'size=abc', op, query: { size: 'abc' } });
-        if (op.parameters.some((p) => p.name === 'page')) cases.push({ name: 'page=0&size=101', op, query: { page: '0', size: '101' } });
+        if (op.parameters.some((p) => p.name === 'page'))
+          cases.push({ name: 'page=0&size=101', op, query: { page: '0', size: '101' } });
       }
       const nodes = nodesAt(contract, param.schemaPointer);
-      if (has(nodes, 'enum')) cases.push({ name: `${param.name} outside its enum`, op, query: { [param.name]: 'NOT_A_VALUE' } });
-      if (has(nodes, 'pattern') && sampleValue(contract, param).startsWith('+')) cases.push({ name: `${param.name} not E.164`, op, query: { [param.name]: '555 0123' } });
+      if (has(nodes, 'enum'))
+        cases.push({ name: `${param.name} outside its enum`, op, query: { [param.name]: 'NOT_A_VALUE' } });
+      if (has(nodes, 'pattern') && sampleValue(contract, param).startsWith('+'))
+        cases.push({ name: `${param.name} not E.164`, op, query: { [param.name]: '555 0123' } });
     }
   }
   if (body) {
     for (const [name, nodes] of bodyProperties(op)) {
-      if (has(nodes, 'enum')) cases.push({ name: `body ${name} outside its enum`, op, body: { ...body, [name]: 'NOT_A_VALUE' } });
+      if (has(nodes, 'enum'))
+        cases.push({ name: `body ${name} outside its enum`, op, body: { ...body, [name]: 'NOT_A_VALUE' } });
       const maxLength = has(nodes, 'maxLength');
-      if (typeof maxLength === 'number') cases.push({ name: `body ${name} over ${maxLength} characters`, op, body: { ...body, [name]: 'x'.repeat(maxLength + 1) } });
+      if (typeof maxLength === 'number')
+        cases.push({
+          name: `body ${name} over ${maxLength} characters`,
+          op,
+          body: { ...body, [name]: 'x'.repeat(maxLength + 1) },
+        });
       const minLength = has(nodes, 'minLength');
-      if (typeof minLength === 'number' && minLength > 0) cases.push({ name: `body ${name} empty`, op, body: { ...body, [name]: '' } });
+      if (typeof minLength === 'number' && minLength > 0)
+        cases.push({ name: `body ${name} empty`, op, body: { ...body, [name]: '' } });
       const maxItems = has(nodes, 'maxItems');
       if (typeof maxItems === 'number' && Array.isArray(body[name])) {
         const item = body[name][0];
-        cases.push({ name: `body ${name} over ${maxItems} items`, op, body: { ...body, [name]: Array.from({ length: maxItems + 1 }, () => item) } });
+        cases.push({
+          name: `body ${name} over ${maxItems} items`,
+          op,
+          body: { ...body, [name]: Array.from({ length: maxItems + 1 }, () => item) },
+        });
       }
       const minItems = has(nodes, 'minItems');
-      if (typeof minItems === 'number' && minItems > 0) cases.push({ name: `body ${name} with no items`, op, body: { ...body, [name]: [] } });
+      if (typeof minItems === 'number' && minItems > 0)
+        cases.push({ name: `body ${name} with no items`, op, body: { ...body, [name]: [] } });
     }
     for (const name of bodyProperties(op).keys()) {
       cases.push({ name: `body ${name} of the wrong type (number)`, op, body: { ...body, [name]: 12345 } });
@@ -102,17 +125,33 @@ describe('invalid inputs derived from the contract', () => {
     const names = allCases.map((c) => c.name).join('\n');
     // Only mutations the contract accepts (a path parameter without a pattern, a nullable field)
     // are expected to succeed.
-    const accepted = allCases.filter((c) => expectedError(contract, c.op, c) === null).map((c) => `${c.op.operationId}: ${c.name}`);
+    const accepted = allCases
+      .filter((c) => expectedError(contract, c.op, c) === null)
+      .map((c) => `${c.op.operationId}: ${c.name}`);
     expect(accepted.length, accepted.join('\n')).toBeLessThan(allCases.length / 5);
-    for (const kind of ['bad path', 'page=0', 'size=101', 'outside its enum', 'without required', 'characters', 'items', 'not E.164']) expect(names).toContain(kind);
+    for (const kind of [
+      'bad path',
+      'page=0',
+      'size=101',
+      'outside its enum',
+      'without required',
+      'characters',
+      'items',
+      'not E.164',
+    ])
+      expect(names).toContain(kind);
   });
 
   it.each(allCases.map((c) => [`${c.op.operationId}: ${c.name}`, c] as const))('%s', async (_, c) => {
     const expected = expectedError(contract, c.op, c);
     // A mutation the contract accepts (a path parameter without a pattern) is simply served.
-    const sent = await harness.send(c.op.method, urlFor(contract, c.op, { ...(c.params ? { params: c.params } : {}), ...(c.query ? { query: c.query } : {}) }), {
-      ...(c.op.requestBody ? { body: c.body ?? sampleBody(contract, c.op) } : {}),
-    });
+    const sent = await harness.send(
+      c.op.method,
+      urlFor(contract, c.op, { ...(c.params ? { params: c.params } : {}), ...(c.query ? { query: c.query } : {}) }),
+      {
+        ...(c.op.requestBody ? { body: c.body ?? sampleBody(contract, c.op) } : {}),
+      },
+    );
     if (expected === null) {
       expect(sent.status).toBeLessThan(300);
       return;
@@ -124,11 +163,24 @@ describe('invalid inputs derived from the contract', () => {
 
 describe('the rules the description names get their own code', () => {
   const op = (id: string) => contract.operationsById.get(id)!;
-  const send = (id: string, options: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown } = {}) =>
-    harness.send(op(id).method, urlFor(contract, op(id), options), op(id).requestBody ? { body: options.body ?? sampleBody(contract, op(id)) } : {});
+  const send = (
+    id: string,
+    options: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown } = {},
+  ) =>
+    harness.send(
+      op(id).method,
+      urlFor(contract, op(id), options),
+      op(id).requestBody ? { body: options.body ?? sampleBody(contract, op(id)) } : {},
+    );
 
   it.each([
-    ['listConversationNotes', { params: { contact_number: '415-555-0123' } }, 400, 'INVALID_PHONE_FORMAT', 'contact_number'],
+    [
+      'listConversationNotes',
+      { params: { contact_number: '415-555-0123' } },
+      400,
+      'INVALID_PHONE_FORMAT',
+      'contact_number',
+    ],
     ['getReceptionist', { params: { number: '14155550123' } }, 400, 'INVALID_PHONE_FORMAT', 'number'],
     ['listConversations', { query: { svc_number: '+1 415 555 0100' } }, 400, 'INVALID_PHONE_FORMAT', 'svc_number'],
     ['listConversations', { query: { page: '0' } }, 400, 'INVALID_PAGE_SIZE', 'page'],
@@ -141,7 +193,13 @@ describe('the rules the description names get their own code', () => {
     ['addThreadComment', { body: { content: 'x'.repeat(4001) } }, 400, 'NOTE_CONTENT_TOO_LONG', 'content'],
     ['addConversationItemTags', { body: {} }, 400, 'TAGS_REQUIRED', 'tags'],
     ['addConversationItemTags', { body: { tags: [] } }, 400, 'TAGS_REQUIRED', 'tags'],
-    ['batchGetConversationItems', { body: { ids: Array.from({ length: 101 }, (_, i) => `cll-${i}`) } }, 400, 'BATCH_TOO_LARGE', 'ids'],
+    [
+      'batchGetConversationItems',
+      { body: { ids: Array.from({ length: 101 }, (_, i) => `cll-${i}`) } },
+      400,
+      'BATCH_TOO_LARGE',
+      'ids',
+    ],
     ['batchGetConversationItems', { body: { ids: ['not-7Hq2xL9a'] } }, 400, 'INVALID_ITEM_ID', 'ids[0]'],
     ['updateReceptionist', { body: { status: 'ACTIVE' } }, 400, 'UNKNOWN_FIELD', 'status'],
     ['updateCustomField', { body: { label: 'x'.repeat(256) } }, 400, 'ATTRIBUTE_LABEL_INVALID', 'label'],
@@ -184,23 +242,38 @@ describe('the rules the description names get their own code', () => {
 describe('bodies, routes and methods', () => {
   const withBody = contract.operations.filter((op) => op.requestBody);
 
-  it.each(withBody.map((op) => [op.operationId, op] as const))('%s: malformed JSON, other content types and non-object bodies', async (_, op) => {
-    const url = urlFor(contract, op);
-    const malformed = await harness.send(op.method, url, { rawBody: '{"a":' });
-    expect([malformed.status, malformed.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
-    const text = await harness.send(op.method, url, { rawBody: 'hello', contentType: 'text/plain' });
-    expect([text.status, text.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-    const form = await harness.send(op.method, url, { rawBody: 'a=1', contentType: 'application/x-www-form-urlencoded' });
-    expect([form.status, form.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
-    const array = await harness.send(op.method, url, { rawBody: '[1,2]' });
-    expect([array.status, array.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
-    const empty = await harness.send(op.method, url, { rawBody: '' });
-    expect([empty.status, empty.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
-    const charset = await harness.send(op.method, url, { rawBody: JSON.stringify(sampleBody(contract, op)), contentType: 'application/json; charset=utf-8' });
-    expect(charset.status).toBeLessThan(300);
-  });
+  it.each(withBody.map((op) => [op.operationId, op] as const))(
+    '%s: malformed JSON, other content types and non-object bodies',
+    async (_, op) => {
+      const url = urlFor(contract, op);
+      const malformed = await harness.send(op.method, url, { rawBody: '{"a":' });
+      expect([malformed.status, malformed.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
+      const text = await harness.send(op.method, url, { rawBody: 'hello', contentType: 'text/plain' });
+      expect([text.status, text.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+      const form = await harness.send(op.method, url, {
+        rawBody: 'a=1',
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      expect([form.status, form.body.error.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+      const array = await harness.send(op.method, url, { rawBody: '[1,2]' });
+      expect([array.status, array.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
+      const empty = await harness.send(op.method, url, { rawBody: '' });
+      expect([empty.status, empty.body.error.code]).toEqual([400, 'INVALID_REQUEST_BODY']);
+      const charset = await harness.send(op.method, url, {
+        rawBody: JSON.stringify(sampleBody(contract, op)),
+        contentType: 'application/json; charset=utf-8',
+      });
+      expect(charset.status).toBeLessThan(300);
+    },
+  );
 
-  it.each(['/v2/api/nope', '/v2/api/threads/cth-1/nope', '/v1/api/threads', '/', '/v2/api/conversations/%E0%A4%A/notes'])('unknown path %s is 404 ENDPOINT_NOT_FOUND', async (path) => {
+  it.each([
+    '/v2/api/nope',
+    '/v2/api/threads/cth-1/nope',
+    '/v1/api/threads',
+    '/',
+    '/v2/api/conversations/%E0%A4%A/notes',
+  ])('unknown path %s is 404 ENDPOINT_NOT_FOUND', async (path) => {
     const sent = await harness.send('GET', path);
     expect([sent.status, sent.body.error.code]).toEqual([404, 'ENDPOINT_NOT_FOUND']);
   });

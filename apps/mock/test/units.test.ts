@@ -1,8 +1,9 @@
 // The small modules on their own: Prefer parsing, the keys file, the Authorization header and
 // scopes (read by the kernel), request ids.
-import { describe, expect, it } from 'vitest';
+
 import { authorize } from '@svc/server-kernel';
 import { apiKeyOf, generateRequestId, requestIdFor } from '@svc/spec-runtime';
+import { describe, expect, it } from 'vitest';
 import { bundledContract, parseKeys, parsePrefer } from '../src/index.js';
 
 const contract = bundledContract();
@@ -10,7 +11,10 @@ const op = (id: string) => contract.operationsById.get(id)!;
 
 describe('parsePrefer', () => {
   it('reads code, example, dynamic and seed, quoted or not, comma- or semicolon-separated', () => {
-    expect(parsePrefer('code=404, example=THREAD_NOT_FOUND')).toEqual({ ok: true, value: { code: 404, example: 'THREAD_NOT_FOUND' } });
+    expect(parsePrefer('code=404, example=THREAD_NOT_FOUND')).toEqual({
+      ok: true,
+      value: { code: 404, example: 'THREAD_NOT_FOUND' },
+    });
     expect(parsePrefer('dynamic=true; seed="abc"')).toEqual({ ok: true, value: { dynamic: true, seed: 'abc' } });
     expect(parsePrefer('respond-async, wait=5')).toEqual({ ok: true, value: {} });
     expect(parsePrefer(undefined)).toEqual({ ok: true, value: {} });
@@ -25,10 +29,22 @@ describe('parsePrefer', () => {
 
 describe('keys', () => {
   it('parses the keys file and checks scopes against the contract', () => {
-    expect(parseKeys({ keys: [{ key: 'k', scopes: ['THREADS_READ'], revoked: false }] }, contract.scopes)).toEqual([{ key: 'k', scopes: ['THREADS_READ'] }]);
+    expect(parseKeys({ keys: [{ key: 'k', scopes: ['THREADS_READ'], revoked: false }] }, contract.scopes)).toEqual([
+      { key: 'k', scopes: ['THREADS_READ'] },
+    ]);
     expect(() => parseKeys({}, contract.scopes)).toThrow(/no "keys" array/);
     expect(() => parseKeys({ keys: [{ key: 'a b', scopes: [] }] }, contract.scopes)).toThrow(/without spaces/);
-    expect(() => parseKeys({ keys: [{ key: 'k', scopes: [] }, { key: 'k', scopes: [] }] }, contract.scopes)).toThrow(/twice/);
+    expect(() =>
+      parseKeys(
+        {
+          keys: [
+            { key: 'k', scopes: [] },
+            { key: 'k', scopes: [] },
+          ],
+        },
+        contract.scopes,
+      ),
+    ).toThrow(/twice/);
     expect(() => parseKeys({ keys: [{ key: 'k', scopes: ['NOPE'] }] }, contract.scopes)).toThrow(/unknown scope NOPE/);
   });
 
@@ -41,7 +57,9 @@ describe('keys', () => {
   });
 
   it('names every alternative when no scope set is complete', () => {
-    expect(authorize(op('applyConversationAction'), { key: 'k', scopes: [] })?.message).toContain('CONVERSATIONS_WRITE or CONVERSATIONS_READ');
+    expect(authorize(op('applyConversationAction'), { key: 'k', scopes: [] })?.message).toContain(
+      'CONVERSATIONS_WRITE or CONVERSATIONS_READ',
+    );
     expect(authorize(op('applyConversationAction'), { key: 'k', scopes: ['CONVERSATIONS_READ'] })).toBeNull();
   });
 });

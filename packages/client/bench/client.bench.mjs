@@ -10,8 +10,9 @@
 // alone measured side by side, and the figure is the median of those ratios (and the median time
 // of each contender), which a shared machine's bursts of load move least. Not a test:
 // `pnpm --filter @svc/api-client bench` after a build; writes bench/results.json.
-import { createServer } from 'node:http';
+
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import createClient from 'openapi-fetch';
 import { createSvcClient } from '../dist/index.js';
@@ -91,8 +92,22 @@ const results = {
   calls: CALLS,
   rounds: ROUNDS,
   figures: [
-    { name: `client call, ${CALLS} sequential GETs, median of ${ROUNDS} interleaved rounds (overhead ${(client - peer).toFixed(1)} µs/call over openapi-fetch alone)`, value: round1(client), unit: 'µs/call', peer: 'openapi-fetch alone', peerValue: round1(peer), ratio: Number(ratio.toFixed(3)) },
-    { name: `openapi-fetch alone, ${CALLS} sequential GETs`, value: round1(peer), unit: 'µs/call', peer: 'raw fetch', peerValue: round1(raw), ratio: Number(median(ratios.peer).toFixed(2)) },
+    {
+      name: `client call, ${CALLS} sequential GETs, median of ${ROUNDS} interleaved rounds (overhead ${(client - peer).toFixed(1)} µs/call over openapi-fetch alone)`,
+      value: round1(client),
+      unit: 'µs/call',
+      peer: 'openapi-fetch alone',
+      peerValue: round1(peer),
+      ratio: Number(ratio.toFixed(3)),
+    },
+    {
+      name: `openapi-fetch alone, ${CALLS} sequential GETs`,
+      value: round1(peer),
+      unit: 'µs/call',
+      peer: 'raw fetch',
+      peerValue: round1(raw),
+      ratio: Number(median(ratios.peer).toFixed(2)),
+    },
   ],
 };
 writeFileSync(fileURLToPath(new URL('./results.json', import.meta.url)), `${JSON.stringify(results, null, 2)}\n`);

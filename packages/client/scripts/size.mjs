@@ -27,16 +27,22 @@ async function bundle(entry) {
 const bundled = await bundle('index.js');
 const webhooks = await bundle('webhooks.js');
 if (new TextDecoder().decode(bundled).includes('CallReceivedEvent')) {
-  throw new Error('size: the webhook validators ended up in the main entry; they belong to @svc/api-client/webhooks only');
+  throw new Error(
+    'size: the webhook validators ended up in the main entry; they belong to @svc/api-client/webhooks only',
+  );
 }
 if (!new TextDecoder().decode(bundled).includes('onRequest')) {
   throw new Error('size: openapi-fetch is missing from the bundle, the figure would be meaningless');
 }
 const gzipped = gzipSync(bundled, { level: 9 }).length;
 const kilobytes = (bytes) => `${(bytes / 1024).toFixed(2)} kB`;
-console.log(`@svc/api-client + openapi-fetch: ${kilobytes(bundled.length)} minified, ${kilobytes(gzipped)} (${gzipped} bytes) gzipped; budget ${BUDGET_BYTES} bytes`);
+console.log(
+  `@svc/api-client + openapi-fetch: ${kilobytes(bundled.length)} minified, ${kilobytes(gzipped)} (${gzipped} bytes) gzipped; budget ${BUDGET_BYTES} bytes`,
+);
 const webhooksGzipped = gzipSync(webhooks, { level: 9 }).length;
-console.log(`@svc/api-client/webhooks (its own entry): ${kilobytes(webhooks.length)} minified, ${kilobytes(webhooksGzipped)} (${webhooksGzipped} bytes) gzipped`);
+console.log(
+  `@svc/api-client/webhooks (its own entry): ${kilobytes(webhooks.length)} minified, ${kilobytes(webhooksGzipped)} (${webhooksGzipped} bytes) gzipped`,
+);
 // The benchmark harness (`pnpm bench`) shows this figure beside the others.
 mkdirSync(join(packageDir, 'bench'), { recursive: true });
 writeFileSync(
@@ -44,8 +50,22 @@ writeFileSync(
   `${JSON.stringify(
     {
       figures: [
-        { name: 'client size, minified + gzipped (with openapi-fetch)', value: gzipped, unit: 'bytes', peer: 'budget', peerValue: BUDGET_BYTES, ratio: Number((gzipped / BUDGET_BYTES).toFixed(3)) },
-        { name: 'client webhooks entry, minified + gzipped (separate import)', value: webhooksGzipped, unit: 'bytes', peer: '–', peerValue: null, ratio: null },
+        {
+          name: 'client size, minified + gzipped (with openapi-fetch)',
+          value: gzipped,
+          unit: 'bytes',
+          peer: 'budget',
+          peerValue: BUDGET_BYTES,
+          ratio: Number((gzipped / BUDGET_BYTES).toFixed(3)),
+        },
+        {
+          name: 'client webhooks entry, minified + gzipped (separate import)',
+          value: webhooksGzipped,
+          unit: 'bytes',
+          peer: '–',
+          peerValue: null,
+          ratio: null,
+        },
       ],
     },
     null,

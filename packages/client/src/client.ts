@@ -1,12 +1,12 @@
 import type { paths } from '@svc/api-types';
-import createClient from 'openapi-fetch';
 import type { HeadersOptions, Middleware } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
 import { SvcApiError, SvcError, SvcTimeoutError } from './errors.js';
-import { type SvcLogEvent, type SvcLogger, createLog } from './logging.js';
+import { createLog, type SvcLogEvent, type SvcLogger } from './logging.js';
 import { type ListCall, paginateItems, paginatePages } from './pagination.js';
-import { type SvcRateLimitOptions, pacerFor } from './rate-limit.js';
+import { pacerFor, type SvcRateLimitOptions } from './rate-limit.js';
 import { withMeta } from './result.js';
-import { type CallState, type FetchLike, createTransport, sendWith } from './transport.js';
+import { type CallState, createTransport, type FetchLike, sendWith } from './transport.js';
 import type {
   InitArgument,
   SvcListItem,
@@ -69,9 +69,15 @@ export interface SvcClient<ThrowOnError extends boolean = false> {
    * @example
    * for await (const conversation of svc.paginate('/v2/api/conversations', { params: { query: { size: 100 } } })) { … }
    */
-  paginate<Path extends SvcListPath>(url: Path, ...init: InitArgument<SvcPaginateOptions<Path>>): AsyncGenerator<SvcListItem<Path>, void, undefined>;
+  paginate<Path extends SvcListPath>(
+    url: Path,
+    ...init: InitArgument<SvcPaginateOptions<Path>>
+  ): AsyncGenerator<SvcListItem<Path>, void, undefined>;
   /** Every page of a list operation (each a successful result with its request id); `maxPages` caps them. */
-  pages<Path extends SvcListPath>(url: Path, ...init: InitArgument<SvcPaginateOptions<Path>>): AsyncGenerator<SvcPage<Path>, void, undefined>;
+  pages<Path extends SvcListPath>(
+    url: Path,
+    ...init: InitArgument<SvcPaginateOptions<Path>>
+  ): AsyncGenerator<SvcPage<Path>, void, undefined>;
   /** Registers openapi-fetch middleware; it runs once per call, above the retries. */
   use(...middleware: Middleware[]): void;
   /** Removes middleware registered with {@link SvcClient.use}. */
@@ -87,7 +93,7 @@ function isBrowser(): boolean {
 function apiKeyFromEnvironment(): string | undefined {
   // Web-standard code: `process` exists on Node, Bun and Deno, not in workers or browsers.
   const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return environment?.['SVC_API_KEY'] || undefined;
+  return environment?.SVC_API_KEY || undefined;
 }
 
 /** The client's headers as openapi-fetch base headers, plus the key unless they carry an Authorization of their own. */
@@ -95,12 +101,13 @@ function withKey(headers: HeadersOptions | undefined, apiKey: string): Record<st
   const base: Record<string, string> = {};
   const add = (name: string, value: unknown) => {
     // openapi-fetch's rule: null and undefined unset a header; arrays are repeated values.
-    if (value !== null && value !== undefined) base[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    if (value !== null && value !== undefined)
+      base[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   };
   if (headers instanceof Headers) headers.forEach((value, name) => add(name, value));
   else if (Array.isArray(headers)) for (const [name, value] of headers) add(name, value);
   else if (headers) for (const [name, value] of Object.entries(headers)) add(name, value);
-  base['authorization'] ??= `Api-Key ${apiKey}`;
+  base.authorization ??= `Api-Key ${apiKey}`;
   return base;
 }
 
@@ -142,23 +149,39 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
   // middleware is registered the transport adds the Authorization header beneath it; without any,
   // nothing can see the Request, and the key rides in openapi-fetch's base headers, which is
   // cheaper than changing a built Request (a caller's own Authorization header still wins).
-  const withMiddleware = createClient<paths>({ baseUrl: options.baseUrl, ...(options.headers ? { headers: options.headers } : {}) });
-  const withoutMiddleware = createClient<paths>({ baseUrl: options.baseUrl, headers: withKey(options.headers, apiKey) });
+  const withMiddleware = createClient<paths>({
+    baseUrl: options.baseUrl,
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
+  const withoutMiddleware = createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: withKey(options.headers, apiKey),
+  });
   let registeredMiddleware = 0;
   // The public methods carry the typing (SvcMethod); underneath, one untyped door into openapi-fetch.
-  type Send = (method: string, url: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  type Send = (
+    method: string,
+    url: string,
+    init: Record<string, unknown>,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const sendWithMiddleware = withMiddleware.request as unknown as Send;
   const sendWithoutMiddleware = withoutMiddleware.request as unknown as Send;
 
   const callApi = async (method: string, url: string, init: Record<string, unknown>, throwOnError: boolean) => {
-    const { maxRetries: retries, timeoutMs: timeout, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
-      SvcRequestOptions & { fetch?: FetchLike };
-    const viaMiddleware = registeredMiddleware > 0 || Boolean((fetchInit['middleware'] as unknown[] | undefined)?.length);
+    const {
+      maxRetries: retries,
+      timeoutMs: timeout,
+      requestId,
+      idempotencyKey,
+      fetch,
+      ...fetchInit
+    } = init as Record<string, unknown> & SvcRequestOptions & { fetch?: FetchLike };
+    const viaMiddleware = registeredMiddleware > 0 || Boolean((fetchInit.middleware as unknown[] | undefined)?.length);
     const call: CallState = {
       maxRetries: retries ?? maxRetries,
       timeoutMs: timeout ?? timeoutMs,
       authorizationOnRequest: !viaMiddleware,
-      callerSignal: (fetchInit['signal'] as AbortSignal | null | undefined) ?? undefined,
+      callerSignal: (fetchInit.signal as AbortSignal | null | undefined) ?? undefined,
       requestId,
       idempotencyKey,
       send: fetch ? sendWith(fetch) : undefined,
@@ -166,7 +189,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
     // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
     // per-request `fetch` option, because it needs this call's options and state.
-    fetchInit['fetch'] = (wire: Request) => transport(wire, call);
+    fetchInit.fetch = (wire: Request) => transport(wire, call);
     const send = viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware;
     let result;
     try {
@@ -178,13 +201,17 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     } finally {
       call.timer?.clear();
     }
-    if (throwOnError && !result.response.ok) throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
+    if (throwOnError && !result.response.ok)
+      throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
     return result;
   };
 
   const listCall: ListCall = (url, init) => callApi('GET', url, init, false);
   const throwOnError = options.throwOnError === true;
-  const method = (name: string) => (url: string, init: Record<string, unknown> = {}) => callApi(name, url, init, throwOnError);
+  const method =
+    (name: string) =>
+    (url: string, init: Record<string, unknown> = {}) =>
+      callApi(name, url, init, throwOnError);
 
   const client = {
     GET: method('GET'),

@@ -100,7 +100,9 @@ export class SvcConnectionError extends SvcError {
     /** The `X-Request-Id` the caller sent, if any. */
     readonly requestId: string | undefined,
   ) {
-    super(`The request failed before a response arrived: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`The request failed before a response arrived: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
   }
 }
 

@@ -8,18 +8,20 @@
  *
  * @packageDocumentation
  */
+
+export type { ErrorCode, ErrorType, FieldError, operations, paths, Scope } from '@svc/api-types';
 export { createSvcClient, type SvcClient, type SvcClientOptions } from './client.js';
 export {
+  isErrorCode,
   SvcApiError,
+  type SvcApiErrorFields,
   SvcConnectionError,
   SvcError,
   SvcTimeoutError,
-  isErrorCode,
-  type SvcApiErrorFields,
 } from './errors.js';
 export type { SvcLogEvent, SvcLogger } from './logging.js';
 export type { SvcRateLimitOptions } from './rate-limit.js';
-export { unwrap, type DataOf } from './result.js';
+export { type DataOf, unwrap } from './result.js';
 export type { FetchLike } from './transport.js';
 export type {
   InitArgument,
@@ -36,4 +38,3 @@ export type {
   SvcResultMeta,
   SvcSuccess,
 } from './types.js';
-export type { ErrorCode, ErrorType, FieldError, Scope, operations, paths } from '@svc/api-types';

@@ -99,7 +99,11 @@ function describe(event: SvcLogEvent): string {
  * Builds the client's log from its options; disabled when neither hook is given. A hook that
  * throws is ignored: logging must never break a request.
  */
-export function createLog(logger: SvcLogger | undefined, onLog: ((event: SvcLogEvent) => void) | undefined, secret: string | undefined): ClientLog {
+export function createLog(
+  logger: SvcLogger | undefined,
+  onLog: ((event: SvcLogEvent) => void) | undefined,
+  secret: string | undefined,
+): ClientLog {
   if (!logger && !onLog) return { enabled: false, emit: () => {} };
   return {
     enabled: true,

@@ -51,7 +51,9 @@ export function createPacer(limits: PacerLimits): Pacer {
 }
 
 /** A pacer that never waits (limiting turned off, benchmarks). */
-export const unpaced: Pacer = { acquire: (_kind, signal) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve(() => {})) };
+export const unpaced: Pacer = {
+  acquire: (_kind, signal) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve(() => {})),
+};
 
 function createBucket(perSecond: number): (signal?: AbortSignal) => Promise<Release> {
   if (!(perSecond > 0)) throw new RangeError(`A rate limit must be positive, got ${perSecond}`);

@@ -1,5 +1,5 @@
 import { CONTRACT_RATE_LIMITS } from './generated/contract.js';
-import { type Pacer, createPacer } from './pacer.js';
+import { createPacer, type Pacer } from './pacer.js';
 
 /** Client-side rate limits, per request class. The defaults are the contract's (`info['x-svc-limits']`). */
 export interface SvcRateLimitOptions {

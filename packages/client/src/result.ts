@@ -43,7 +43,9 @@ export function withMeta<Result extends ResultLike>(
     completed.error = redactSecret(result.error, secret);
     bodyRequestId = (completed.error as { error?: { request_id?: unknown } } | undefined)?.error?.request_id;
   }
-  completed.requestId = result.response.headers.get(HEADERS.requestId) ?? (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId);
+  completed.requestId =
+    result.response.headers.get(HEADERS.requestId) ??
+    (typeof bodyRequestId === 'string' ? bodyRequestId : sentRequestId);
   completed.idempotencyKey = idempotencyKey;
   completed.replayed = wasReplayed(result.response);
   return completed;

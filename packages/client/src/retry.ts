@@ -48,7 +48,11 @@ export function isRetryableStatus(status: number): boolean {
  * - Everything else backs off exponentially with full jitter: a uniform wait in
  *   `[0, min(maxDelayMs, baseDelayMs * 2^retriesSoFar))`, which spreads clients that failed together.
  */
-export function retryDelay(outcome: AttemptOutcome, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
+export function retryDelay(
+  outcome: AttemptOutcome,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | undefined {
   if (outcome.retriesSoFar >= policy.maxRetries) return undefined;
   if (outcome.isWrite && !outcome.hasIdempotencyKey) return undefined;
   const { status, hints } = outcome;

@@ -3,7 +3,7 @@ import { HEADERS } from './generated/contract.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
 import { type ClientLog, redactHeaders } from './logging.js';
 import type { Pacer } from './pacer.js';
-import { type RetryHints, type RetryPolicy, isRetryableStatus, readRetryHints, retryDelay } from './retry.js';
+import { isRetryableStatus, type RetryHints, type RetryPolicy, readRetryHints, retryDelay } from './retry.js';
 import { type AttemptClock, DeadlineClock, sleep } from './timeout.js';
 
 /** A fetch that takes a Request (what openapi-fetch calls). */
@@ -90,7 +90,8 @@ export function createTransport(settings: TransportSettings) {
     const headerKey = original.get(HEADERS.idempotencyKey);
     let wireHeaders: Array<[string, string]> | undefined;
     // A caller's own Authorization header wins, which lets one client act for several teams.
-    if (!call.authorizationOnRequest && !original.has('Authorization')) (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
+    if (!call.authorizationOnRequest && !original.has('Authorization'))
+      (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
     if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push([HEADERS.requestId, call.requestId]);
     const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
     if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push([HEADERS.idempotencyKey, idempotencyKey]);
@@ -121,7 +122,9 @@ export function createTransport(settings: TransportSettings) {
         timer.clear();
         // The caller's abort is theirs to handle: rethrow its reason (an AbortError) untouched.
         if (callerSignal?.aborted) throw callerSignal.reason;
-        failure = timer.timedOut ? new SvcTimeoutError(call.timeoutMs, sentRequestId) : new SvcConnectionError(error, sentRequestId);
+        failure = timer.timedOut
+          ? new SvcTimeoutError(call.timeoutMs, sentRequestId)
+          : new SvcConnectionError(error, sentRequestId);
       } finally {
         release?.();
         // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
@@ -133,7 +136,16 @@ export function createTransport(settings: TransportSettings) {
       if (response) {
         if (log.enabled) {
           const requestId = response.headers.get(HEADERS.requestId) ?? undefined;
-          log.emit({ type: 'response', method, url, attempt, status: response.status, durationMs, requestId, replayed: wasReplayed(response) });
+          log.emit({
+            type: 'response',
+            method,
+            url,
+            attempt,
+            status: response.status,
+            durationMs,
+            requestId,
+            replayed: wasReplayed(response),
+          });
         }
         if (!isRetryableStatus(response.status)) return response;
         hints = await readRetryHints(response);
@@ -142,7 +154,13 @@ export function createTransport(settings: TransportSettings) {
       }
 
       const delayMs = retryDelay(
-        { retriesSoFar: attempt - 1, isWrite, hasIdempotencyKey: Boolean(idempotencyKey), status: response?.status, hints: hints ?? {} },
+        {
+          retriesSoFar: attempt - 1,
+          isWrite,
+          hasIdempotencyKey: Boolean(idempotencyKey),
+          status: response?.status,
+          hints: hints ?? {},
+        },
         { ...settings.retry, maxRetries: call.maxRetries },
       );
       if (delayMs === undefined) {
@@ -154,7 +172,14 @@ export function createTransport(settings: TransportSettings) {
       timer.clear();
       await response?.body?.cancel().catch(() => {});
       if (log.enabled) {
-        log.emit({ type: 'retry', method, url, attempt: attempt + 1, delayMs, reason: response ? `status ${response.status}` : String(failure?.name) });
+        log.emit({
+          type: 'retry',
+          method,
+          url,
+          attempt: attempt + 1,
+          delayMs,
+          reason: response ? `status ${response.status}` : String(failure?.name),
+        });
       }
       await sleep(delayMs, callerSignal);
     }

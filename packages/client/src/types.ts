@@ -39,7 +39,11 @@ export type SvcResult<Response> = Response & SvcResultMeta;
  * `Extract<…, { error?: never }>`: openapi-fetch wraps error bodies in a deferred `Readable<…>`
  * that TypeScript then cannot rule out.)
  */
-type SuccessBranch<Response> = Response extends unknown ? ({} extends Pick<Response, 'error' & keyof Response> ? Response : never) : never;
+type SuccessBranch<Response> = Response extends unknown
+  ? {} extends Pick<Response, 'error' & keyof Response>
+    ? Response
+    : never
+  : never;
 
 /** The successful branch of a result: `data` is present and `error` is not. */
 export type SvcSuccess<Response> = SuccessBranch<Response> & SvcResultMeta;
@@ -81,7 +85,8 @@ export type SvcListPath = {
 }[SvcPath<'get'>];
 
 /** One item of a list operation. */
-export type SvcListItem<Path extends SvcListPath> = ListBody<Path> extends { data: readonly (infer Item)[] } ? Item : never;
+export type SvcListItem<Path extends SvcListPath> =
+  ListBody<Path> extends { data: readonly (infer Item)[] } ? Item : never;
 
 /** One page of a list operation: the successful result, with its `{ data, pagination }` body. */
 export type SvcPage<Path extends SvcListPath> = SvcSuccess<OperationResponse<'get', Path, {}>>;

@@ -26,7 +26,9 @@ import { WEBHOOK_VALIDATORS } from './generated/webhooks.js';
 export type SvcWebhookTopic = keyof webhooks & string;
 
 /** A validated delivery, `{ topic, body }`, typed by its topic. */
-export type SvcWebhookEvent<Topic extends SvcWebhookTopic = SvcWebhookTopic> = Topic extends unknown ? WebhookEvent<Topic> : never;
+export type SvcWebhookEvent<Topic extends SvcWebhookTopic = SvcWebhookTopic> = Topic extends unknown
+  ? WebhookEvent<Topic>
+  : never;
 
 /** One way a delivery breaks its topic's schema: the JSON pointer of the value, and why. */
 export interface SvcWebhookProblem {
@@ -50,7 +52,9 @@ export interface SvcWebhookError {
 }
 
 /** The result of {@link parseWebhook}: a typed event, or a typed error. */
-export type SvcWebhookResult = { ok: true; event: SvcWebhookEvent; error?: undefined } | { ok: false; event?: undefined; error: SvcWebhookError };
+export type SvcWebhookResult =
+  | { ok: true; event: SvcWebhookEvent; error?: undefined }
+  | { ok: false; event?: undefined; error: SvcWebhookError };
 
 /** The most problems one error lists: a huge, broken delivery must not produce a huge error. */
 export const MAX_PROBLEMS = 20;
@@ -70,7 +74,12 @@ export function isWebhookTopic(value: unknown): value is SvcWebhookTopic {
   return typeof value === 'string' && Object.hasOwn(validators, value);
 }
 
-function refuse(kind: SvcWebhookError['kind'], message: string, topic?: string, problems: SvcWebhookProblem[] = []): SvcWebhookResult {
+function refuse(
+  kind: SvcWebhookError['kind'],
+  message: string,
+  topic?: string,
+  problems: SvcWebhookProblem[] = [],
+): SvcWebhookResult {
   return { ok: false, error: { kind, message, topic, problems } };
 }
 
@@ -87,16 +96,32 @@ export function parseWebhook(payload: string | Uint8Array | unknown): SvcWebhook
       return refuse('invalid-json', 'The delivery body is not valid JSON.');
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { topic?: unknown }).topic !== 'string') {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    typeof (value as { topic?: unknown }).topic !== 'string'
+  ) {
     return refuse('not-an-event', 'A delivery is a JSON object { topic, body } with a string topic.');
   }
   const topic = (value as { topic: string }).topic;
   if (!isWebhookTopic(topic)) {
-    return refuse('unknown-topic', `The contract describes no webhook topic ${JSON.stringify(topic.slice(0, 100))}; known: ${webhookTopics.join(', ')}.`, topic);
+    return refuse(
+      'unknown-topic',
+      `The contract describes no webhook topic ${JSON.stringify(topic.slice(0, 100))}; known: ${webhookTopics.join(', ')}.`,
+      topic,
+    );
   }
   const validate = validators[topic];
   if (validate(value)) return { ok: true, event: value as SvcWebhookEvent };
-  const problems = (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((error) => ({ path: error.instancePath || '/', message: error.message ?? 'is invalid' }));
+  const problems = (validate.errors ?? [])
+    .slice(0, MAX_PROBLEMS)
+    .map((error) => ({ path: error.instancePath || '/', message: error.message ?? 'is invalid' }));
   const first = problems[0];
-  return refuse('invalid-event', `The ${topic} delivery does not match the contract${first ? `: ${first.path} ${first.message}` : ''}.`, topic, problems);
+  return refuse(
+    'invalid-event',
+    `The ${topic} delivery does not match the contract${first ? `: ${first.path} ${first.message}` : ''}.`,
+    topic,
+    problems,
+  );
 }

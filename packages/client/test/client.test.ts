@@ -1,7 +1,7 @@
 import type { Middleware } from 'openapi-fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SvcError, createSvcClient } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, SvcError } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_client_0123456789';
 let server: FaultServer;
@@ -77,7 +77,10 @@ describe('createSvcClient', () => {
     expect(lastRequest().headers['x-request-id']).toBe('my-trace-2');
     expect(byHeader.requestId).toBe('my-trace-2');
 
-    const failed = await svc.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-missing' } }, requestId: 'my-trace-3' });
+    const failed = await svc.GET('/v2/api/threads/{id}', {
+      params: { path: { id: 'cth-missing' } },
+      requestId: 'my-trace-3',
+    });
     expect(failed.error?.error.code).toBe('THREAD_NOT_FOUND');
     expect(failed.requestId).toBe('my-trace-3');
   });
@@ -88,7 +91,8 @@ describe('createSvcClient', () => {
     const middleware: Middleware = {
       onRequest: ({ request }) => void seen.push({ authorization: request.headers.get('Authorization') }),
       // openapi-fetch hands onResponse the Request it sent: the key is not on it either.
-      onResponse: ({ request, response }) => void seen.push({ authorization: request.headers.get('Authorization'), status: response.status }),
+      onResponse: ({ request, response }) =>
+        void seen.push({ authorization: request.headers.get('Authorization'), status: response.status }),
     };
     svc.use(middleware);
     const failure = errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Boom.');
@@ -112,7 +116,11 @@ describe('createSvcClient', () => {
   });
 
   it("lets the caller's own Authorization header win, with or without middleware", async () => {
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, headers: { Authorization: `Api-Key ${apiKey}`, 'User-Agent': 'svc-test' } });
+    const svc = createSvcClient({
+      baseUrl: server.url,
+      apiKey,
+      headers: { Authorization: `Api-Key ${apiKey}`, 'User-Agent': 'svc-test' },
+    });
     await svc.GET('/v2/api/conversations', { headers: { Authorization: 'Api-Key other-team' } });
     expect(lastRequest().headers.authorization).toBe('Api-Key other-team');
     expect(lastRequest().headers['user-agent']).toBe('svc-test');

@@ -2,7 +2,7 @@
 // sandbox's own rate limits and idempotency store switched on. Nothing here is mocked.
 import { type RunningSandbox, startSandboxServer } from '@svc/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcApiError, createSvcClient, unwrap } from '../src/index.js';
+import { createSvcClient, SvcApiError, unwrap } from '../src/index.js';
 
 const DEMO_KEY = 'sbx_demo_full_access'; // a sandbox demo key, committed on purpose
 
@@ -18,7 +18,11 @@ const client = (options: Partial<Parameters<typeof createSvcClient>[0]> = {}) =>
 describe('the client against the sandbox', () => {
   it('creates a thread, reads it back, and sees a keyed retry replayed instead of executed', async () => {
     const svc = client();
-    const body = { entity_type: 'CALL' as const, entity_id: 'cll-6Mn3bV8q', content: 'Call back @[Dana Reyes](usr-4TgB81cd)' };
+    const body = {
+      entity_type: 'CALL' as const,
+      entity_id: 'cll-6Mn3bV8q',
+      content: 'Call back @[Dana Reyes](usr-4TgB81cd)',
+    };
     const created = await svc.POST('/v2/api/threads', { body, idempotencyKey: 'e2e-thread-1' });
     expect(created.error).toBeUndefined();
     expect(created.replayed).toBe(false);
@@ -46,10 +50,18 @@ describe('the client against the sandbox', () => {
   it('throws SvcApiError with the request id the caller chose when asked to', async () => {
     const svc = client({ throwOnError: true });
     const failure = await svc
-      .GET('/v2/api/conversations/notes/{id}', { params: { path: { id: 'not-doesnotexist' } }, requestId: 'e2e-trace-42' })
+      .GET('/v2/api/conversations/notes/{id}', {
+        params: { path: { id: 'not-doesnotexist' } },
+        requestId: 'e2e-trace-42',
+      })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SvcApiError);
-    expect(failure).toMatchObject({ status: 404, code: 'NOTE_NOT_FOUND', type: 'not_found_error', requestId: 'e2e-trace-42' });
+    expect(failure).toMatchObject({
+      status: 404,
+      code: 'NOTE_NOT_FOUND',
+      type: 'not_found_error',
+      requestId: 'e2e-trace-42',
+    });
   });
 
   it('sends E.164 path numbers as %2B and the sandbox finds the conversation', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcApiError, createSvcClient, isErrorCode, unwrap } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, isErrorCode, SvcApiError, unwrap } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_errors_0123456789';
 let server: FaultServer;
@@ -35,7 +35,10 @@ describe('errors', () => {
   it('builds SvcApiError with every field of the body', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey });
     server.inject('GET', '/v2/api/conversations', invalidRequest());
-    const result = await svc.GET('/v2/api/conversations', { params: { query: { svc_number: '0415' } }, requestId: 'trace-err' });
+    const result = await svc.GET('/v2/api/conversations', {
+      params: { query: { svc_number: '0415' } },
+      requestId: 'trace-err',
+    });
     const error = SvcApiError.fromResponse(result.response, result.error);
     expect(error).toBeInstanceOf(SvcApiError);
     expect(error).toBeInstanceOf(Error);
@@ -74,9 +77,19 @@ describe('errors', () => {
   });
 
   it('makes sense of a body that is not the API’s dialect', () => {
-    const response = new Response('<h1>Bad gateway</h1>', { status: 502, headers: { 'X-Request-Id': 'req_gateway00001' } });
+    const response = new Response('<h1>Bad gateway</h1>', {
+      status: 502,
+      headers: { 'X-Request-Id': 'req_gateway00001' },
+    });
     const error = SvcApiError.fromResponse(response, '<h1>Bad gateway</h1>');
-    expect(error).toMatchObject({ status: 502, code: undefined, type: undefined, retryable: true, requestId: 'req_gateway00001', errors: [] });
+    expect(error).toMatchObject({
+      status: 502,
+      code: undefined,
+      type: undefined,
+      retryable: true,
+      requestId: 'req_gateway00001',
+      errors: [],
+    });
     expect(error.message).toBe('<h1>Bad gateway</h1>');
   });
 
@@ -101,10 +114,14 @@ describe('errors', () => {
 
   it('throws SvcApiError from every method of a throwOnError client, and returns data otherwise', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, throwOnError: true });
-    const { data, requestId } = await svc.POST('/v2/api/threads', { body: { content: 'x', entity_type: 'CALL', entity_id: 'cll-1' } });
+    const { data, requestId } = await svc.POST('/v2/api/threads', {
+      body: { content: 'x', entity_type: 'CALL', entity_id: 'cll-1' },
+    });
     expect(data.data.entity_id).toBe('cll-1');
     expect(requestId).toMatch(/^req_/);
-    const error = await svc.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-none' } } }).catch((caught: unknown) => caught);
+    const error = await svc
+      .GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-none' } } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SvcApiError);
     expect(error).toMatchObject({ status: 404, code: 'THREAD_NOT_FOUND', type: 'not_found_error' });
     expect((error as SvcApiError).requestId).toMatch(/^req_/);

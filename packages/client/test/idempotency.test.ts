@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcConnectionError, createSvcClient } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, SvcConnectionError } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_idempotency_0123456789';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -36,7 +36,10 @@ describe('idempotency', () => {
     const before = server.requests.length;
     await svc.POST('/v2/api/threads', { body: thread, idempotencyKey: 'caller-option-key' });
     await svc.POST('/v2/api/threads', { body: thread, params: { header: { 'Idempotency-Key': 'caller-header-key' } } });
-    expect(since(before).map((request) => request.headers['idempotency-key'])).toEqual(['caller-option-key', 'caller-header-key']);
+    expect(since(before).map((request) => request.headers['idempotency-key'])).toEqual([
+      'caller-option-key',
+      'caller-header-key',
+    ]);
   });
 
   it('retries a write whose connection dropped after the commit with the same key; the server applies it once', async () => {
@@ -60,7 +63,10 @@ describe('idempotency', () => {
 
   it('reuses the key on every retry of a failed write', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, retryBaseDelayMs: 1 });
-    const failure = { kind: 'respond' as const, ...errorBody(502, 'server_error', 'INTERNAL_SERVER_ERROR', 'Bad gateway.') };
+    const failure = {
+      kind: 'respond' as const,
+      ...errorBody(502, 'server_error', 'INTERNAL_SERVER_ERROR', 'Bad gateway.'),
+    };
     server.inject('POST', '/v2/api/threads', failure, failure);
     const before = server.requests.length;
     const result = await svc.POST('/v2/api/threads', { body: thread });
@@ -75,7 +81,9 @@ describe('idempotency', () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, retryBaseDelayMs: 1 });
     server.inject('POST', '/v2/api/threads', { kind: 'drop-after-commit' });
     const before = server.requests.length;
-    await expect(svc.POST('/v2/api/threads', { body: thread, idempotencyKey: false })).rejects.toBeInstanceOf(SvcConnectionError);
+    await expect(svc.POST('/v2/api/threads', { body: thread, idempotencyKey: false })).rejects.toBeInstanceOf(
+      SvcConnectionError,
+    );
     expect(since(before)).toHaveLength(1);
   });
 });

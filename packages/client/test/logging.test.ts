@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SvcLogEvent, SvcApiError, createSvcClient, unwrap } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, type SvcApiError, type SvcLogEvent, unwrap } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_live_DoNotLeakThisKey_42';
 let server: FaultServer;
@@ -17,7 +17,9 @@ function captureLogger() {
   const write =
     (level: string) =>
     (...args: unknown[]) =>
-      lines.push(`${level} ${args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 10 }))).join(' ')}`);
+      lines.push(
+        `${level} ${args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 10 }))).join(' ')}`,
+      );
   return { lines, logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') } };
 }
 
@@ -25,9 +27,18 @@ describe('logging', () => {
   it('logs requests, responses and retries, and never the key', async () => {
     const { lines, logger } = captureLogger();
     const events: SvcLogEvent[] = [];
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, logger, onLog: (event) => events.push(event), retryBaseDelayMs: 1 });
+    const svc = createSvcClient({
+      baseUrl: server.url,
+      apiKey,
+      logger,
+      onLog: (event) => events.push(event),
+      retryBaseDelayMs: 1,
+    });
 
-    server.inject('GET', '/v2/api/conversations', { kind: 'respond', ...errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Boom.') });
+    server.inject('GET', '/v2/api/conversations', {
+      kind: 'respond',
+      ...errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Boom.'),
+    });
     await svc.GET('/v2/api/conversations');
     server.inject('POST', '/v2/api/threads', { kind: 'drop-after-commit' });
     await svc.POST('/v2/api/threads', { body: { content: 'x', entity_type: 'CALL', entity_id: 'cll-1' } });
@@ -62,7 +73,13 @@ describe('logging', () => {
     );
     // The numbers in the events are the ones in the messages: the first attempt is 1.
     const getEvents = events.filter((event) => event.method === 'GET' && event.url.endsWith('/v2/api/conversations'));
-    expect(getEvents.map((event) => `${event.type}:${event.attempt}`)).toEqual(['request:1', 'response:1', 'retry:2', 'request:2', 'response:2']);
+    expect(getEvents.map((event) => `${event.type}:${event.attempt}`)).toEqual([
+      'request:1',
+      'response:1',
+      'retry:2',
+      'request:2',
+      'response:2',
+    ]);
     // And the secrets are nowhere.
     expect(output).not.toContain(apiKey);
     expect(output).not.toContain(wrongKey);

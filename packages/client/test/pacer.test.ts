@@ -1,7 +1,7 @@
 // The shared token pacer (`@svc/api-client/pacer`), used by this client and by @svc/contract.
 // Fake timers: every window is counted on the test's clock, never on how fast the machine is.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WINDOW_MARGIN_MS, createPacer, unpaced } from '../src/pacer.js';
+import { createPacer, unpaced, WINDOW_MARGIN_MS } from '../src/pacer.js';
 
 const WINDOW_MS = 1000 + WINDOW_MARGIN_MS;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SvcApiError, createSvcClient } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, SvcApiError } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_pages_0123456789';
 let server: FaultServer;
@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const client = () => createSvcClient({ baseUrl: server.url, apiKey, rateLimit: false, retryBaseDelayMs: 1 });
-const pageRequests = (since: number) => server.requests.slice(since).map((request) => new URL(request.path, 'http://x').searchParams.get('page'));
+const pageRequests = (since: number) =>
+  server.requests.slice(since).map((request) => new URL(request.path, 'http://x').searchParams.get('page'));
 
 describe('pagination', () => {
   it('visits every conversation exactly once, following has_more', async () => {
@@ -29,21 +30,29 @@ describe('pagination', () => {
 
   it('walks any list operation: the custom fields', async () => {
     const keys: string[] = [];
-    for await (const field of client().paginate('/v2/api/crm/attributes', { params: { query: { size: 3 } } })) keys.push(field.key);
+    for await (const field of client().paginate('/v2/api/crm/attributes', { params: { query: { size: 3 } } }))
+      keys.push(field.key);
     expect(keys).toEqual(['field_0', 'field_1', 'field_2', 'field_3', 'field_4', 'field_5', 'field_6']);
   });
 
   it('stops at maxItems without fetching another page', async () => {
     const before = server.requests.length;
     const items: unknown[] = [];
-    for await (const item of client().paginate('/v2/api/conversations', { params: { query: { size: 10 } }, maxItems: 25 })) items.push(item);
+    for await (const item of client().paginate('/v2/api/conversations', {
+      params: { query: { size: 10 } },
+      maxItems: 25,
+    }))
+      items.push(item);
     expect(items).toHaveLength(25);
     expect(pageRequests(before)).toEqual([null, '2', '3']);
   });
 
   it('yields pages with their request ids, from the caller’s start page, up to maxPages', async () => {
     const pages = [];
-    for await (const page of client().pages('/v2/api/conversations', { params: { query: { size: 20, page: 2 } }, maxPages: 5 })) {
+    for await (const page of client().pages('/v2/api/conversations', {
+      params: { query: { size: 20, page: 2 } },
+      maxPages: 5,
+    })) {
       pages.push(page);
     }
     expect(pages.map((page) => page.data.pagination.page)).toEqual([2, 3]);
@@ -53,13 +62,17 @@ describe('pagination', () => {
 
   it('throws SvcApiError when a page fails', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, rateLimit: false, maxRetries: 0 });
-    const invalid = errorBody(400, 'validation_error', 'INVALID_PAGE_SIZE', 'size must be 1 to 100.', { param: 'size' });
+    const invalid = errorBody(400, 'validation_error', 'INVALID_PAGE_SIZE', 'size must be 1 to 100.', {
+      param: 'size',
+    });
     server.inject('GET', '/v2/api/conversations', { kind: 'respond', ...invalid });
     const seen: unknown[] = [];
     const walk = async () => {
       for await (const item of svc.paginate('/v2/api/conversations')) seen.push(item);
     };
-    await expect(walk()).rejects.toSatisfy((error) => error instanceof SvcApiError && error.code === 'INVALID_PAGE_SIZE' && error.param === 'size');
+    await expect(walk()).rejects.toSatisfy(
+      (error) => error instanceof SvcApiError && error.code === 'INVALID_PAGE_SIZE' && error.param === 'size',
+    );
     expect(seen).toHaveLength(0);
   });
 });

@@ -8,7 +8,11 @@ const limit = 50;
 let server: FaultServer;
 
 beforeAll(async () => {
-  server = await startFaultServer({ apiKey, conversations: 1, rateLimit: { readsPerSecond: limit, writesPerSecond: limit } });
+  server = await startFaultServer({
+    apiKey,
+    conversations: 1,
+    rateLimit: { readsPerSecond: limit, writesPerSecond: limit },
+  });
 });
 afterAll(() => server.close());
 
@@ -50,7 +54,12 @@ describe('client-side rate limiting', () => {
   it('is what prevents the 429s: the same burst without it is refused (control)', async () => {
     // The control's server has a frozen clock: every arrival falls in one window whatever the
     // machine's speed, so exactly the burst's excess over the limit is refused.
-    const frozen = await startFaultServer({ apiKey, conversations: 1, rateLimit: { readsPerSecond: limit, writesPerSecond: limit }, rateLimitClock: () => 0 });
+    const frozen = await startFaultServer({
+      apiKey,
+      conversations: 1,
+      rateLimit: { readsPerSecond: limit, writesPerSecond: limit },
+      rateLimitClock: () => 0,
+    });
     try {
       const svc = createSvcClient({ baseUrl: frozen.url, apiKey, maxRetries: 0, rateLimit: false });
       const results = await Promise.all(Array.from({ length: 100 }, () => svc.GET('/v2/api/conversations')));

@@ -16,14 +16,17 @@ describe('retryDelay', () => {
     expect(retryDelay(outcome({ retriesSoFar: 0 }), policy, () => 0.999)).toBe(99);
     expect(retryDelay(outcome({ retriesSoFar: 2 }), policy, () => 0.999)).toBe(399);
     expect(retryDelay(outcome({ retriesSoFar: 2 }), policy, () => 0)).toBe(0);
-    expect(retryDelay(outcome({ retriesSoFar: 2 }), { ...policy, maxRetries: 10, maxDelayMs: 250 }, () => 0.999)).toBe(249);
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), { ...policy, maxRetries: 10, maxDelayMs: 250 }, () => 0.999)).toBe(
+      249,
+    );
   });
 
   it('retries network failures (no status), 429 and 5xx only', () => {
     expect(retryDelay(outcome({ status: undefined }), policy, () => 0.5)).toBe(50);
     expect(retryDelay(outcome({ status: 503 }), policy, () => 0.5)).toBe(50);
     expect(retryDelay(outcome({ status: 429 }), policy, () => 0.5)).toBe(50);
-    for (const status of [400, 401, 403, 404, 409, 415]) expect(retryDelay(outcome({ status }), policy)).toBeUndefined();
+    for (const status of [400, 401, 403, 404, 409, 415])
+      expect(retryDelay(outcome({ status }), policy)).toBeUndefined();
   });
 
   it('stops at maxRetries', () => {
@@ -39,7 +42,9 @@ describe('retryDelay', () => {
   });
 
   it('waits what a 429 asks, preferring retry_after_seconds to X-RateLimit-Reset, and gives up past the cap', () => {
-    expect(retryDelay(outcome({ status: 429, hints: { retryAfterSeconds: 0.5, resetSeconds: 0.9 } }), policy)).toBe(500);
+    expect(retryDelay(outcome({ status: 429, hints: { retryAfterSeconds: 0.5, resetSeconds: 0.9 } }), policy)).toBe(
+      500,
+    );
     expect(retryDelay(outcome({ status: 429, hints: { resetSeconds: 0.9 } }), policy)).toBe(900);
     expect(retryDelay(outcome({ status: 429, hints: { retryAfterSeconds: 2 } }), policy)).toBeUndefined();
     // An epoch-looking reset is far past any cap: not retried rather than waited for.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SvcLogEvent, createSvcClient } from '../src/index.js';
-import { type FaultServer, errorBody, startFaultServer } from './support/fault-server.js';
+import { createSvcClient, type SvcLogEvent } from '../src/index.js';
+import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_retry_0123456789';
 let server: FaultServer;
@@ -10,7 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const serverError = () => ({ kind: 'respond' as const, ...errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Unexpected failure.') });
+const serverError = () => ({
+  kind: 'respond' as const,
+  ...errorBody(500, 'server_error', 'INTERNAL_SERVER_ERROR', 'Unexpected failure.'),
+});
 const thread = { content: 'Follow up', entity_type: 'CALL' as const, entity_id: 'cll-1' };
 
 /** Sends one call and returns what reached the server for it. */
@@ -54,7 +57,12 @@ describe('retries', () => {
 
   it('returns a 429 at once when the server asks for a wait longer than the cap', async () => {
     const events: SvcLogEvent[] = [];
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, maxRetryDelayMs: 5_000, onLog: (event) => events.push(event) });
+    const svc = createSvcClient({
+      baseUrl: server.url,
+      apiKey,
+      maxRetryDelayMs: 5_000,
+      onLog: (event) => events.push(event),
+    });
     server.inject('GET', '/v2/api/conversations', {
       kind: 'respond',
       ...errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Daily limit.', { retry_after_seconds: 3600 }),
@@ -110,9 +118,13 @@ describe('retries', () => {
 
   it('never retries a 400 (retryable: false)', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, retryBaseDelayMs: 1 });
-    const invalid = errorBody(400, 'validation_error', 'INVALID_PAGE_SIZE', 'size must be 1 to 100.', { param: 'size' });
+    const invalid = errorBody(400, 'validation_error', 'INVALID_PAGE_SIZE', 'size must be 1 to 100.', {
+      param: 'size',
+    });
     server.inject('GET', '/v2/api/conversations', { kind: 'respond', ...invalid });
-    const { result, requests } = await observe(() => svc.GET('/v2/api/conversations', { params: { query: { size: 500 } } }));
+    const { result, requests } = await observe(() =>
+      svc.GET('/v2/api/conversations', { params: { query: { size: 500 } } }),
+    );
     expect(result.error?.error).toMatchObject({ code: 'INVALID_PAGE_SIZE', retryable: false });
     expect(requests).toHaveLength(1);
   });
@@ -129,7 +141,9 @@ describe('retries', () => {
   it('does retry the same write when it carries a key', async () => {
     const svc = createSvcClient({ baseUrl: server.url, apiKey, retryBaseDelayMs: 1, autoIdempotencyKeys: false });
     server.inject('POST', '/v2/api/threads', serverError());
-    const { result, requests } = await observe(() => svc.POST('/v2/api/threads', { body: thread, idempotencyKey: 'write-with-key' }));
+    const { result, requests } = await observe(() =>
+      svc.POST('/v2/api/threads', { body: thread, idempotencyKey: 'write-with-key' }),
+    );
     expect(result.response.status).toBe(201);
     expect(requests.map((request) => request.headers['idempotency-key'])).toEqual(['write-with-key', 'write-with-key']);
   });

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SvcTimeoutError, createSvcClient } from '../src/index.js';
+import { createSvcClient, SvcTimeoutError } from '../src/index.js';
 import { type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_timeout_0123456789';
@@ -90,10 +90,25 @@ describe('timeouts and aborts', () => {
     let attempts = 0;
     const hangThenAnswer = (input: Request): Promise<Response> => {
       attempts++;
-      if (attempts > 1) return Promise.resolve(new Response('{"data":[],"pagination":{"page":1,"size":20,"total_count":0,"total_pages":0,"has_more":false}}', { status: 200, headers: { 'Content-Type': 'application/json' } }));
-      return new Promise((_, reject) => input.signal.addEventListener('abort', () => reject(input.signal.reason), { once: true }));
+      if (attempts > 1)
+        return Promise.resolve(
+          new Response(
+            '{"data":[],"pagination":{"page":1,"size":20,"total_count":0,"total_pages":0,"has_more":false}}',
+            { status: 200, headers: { 'Content-Type': 'application/json' } },
+          ),
+        );
+      return new Promise((_, reject) =>
+        input.signal.addEventListener('abort', () => reject(input.signal.reason), { once: true }),
+      );
     };
-    const svc = createSvcClient({ baseUrl: server.url, apiKey, timeoutMs: 100, maxRetries: 1, retryBaseDelayMs: 1, fetch: hangThenAnswer });
+    const svc = createSvcClient({
+      baseUrl: server.url,
+      apiKey,
+      timeoutMs: 100,
+      maxRetries: 1,
+      retryBaseDelayMs: 1,
+      fetch: hangThenAnswer,
+    });
     const { response } = await svc.GET('/v2/api/conversations');
     expect(response.status).toBe(200);
     expect(attempts).toBe(2);
@@ -105,7 +120,9 @@ describe('timeouts and aborts', () => {
       server.inject('GET', '/v2/api/conversations', { kind: 'hang' });
       const controller = new AbortController();
       const before = server.requests.length;
-      const pending = svc.GET('/v2/api/conversations', { signal: controller.signal }).catch((caught: unknown) => caught);
+      const pending = svc
+        .GET('/v2/api/conversations', { signal: controller.signal })
+        .catch((caught: unknown) => caught);
       // Abort once the request is on the server (an event, not a guess at how long that takes).
       await server.waitForRequests(before + 1);
       controller.abort();
@@ -122,7 +139,15 @@ describe('timeouts and aborts', () => {
     server.inject('GET', '/v2/api/conversations', {
       kind: 'respond',
       status: 429,
-      body: { error: { type: 'rate_limit_error', code: 'RATE_LIMIT_EXCEEDED', message: 'Wait.', retryable: true, retry_after_seconds: 5 } },
+      body: {
+        error: {
+          type: 'rate_limit_error',
+          code: 'RATE_LIMIT_EXCEEDED',
+          message: 'Wait.',
+          retryable: true,
+          retry_after_seconds: 5,
+        },
+      },
     });
     const controller = new AbortController();
     const before = server.requests.length;

@@ -1,6 +1,6 @@
 import type { ConversationListEntry, CustomField, ErrorCode, OperationErrorCode, Thread } from '@svc/api-types';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type SvcClient, type SvcListPath, SvcApiError, createSvcClient, unwrap } from '../src/index.js';
+import { createSvcClient, type SvcApiError, type SvcClient, type SvcListPath, unwrap } from '../src/index.js';
 
 const svc = createSvcClient({ baseUrl: 'http://localhost', apiKey: 'k' });
 const strict = createSvcClient({ baseUrl: 'http://localhost', apiKey: 'k', throwOnError: true });
@@ -15,11 +15,19 @@ describe('client types', () => {
     void svc.POST('/v2/api/threads', { body: { content: 'x' } });
     // @ts-expect-error size is a number
     void svc.GET('/v2/api/conversations', { params: { query: { size: 'ten' } } });
-    void svc.POST('/v2/api/threads', { body: { content: 'x', entity_type: 'CALL', entity_id: 'cll-1' }, idempotencyKey: 'k-1', maxRetries: 0 });
+    void svc.POST('/v2/api/threads', {
+      body: { content: 'x', entity_type: 'CALL', entity_id: 'cll-1' },
+      idempotencyKey: 'k-1',
+      maxRetries: 0,
+    });
   });
 
   it('type data and errors per operation', async () => {
-    const result = await svc.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } }, timeoutMs: 1000, requestId: 'r' });
+    const result = await svc.GET('/v2/api/threads/{id}', {
+      params: { path: { id: 'cth-1' } },
+      timeoutMs: 1000,
+      requestId: 'r',
+    });
     expectTypeOf(result.requestId).toEqualTypeOf<string | undefined>();
     expectTypeOf(result.replayed).toEqualTypeOf<boolean>();
     if (result.error) {
@@ -43,18 +51,32 @@ describe('client types', () => {
     expectTypeOf<'/v2/api/conversations'>().toExtend<SvcListPath>();
     expectTypeOf<'/v2/api/crm/attributes'>().toExtend<SvcListPath>();
     expectTypeOf<'/v2/api/threads/{id}'>().not.toExtend<SvcListPath>();
-    expectTypeOf(svc.paginate('/v2/api/conversations')).toEqualTypeOf<AsyncGenerator<ConversationListEntry, void, undefined>>();
-    expectTypeOf(svc.paginate('/v2/api/crm/attributes', { maxItems: 10 })).toEqualTypeOf<AsyncGenerator<CustomField, void, undefined>>();
+    expectTypeOf(svc.paginate('/v2/api/conversations')).toEqualTypeOf<
+      AsyncGenerator<ConversationListEntry, void, undefined>
+    >();
+    expectTypeOf(svc.paginate('/v2/api/crm/attributes', { maxItems: 10 })).toEqualTypeOf<
+      AsyncGenerator<CustomField, void, undefined>
+    >();
     // @ts-expect-error a single resource is not a list
     void svc.paginate('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } } });
   });
 
   it('accept undefined for every optional option (exactOptionalPropertyTypes is on here)', async () => {
-    const fromEnvironment: string | undefined = process.env['SVC_API_KEY'];
+    const fromEnvironment: string | undefined = process.env.SVC_API_KEY;
     const maybeNumber: number | undefined = undefined;
-    const client = createSvcClient({ baseUrl: 'http://localhost', apiKey: fromEnvironment, timeoutMs: maybeNumber, rateLimit: undefined, logger: undefined });
+    const client = createSvcClient({
+      baseUrl: 'http://localhost',
+      apiKey: fromEnvironment,
+      timeoutMs: maybeNumber,
+      rateLimit: undefined,
+      logger: undefined,
+    });
     expectTypeOf(client).toEqualTypeOf<SvcClient<false>>();
-    const result = await client.GET('/v2/api/threads/{id}', { params: { path: { id: 'cth-1' } }, requestId: fromEnvironment, maxRetries: maybeNumber });
+    const result = await client.GET('/v2/api/threads/{id}', {
+      params: { path: { id: 'cth-1' } },
+      requestId: fromEnvironment,
+      maxRetries: maybeNumber,
+    });
     // Not `never`: the error branch is still there to narrow on.
     if (result.error) expectTypeOf(result.error.error.code).toEqualTypeOf<OperationErrorCode<'getThread'>>();
     void client.paginate('/v2/api/conversations', { maxItems: maybeNumber, maxPages: maybeNumber });

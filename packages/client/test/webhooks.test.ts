@@ -1,16 +1,25 @@
 import { createRequire } from 'node:module';
 import type { CallReceived } from '@svc/api-types';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { MAX_PROBLEMS, isWebhookTopic, parseWebhook, webhookTopics } from '../src/webhooks.js';
+import { isWebhookTopic, MAX_PROBLEMS, parseWebhook, webhookTopics } from '../src/webhooks.js';
 
 // The contract's own example delivery: the parser must accept what the contract documents.
 const bundle = createRequire(import.meta.url)('@svc/openapi/openapi.json') as {
-  webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } } }>;
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: { 'application/json': { examples: Record<string, { value: unknown }> } } } } }
+  >;
 };
 const examples = Object.entries(bundle.webhooks).flatMap(([topic, item]) =>
-  Object.values(item.post.requestBody.content['application/json'].examples).map((example) => ({ topic, value: example.value })),
+  Object.values(item.post.requestBody.content['application/json'].examples).map((example) => ({
+    topic,
+    value: example.value,
+  })),
 );
-const callReceived = structuredClone(examples.find((example) => example.topic === 'CALL_RECEIVED')!.value) as { topic: string; body: Record<string, unknown> };
+const callReceived = structuredClone(examples.find((example) => example.topic === 'CALL_RECEIVED')!.value) as {
+  topic: string;
+  body: Record<string, unknown>;
+};
 
 describe('parseWebhook', () => {
   it('knows exactly the topics of the contract', () => {
@@ -32,14 +41,14 @@ describe('parseWebhook', () => {
     if (!result.ok) throw new Error(result.error.message);
     if (result.event.topic === 'CALL_RECEIVED') {
       expectTypeOf(result.event.body).toEqualTypeOf<CallReceived>();
-      expect(result.event.body.from_number).toBe(callReceived.body['from_number']);
+      expect(result.event.body.from_number).toBe(callReceived.body.from_number);
     }
   });
 
   it('refuses a body that breaks the schema, naming where', () => {
     const broken = structuredClone(callReceived);
-    broken.body['from_number'] = '415 555 0123';
-    broken.body['transcriptions'] = [{ source: 'ROBOT', time: 'yesterday', text: 'hi' }];
+    broken.body.from_number = '415 555 0123';
+    broken.body.transcriptions = [{ source: 'ROBOT', time: 'yesterday', text: 'hi' }];
     const result = parseWebhook(broken);
     expect(result.ok).toBe(false);
     expect(result.error?.kind).toBe('invalid-event');
@@ -58,7 +67,8 @@ describe('parseWebhook', () => {
   it('tells apart bad JSON, a non-event and an unknown topic, without throwing', () => {
     expect(parseWebhook('{"topic": ').error?.kind).toBe('invalid-json');
     expect(parseWebhook(new Uint8Array([0xff, 0x7b])).error?.kind).toBe('invalid-json');
-    for (const value of [null, 42, [], { body: {} }, { topic: 7, body: {} }]) expect(parseWebhook(value).error?.kind).toBe('not-an-event');
+    for (const value of [null, 42, [], { body: {} }, { topic: 7, body: {} }])
+      expect(parseWebhook(value).error?.kind).toBe('not-an-event');
     const unknown = parseWebhook({ topic: 'SMS_RECEIVED', body: {} });
     expect(unknown.error).toMatchObject({ kind: 'unknown-topic', topic: 'SMS_RECEIVED', problems: [] });
     expect(unknown.error?.message).toContain('CALL_RECEIVED');

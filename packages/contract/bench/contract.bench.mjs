@@ -28,7 +28,9 @@ for (let i = 0; i < runs; i++) {
   const sample = await once({ rate: 'off' });
   if (sample.exitCode !== 0) throw new Error(`run ${i + 1} failed: the bench measures a passing suite`);
   samples.push(sample);
-  process.stdout.write(`run ${i + 1}/${runs}: ${sample.seconds.toFixed(2)} s, ${sample.checks} checks, ${sample.assertions} assertions, ${sample.requests} requests\n`);
+  process.stdout.write(
+    `run ${i + 1}/${runs}: ${sample.seconds.toFixed(2)} s, ${sample.checks} checks, ${sample.assertions} assertions, ${sample.requests} requests\n`,
+  );
 }
 const seconds = median(samples.map((s) => s.seconds));
 const typical = samples.find((s) => s.seconds === seconds);
@@ -52,7 +54,9 @@ const results = {
 const sandbox = await startEmbeddedSandbox({ rateLimit: false, allScopes: Object.keys(loadSpec().contract.scopes) });
 const plainStarted = performance.now();
 for (let i = 0; i < typical.requests; i++) {
-  const response = await fetch(`${sandbox.url}/v2/api/users`, { headers: { Authorization: `Api-Key ${sandbox.apiKey}` } });
+  const response = await fetch(`${sandbox.url}/v2/api/users`, {
+    headers: { Authorization: `Api-Key ${sandbox.apiKey}` },
+  });
   await response.text();
 }
 const plainSeconds = (performance.now() - plainStarted) / 1000;
@@ -68,13 +72,32 @@ const figures = [
     peerValue: results.plainRequests.wallSeconds,
     ratio: Number((seconds / plainSeconds).toFixed(1)),
   },
-  { name: 'contract suite, checks per second', value: results.unlimited.checksPerSecond, unit: 'checks/s', peer: '–', peerValue: null, ratio: null },
-  { name: 'contract suite, assertions per second', value: results.unlimited.assertionsPerSecond, unit: 'assertions/s', peer: '–', peerValue: null, ratio: null },
+  {
+    name: 'contract suite, checks per second',
+    value: results.unlimited.checksPerSecond,
+    unit: 'checks/s',
+    peer: '–',
+    peerValue: null,
+    ratio: null,
+  },
+  {
+    name: 'contract suite, assertions per second',
+    value: results.unlimited.assertionsPerSecond,
+    unit: 'assertions/s',
+    peer: '–',
+    peerValue: null,
+    ratio: null,
+  },
 ];
 if (process.env.BENCH_RATED !== '0') {
   const rated = await once({});
   const { pacing } = rated.report;
-  results.documentedRate = { wallSeconds: Number(rated.seconds.toFixed(3)), requests: rated.requests, requestsPerSecond: Number((rated.requests / rated.seconds).toFixed(1)), pacing };
+  results.documentedRate = {
+    wallSeconds: Number(rated.seconds.toFixed(3)),
+    requests: rated.requests,
+    requestsPerSecond: Number((rated.requests / rated.seconds).toFixed(1)),
+    pacing,
+  };
   figures.push({
     name: `contract suite at the documented rates (${pacing.reads} reads, ${pacing.writes} writes; the server limiting too)`,
     value: results.documentedRate.wallSeconds,

@@ -1,18 +1,33 @@
 // The config file (--config): extra keys with the scopes they hold (for the 403 checks) and the
 // fixtures no list operation exposes. Keys may be given inline or, better in CI, by the name of
 // an environment variable (key_env). Errors name the entry, never the key.
-import { isObject } from '@svc/spec-runtime';
+
 import { readFileSync } from 'node:fs';
-import { FIXTURE_LISTS, KEY_KINDS, type ConfigFixtures, type ConfigKey, type ContractConfig, type KeyKind } from './model.js';
+import { isObject } from '@svc/spec-runtime';
+import {
+  type ConfigFixtures,
+  type ConfigKey,
+  type ContractConfig,
+  FIXTURE_LISTS,
+  KEY_KINDS,
+  type KeyKind,
+} from './model.js';
 
 export class ConfigError extends Error {}
 
 export const EMPTY_CONFIG: ContractConfig = { keys: [], fixtures: {} };
 
 /** Validates a parsed config; `knownScopes` are the contract's scopes. */
-export function parseConfig(raw: unknown, env: Record<string, string | undefined>, knownScopes: readonly string[], where = 'the config'): ContractConfig {
+export function parseConfig(
+  raw: unknown,
+  env: Record<string, string | undefined>,
+  knownScopes: readonly string[],
+  where = 'the config',
+): ContractConfig {
   if (!isObject(raw)) throw new ConfigError(`${where} must be a JSON object with "keys" and/or "fixtures".`);
-  for (const field of Object.keys(raw)) if (!['keys', 'fixtures', '$schema', 'description'].includes(field)) throw new ConfigError(`${where}: unknown field "${field}" (expected keys, fixtures).`);
+  for (const field of Object.keys(raw))
+    if (!['keys', 'fixtures', '$schema', 'description'].includes(field))
+      throw new ConfigError(`${where}: unknown field "${field}" (expected keys, fixtures).`);
   const keys: ConfigKey[] = [];
   const rawKeys = raw.keys ?? [];
   if (!Array.isArray(rawKeys)) throw new ConfigError(`${where}: "keys" must be an array.`);
@@ -28,15 +43,32 @@ export function parseConfig(raw: unknown, env: Record<string, string | undefined
       if (!key) throw new ConfigError(`${label} (${name}): the environment variable ${entry.key_env} is not set.`);
     } else if (typeof entry.key === 'string' && entry.key !== '') key = entry.key;
     else throw new ConfigError(`${label} (${name}) needs "key" or "key_env".`);
-    if (!Array.isArray(entry.scopes) || !entry.scopes.every((s) => typeof s === 'string')) throw new ConfigError(`${label} (${name}): "scopes" must list the scopes the key holds ([] for none).`);
+    if (!Array.isArray(entry.scopes) || !entry.scopes.every((s) => typeof s === 'string'))
+      throw new ConfigError(`${label} (${name}): "scopes" must list the scopes the key holds ([] for none).`);
     const unknown = (entry.scopes as string[]).filter((s) => !knownScopes.includes(s));
-    if (unknown.length > 0) throw new ConfigError(`${label} (${name}): unknown scope ${unknown.join(', ')}; the contract's scopes are ${knownScopes.join(', ')}.`);
+    if (unknown.length > 0)
+      throw new ConfigError(
+        `${label} (${name}): unknown scope ${unknown.join(', ')}; the contract's scopes are ${knownScopes.join(', ')}.`,
+      );
     const kind = entry.kind ?? 'active';
-    if (typeof kind !== 'string' || !(KEY_KINDS as readonly string[]).includes(kind)) throw new ConfigError(`${label} (${name}): "kind" must be one of ${KEY_KINDS.join(', ')}.`);
+    if (typeof kind !== 'string' || !(KEY_KINDS as readonly string[]).includes(kind))
+      throw new ConfigError(`${label} (${name}): "kind" must be one of ${KEY_KINDS.join(', ')}.`);
     const lines = entry.lines;
-    if (kind === 'line-limited' && !(Array.isArray(lines) && lines.length > 0 && lines.every((l) => typeof l === 'string'))) throw new ConfigError(`${label} (${name}): a line-limited key needs "lines", the lines (E.164) it may access.`);
-    if (kind !== 'line-limited' && lines !== undefined) throw new ConfigError(`${label} (${name}): "lines" belongs to a line-limited key (set "kind": "line-limited").`);
-    keys.push({ name, key, scopes: entry.scopes as string[], ...(fromEnv ? { env: fromEnv } : {}), ...(kind !== 'active' ? { kind: kind as KeyKind } : {}), ...(Array.isArray(lines) ? { lines: lines as string[] } : {}) });
+    if (
+      kind === 'line-limited' &&
+      !(Array.isArray(lines) && lines.length > 0 && lines.every((l) => typeof l === 'string'))
+    )
+      throw new ConfigError(`${label} (${name}): a line-limited key needs "lines", the lines (E.164) it may access.`);
+    if (kind !== 'line-limited' && lines !== undefined)
+      throw new ConfigError(`${label} (${name}): "lines" belongs to a line-limited key (set "kind": "line-limited").`);
+    keys.push({
+      name,
+      key,
+      scopes: entry.scopes as string[],
+      ...(fromEnv ? { env: fromEnv } : {}),
+      ...(kind !== 'active' ? { kind: kind as KeyKind } : {}),
+      ...(Array.isArray(lines) ? { lines: lines as string[] } : {}),
+    });
   });
   const fixtures: ConfigFixtures = {};
   const rawFixtures = raw.fixtures ?? {};
@@ -46,16 +78,23 @@ export function parseConfig(raw: unknown, env: Record<string, string | undefined
       if (typeof value !== 'string') throw new ConfigError(`${where}: fixtures.search_query must be a string.`);
       fixtures.search_query = value;
     } else if ((FIXTURE_LISTS as readonly string[]).includes(name)) {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new ConfigError(`${where}: fixtures.${name} must be an array of strings.`);
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+        throw new ConfigError(`${where}: fixtures.${name} must be an array of strings.`);
       fixtures[name as (typeof FIXTURE_LISTS)[number]] = value as string[];
     } else {
-      throw new ConfigError(`${where}: unknown fixture "${name}" (known: ${[...FIXTURE_LISTS, 'search_query'].join(', ')}).`);
+      throw new ConfigError(
+        `${where}: unknown fixture "${name}" (known: ${[...FIXTURE_LISTS, 'search_query'].join(', ')}).`,
+      );
     }
   }
   return { keys, fixtures };
 }
 
-export function readConfigFile(path: string, env: Record<string, string | undefined>, knownScopes: readonly string[]): ContractConfig {
+export function readConfigFile(
+  path: string,
+  env: Record<string, string | undefined>,
+  knownScopes: readonly string[],
+): ContractConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -76,7 +115,8 @@ export function mergeConfigs(base: ContractConfig, extra: ContractConfig): Contr
   const fixtures: ConfigFixtures = { ...base.fixtures };
   for (const [name, value] of Object.entries(extra.fixtures)) {
     const current = (fixtures as Record<string, unknown>)[name];
-    (fixtures as Record<string, unknown>)[name] = Array.isArray(value) && Array.isArray(current) ? [...new Set([...value, ...current])] : value;
+    (fixtures as Record<string, unknown>)[name] =
+      Array.isArray(value) && Array.isArray(current) ? [...new Set([...value, ...current])] : value;
   }
   return { keys: [...extra.keys, ...base.keys.filter((k) => !extra.keys.some((e) => e.key === k.key))], fixtures };
 }

@@ -3,7 +3,7 @@
 // its seed (the other demo keys with their scopes and kinds: revoked, trial, line-limited; the
 // deals, people, summary templates and built-in field keys no list operation exposes). The seed
 // gains one key per scope, each holding only that scope, for the sufficient-scope checks.
-import { loadSeedFile, startSandboxServer, type RunningSandbox } from '@svc/sandbox';
+import { loadSeedFile, type RunningSandbox, startSandboxServer } from '@svc/sandbox';
 import type { ConfigKey, ContractConfig } from './model.js';
 
 export interface EmbeddedSandbox {
@@ -47,14 +47,19 @@ function kindOf(k: SeedFile['keys'][number]): Pick<ConfigKey, 'kind' | 'lines'> 
 }
 
 /** The config the seed implies for its main team: its other keys, each declared with its kind. */
-export function configFromSeed(seed: SeedFile, allScopes: readonly string[]): { apiKey: string; config: ContractConfig } {
+export function configFromSeed(
+  seed: SeedFile,
+  allScopes: readonly string[],
+): { apiKey: string; config: ContractConfig } {
   const main = mainKeyOf(seed, allScopes);
   const team = seed.teams.find((t) => t.id === main.team_id);
   if (!team) throw new Error(`The sandbox seed has no team ${main.team_id}.`);
   return {
     apiKey: main.key,
     config: {
-      keys: seed.keys.filter((k) => k !== main && k.team_id === main.team_id).map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], ...kindOf(k) })),
+      keys: seed.keys
+        .filter((k) => k !== main && k.team_id === main.team_id)
+        .map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], ...kindOf(k) })),
       fixtures: {
         deal_ids: team.deals.map((d) => d.id),
         person_ids: team.people.map((p) => p.id),
@@ -65,9 +70,17 @@ export function configFromSeed(seed: SeedFile, allScopes: readonly string[]): { 
   };
 }
 
-export async function startEmbeddedSandbox(options: { rateLimit: boolean; allScopes: readonly string[] }): Promise<EmbeddedSandbox> {
+export async function startEmbeddedSandbox(options: {
+  rateLimit: boolean;
+  allScopes: readonly string[];
+}): Promise<EmbeddedSandbox> {
   const seed = withScopeKeys(loadSeedFile(), options.allScopes);
   const { apiKey, config } = configFromSeed(seed, options.allScopes);
-  const running: RunningSandbox = await startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: options.rateLimit ? {} : false });
+  const running: RunningSandbox = await startSandboxServer({
+    port: 0,
+    host: '127.0.0.1',
+    seed,
+    rateLimit: options.rateLimit ? {} : false,
+  });
   return { url: running.url, apiKey, config, close: () => running.close() };
 }

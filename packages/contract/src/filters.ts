@@ -18,7 +18,13 @@ function scopeNames(spec: Spec): Set<string> {
   return new Set([...spec.resources(), API_WIDE_RESOURCE, ...spec.contract.operations.map((op) => op.operationId)]);
 }
 
-export function matchesOnly(only: readonly string[], resource: string, operationId: string, check: string, spec: Spec = loadSpec()): boolean {
+export function matchesOnly(
+  only: readonly string[],
+  resource: string,
+  operationId: string,
+  check: string,
+  spec: Spec = loadSpec(),
+): boolean {
   if (only.length === 0) return true;
   const scopes = scopeNames(spec);
   const scopeFilters = only.filter((f) => scopes.has(f));
@@ -31,7 +37,17 @@ export function matchesOnly(only: readonly string[], resource: string, operation
 /** The operations the filters let checks run on (every one when no filter names a resource or operation). */
 export function selectedOperations(spec: Spec, only: readonly string[]): Set<string> {
   const ids = spec.contract.operations.map((op) => op.operationId);
-  return new Set(ids.filter((id) => matchesOnly(only.filter((f) => scopeNames(spec).has(f)), spec.resourceOf(spec.contract.operationsById.get(id)!), id, '', spec)));
+  return new Set(
+    ids.filter((id) =>
+      matchesOnly(
+        only.filter((f) => scopeNames(spec).has(f)),
+        spec.resourceOf(spec.contract.operationsById.get(id)!),
+        id,
+        '',
+        spec,
+      ),
+    ),
+  );
 }
 
 /** Filters that match nothing in the contract or the check list (a typo would otherwise run nothing). */

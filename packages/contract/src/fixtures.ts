@@ -55,13 +55,15 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /** A required fixture, or a skip with the reason. */
 export function need<T>(value: T | undefined, what: string): T {
-  if (value === undefined || (Array.isArray(value) && value.length === 0)) throw new MissingFixture(`no fixture: ${what}`);
+  if (value === undefined || (Array.isArray(value) && value.length === 0))
+    throw new MissingFixture(`no fixture: ${what}`);
   return value;
 }
 
 function patternOf(session: Session, schemaName: string): RegExp {
   const schema = session.spec.schema(schemaName);
-  if (!schema || typeof schema.pattern !== 'string') throw new Error(`components.schemas.${schemaName} has no pattern.`);
+  if (!schema || typeof schema.pattern !== 'string')
+    throw new Error(`components.schemas.${schemaName} has no pattern.`);
   return new RegExp(schema.pattern, 'u');
 }
 
@@ -69,7 +71,10 @@ function patternOf(session: Session, schemaName: string): RegExp {
 function valuesMatching(entries: unknown[], pattern: RegExp, prefer: string): string[] {
   return entries.filter(isObject).flatMap((entry) => {
     const preferred = entry[prefer];
-    const value = typeof preferred === 'string' && pattern.test(preferred) ? preferred : Object.values(entry).find((v): v is string => typeof v === 'string' && pattern.test(v));
+    const value =
+      typeof preferred === 'string' && pattern.test(preferred)
+        ? preferred
+        : Object.values(entry).find((v): v is string => typeof v === 'string' && pattern.test(v));
     return value === undefined ? [] : [value];
   });
 }
@@ -94,13 +99,23 @@ async function discover(session: Session): Promise<Fixtures> {
   const get = async (path: string, query?: Record<string, string>): Promise<Exchange | undefined> => {
     const exchange = await client.send({ method: 'GET', path, ...(query ? { query } : {}) });
     if (exchange.status >= 200 && exchange.status < 300) {
-      session.recorder.add({ check: 'fixtures.discovery', operationId: exchange.operation?.operationId ?? API_WIDE, status: 'passed' });
+      session.recorder.add({
+        check: 'fixtures.discovery',
+        operationId: exchange.operation?.operationId ?? API_WIDE,
+        status: 'passed',
+      });
       return exchange;
     }
     const what = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''} answered ${exchange.status || exchange.error}`;
     // A valid request the fixtures depend on failed: that is the server's failure, reported with
     // its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
-    session.recorder.add({ check: 'fixtures.discovery', operationId: exchange.operation?.operationId ?? API_WIDE, status: 'failed', detail: `${what} (a valid discovery request)`, exchange: exchange.seq });
+    session.recorder.add({
+      check: 'fixtures.discovery',
+      operationId: exchange.operation?.operationId ?? API_WIDE,
+      status: 'failed',
+      detail: `${what} (a valid discovery request)`,
+      exchange: exchange.seq,
+    });
     return undefined;
   };
   const userPattern = patternOf(session, 'UserId');
@@ -116,17 +131,35 @@ async function discover(session: Session): Promise<Fixtures> {
     return Array.isArray(data) ? data : [];
   };
   const entries = listOf(conversations);
-  const contacts = unique([...(configured.contact_numbers ?? []), ...entries.filter(isObject).map((e) => e.contact_number).filter((n): n is string => typeof n === 'string' && phonePattern.test(n))]);
+  const contacts = unique([
+    ...(configured.contact_numbers ?? []),
+    ...entries
+      .filter(isObject)
+      .map((e) => e.contact_number)
+      .filter((n): n is string => typeof n === 'string' && phonePattern.test(n)),
+  ]);
   const lastItems = entries.filter(isObject).map((e) => (isObject(e.last_item) ? e.last_item.id : undefined));
-  const itemIds = unique([...(configured.item_ids ?? []), ...lastItems.filter((id): id is string => typeof id === 'string')]);
+  const itemIds = unique([
+    ...(configured.item_ids ?? []),
+    ...lastItems.filter((id): id is string => typeof id === 'string'),
+  ]);
 
   // Notes of the first few conversations (the list of a conversation's notes is not paged).
   const noteIds: string[] = [...(configured.note_ids ?? [])];
   for (const contact of contacts.slice(0, 4)) {
-    noteIds.push(...valuesMatching(listOf(await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`)), notePattern, 'id'));
+    noteIds.push(
+      ...valuesMatching(
+        listOf(await get(`/v2/api/conversations/${encodeURIComponent(contact)}/notes`)),
+        notePattern,
+        'id',
+      ),
+    );
   }
 
-  const itemsOf = (ids: string[]) => ids.map((id) => ({ id, entityType: entityTypeOf(session, id) })).filter((i): i is ItemFixture => i.entityType !== undefined);
+  const itemsOf = (ids: string[]) =>
+    ids
+      .map((id) => ({ id, entityType: entityTypeOf(session, id) }))
+      .filter((i): i is ItemFixture => i.entityType !== undefined);
   const items = itemsOf(itemIds);
   const notes = itemsOf(unique(noteIds));
 
@@ -135,21 +168,37 @@ async function discover(session: Session): Promise<Fixtures> {
   for (const item of [...items, ...notes].slice(0, 8)) {
     const found = await get('/v2/api/threads', { entity_type: item.entityType, entity_id: item.id });
     const data = found ? dataOf(found) : undefined;
-    if (isObject(data) && typeof data.id === 'string' && threadPattern.test(data.id)) threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
+    if (isObject(data) && typeof data.id === 'string' && threadPattern.test(data.id))
+      threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
   }
 
   const fields = await get('/v2/api/crm/attributes', { size: session.spec.pageSizeMax });
-  const customFields = listOf(fields).filter(isObject).filter((f) => typeof f.key === 'string').map((f): CustomFieldFixture => ({
-    key: String(f.key),
-    label: typeof f.label === 'string' ? f.label : null,
-    type: typeof f.type === 'string' ? f.type : null,
-    ...(Array.isArray(f.options) ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) } : {}),
-    ...(typeof f.source === 'string' ? { source: f.source } : {}),
-  }));
+  const customFields = listOf(fields)
+    .filter(isObject)
+    .filter((f) => typeof f.key === 'string')
+    .map(
+      (f): CustomFieldFixture => ({
+        key: String(f.key),
+        label: typeof f.label === 'string' ? f.label : null,
+        type: typeof f.type === 'string' ? f.type : null,
+        ...(Array.isArray(f.options)
+          ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) }
+          : {}),
+        ...(typeof f.source === 'string' ? { source: f.source } : {}),
+      }),
+    );
 
   const tagList = await get('/v2/api/tags');
   const tags = listOf(tagList)
-    .map((t) => (isObject(t) ? (typeof t.name === 'string' ? t.name : Object.values(t).find((v) => typeof v === 'string')) : typeof t === 'string' ? t : undefined))
+    .map((t) =>
+      isObject(t)
+        ? typeof t.name === 'string'
+          ? t.name
+          : Object.values(t).find((v) => typeof v === 'string')
+        : typeof t === 'string'
+          ? t
+          : undefined,
+    )
     .filter((t): t is string => typeof t === 'string' && t.length > 0);
 
   // A mock answers any well-formed id with its examples: where no list exposes an id, the

@@ -1,22 +1,33 @@
 // @svc/contract: the contract tests of the Team Communications Service API, as a library.
-export { runContract, DEFAULT_OUTPUT, API_KEY_ENV } from './run.js';
-export type { RunResult } from './run.js';
-export { runProxy } from './proxy-run.js';
-export type { ProxyRunOptions, ProxyRunResult } from './proxy-run.js';
-export { startProxy } from './proxy.js';
-export type { ProxyOptions, RunningProxy } from './proxy.js';
-export { parseCli, parseRate, USAGE, UsageError, REPORTERS, DEFAULT_MAX_SKIPPED } from './options.js';
-export type { ContractOptions, ProxyCliOptions, ReporterName } from './options.js';
-export { parseConfig, readConfigFile, mergeConfigs, ConfigError } from './config.js';
-export { configFromSeed, startEmbeddedSandbox, withScopeKeys } from './embedded.js';
-export type { EmbeddedSandbox } from './embedded.js';
-export { CHECKS, API_WIDE, checkInfo } from './checks/catalogue.js';
+
 export type { CheckId, CheckInfo } from './checks/catalogue.js';
+export { API_WIDE, CHECKS, checkInfo } from './checks/catalogue.js';
+export { ConfigError, mergeConfigs, parseConfig, readConfigFile } from './config.js';
+export type { EmbeddedSandbox } from './embedded.js';
+export { configFromSeed, startEmbeddedSandbox, withScopeKeys } from './embedded.js';
+export type {
+  CheckOutcome,
+  ConfigFixtures,
+  ConfigKey,
+  ContractConfig,
+  ExchangeSummary,
+  KeyKind,
+  Profile,
+  RateSetting,
+  SkipKind,
+} from './model.js';
+export type { ContractOptions, ProxyCliOptions, ReporterName } from './options.js';
+export { DEFAULT_MAX_SKIPPED, parseCli, parseRate, REPORTERS, USAGE, UsageError } from './options.js';
+export type { ProxyOptions, RunningProxy } from './proxy.js';
+export { startProxy } from './proxy.js';
+export type { ProxyRunOptions, ProxyRunResult } from './proxy-run.js';
+export { runProxy } from './proxy-run.js';
+export { createRedactor } from './redact.js';
+export { toCurl } from './report/curl.js';
+export { renderJunit } from './report/junit.js';
+export type { CheckSummary, Coverage, CoverageRow, Failure, OperationReport, Report } from './report/model.js';
 export { renderText } from './report/text.js';
 export { renderJson } from './report/write.js';
-export { renderJunit } from './report/junit.js';
-export { toCurl } from './report/curl.js';
-export type { Report, OperationReport, CheckSummary, Failure, Coverage, CoverageRow } from './report/model.js';
-export type { CheckOutcome, ConfigKey, ConfigFixtures, ContractConfig, ExchangeSummary, KeyKind, Profile, RateSetting, SkipKind } from './model.js';
-export { createRedactor } from './redact.js';
+export type { RunResult } from './run.js';
+export { API_KEY_ENV, DEFAULT_OUTPUT, runContract } from './run.js';
 export { loadSpec } from './spec.js';

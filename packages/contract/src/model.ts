@@ -92,7 +92,20 @@ export interface ConfigKey {
 }
 
 /** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two). */
-export const FIXTURE_LISTS = ['deal_ids', 'person_ids', 'summary_template_ids', 'built_in_field_keys', 'user_ids', 'lines', 'contact_numbers', 'item_ids', 'note_ids', 'thread_ids', 'threadless_item_ids', 'custom_field_keys'] as const;
+export const FIXTURE_LISTS = [
+  'deal_ids',
+  'person_ids',
+  'summary_template_ids',
+  'built_in_field_keys',
+  'user_ids',
+  'lines',
+  'contact_numbers',
+  'item_ids',
+  'note_ids',
+  'thread_ids',
+  'threadless_item_ids',
+  'custom_field_keys',
+] as const;
 
 export type ConfigFixtures = { [list in (typeof FIXTURE_LISTS)[number]]?: string[] } & { search_query?: string };
 

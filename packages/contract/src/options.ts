@@ -1,7 +1,7 @@
 // The options of a run, from the command line (svc-contract) or from code (runContract). The
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { createRequire } from 'node:module';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
 import type { ProxyRunOptions } from './proxy-run.js';
 import { loadSpec } from './spec.js';
@@ -99,7 +99,10 @@ At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a 
 `;
 
 function list(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 export function parseRate(value: string): RateSetting | 'off' {
@@ -112,17 +115,25 @@ export function parseRate(value: string): RateSetting | 'off' {
   return { readsPerSecond: reads, writesPerSecond: writes };
 }
 
-export type Parsed = { kind: 'run'; options: ContractOptions } | { kind: 'proxy'; options: ProxyCliOptions } | { kind: 'help' } | { kind: 'version' };
+export type Parsed =
+  | { kind: 'run'; options: ContractOptions }
+  | { kind: 'proxy'; options: ProxyCliOptions }
+  | { kind: 'help' }
+  | { kind: 'version' };
 
 /** The options `svc-contract proxy` takes from its command line (runProxy takes them and more). */
-export type ProxyCliOptions = Pick<ProxyRunOptions, 'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'quiet'>;
+export type ProxyCliOptions = Pick<
+  ProxyRunOptions,
+  'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'quiet'
+>;
 
 const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
 
 function parseReporters(values: string[] | undefined): ReporterName[] {
   const reporters = list(values);
   const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
-  if (unknown.length > 0) throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
+  if (unknown.length > 0)
+    throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
   return reporters as ReporterName[];
 }
 
@@ -136,7 +147,13 @@ function flags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: st
 }
 
 /** A whole-number option from `min` to `max`, or undefined when absent; `what` says what it must be. */
-function wholeNumber(name: string, value: string | undefined, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function wholeNumber(
+  name: string,
+  value: string | undefined,
+  what: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!(Number.isInteger(n) && n >= min && n <= max)) throw new UsageError(`--${name} must be ${what}, got ${value}`);
@@ -158,7 +175,8 @@ function parseProxyCli(argv: string[]): Parsed {
   });
   if (values.help) return { kind: 'help' };
   const upstream = values.upstream;
-  if (upstream === undefined || !isHttpUrl(upstream)) throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
+  if (upstream === undefined || !isHttpUrl(upstream))
+    throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
   const port = wholeNumber('port', values.port, 'a port number (0 for a free one)', 0, 65535);
   const timeout = timeoutOf(values.timeout);
   return {
@@ -204,7 +222,8 @@ export function parseCli(argv: string[]): Parsed {
   const maxBytes = wholeNumber('max-response-bytes', values['max-response-bytes'], 'a positive integer', 1);
   const maxSkipped = wholeNumber('max-skipped', values['max-skipped'], 'a whole number (0 or more)', 0);
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
   return {
     kind: 'run',
     options: {

@@ -2,14 +2,16 @@
 // until `until` settles, for code and tests), then build the same report as a suite run from
 // every exchange it saw, print it and write the report files.
 import { once } from 'node:events';
-import { deliver, runMeta, type RunResult } from './run.js';
 import type { ContractOptions } from './options.js';
-import { startProxy, type ProxyOptions } from './proxy.js';
+import { type ProxyOptions, startProxy } from './proxy.js';
 import { buildReport } from './report/model.js';
+import { deliver, type RunResult, runMeta } from './run.js';
 import { loadSpec } from './spec.js';
 
 /** The proxy's own options, and those of a suite run's reporting. */
-export interface ProxyRunOptions extends Pick<ProxyOptions, 'upstream' | 'port' | 'host' | 'timeoutMs'>, Pick<ContractOptions, 'reporters' | 'output' | 'quiet' | 'stdout' | 'stderr' | 'env'> {
+export interface ProxyRunOptions
+  extends Pick<ProxyOptions, 'upstream' | 'port' | 'host' | 'timeoutMs'>,
+    Pick<ContractOptions, 'reporters' | 'output' | 'quiet' | 'stdout' | 'stderr' | 'env'> {
   /** Stop when this settles instead of at SIGINT/SIGTERM. */
   until?: Promise<unknown>;
   /** Told the proxy's address once it listens. */
@@ -30,8 +32,13 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
   const stderr = options.stderr ?? process.stderr;
   const started = Date.now();
   // startProxy takes the upstream, port, host and time limit as they are, and a progress line unless quiet.
-  const proxy = await startProxy({ ...options, ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${line}\n`) }) });
-  stdout.write(`svc-contract proxy: listening on ${proxy.url}, relaying to ${proxy.redact(options.upstream)}; stop with Ctrl-C for the report\n`);
+  const proxy = await startProxy({
+    ...options,
+    ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${line}\n`) }),
+  });
+  stdout.write(
+    `svc-contract proxy: listening on ${proxy.url}, relaying to ${proxy.redact(options.upstream)}; stop with Ctrl-C for the report\n`,
+  );
   options.onListening?.(proxy.url);
   await (options.until ?? signalled()).catch(() => undefined);
   await proxy.close();

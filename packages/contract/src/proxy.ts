@@ -9,8 +9,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
-import { documentedCodes, errorProblems, type Expected } from './checks/expect.js';
-import { errorCode, parseBody, type ApiRequest, type Exchange } from './http/exchange.js';
+import { documentedCodes, type Expected, errorProblems } from './checks/expect.js';
+import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
 import { Recorder } from './http/recorder.js';
 import type { TestRecord } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
@@ -35,7 +35,15 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'proxy-connection']);
+const HOP = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'proxy-connection',
+]);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
 
@@ -60,7 +68,13 @@ const withStatus = (spec: Spec, code: string, why: string): Expected | undefined
  * accepts (then any documented answer will do). `authFirst`: a 401, 403 or 429 the operation
  * lists is acceptable instead, since the key (or the rate) may be decided before the request.
  */
-export function expectationFor(spec: Spec, method: string, url: URL, headers: Headers, bytes: Uint8Array | 'too-large'): { expected: Expected; authFirst: boolean } | undefined {
+export function expectationFor(
+  spec: Spec,
+  method: string,
+  url: URL,
+  headers: Headers,
+  bytes: Uint8Array | 'too-large',
+): { expected: Expected; authFirst: boolean } | undefined {
   const match = spec.contract.matchRoute(method, url.pathname);
   const authorized = apiKeyOf(headers.get('authorization')) !== undefined;
   if ('error' in match) {
@@ -68,7 +82,11 @@ export function expectationFor(spec: Spec, method: string, url: URL, headers: He
     return expected ? { expected, authFirst: !authorized } : undefined;
   }
   const op = match.operation;
-  if (!authorized && op.security.length > 0) return { expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' }, authFirst: false };
+  if (!authorized && op.security.length > 0)
+    return {
+      expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' },
+      authFirst: false,
+    };
   let body: unknown;
   const hasBody = bytes === 'too-large' || bytes.byteLength > 0;
   if (op.requestBody || hasBody) {
@@ -79,17 +97,26 @@ export function expectationFor(spec: Spec, method: string, url: URL, headers: He
     }
     body = parsed.value;
   }
-  const violations = spec.contract.validateRequest(op, { params: match.params, query: url.searchParams, headers, body });
+  const violations = spec.contract.validateRequest(op, {
+    params: match.params,
+    query: url.searchParams,
+    headers,
+    body,
+  });
   if (violations.length === 0) return undefined;
   const choice = spec.contract.errorFor(violations, op);
-  return { expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') }, authFirst: true };
+  return {
+    expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') },
+    authFirst: true,
+  };
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const spec = loadSpec();
   const upstream = options.upstream.replace(/\/+$/, '');
   const keys = new Set<string>();
-  const redact: Redactor = (text) => createRedactor([...keys].map((value) => ({ value, placeholder: KEY_PLACEHOLDER })))(text);
+  const redact: Redactor = (text) =>
+    createRedactor([...keys].map((value) => ({ value, placeholder: KEY_PLACEHOLDER })))(text);
   // Relayed requests carry their own Authorization header (auth kind 'header') or none: no run key.
   const recorder = new Recorder(spec, redact, '');
   const records: TestRecord[] = [];
@@ -100,7 +127,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    for (const [name, value] of Object.entries(req.headers))
+      if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     const key = apiKeyOf(headers.get('authorization'));
     if (key) keys.add(key);
     let bytes: Uint8Array | 'too-large';
@@ -117,9 +145,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       ...(url.search ? { query: Object.fromEntries(url.searchParams) } : {}),
       ...(bytes !== 'too-large' && bytes.byteLength > 0 ? { rawBody: new TextDecoder().decode(bytes) } : {}),
       ...(headers.get('content-type') ? { contentType: headers.get('content-type') as string } : {}),
-      auth: headers.has('authorization') ? { kind: 'header', value: headers.get('authorization') as string } : { kind: 'none' },
+      auth: headers.has('authorization')
+        ? { kind: 'header', value: headers.get('authorization') as string }
+        : { kind: 'none' },
       ...(headers.has(spec.requestIdHeader) ? { requestId: headers.get(spec.requestIdHeader) as string } : {}),
-      ...(headers.has(spec.idempotencyKeyHeader) ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string } : {}),
+      ...(headers.has(spec.idempotencyKeyHeader)
+        ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string }
+        : {}),
     };
     const expectation = expectationFor(spec, method, url, headers, bytes);
     const match = spec.contract.matchRoute(method, url.pathname);
@@ -140,27 +172,68 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       res.writeHead(response.status, out);
       res.end(text);
-      exchange = { seq: ++seq, request, url: target, operation, status: response.status, headers: response.headers, text, body: parseBody(text), durationMs: Math.round(performance.now() - started), sentAt: started, receivedAt: performance.now() };
+      exchange = {
+        seq: ++seq,
+        request,
+        url: target,
+        operation,
+        status: response.status,
+        headers: response.headers,
+        text,
+        body: parseBody(text),
+        durationMs: Math.round(performance.now() - started),
+        sentAt: started,
+        receivedAt: performance.now(),
+      };
     } catch (error) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`svc-contract proxy: the upstream did not answer: ${(error as Error).message}`);
-      exchange = { seq: ++seq, request, url: target, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: (error as Error).message };
+      exchange = {
+        seq: ++seq,
+        request,
+        url: target,
+        operation,
+        status: 0,
+        headers: new Headers(),
+        text: '',
+        body: undefined,
+        durationMs: Math.round(performance.now() - started),
+        error: (error as Error).message,
+      };
     }
     recorder.record(exchange);
     const operationId = operation?.operationId ?? '(api-wide)';
     if (expectation && exchange.error === undefined) {
       const code = errorCode(exchange);
       // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
-      const listed = (status: number) => (operation ? documentedCodes(spec, operation, status) : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code));
-      const keyDecided = expectation.authFirst && [401, 403, 429].includes(exchange.status) && code !== undefined && listed(exchange.status).includes(code);
+      const listed = (status: number) =>
+        operation
+          ? documentedCodes(spec, operation, status)
+          : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code);
+      const keyDecided =
+        expectation.authFirst &&
+        [401, 403, 429].includes(exchange.status) &&
+        code !== undefined &&
+        listed(exchange.status).includes(code);
       const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
-      recorder.add(responseVerdict('proxy.refusal', operationId, exchange.seq, problems.map((p) => `${method} ${url.pathname}: ${p}`)));
+      recorder.add(
+        responseVerdict(
+          'proxy.refusal',
+          operationId,
+          exchange.seq,
+          problems.map((p) => `${method} ${url.pathname}: ${p}`),
+        ),
+      );
     }
     const record = recorder.drain();
     records.push(record);
     if (options.progress) {
       const failed = [...new Set(record.outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
-      options.progress(redact(`  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`));
+      options.progress(
+        redact(
+          `  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`,
+        ),
+      );
     }
   });
   await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');

@@ -40,7 +40,11 @@ export function createRedactor(secrets: readonly Secret[]): Redactor {
   const sorted = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
   return (text) => {
     let out = text;
-    for (const { value, placeholder } of sorted) out = value.length >= SHORT ? replaceToken(out, value, placeholder) : replaceToken(out, value, placeholder, AUTH_PREFIX);
+    for (const { value, placeholder } of sorted)
+      out =
+        value.length >= SHORT
+          ? replaceToken(out, value, placeholder)
+          : replaceToken(out, value, placeholder, AUTH_PREFIX);
     return out;
   };
 }

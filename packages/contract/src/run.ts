@@ -5,16 +5,16 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '@svc/spec-runtime';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './embedded.js';
+import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
 import type { ContractConfig, RateSetting } from './model.js';
-import { DEFAULT_MAX_SKIPPED, toolVersion, UsageError, type ContractOptions } from './options.js';
-import { writeReports } from './report/write.js';
+import { type ContractOptions, DEFAULT_MAX_SKIPPED, toolVersion, UsageError } from './options.js';
+import type { Redactor } from './redact.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
+import { writeReports } from './report/write.js';
 import { runChecks } from './runner.js';
 import { createSession } from './session.js';
-import type { Redactor } from './redact.js';
 import { loadSpec } from './spec.js';
 import { nothingRan } from './verdict.js';
 
@@ -46,7 +46,11 @@ export function invokedFrom(env: Record<string, string | undefined>, cwd: string
 
 /** The header fields every report (suite run or proxy) fills the same way. */
 export function runMeta(tool: string, started: number) {
-  return { tool: { name: tool, version: toolVersion() }, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started };
+  return {
+    tool: { name: tool, version: toolVersion() },
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+  };
 }
 
 export async function runContract(options: ContractOptions = {}): Promise<RunResult> {
@@ -57,20 +61,31 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const knownScopes = Object.keys(spec.contract.scopes);
   const only = options.only ?? [];
   const unknown = unknownFilters(spec, only);
-  if (unknown.length > 0) throw new UsageError(`--only ${unknown.join(', ')} matches no resource (${spec.resources().join(', ')}, api-wide), operationId or check id.`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--only ${unknown.join(', ')} matches no resource (${spec.resources().join(', ')}, api-wide), operationId or check id.`,
+    );
 
   let config: ContractConfig = EMPTY_CONFIG;
   if (options.configPath) config = readConfigFile(resolve(invokedFrom(env), options.configPath), env, knownScopes);
   if (options.config) config = mergeConfigs(config, options.config);
 
   const rate: RateSetting | null =
-    options.rate === 'off' ? null : (options.rate ?? { readsPerSecond: spec.contract.limits.readRequestsPerSecond, writesPerSecond: spec.contract.limits.writeRequestsPerSecond });
+    options.rate === 'off'
+      ? null
+      : (options.rate ?? {
+          readsPerSecond: spec.contract.limits.readRequestsPerSecond,
+          writesPerSecond: spec.contract.limits.writeRequestsPerSecond,
+        });
 
   let sandbox: EmbeddedSandbox | undefined;
   let baseUrl = options.baseUrl;
   let apiKey = options.apiKey ?? env[API_KEY_ENV];
   if (baseUrl === undefined) {
-    sandbox = await startEmbeddedSandbox({ rateLimit: options.embeddedRateLimit ?? rate !== null, allScopes: knownScopes });
+    sandbox = await startEmbeddedSandbox({
+      rateLimit: options.embeddedRateLimit ?? rate !== null,
+      allScopes: knownScopes,
+    });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     config = mergeConfigs(sandbox.config, config);
@@ -94,7 +109,9 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   });
   const { redact, config: run } = session;
   const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
-  progress?.(`svc-contract: checking ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`);
+  progress?.(
+    `svc-contract: checking ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
+  );
   let records;
   try {
     records = await runChecks(session, progress);
@@ -121,9 +138,19 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
 }
 
 /** How a run (suite or proxy) ends: the readable report and the chosen report files, redacted; printed unless `print` is false. */
-export function deliver(report: Report, redact: Redactor, options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>): RunResult {
+export function deliver(
+  report: Report,
+  redact: Redactor,
+  options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
+): RunResult {
   const text = redact(renderText(report));
-  const files = writeReports(report, text, options.reporters ?? [], resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT), redact);
+  const files = writeReports(
+    report,
+    text,
+    options.reporters ?? [],
+    resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT),
+    redact,
+  );
   if (options.print !== false) {
     const stdout = options.stdout ?? process.stdout;
     stdout.write(text);

@@ -4,11 +4,11 @@
 // is one line per operation, once its checks have run.
 import { matchesOnly } from './filters.js';
 import type { OutcomeStatus, TestRecord } from './model.js';
+import { MARK, tally } from './report/text.js';
 import type { Session } from './session.js';
 import { CheckContext, type RegisteredCheck } from './suite/harness.js';
 import { registeredChecks } from './suite/index.js';
 import { closingOutcome, recordStatus, statusOf, unmetNeed } from './verdict.js';
-import { MARK, tally } from './report/text.js';
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
@@ -32,7 +32,9 @@ export async function runChecks(session: Session, progress?: (line: string) => v
   let group: { operationId: string; tally: Record<OutcomeStatus, number> } | undefined;
   const report = () => {
     if (!group || !progress) return;
-    progress(`  ${MARK[statusOf(group.tally)]} ${group.operationId.padEnd(28)} ${tally(group.tally)}  (${requests} requests so far)`);
+    progress(
+      `  ${MARK[statusOf(group.tally)]} ${group.operationId.padEnd(28)} ${tally(group.tally)}  (${requests} requests so far)`,
+    );
   };
   for (const check of registeredChecks()) {
     if (!matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec)) continue;

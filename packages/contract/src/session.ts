@@ -1,7 +1,8 @@
 // The state one run shares across all its checks: the configuration, the client with its rate
 // limiter (politeness holds across the whole run), the recorder and the discovered fixtures.
-import { ApiClient } from './http/client.js';
+
 import { createPacer, unpaced } from '@svc/api-client/pacer';
+import { ApiClient } from './http/client.js';
 import { Recorder } from './http/recorder.js';
 import type { SessionConfig } from './model.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';

@@ -5,16 +5,16 @@
 import { createRequire } from 'node:module';
 import {
   apiWideCode,
+  type Contract,
   componentSchema,
   everyResponseHeaders,
   isObject,
   isSafe,
   loadContract,
+  type Operation,
   readUnspecifiedOperations,
   resourceOf,
   serverHeaderNames,
-  type Contract,
-  type Operation,
   type UnspecifiedOperation,
 } from '@svc/spec-runtime';
 
@@ -38,7 +38,11 @@ function specOf(contract: Contract) {
     requestIdHeader: headers.requestId,
     idempotencyKeyHeader: headers.idempotencyKey,
     idempotencyReplayedHeader: headers.idempotencyReplayed,
-    rateLimitHeaders: { limit: headers.rateLimitLimit, remaining: headers.rateLimitRemaining, reset: headers.rateLimitReset },
+    rateLimitHeaders: {
+      limit: headers.rateLimitLimit,
+      remaining: headers.rateLimitRemaining,
+      reset: headers.rateLimitReset,
+    },
     /** Headers documented as required on every response of every operation (X-Request-Id, X-RateLimit-*). */
     universalHeaders: everyResponseHeaders(contract),
     unspecifiedOperations: readUnspecifiedOperations(contract.bundle),

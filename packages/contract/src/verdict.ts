@@ -23,7 +23,9 @@ export class Skip extends Error {
 export function unmetNeed(needs: Needs, config: SessionConfig): string | undefined {
   if (needs.burst && !config.burst) return 'opt-in: run with --burst';
   if ((needs.stateful || needs.keys) && config.profile !== 'full') {
-    return needs.keys ? 'profile mock: a stateless mock accepts any key, so this needs --profile full' : 'profile mock: needs a stateful server (--profile full)';
+    return needs.keys
+      ? 'profile mock: a stateless mock accepts any key, so this needs --profile full'
+      : 'profile mock: needs a stateful server (--profile full)';
   }
   if (needs.writes && !config.allowWrites) return 'changes data: run with --allow-writes';
   return undefined;
@@ -46,15 +48,29 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   if (run.unmet !== undefined) return skip(run.unmet, 'option');
   if (thrown instanceof Skip) return skip(thrown.message, thrown.kind);
   if (thrown instanceof MissingFixture) return skip(thrown.message, 'config');
-  if (thrown instanceof WritesDisabledError) return skip(`changes data: run with --allow-writes (${thrown.message})`, 'option');
+  if (thrown instanceof WritesDisabledError)
+    return skip(`changes data: run with --allow-writes (${thrown.message})`, 'option');
   const name = check.variant ? `${check.id} (${check.variant})` : check.id;
-  if (thrown !== undefined) return { check: 'suite.error', operationId: check.operationId, status: 'failed', detail: `${name}: ${(thrown as Error).stack ?? String(thrown)}` };
+  if (thrown !== undefined)
+    return {
+      check: 'suite.error',
+      operationId: check.operationId,
+      status: 'failed',
+      detail: `${name}: ${(thrown as Error).stack ?? String(thrown)}`,
+    };
   return run.failed || run.passes > 0 ? undefined : { ...own, status: 'passed' };
 }
 
 /** A response check's verdict on one exchange: failed with every problem found, passed without. */
-export function responseVerdict(check: string, operationId: string, exchange: number, problems: readonly string[]): CheckOutcome {
-  return problems.length > 0 ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange } : { check, operationId, status: 'passed' };
+export function responseVerdict(
+  check: string,
+  operationId: string,
+  exchange: number,
+  problems: readonly string[],
+): CheckOutcome {
+  return problems.length > 0
+    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange }
+    : { check, operationId, status: 'passed' };
 }
 
 /** Any failure fails; otherwise any pass passes; otherwise it was skipped. */

@@ -28,14 +28,27 @@ afterAll(async () => {
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-contract-ci-'));
   dirs.push(dir);
-  writeFileSync(join(dir, 'contract.config.json'), JSON.stringify({ keys: target.config.keys, fixtures: target.config.fixtures }));
+  writeFileSync(
+    join(dir, 'contract.config.json'),
+    JSON.stringify({ keys: target.config.keys, fixtures: target.config.fixtures }),
+  );
   return dir;
 }
 
-function bash(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && !k.startsWith('INPUT_') && k !== 'SVC_API_KEY' && k !== 'INIT_CWD'));
+function bash(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('VITEST') && !k.startsWith('INPUT_') && k !== 'SVC_API_KEY' && k !== 'INIT_CWD',
+    ),
+  );
   return new Promise((resolve) => {
-    execFile('bash', args, { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile('bash', args, { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -63,7 +76,13 @@ describe('the GitHub Action', () => {
 
   it('fails the step when the server fails, and refuses to start without base-url or key', async () => {
     const cwd = workspace();
-    const failing = await bash([join(ACTION, 'run.sh')], cwd, { SVC_CONTRACT_BIN: LOCAL_BIN, SVC_API_KEY: 'svc-contract-wrong-key', INPUT_BASE_URL: target.url, INPUT_ONLY: 'listTags', INPUT_MAX_SKIPPED: '100' });
+    const failing = await bash([join(ACTION, 'run.sh')], cwd, {
+      SVC_CONTRACT_BIN: LOCAL_BIN,
+      SVC_API_KEY: 'svc-contract-wrong-key',
+      INPUT_BASE_URL: target.url,
+      INPUT_ONLY: 'listTags',
+      INPUT_MAX_SKIPPED: '100',
+    });
     expect(failing.code).toBe(1);
     expect(readFileSync(join(cwd, 'svc-contract-report', 'junit.xml'), 'utf8')).toContain('<failure');
     expect((await bash([join(ACTION, 'run.sh')], cwd, { SVC_API_KEY: 'k' })).code).toBe(2);
@@ -72,7 +91,9 @@ describe('the GitHub Action', () => {
 
   it('hands every input of action.yml to the step, and uploads the output folder', () => {
     const yml = readFileSync(join(ACTION, 'action.yml'), 'utf8');
-    const inputs = [...(yml.split('\ninputs:\n')[1]?.split('\noutputs:\n')[0] ?? '').matchAll(/^ {2}([a-z-]+):$/gm)].map((m) => m[1] as string);
+    const inputs = [
+      ...(yml.split('\ninputs:\n')[1]?.split('\noutputs:\n')[0] ?? '').matchAll(/^ {2}([a-z-]+):$/gm),
+    ].map((m) => m[1] as string);
     expect(inputs).toEqual(expect.arrayContaining(['base-url', 'api-key', 'config', 'profile', 'output']));
     const script = readFileSync(join(ACTION, 'run.sh'), 'utf8');
     for (const input of inputs.filter((i) => i !== 'node-version')) {
@@ -95,7 +116,10 @@ describe('the GitLab snippet of the README', () => {
     const junit = /junit: (\S+)/.exec(snippet)?.[1];
     expect(junit).toBe('contract-report/junit.xml');
     const cwd = workspace();
-    const result = await bash(['-c', `${command} --only users --quiet`], cwd, { SVC_BASE_URL: target.url, SVC_API_KEY: target.apiKey });
+    const result = await bash(['-c', `${command} --only users --quiet`], cwd, {
+      SVC_BASE_URL: target.url,
+      SVC_API_KEY: target.apiKey,
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(readFileSync(join(cwd, junit as string), 'utf8')).toContain('classname="listUsers"');
   });

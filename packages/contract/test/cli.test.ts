@@ -21,12 +21,22 @@ function tempDir(): string {
   return dir;
 }
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'SVC_API_KEY'));
-    execFile(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'SVC_API_KEY'),
+    );
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -34,7 +44,19 @@ describe('svc-contract', () => {
   it('prints its usage and version', async () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
-    for (const option of ['--base-url', '--api-key', '--config', '--allow-writes', '--profile', '--only', '--reporter', '--output', '--rate', '--burst']) expect(help.stdout).toContain(option);
+    for (const option of [
+      '--base-url',
+      '--api-key',
+      '--config',
+      '--allow-writes',
+      '--profile',
+      '--only',
+      '--reporter',
+      '--output',
+      '--rate',
+      '--burst',
+    ])
+      expect(help.stdout).toContain(option);
     expect((await run(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
@@ -81,13 +103,35 @@ describe('svc-contract', () => {
     const [viaEnv, inline] = upstream.config.keys;
     writeFileSync(
       config,
-      JSON.stringify({ keys: [{ name: 'from-env', key_env: 'SVC_CONTRACT_KEY_RO', scopes: viaEnv!.scopes }, { name: 'inline', key: inline!.key, scopes: inline!.scopes }], fixtures: upstream.config.fixtures }),
+      JSON.stringify({
+        keys: [
+          { name: 'from-env', key_env: 'SVC_CONTRACT_KEY_RO', scopes: viaEnv!.scopes },
+          { name: 'inline', key: inline!.key, scopes: inline!.scopes },
+        ],
+        fixtures: upstream.config.fixtures,
+      }),
     );
     try {
-      const result = await run(['--base-url', leaky.url, '--config', config, '--only', 'tags,users', '--reporter', 'json,junit,text', '--output', join(dir, 'out'), '--rate', 'off'], {
-        SVC_API_KEY: upstream.apiKey,
-        SVC_CONTRACT_KEY_RO: viaEnv!.key,
-      });
+      const result = await run(
+        [
+          '--base-url',
+          leaky.url,
+          '--config',
+          config,
+          '--only',
+          'tags,users',
+          '--reporter',
+          'json,junit,text',
+          '--output',
+          join(dir, 'out'),
+          '--rate',
+          'off',
+        ],
+        {
+          SVC_API_KEY: upstream.apiKey,
+          SVC_CONTRACT_KEY_RO: viaEnv!.key,
+        },
+      );
       expect(result.code).toBe(1);
       const files = readdirSync(join(dir, 'out')).map((f) => readFileSync(join(dir, 'out', f), 'utf8'));
       expect(files).toHaveLength(3);
@@ -106,7 +150,17 @@ describe('svc-contract', () => {
   });
   it('--only createThread: the JUnit file holds createThread alone, not the operations fixtures were found through', async () => {
     const dir = tempDir();
-    const result = await run(['--rate', 'off', '--only', 'createThread', '--reporter', 'junit', '--output', dir, '--quiet']);
+    const result = await run([
+      '--rate',
+      'off',
+      '--only',
+      'createThread',
+      '--reporter',
+      'junit',
+      '--output',
+      dir,
+      '--quiet',
+    ]);
     expect(result.code).toBe(0);
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
     const classes = new Set([...xml.matchAll(/classname="([^"]+)"/g)].map((m) => m[1]));
@@ -122,11 +176,31 @@ describe('svc-contract', () => {
         if (headers.get('authorization') === 'Api-Key any') headers.set('authorization', `Api-Key ${upstream.apiKey}`);
         return { ...q, headers };
       },
-      response: (r, q) => (r.status === 200 && q.path.startsWith('/v2/api/tags') ? json({ ...r, status: 201 }, (b) => (b.note = 'any tag, many tags')) : r),
+      response: (r, q) =>
+        r.status === 200 && q.path.startsWith('/v2/api/tags')
+          ? json({ ...r, status: 201 }, (b) => (b.note = 'any tag, many tags'))
+          : r,
     });
     const dir = tempDir();
     try {
-      const result = await run(['--base-url', lenient.url, '--only', 'listTags', '--reporter', 'json', '--output', dir, '--rate', 'off', '--quiet', '--max-skipped', '100'], { SVC_API_KEY: 'any' });
+      const result = await run(
+        [
+          '--base-url',
+          lenient.url,
+          '--only',
+          'listTags',
+          '--reporter',
+          'json',
+          '--output',
+          dir,
+          '--rate',
+          'off',
+          '--quiet',
+          '--max-skipped',
+          '100',
+        ],
+        { SVC_API_KEY: 'any' },
+      );
       expect(result.code).toBe(1);
       const report = readFileSync(join(dir, 'report.json'), 'utf8');
       expect(report).toContain('any tag, many tags');

@@ -5,12 +5,12 @@
 // never finishes can only time out, a body over the cap can only be cut off.
 import { createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { unpaced } from '@svc/api-client/pacer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseOutcomes } from '../src/checks/response.js';
 import { boundedFetch, TransportError } from '../src/http/bounded-fetch.js';
 import { ApiClient } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { unpaced } from '@svc/api-client/pacer';
 import { loadSpec } from '../src/spec.js';
 
 const CAP = 256 * 1024;
@@ -24,7 +24,10 @@ const sockets = new Set<Socket>();
 
 /** What the server does for each path. */
 const behaviours: Record<string, (socket: Socket) => void> = {
-  '/ok': (s) => s.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`),
+  '/ok': (s) =>
+    s.end(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: close\r\n\r\n${json}`,
+    ),
   '/endless': (s) => {
     s.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n');
     const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
@@ -39,9 +42,12 @@ const behaviours: Record<string, (socket: Socket) => void> = {
     // Never another byte: the body never ends.
   },
   '/silent': () => {},
-  '/declared-huge': (s) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{'),
+  '/declared-huge': (s) =>
+    s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000000\r\n\r\n{'),
   '/bomb': (s) => {
-    s.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${bomb.length}\r\n\r\n`);
+    s.write(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${bomb.length}\r\n\r\n`,
+    );
     s.end(bomb);
   },
   '/bad-length': (s) => s.end('HTTP/1.1 200 OK\r\nContent-Length: abc\r\n\r\n{}'),
@@ -78,7 +84,11 @@ afterAll(async () => {
 
 async function failureOf(path: string, kind: TransportError['kind']): Promise<TransportError> {
   try {
-    await boundedFetch(`${base}${path}`, { method: 'GET' }, { timeoutMs: kind === 'timeout' ? TIMEOUT_MS : NO_TIMEOUT_MS, maxBytes: CAP });
+    await boundedFetch(
+      `${base}${path}`,
+      { method: 'GET' },
+      { timeoutMs: kind === 'timeout' ? TIMEOUT_MS : NO_TIMEOUT_MS, maxBytes: CAP },
+    );
   } catch (error) {
     if (error instanceof TransportError) return error;
     throw error;
@@ -147,8 +157,15 @@ describe('the suite client against a hostile server', () => {
 describe('--max-response-bytes', () => {
   it('sets the cap of a run and refuses what is not a positive integer', async () => {
     const { parseCli, UsageError } = await import('../src/options.js');
-    expect(parseCli(['--max-response-bytes', '4096'])).toMatchObject({ kind: 'run', options: { maxResponseBytes: 4096 } });
-    expect(parseCli([])).toMatchObject({ kind: 'run', options: expect.not.objectContaining({ maxResponseBytes: expect.anything() }) });
-    for (const bad of ['0', '-1', '1.5', 'lots']) expect(() => parseCli(['--max-response-bytes', bad])).toThrow(UsageError);
+    expect(parseCli(['--max-response-bytes', '4096'])).toMatchObject({
+      kind: 'run',
+      options: { maxResponseBytes: 4096 },
+    });
+    expect(parseCli([])).toMatchObject({
+      kind: 'run',
+      options: expect.not.objectContaining({ maxResponseBytes: expect.anything() }),
+    });
+    for (const bad of ['0', '-1', '1.5', 'lots'])
+      expect(() => parseCli(['--max-response-bytes', bad])).toThrow(UsageError);
   });
 });

@@ -1,7 +1,7 @@
 // The other half of the mutants (odd places; see mutants.test.ts), and the control: the same
 // subsets pass against the sandbox itself, so each mutation is what fails them.
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, MUTANTS, removeOutputs, runAgainst, type Mutant } from './support/mutants.js';
+import { itCatchesEachByName, MUTANTS, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
 import { mutatingProxy, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -20,7 +20,12 @@ describe('each mutant of the sandbox is caught by name', () => {
         const { result, failed } = await runAgainst(proxied, mutant);
         expect(failed, mutant.only.join(',')).toEqual([]);
         expect(result.report.summary.checks.passed, mutant.only.join(',')).toBeGreaterThan(0);
-        expect(result.report.operations.flatMap((op) => op.checks).some((c) => c.id === mutant.caughtBy && c.status === 'passed'), mutant.caughtBy).toBe(true);
+        expect(
+          result.report.operations
+            .flatMap((op) => op.checks)
+            .some((c) => c.id === mutant.caughtBy && c.status === 'passed'),
+          mutant.caughtBy,
+        ).toBe(true);
       }
     } finally {
       await proxied.close();

@@ -3,7 +3,14 @@
 // (even and odd places) so that two vitest workers run them side by side; this one also holds
 // the servers that are broken everywhere, or harmlessly different.
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, MUTANTS, rateHeaders, removeOutputs, runAgainst, type Mutant } from './support/mutants.js';
+import {
+  itCatchesEachByName,
+  MUTANTS,
+  type Mutant,
+  rateHeaders,
+  removeOutputs,
+  runAgainst,
+} from './support/mutants.js';
 import { mutatingProxy, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -23,12 +30,27 @@ describe('each mutant of the sandbox is caught by name', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as { port: number };
-      const target = { url: `http://127.0.0.1:${port}`, apiKey: 'svc-contract-test-key', config: { keys: [], fixtures: {} }, close: async () => {} };
+      const target = {
+        url: `http://127.0.0.1:${port}`,
+        apiKey: 'svc-contract-test-key',
+        config: { keys: [], fixtures: {} },
+        close: async () => {},
+      };
       const { result, failed } = await runAgainst(target, { name: 'html', caughtBy: '', only: [], allowWrites: true });
-      expect(failed).toEqual(expect.arrayContaining(['response.schema', 'response.content-type', 'response.request-id', 'response.rate-limit-headers', 'auth.missing-key']));
+      expect(failed).toEqual(
+        expect.arrayContaining([
+          'response.schema',
+          'response.content-type',
+          'response.request-id',
+          'response.rate-limit-headers',
+          'auth.missing-key',
+        ]),
+      );
       expect(failed).not.toContain('suite.error');
       // Nothing crashed; the only problem outside a check is that too much was skipped.
-      expect(result.report.errors).toEqual([expect.stringMatching(/^\d+ checks were skipped for want of configuration, more than --max-skipped 0/)]);
+      expect(result.report.errors).toEqual([
+        expect.stringMatching(/^\d+ checks were skipped for want of configuration, more than --max-skipped 0/),
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -40,12 +62,18 @@ describe('each mutant of the sandbox is caught by name', () => {
     const proxied = await mutatingProxy(upstream, {
       response: (r) => {
         const headers = new Headers(r.headers);
-        if (headers.get('content-type')?.startsWith('application/json')) headers.set('content-type', 'application/json; charset=utf-8');
+        if (headers.get('content-type')?.startsWith('application/json'))
+          headers.set('content-type', 'application/json; charset=utf-8');
         return { ...r, headers };
       },
     });
     try {
-      const { result, failed } = await runAgainst(proxied, { name: 'charset', caughtBy: '', only: ['threads', 'custom-fields', 'users'], allowWrites: true });
+      const { result, failed } = await runAgainst(proxied, {
+        name: 'charset',
+        caughtBy: '',
+        only: ['threads', 'custom-fields', 'users'],
+        allowWrites: true,
+      });
       expect(failed).toEqual([]);
       expect(result.exitCode).toBe(0);
     } finally {
@@ -57,16 +85,27 @@ describe('each mutant of the sandbox is caught by name', () => {
   it('a harmless variation passes: other clients on the key (Remaining falls by several) and a Unix-time reset', async () => {
     const upstream = await sandbox();
     let used = 0;
-    const proxied = await mutatingProxy(upstream, rateHeaders((h) => {
-      used += 3;
-      h.set('x-ratelimit-reset', '2000000000');
-      h.set('x-ratelimit-remaining', String(Math.max(0, Number(h.get('x-ratelimit-limit')) - used)));
-    }));
+    const proxied = await mutatingProxy(
+      upstream,
+      rateHeaders((h) => {
+        used += 3;
+        h.set('x-ratelimit-reset', '2000000000');
+        h.set('x-ratelimit-remaining', String(Math.max(0, Number(h.get('x-ratelimit-limit')) - used)));
+      }),
+    );
     try {
-      const { result, failed } = await runAgainst(proxied, { name: 'shared key', caughtBy: '', only: ['listTags', 'listUsers'] });
+      const { result, failed } = await runAgainst(proxied, {
+        name: 'shared key',
+        caughtBy: '',
+        only: ['listTags', 'listUsers'],
+      });
       expect(failed).toEqual([]);
       expect(result.exitCode).toBe(0);
-      expect(result.report.operations.flatMap((op) => op.checks).some((c) => c.id === 'response.rate-limit-window' && c.status === 'passed' && c.passed > 1)).toBe(true);
+      expect(
+        result.report.operations
+          .flatMap((op) => op.checks)
+          .some((c) => c.id === 'response.rate-limit-window' && c.status === 'passed' && c.passed > 1),
+      ).toBe(true);
     } finally {
       await proxied.close();
       await upstream.close();

@@ -30,8 +30,16 @@ async function traffic(base: string, key: string): Promise<number[]> {
     fetch(`${base}/v2/api/tags`),
     fetch(`${base}/v2/api/no-such-thing`, { headers: auth }),
     fetch(`${base}/favicon.ico`),
-    fetch(`${base}/v2/api/threads`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"entity_type": ' }),
-    fetch(`${base}/v2/api/threads`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' }),
+    fetch(`${base}/v2/api/threads`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"entity_type": ',
+    }),
+    fetch(`${base}/v2/api/threads`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'hello',
+    }),
   ];
   const statuses: number[] = [];
   for (const send of sends) statuses.push((await send).status);
@@ -44,7 +52,16 @@ async function throughProxy(upstream: Target, output: string) {
   let listening!: (url: string) => void;
   const url = new Promise<string>((resolve) => (listening = resolve));
   const silent = { write: () => true } as unknown as NodeJS.WritableStream;
-  const run = runProxy({ upstream: upstream.url, until, onListening: listening, reporters: ['json', 'junit'], output, quiet: true, stdout: silent, stderr: silent });
+  const run = runProxy({
+    upstream: upstream.url,
+    until,
+    onListening: listening,
+    reporters: ['json', 'junit'],
+    output,
+    quiet: true,
+    stdout: silent,
+    stderr: silent,
+  });
   const statuses = await traffic(await url, upstream.apiKey);
   stop();
   return { result: await run, statuses };
@@ -78,12 +95,23 @@ describe('svc-contract proxy', () => {
     const upstream = await sandbox();
     const broken = await mutatingProxy(upstream, {
       // size=101 answered as if it were fine: the documented INVALID_PAGE_SIZE is missing.
-      response: (r, q) => (q.path.includes('size=101') ? json({ ...r, status: 200 }, (b) => Object.assign(b, { error: undefined, data: [], pagination: { page: 1, size: 101, total_count: 0, total_pages: 0, has_more: false } })) : r),
+      response: (r, q) =>
+        q.path.includes('size=101')
+          ? json({ ...r, status: 200 }, (b) =>
+              Object.assign(b, {
+                error: undefined,
+                data: [],
+                pagination: { page: 1, size: 101, total_count: 0, total_pages: 0, has_more: false },
+              }),
+            )
+          : r,
     });
     try {
       const { result } = await throughProxy(broken, tempDir());
       expect(result.report.failures.map((f) => f.check)).toContain('proxy.refusal');
-      expect(result.report.failures.find((f) => f.check === 'proxy.refusal')?.message).toMatch(/expected 400 INVALID_PAGE_SIZE/);
+      expect(result.report.failures.find((f) => f.check === 'proxy.refusal')?.message).toMatch(
+        /expected 400 INVALID_PAGE_SIZE/,
+      );
       expect(result.exitCode).toBe(1);
     } finally {
       await broken.close();
@@ -96,7 +124,11 @@ describe('svc-contract proxy', () => {
     try {
       const output = tempDir();
       const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-      const child = spawn(process.execPath, [cli, 'proxy', '--upstream', upstream.url, '--port', '0', '--reporter', 'junit', '--output', output, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [cli, 'proxy', '--upstream', upstream.url, '--port', '0', '--reporter', 'junit', '--output', output, '--quiet'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       const url = await new Promise<string>((resolve) => {
         child.stdout.on('data', (chunk: Buffer) => {

@@ -18,7 +18,8 @@ const FROZEN = Date.parse('2026-03-01T10:00:00Z');
 const frozenClock = () => FROZEN;
 
 const base = (t: Target) => ({ baseUrl: t.url, apiKey: t.apiKey, config: t.config, quiet: true, print: false });
-const rateLimited = (report: Awaited<ReturnType<typeof runContract>>['report']) => report.coverage.rows.filter((r) => r.codes.covered.includes('RATE_LIMIT_EXCEEDED')).map((r) => r.operationId);
+const rateLimited = (report: Awaited<ReturnType<typeof runContract>>['report']) =>
+  report.coverage.rows.filter((r) => r.codes.covered.includes('RATE_LIMIT_EXCEEDED')).map((r) => r.operationId);
 
 describe('rate limits', () => {
   it('at the documented rates, a server that enforces them never answers 429', async () => {
@@ -37,7 +38,11 @@ describe('rate limits', () => {
     const others = result.report.failures.filter((f) => f.check !== 'response.rate-limit-window');
     expect(others).toEqual([]);
     expect(result.report.failures.length).toBeGreaterThan(0);
-    expect(result.report.failures.every((f) => /X-RateLimit-Limit (6|2), but the documented (read|write) limit is (20|5)/.test(f.message))).toBe(true);
+    expect(
+      result.report.failures.every((f) =>
+        /X-RateLimit-Limit (6|2), but the documented (read|write) limit is (20|5)/.test(f.message),
+      ),
+    ).toBe(true);
     expect(rateLimited(result.report).length).toBeGreaterThan(0);
   });
 

@@ -18,7 +18,9 @@ describe('the full profile with --allow-writes', () => {
     expect(result.report.target.embedded).toBe(true);
     // Every documented operation was exercised, and nothing is skipped but the opt-in burst.
     expect(result.report.coverage.operations.exercised).toBe(result.report.coverage.operations.documented);
-    const skipped = result.report.operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped').map((c) => c.id));
+    const skipped = result.report.operations.flatMap((op) =>
+      op.checks.filter((c) => c.status === 'skipped').map((c) => c.id),
+    );
     expect(skipped).toEqual(['rate-limit.burst']);
   });
 
@@ -30,14 +32,22 @@ describe('the full profile with --allow-writes', () => {
     afterAll(() => target.close());
 
     it('passes both times (state left by the first run does not break the second)', async () => {
-      const options = { ...quiet, allowWrites: true, baseUrl: target.url, apiKey: target.apiKey, config: target.config };
+      const options = {
+        ...quiet,
+        allowWrites: true,
+        baseUrl: target.url,
+        apiKey: target.apiKey,
+        config: target.config,
+      };
       const first = await runContract(options);
       expect(failuresOf(first)).toEqual([]);
       const second = await runContract(options);
       expect(failuresOf(second)).toEqual([]);
       expect(second.exitCode).toBe(0);
       // The second run found the threads the first created and still checked creation or the 409 path.
-      const created = second.report.operations.find((op) => op.operationId === 'createThread')?.checks.find((c) => c.id === 'threads.create-then-read');
+      const created = second.report.operations
+        .find((op) => op.operationId === 'createThread')
+        ?.checks.find((c) => c.id === 'threads.create-then-read');
       expect(created?.status).toBe('passed');
     });
   });

@@ -2,12 +2,15 @@
 // file, the negative-input generator (its expectations come from spec-runtime), the response
 // checks, the key choice of the scope check, and the report writers.
 import { describe, expect, it } from 'vitest';
-import { parseConfig, ConfigError, mergeConfigs } from '../src/config.js';
-import { matchesOnly, unknownFilters } from '../src/filters.js';
-import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
-import type { Exchange } from '../src/http/exchange.js';
 import { RateWindows } from '../src/checks/rate-windows.js';
 import { responseOutcomes } from '../src/checks/response.js';
+import { ConfigError, mergeConfigs, parseConfig } from '../src/config.js';
+import { matchesOnly, unknownFilters } from '../src/filters.js';
+import { MissingFixture } from '../src/fixtures.js';
+import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
+import { WritesDisabledError } from '../src/http/client.js';
+import type { Exchange } from '../src/http/exchange.js';
+import type { SessionConfig, TestRecord } from '../src/model.js';
 import { parseCli, parseRate, UsageError } from '../src/options.js';
 import { createRedactor } from '../src/redact.js';
 import { toCurl } from '../src/report/curl.js';
@@ -15,10 +18,7 @@ import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
 import { loadSpec } from '../src/spec.js';
 import { keysLackingScope } from '../src/suite/operation-checks.js';
-import { MissingFixture } from '../src/fixtures.js';
-import { WritesDisabledError } from '../src/http/client.js';
-import type { SessionConfig, TestRecord } from '../src/model.js';
-import { closingOutcome, nothingRan, recordStatus, Skip, statusOf, unmetNeed, type CheckRun } from '../src/verdict.js';
+import { type CheckRun, closingOutcome, nothingRan, recordStatus, Skip, statusOf, unmetNeed } from '../src/verdict.js';
 
 const spec = loadSpec();
 const op = (id: string) => spec.contract.operationsById.get(id)!;
@@ -30,58 +30,119 @@ describe('redaction', () => {
       { value: 'sbx_key', placeholder: '${SVC_API_KEY}' },
       { value: 'sbx_key_long', placeholder: '<redacted:other>' },
     ]);
-    expect(redact('Api-Key sbx_key_long and Api-Key sbx_key')).toBe('Api-Key <redacted:other> and Api-Key ${SVC_API_KEY}');
+    expect(redact('Api-Key sbx_key_long and Api-Key sbx_key')).toBe(
+      'Api-Key <redacted:other> and Api-Key ${SVC_API_KEY}',
+    );
   });
 
   it('replaces only the exact key token, never part of a word', () => {
     const redact = createRedactor([{ value: 'password1', placeholder: '${SVC_API_KEY}' }]);
-    expect(redact('key password1, "password1"; password12 xpassword1')).toBe('key ${SVC_API_KEY}, "${SVC_API_KEY}"; password12 xpassword1');
+    expect(redact('key password1, "password1"; password12 xpassword1')).toBe(
+      'key ${SVC_API_KEY}, "${SVC_API_KEY}"; password12 xpassword1',
+    );
   });
 
   it('replaces a key shorter than 8 characters only as the Authorization value', () => {
     const redact = createRedactor([{ value: 'any', placeholder: '${SVC_API_KEY}' }]);
-    expect(redact('curl -H "Authorization: Api-Key any" any key, many, Api-Key anyway')).toBe('curl -H "Authorization: Api-Key ${SVC_API_KEY}" any key, many, Api-Key anyway');
+    expect(redact('curl -H "Authorization: Api-Key any" any key, many, Api-Key anyway')).toBe(
+      'curl -H "Authorization: Api-Key ${SVC_API_KEY}" any key, many, Api-Key anyway',
+    );
   });
 });
 
 describe('curl reproduction', () => {
   it('leaves ${SVC_API_KEY} to the shell and quotes everything else safely', () => {
-    const curl = toCurl({ seq: 1, operationId: 'createThread', method: 'POST', url: 'http://h/v2/api/threads', headers: { Authorization: 'Api-Key ${SVC_API_KEY}', 'Content-Type': 'application/json' }, body: `{"content":"it's $HOME"}`, durationMs: 1 });
-    expect(curl).toBe(`curl -sS -i -X POST 'http://h/v2/api/threads' -H "Authorization: Api-Key \${SVC_API_KEY}" -H 'Content-Type: application/json' --data-raw '{"content":"it'\\''s $HOME"}'`);
+    const curl = toCurl({
+      seq: 1,
+      operationId: 'createThread',
+      method: 'POST',
+      url: 'http://h/v2/api/threads',
+      headers: { Authorization: 'Api-Key ${SVC_API_KEY}', 'Content-Type': 'application/json' },
+      body: `{"content":"it's $HOME"}`,
+      durationMs: 1,
+    });
+    expect(curl).toBe(
+      `curl -sS -i -X POST 'http://h/v2/api/threads' -H "Authorization: Api-Key \${SVC_API_KEY}" -H 'Content-Type: application/json' --data-raw '{"content":"it'\\''s $HOME"}'`,
+    );
   });
 });
 
 describe('the verdict', () => {
   const check = { id: 'auth.missing-key', operationId: 'listTags', resource: 'tags', variant: 'GET' };
-  const closing = (run: Partial<CheckRun>) => closingOutcome(check, { unmet: undefined, thrown: undefined, failed: false, passes: 0, ...run });
+  const closing = (run: Partial<CheckRun>) =>
+    closingOutcome(check, { unmet: undefined, thrown: undefined, failed: false, passes: 0, ...run });
 
   it('skips for the options, the contract, missing fixtures and refused writes, each with its kind', () => {
     const config = { burst: false, profile: 'mock', allowWrites: false } as SessionConfig;
-    expect([unmetNeed({ burst: true }, config), unmetNeed({ keys: true }, config), unmetNeed({ writes: true }, { ...config, profile: 'full' }), unmetNeed({}, config)]).toEqual([
+    expect([
+      unmetNeed({ burst: true }, config),
+      unmetNeed({ keys: true }, config),
+      unmetNeed({ writes: true }, { ...config, profile: 'full' }),
+      unmetNeed({}, config),
+    ]).toEqual([
       'opt-in: run with --burst',
       'profile mock: a stateless mock accepts any key, so this needs --profile full',
       'changes data: run with --allow-writes',
       undefined,
     ]);
-    expect(closing({ unmet: 'opt-in: run with --burst' })).toMatchObject({ check: 'auth.missing-key', status: 'skipped', skipKind: 'option' });
-    expect(closing({ thrown: new Skip('nothing to check', 'n/a') })).toMatchObject({ status: 'skipped', detail: 'nothing to check', skipKind: 'n/a' });
-    expect(closing({ thrown: new MissingFixture('no fixture: a deal id') })).toMatchObject({ status: 'skipped', skipKind: 'config' });
-    expect(closing({ thrown: new WritesDisabledError({ method: 'POST', path: '/v2/api/threads' }) })).toMatchObject({ status: 'skipped', skipKind: 'option', detail: expect.stringMatching(/^changes data: run with --allow-writes \(POST/) });
+    expect(closing({ unmet: 'opt-in: run with --burst' })).toMatchObject({
+      check: 'auth.missing-key',
+      status: 'skipped',
+      skipKind: 'option',
+    });
+    expect(closing({ thrown: new Skip('nothing to check', 'n/a') })).toMatchObject({
+      status: 'skipped',
+      detail: 'nothing to check',
+      skipKind: 'n/a',
+    });
+    expect(closing({ thrown: new MissingFixture('no fixture: a deal id') })).toMatchObject({
+      status: 'skipped',
+      skipKind: 'config',
+    });
+    expect(closing({ thrown: new WritesDisabledError({ method: 'POST', path: '/v2/api/threads' }) })).toMatchObject({
+      status: 'skipped',
+      skipKind: 'option',
+      detail: expect.stringMatching(/^changes data: run with --allow-writes \(POST/),
+    });
   });
 
   it('turns a crash into a failed suite.error naming the check, and a clean run without a pass into one pass', () => {
-    expect(closing({ thrown: new TypeError('boom') })).toMatchObject({ check: 'suite.error', operationId: 'listTags', status: 'failed', detail: expect.stringMatching(/^auth.missing-key \(GET\): TypeError: boom/) });
+    expect(closing({ thrown: new TypeError('boom') })).toMatchObject({
+      check: 'suite.error',
+      operationId: 'listTags',
+      status: 'failed',
+      detail: expect.stringMatching(/^auth.missing-key \(GET\): TypeError: boom/),
+    });
     expect(closing({})).toEqual({ check: 'auth.missing-key', operationId: 'listTags', status: 'passed' });
     expect([closing({ failed: true }), closing({ passes: 2 })]).toEqual([undefined, undefined]);
   });
 
   it('fails a check on any failure its record holds, and a run in which no check ran', () => {
-    const record = (outcomes: TestRecord['outcomes']): TestRecord => ({ outcomes, exchanges: [], observations: [], requests: 1 });
-    const responseFailed = record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'passed' }, { check: 'response.schema', operationId: 'listTags', status: 'failed' }]);
+    const record = (outcomes: TestRecord['outcomes']): TestRecord => ({
+      outcomes,
+      exchanges: [],
+      observations: [],
+      requests: 1,
+    });
+    const responseFailed = record([
+      { check: 'auth.missing-key', operationId: 'listTags', status: 'passed' },
+      { check: 'response.schema', operationId: 'listTags', status: 'failed' },
+    ]);
     expect(recordStatus(responseFailed, 'auth.missing-key')).toBe('failed');
-    expect(recordStatus(record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'skipped' }]), 'auth.missing-key')).toBe('skipped');
-    expect([statusOf({ passed: 3, failed: 1 }), statusOf({ passed: 1, failed: 0 }), statusOf({ passed: 0, failed: 0 })]).toEqual(['failed', 'passed', 'skipped']);
-    expect(nothingRan([record([{ check: 'response.schema', operationId: 'listTags', status: 'passed' }])], ['nothing'])).toBe('no check ran: --only nothing selects none');
+    expect(
+      recordStatus(
+        record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'skipped' }]),
+        'auth.missing-key',
+      ),
+    ).toBe('skipped');
+    expect([
+      statusOf({ passed: 3, failed: 1 }),
+      statusOf({ passed: 1, failed: 0 }),
+      statusOf({ passed: 0, failed: 0 }),
+    ]).toEqual(['failed', 'passed', 'skipped']);
+    expect(
+      nothingRan([record([{ check: 'response.schema', operationId: 'listTags', status: 'passed' }])], ['nothing']),
+    ).toBe('no check ran: --only nothing selects none');
     expect(nothingRan([responseFailed], [])).toBeUndefined();
   });
 });
@@ -95,56 +156,133 @@ describe('--only', () => {
     expect(matchesOnly(['auth'], 'users', 'listUsers', 'negative.enum')).toBe(false);
     expect(matchesOnly(['users', 'negative'], 'users', 'getUser', 'negative.unknown-id')).toBe(true);
     expect(matchesOnly(['users', 'negative'], 'users', 'getUser', 'auth.missing-key')).toBe(false);
-    expect(unknownFilters(spec, ['threads', 'createThread', 'idempotency', 'api-wide', 'nonsense'])).toEqual(['nonsense']);
+    expect(unknownFilters(spec, ['threads', 'createThread', 'idempotency', 'api-wide', 'nonsense'])).toEqual([
+      'nonsense',
+    ]);
   });
 });
 
 describe('options', () => {
   it('parses the command line', () => {
-    const parsed = parseCli(['--base-url', 'https://staging.example.com', '--only', 'threads,users', '--only', 'auth', '--reporter', 'junit,json', '--rate', '10/2', '--allow-writes', '--profile', 'mock']);
-    expect(parsed).toMatchObject({ kind: 'run', options: { baseUrl: 'https://staging.example.com', only: ['threads', 'users', 'auth'], reporters: ['junit', 'json'], rate: { readsPerSecond: 10, writesPerSecond: 2 }, allowWrites: true, profile: 'mock' } });
+    const parsed = parseCli([
+      '--base-url',
+      'https://staging.example.com',
+      '--only',
+      'threads,users',
+      '--only',
+      'auth',
+      '--reporter',
+      'junit,json',
+      '--rate',
+      '10/2',
+      '--allow-writes',
+      '--profile',
+      'mock',
+    ]);
+    expect(parsed).toMatchObject({
+      kind: 'run',
+      options: {
+        baseUrl: 'https://staging.example.com',
+        only: ['threads', 'users', 'auth'],
+        reporters: ['junit', 'json'],
+        rate: { readsPerSecond: 10, writesPerSecond: 2 },
+        allowWrites: true,
+        profile: 'mock',
+      },
+    });
     expect(parseCli(['-h'])).toEqual({ kind: 'help' });
     expect(parseRate('off')).toBe('off');
     expect(parseRate('5')).toEqual({ readsPerSecond: 5, writesPerSecond: 5 });
-    for (const bad of [['--profile', 'x'], ['--reporter', 'html'], ['--rate', 'fast'], ['--timeout', '0'], ['--base-url', 'ftp://x'], ['--nope']]) expect(() => parseCli(bad)).toThrow(UsageError);
+    for (const bad of [
+      ['--profile', 'x'],
+      ['--reporter', 'html'],
+      ['--rate', 'fast'],
+      ['--timeout', '0'],
+      ['--base-url', 'ftp://x'],
+      ['--nope'],
+    ])
+      expect(() => parseCli(bad)).toThrow(UsageError);
     // The proxy's command line: the same whole-number rules, with its own bounds.
-    expect(parseCli(['proxy', '--upstream', 'http://h', '--port', '0', '--timeout', '500'])).toMatchObject({ kind: 'proxy', options: { port: 0, timeoutMs: 500 } });
-    for (const bad of [['--port', '65536'], ['--port', '-1'], ['--port', '1.5'], ['--timeout', '0'], ['--nope']]) expect(() => parseCli(['proxy', '--upstream', 'http://h', ...bad])).toThrow(UsageError);
-    expect(() => parseCli(['--max-skipped', '1.5'])).toThrow(/--max-skipped must be a whole number \(0 or more\), got 1.5/);
+    expect(parseCli(['proxy', '--upstream', 'http://h', '--port', '0', '--timeout', '500'])).toMatchObject({
+      kind: 'proxy',
+      options: { port: 0, timeoutMs: 500 },
+    });
+    for (const bad of [['--port', '65536'], ['--port', '-1'], ['--port', '1.5'], ['--timeout', '0'], ['--nope']])
+      expect(() => parseCli(['proxy', '--upstream', 'http://h', ...bad])).toThrow(UsageError);
+    expect(() => parseCli(['--max-skipped', '1.5'])).toThrow(
+      /--max-skipped must be a whole number \(0 or more\), got 1.5/,
+    );
   });
 });
 
 describe('config file', () => {
   it('reads keys inline or from the environment, and fixtures', () => {
-    const config = parseConfig({ keys: [{ name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] }, { key: 'inline', scopes: [] }], fixtures: { deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' } }, { RO_KEY: 'secret-ro' }, scopes);
-    expect(config.keys).toEqual([{ name: 'ro', key: 'secret-ro', scopes: ['THREADS_READ'], env: 'RO_KEY' }, { name: 'key-2', key: 'inline', scopes: [] }]);
+    const config = parseConfig(
+      {
+        keys: [
+          { name: 'ro', key_env: 'RO_KEY', scopes: ['THREADS_READ'] },
+          { key: 'inline', scopes: [] },
+        ],
+        fixtures: { deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' },
+      },
+      { RO_KEY: 'secret-ro' },
+      scopes,
+    );
+    expect(config.keys).toEqual([
+      { name: 'ro', key: 'secret-ro', scopes: ['THREADS_READ'], env: 'RO_KEY' },
+      { name: 'key-2', key: 'inline', scopes: [] },
+    ]);
     expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' });
   });
   it('refuses what it does not understand, naming the entry but never the key', () => {
-    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(/unknown scope NOPE/);
-    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).not.toThrow(/topsecret/);
-    expect(() => parseConfig({ keys: [{ name: 'x', key_env: 'MISSING', scopes: [] }] }, {}, scopes)).toThrow(ConfigError);
+    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(
+      /unknown scope NOPE/,
+    );
+    expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).not.toThrow(
+      /topsecret/,
+    );
+    expect(() => parseConfig({ keys: [{ name: 'x', key_env: 'MISSING', scopes: [] }] }, {}, scopes)).toThrow(
+      ConfigError,
+    );
     expect(() => parseConfig({ fixtures: { deals: [] } }, {}, scopes)).toThrow(/unknown fixture/);
     expect(() => parseConfig({ extra: 1 }, {}, scopes)).toThrow(/unknown field/);
   });
   it('merges a config over another', () => {
-    const merged = mergeConfigs({ keys: [{ name: 'a', key: 'a', scopes: [] }], fixtures: { deal_ids: ['dea-1'] } }, { keys: [{ name: 'b', key: 'b', scopes: [] }], fixtures: { deal_ids: ['dea-2'] } });
+    const merged = mergeConfigs(
+      { keys: [{ name: 'a', key: 'a', scopes: [] }], fixtures: { deal_ids: ['dea-1'] } },
+      { keys: [{ name: 'b', key: 'b', scopes: [] }], fixtures: { deal_ids: ['dea-2'] } },
+    );
     expect(merged.keys.map((k) => k.name)).toEqual(['b', 'a']);
     expect(merged.fixtures.deal_ids).toEqual(['dea-2', 'dea-1']);
   });
 });
 
 describe('negative inputs', () => {
-  const expectedOf = (id: string, baseline: Parameters<typeof negativeCases>[2]) => Object.fromEntries(negativeCases(spec, op(id), baseline).map((c) => [c.label, `${c.expected.status} ${c.expected.codes.join('|')}`]));
+  const expectedOf = (id: string, baseline: Parameters<typeof negativeCases>[2]) =>
+    Object.fromEntries(
+      negativeCases(spec, op(id), baseline).map((c) => [c.label, `${c.expected.status} ${c.expected.codes.join('|')}`]),
+    );
 
   it('takes page/size bounds and their code from the parameters', () => {
-    expect(expectedOf('listConversations', {})).toMatchObject({ 'query page=0': '400 INVALID_PAGE_SIZE', 'query size=101': '400 INVALID_PAGE_SIZE', 'query size="ten"': '400 INVALID_PAGE_SIZE', 'query search="!!!"': '400 INVALID_SEARCH_QUERY' });
+    expect(expectedOf('listConversations', {})).toMatchObject({
+      'query page=0': '400 INVALID_PAGE_SIZE',
+      'query size=101': '400 INVALID_PAGE_SIZE',
+      'query size="ten"': '400 INVALID_PAGE_SIZE',
+      'query search="!!!"': '400 INVALID_SEARCH_QUERY',
+    });
   });
   it('breaks phone numbers three ways', () => {
     expect(phoneVariants('+14155550123')).toEqual(['14155550123', '+1 415 5550123', '+1-415-5550123']);
     const cases = negativeCases(spec, op('getReceptionist'), { params: { number: '+14155550100' } });
-    expect(cases.filter((c) => c.kind === 'negative.phone-format').map((c) => c.expected.codes[0])).toEqual(['INVALID_PHONE_FORMAT', 'INVALID_PHONE_FORMAT', 'INVALID_PHONE_FORMAT']);
-    expect(cases.find((c) => c.kind === 'negative.unknown-id')?.expected).toMatchObject({ status: 404, codes: ['PHONE_NUMBER_NOT_FOUND'] });
+    expect(cases.filter((c) => c.kind === 'negative.phone-format').map((c) => c.expected.codes[0])).toEqual([
+      'INVALID_PHONE_FORMAT',
+      'INVALID_PHONE_FORMAT',
+      'INVALID_PHONE_FORMAT',
+    ]);
+    expect(cases.find((c) => c.kind === 'negative.unknown-id')?.expected).toMatchObject({
+      status: 404,
+      codes: ['PHONE_NUMBER_NOT_FOUND'],
+    });
   });
   it('derives body limits, required fields, enums and ids from the request schema', () => {
     const got = expectedOf('createThread', { body: { entity_type: 'CALL', entity_id: 'cll-1', content: 'hi' } });
@@ -156,17 +294,31 @@ describe('negative inputs', () => {
       'Content-Type: text/plain': '415 UNSUPPORTED_MEDIA_TYPE',
       'body {"svc_contract": (cut short)': '400 INVALID_REQUEST_BODY',
     });
-    expect(expectedOf('batchGetConversationItems', { body: { ids: ['cll-1'] } })).toMatchObject({ 'body ids with 101 items': '400 BATCH_TOO_LARGE', 'body ids[0]=zzz-0svcContract': '400 INVALID_ITEM_ID' });
-    expect(expectedOf('updateReceptionist', { params: { number: '+14155550100' }, body: { name: 'Ava' } })).toMatchObject({ 'body svc_contract_unknown': '400 UNKNOWN_FIELD' });
+    expect(expectedOf('batchGetConversationItems', { body: { ids: ['cll-1'] } })).toMatchObject({
+      'body ids with 101 items': '400 BATCH_TOO_LARGE',
+      'body ids[0]=zzz-0svcContract': '400 INVALID_ITEM_ID',
+    });
+    expect(
+      expectedOf('updateReceptionist', { params: { number: '+14155550100' }, body: { name: 'Ava' } }),
+    ).toMatchObject({ 'body svc_contract_unknown': '400 UNKNOWN_FIELD' });
   });
-  it('expects the parameter\'s own 404 for unknown ids, and the API-wide one where none is listed', () => {
-    expect(expectedOf('getConversationNote', { params: { id: 'not-1' } })).toMatchObject({ 'path id=not-0svcContract404': '404 NOTE_NOT_FOUND' });
-    expect(expectedOf('getDeal', { params: { id: 'dea-1' } })).toMatchObject({ 'path id=dea-0svcContract404': '404 ENDPOINT_NOT_FOUND' });
+  it("expects the parameter's own 404 for unknown ids, and the API-wide one where none is listed", () => {
+    expect(expectedOf('getConversationNote', { params: { id: 'not-1' } })).toMatchObject({
+      'path id=not-0svcContract404': '404 NOTE_NOT_FOUND',
+    });
+    expect(expectedOf('getDeal', { params: { id: 'dea-1' } })).toMatchObject({
+      'path id=dea-0svcContract404': '404 ENDPOINT_NOT_FOUND',
+    });
   });
 });
 
 describe('response checks', () => {
-  const exchange = (status: number, headers: Record<string, string>, body: unknown, extra: Partial<Exchange> = {}): Exchange => ({
+  const exchange = (
+    status: number,
+    headers: Record<string, string>,
+    body: unknown,
+    extra: Partial<Exchange> = {},
+  ): Exchange => ({
     seq: 1,
     request: { method: 'GET', path: '/v2/api/tags' },
     url: 'http://h/v2/api/tags',
@@ -178,9 +330,21 @@ describe('response checks', () => {
     durationMs: 1,
     ...extra,
   });
-  const good = { 'Content-Type': 'application/json', 'X-Request-Id': 'req_abcdefABCDEF', 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': '19', 'X-RateLimit-Reset': '1' };
-  const failed = (e: Exchange) => responseOutcomes(spec, e).filter((o) => o.status === 'failed').map((o) => o.check).sort();
-  const error = (code: string, type: string, extra: Record<string, unknown> = {}) => ({ error: { type, code, message: 'm', retryable: false, request_id: 'req_abcdefABCDEF', ...extra } });
+  const good = {
+    'Content-Type': 'application/json',
+    'X-Request-Id': 'req_abcdefABCDEF',
+    'X-RateLimit-Limit': '20',
+    'X-RateLimit-Remaining': '19',
+    'X-RateLimit-Reset': '1',
+  };
+  const failed = (e: Exchange) =>
+    responseOutcomes(spec, e)
+      .filter((o) => o.status === 'failed')
+      .map((o) => o.check)
+      .sort();
+  const error = (code: string, type: string, extra: Record<string, unknown> = {}) => ({
+    error: { type, code, message: 'm', retryable: false, request_id: 'req_abcdefABCDEF', ...extra },
+  });
 
   it('passes a conforming response', () => {
     expect(failed(exchange(200, good, { data: [] }))).toEqual([]);
@@ -188,38 +352,75 @@ describe('response checks', () => {
   });
   it('names each deviation', () => {
     expect(failed(exchange(200, { ...good, 'X-Request-Id': 'req_x' }, { data: [] }))).toEqual(['response.request-id']);
-    expect(failed(exchange(200, { ...good, 'X-Request-Id': 'mine' }, { data: [] }, { request: { method: 'GET', path: '/v2/api/tags', requestId: 'other' } }))).toEqual(['response.request-id']);
+    expect(
+      failed(
+        exchange(
+          200,
+          { ...good, 'X-Request-Id': 'mine' },
+          { data: [] },
+          { request: { method: 'GET', path: '/v2/api/tags', requestId: 'other' } },
+        ),
+      ),
+    ).toEqual(['response.request-id']);
     const { 'X-RateLimit-Reset': _reset, ...noReset } = good;
     expect(failed(exchange(200, noReset, { data: [] }))).toEqual(['response.rate-limit-headers']);
-    expect(failed(exchange(200, { ...good, 'X-RateLimit-Limit': 'many' }, { data: [] }))).toEqual(['response.rate-limit-headers']);
+    expect(failed(exchange(200, { ...good, 'X-RateLimit-Limit': 'many' }, { data: [] }))).toEqual([
+      'response.rate-limit-headers',
+    ]);
     const { 'Content-Type': _type, ...noType } = good;
     expect(failed(exchange(200, noType, { data: [] }))).toEqual(['response.content-type']);
-    expect(failed(exchange(200, { ...good, 'Content-Type': 'text/html' }, { data: [] }))).toEqual(['response.content-type']);
+    expect(failed(exchange(200, { ...good, 'Content-Type': 'text/html' }, { data: [] }))).toEqual([
+      'response.content-type',
+    ]);
     expect(failed(exchange(200, good, { items: [] }))).toEqual(['response.schema']);
     expect(failed(exchange(202, good, { data: [] }))).toEqual(['response.status-documented']);
-    expect(failed(exchange(500, good, error('INTERNAL_SERVER_ERROR', 'server_error', { retryable: true })))).toEqual(['response.no-5xx']);
+    expect(failed(exchange(500, good, error('INTERNAL_SERVER_ERROR', 'server_error', { retryable: true })))).toEqual([
+      'response.no-5xx',
+    ]);
     expect(failed(exchange(401, good, error('NOTE_NOT_FOUND', 'not_found_error')))).toContain('response.error-code');
     expect(failed(exchange(401, good, error('UNAUTHORIZED', 'permission_error')))).toContain('response.error-type');
-    expect(failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retryable: true })))).toContain('response.retryable');
-    expect(failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retry_after_seconds: 1 })))).toContain('response.retryable');
+    expect(
+      failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retryable: true }))),
+    ).toContain('response.retryable');
+    expect(
+      failed(exchange(429, good, error('RATE_LIMIT_EXCEEDED', 'rate_limit_error', { retry_after_seconds: 1 }))),
+    ).toContain('response.retryable');
     expect(failed(exchange(0, {}, undefined, { error: 'ECONNREFUSED' }))).toEqual(['response.transport']);
   });
   it('checks the echo of an Idempotency-Key', () => {
-    const sent = { request: { method: 'POST', path: '/v2/api/threads', idempotencyKey: 'k1' }, operation: op('createThread') };
-    expect(failed(exchange(400, good, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual(['response.idempotency-key-echo']);
-    expect(failed(exchange(400, { ...good, 'Idempotency-Key': 'k1' }, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual([]);
+    const sent = {
+      request: { method: 'POST', path: '/v2/api/threads', idempotencyKey: 'k1' },
+      operation: op('createThread'),
+    };
+    expect(failed(exchange(400, good, error('INVALID_REQUEST_BODY', 'validation_error'), sent))).toEqual([
+      'response.idempotency-key-echo',
+    ]);
+    expect(
+      failed(
+        exchange(400, { ...good, 'Idempotency-Key': 'k1' }, error('INVALID_REQUEST_BODY', 'validation_error'), sent),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('rate-limit windows (passive)', () => {
   // Times are given, not measured: sentAt/receivedAt in ms.
-  const at = (sentAt: number, headers: { limit?: string; remaining: string; reset: string }, method = 'GET', auth?: Exchange['request']['auth']): Exchange => ({
+  const at = (
+    sentAt: number,
+    headers: { limit?: string; remaining: string; reset: string },
+    method = 'GET',
+    auth?: Exchange['request']['auth'],
+  ): Exchange => ({
     seq: sentAt,
     request: { method, path: '/v2/api/tags', ...(auth ? { auth } : {}) },
     url: 'http://h/v2/api/tags',
     operation: null,
     status: 200,
-    headers: new Headers({ 'X-RateLimit-Limit': headers.limit ?? (method === 'GET' ? '20' : '5'), 'X-RateLimit-Remaining': headers.remaining, 'X-RateLimit-Reset': headers.reset }),
+    headers: new Headers({
+      'X-RateLimit-Limit': headers.limit ?? (method === 'GET' ? '20' : '5'),
+      'X-RateLimit-Remaining': headers.remaining,
+      'X-RateLimit-Reset': headers.reset,
+    }),
     text: '',
     body: undefined,
     durationMs: 10,
@@ -232,19 +433,36 @@ describe('rate-limit windows (passive)', () => {
   };
 
   it('flags a rise inside one window, by a shared Unix-time reset or by seconds left', () => {
-    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(5000, { remaining: '16', reset: '1900000000' }))).toEqual([0, 1]);
+    expect(
+      run(at(0, { remaining: '15', reset: '1900000000' }), at(5000, { remaining: '16', reset: '1900000000' })),
+    ).toEqual([0, 1]);
     expect(run(at(0, { remaining: '15', reset: '30' }), at(100, { remaining: '16', reset: '30' }))).toEqual([0, 1]);
   });
   it('allows falls by several, new windows, overlapping requests and other keys or classes', () => {
-    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '9', reset: '1900000000' }))).toEqual([0, 0]);
-    expect(run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '19', reset: '1900000001' }))).toEqual([0, 0]);
+    expect(
+      run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '9', reset: '1900000000' })),
+    ).toEqual([0, 0]);
+    expect(
+      run(at(0, { remaining: '15', reset: '1900000000' }), at(20, { remaining: '19', reset: '1900000001' })),
+    ).toEqual([0, 0]);
     // A whole-second reset of 1 may end at once: nothing is certain, nothing compared.
     expect(run(at(0, { remaining: '15', reset: '1' }), at(20, { remaining: '19', reset: '1' }))).toEqual([0, 0]);
     expect(run(at(0, { remaining: '15', reset: '30' }), at(5, { remaining: '16', reset: '30' }))).toEqual([0, 0]);
-    expect(run(at(0, { remaining: '15', reset: '30' }), at(20, { remaining: '4', reset: '30' }, 'POST'), at(40, { remaining: '19', reset: '30' }, 'GET', { kind: 'key', key: 'other' }))).toEqual([0, 0, 0]);
+    expect(
+      run(
+        at(0, { remaining: '15', reset: '30' }),
+        at(20, { remaining: '4', reset: '30' }, 'POST'),
+        at(40, { remaining: '19', reset: '30' }, 'GET', { kind: 'key', key: 'other' }),
+      ),
+    ).toEqual([0, 0, 0]);
   });
   it("flags a limit that is not the documented one of the request's class", () => {
-    expect(run(at(0, { limit: '20', remaining: '4', reset: '1' }, 'POST'), at(20, { limit: '5', remaining: '4', reset: '1' }))).toEqual([1, 1]);
+    expect(
+      run(
+        at(0, { limit: '20', remaining: '4', reset: '1' }, 'POST'),
+        at(20, { limit: '5', remaining: '4', reset: '1' }),
+      ),
+    ).toEqual([1, 1]);
   });
 });
 
@@ -269,17 +487,43 @@ describe('reports', () => {
       records: [
         {
           outcomes: [
-            { check: 'response.schema', operationId: 'getThread', status: 'failed', detail: 'body <bad> & "worse"', exchange: 3 },
+            {
+              check: 'response.schema',
+              operationId: 'getThread',
+              status: 'failed',
+              detail: 'body <bad> & "worse"',
+              exchange: 3,
+            },
             { check: 'auth.unknown-key', operationId: 'getThread', status: 'skipped', detail: 'profile mock' },
             { check: 'auth.missing-key', operationId: 'getThread', status: 'passed' },
           ],
-          exchanges: [{ seq: 3, operationId: 'getThread', method: 'GET', url: 'http://h/v2/api/threads/cth-1', headers: {}, durationMs: 1, status: 200 }],
+          exchanges: [
+            {
+              seq: 3,
+              operationId: 'getThread',
+              method: 'GET',
+              url: 'http://h/v2/api/threads/cth-1',
+              headers: {},
+              durationMs: 1,
+              status: 200,
+            },
+          ],
           observations: [{ operationId: 'getThread', status: 200 }],
           requests: 1,
         },
       ],
       errors: [],
-      meta: { tool: { name: 'svc-contract', version: '0' }, target: { baseUrl: 'http://h', embedded: false }, profile: 'full', allowWrites: false, burst: false, rate: null, only: [], startedAt: '', durationMs: 5 },
+      meta: {
+        tool: { name: 'svc-contract', version: '0' },
+        target: { baseUrl: 'http://h', embedded: false },
+        profile: 'full',
+        allowWrites: false,
+        burst: false,
+        rate: null,
+        only: [],
+        startedAt: '',
+        durationMs: 5,
+      },
     });
     expect(report.summary).toMatchObject({ outcome: 'failed', checks: { passed: 1, failed: 1, skipped: 1 } });
     expect(report.failures[0]?.curl).toContain("-X GET 'http://h/v2/api/threads/cth-1'");

@@ -19,12 +19,18 @@ export interface Refusal {
   suggestion?: string;
 }
 
-export function authenticate<K extends Credentials>(header: string | null, findKey: (token: string) => K | undefined): K | Refusal {
+export function authenticate<K extends Credentials>(
+  header: string | null,
+  findKey: (token: string) => K | undefined,
+): K | Refusal {
   const token = apiKeyOf(header);
   if (token === undefined) {
     return {
       code: 'UNAUTHORIZED',
-      message: header === null ? 'Authentication required: send the key as Authorization: Api-Key <key>.' : 'The Authorization header is malformed: send the key as Authorization: Api-Key <key>.',
+      message:
+        header === null
+          ? 'Authentication required: send the key as Authorization: Api-Key <key>.'
+          : 'The Authorization header is malformed: send the key as Authorization: Api-Key <key>.',
     };
   }
   const key = findKey(token);
@@ -35,11 +41,16 @@ export function authenticate<K extends Credentials>(header: string | null, findK
 
 export function authorize(operation: Operation, key: Credentials): Refusal | null {
   if (key.trial) {
-    return { code: 'API_KEY_TRIAL_NOT_ALLOWED', message: 'API access is not available on trial plans; an API key needs an active paid subscription.' };
+    return {
+      code: 'API_KEY_TRIAL_NOT_ALLOWED',
+      message: 'API access is not available on trial plans; an API key needs an active paid subscription.',
+    };
   }
   if (operation.security.length === 0) return null;
   if (operation.security.some((scopes) => scopes.every((scope) => key.scopes.includes(scope)))) return null;
-  const named = operation.security.map((scopes) => scopes.filter((s) => !key.scopes.includes(s)).join(' and ')).join(' or ');
+  const named = operation.security
+    .map((scopes) => scopes.filter((s) => !key.scopes.includes(s)).join(' and '))
+    .join(' or ');
   return {
     code: 'API_KEY_INSUFFICIENT_SCOPE',
     message: `This API key lacks the scope ${operation.operationId} requires: ${named}.`,

@@ -7,7 +7,7 @@
 // the main thread and the next body starts a new one.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { checkJsonRequest, type BodyTask, type CheckedBody, type Contract } from '@svc/spec-runtime';
+import { type BodyTask, type CheckedBody, type Contract, checkJsonRequest } from '@svc/spec-runtime';
 
 const workerFile = createRequire(import.meta.url).resolve('@svc/spec-runtime/body-worker');
 

@@ -1,7 +1,7 @@
 // The start-up the servers' command lines share (svc-sandbox, svc-mock): options read strictly,
 // usage errors answered with the usage and exit code 2, --help, the port checked, a crash reported
 // with its stack (exit 1) and a clean stop on SIGINT or SIGTERM.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'];
@@ -23,7 +23,11 @@ export class Cli {
     const given = args[0] === '--' ? args.slice(1) : args;
     let values: { help?: boolean };
     try {
-      values = parseArgs({ args: given, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+      values = parseArgs({
+        args: given,
+        options: { ...options, help: { type: 'boolean', short: 'h' } },
+        strict: true,
+      }).values;
     } catch (error) {
       this.fatal((error as Error).message);
     }
@@ -36,7 +40,8 @@ export class Cli {
   port(value: string | undefined, fallback: number): number {
     if (value === undefined) return fallback;
     // Digits only, so Number() gives a whole number of at least 0: only the top needs checking.
-    if (!/^\d+$/.test(value) || Number(value) > 65535) this.fatal(`--port must be an integer from 0 to 65535, got ${value}`);
+    if (!/^\d+$/.test(value) || Number(value) > 65535)
+      this.fatal(`--port must be an integer from 0 to 65535, got ${value}`);
     return Number(value);
   }
 

@@ -11,7 +11,7 @@
 // closes it, as before. At most MAX_MALFORMED_WAITING connections wait; past that, one is closed
 // unanswered.
 import type { Socket } from 'node:net';
-import { answerClientError, canAnswerClientError, type Contract } from '@svc/spec-runtime';
+import { answerClientError, type Contract, canAnswerClientError } from '@svc/spec-runtime';
 import { SharedBudget } from './shared-budget.js';
 
 /** Answers to malformed HTTP per second, all connections together (half a second of it at once). */
@@ -22,7 +22,10 @@ export const MAX_MALFORMED_WAITING = 1000;
 /** A socket as the `clientError` listener uses it (node:net's Socket is one). */
 export type PacedSocket = Pick<Socket, 'writable' | 'end' | 'destroy' | 'pause' | 'resume' | 'once'>;
 
-export function pacedClientErrors(contract: Contract, budget = new SharedBudget({ perSecond: MALFORMED_ANSWERS_PER_SECOND })) {
+export function pacedClientErrors(
+  contract: Contract,
+  budget = new SharedBudget({ perSecond: MALFORMED_ANSWERS_PER_SECOND }),
+) {
   const waiting = new WeakSet<PacedSocket>();
   return (error: { code?: string } | undefined, socket: PacedSocket): void => {
     if (waiting.has(socket)) return;

@@ -23,7 +23,10 @@ export class FileCache {
     readonly budgetBytes = DEFAULT_FILE_CACHE_BYTES,
     readonly maxFileBytes = DEFAULT_MAX_CACHED_FILE_BYTES,
   ) {
-    this.files = new LRUCache<string, Uint8Array<ArrayBuffer>>({ maxSize: budgetBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) });
+    this.files = new LRUCache<string, Uint8Array<ArrayBuffer>>({
+      maxSize: budgetBytes,
+      sizeCalculation: (bytes) => Math.max(1, bytes.byteLength),
+    });
   }
 
   /** The file's bytes, read once per version; undefined for a file too large to keep. */
@@ -34,7 +37,9 @@ export class FileCache {
     if (cached) return cached;
     let pending = this.loading.get(key);
     if (!pending) {
-      pending = readFile(path).then((buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength));
+      pending = readFile(path).then(
+        (buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength),
+      );
       this.loading.set(key, pending);
     }
     try {

@@ -3,7 +3,15 @@
 // nesting limit) is decided by @svc/spec-runtime, the same for every server of this repository.
 // A body of at least `offload.minBytes` is parsed, with its whole request validated, in a worker
 // thread (body-offload.ts): the answer is then a CheckedBody, which may carry the error chosen.
-import { type BodyLimits, type BodyResult, type BodyTask, type CheckedBody, type Contract, parseJsonBody, unsupportedContentType } from '@svc/spec-runtime';
+import {
+  type BodyLimits,
+  type BodyResult,
+  type BodyTask,
+  type CheckedBody,
+  type Contract,
+  parseJsonBody,
+  unsupportedContentType,
+} from '@svc/spec-runtime';
 import { checkInWorker } from './body-offload.js';
 import type { KernelRequest } from './node-request.js';
 
@@ -16,7 +24,12 @@ export interface BodyOffloadOptions {
   request: () => Omit<BodyTask, 'bytes' | 'contentType' | 'required' | 'limits'>;
 }
 
-export async function readJsonBody(request: KernelRequest, required: boolean, limits: BodyLimits, offload?: BodyOffloadOptions): Promise<CheckedBody> {
+export async function readJsonBody(
+  request: KernelRequest,
+  required: boolean,
+  limits: BodyLimits,
+  offload?: BodyOffloadOptions,
+): Promise<CheckedBody> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
@@ -24,7 +37,8 @@ export async function readJsonBody(request: KernelRequest, required: boolean, li
   const bytes = await readCapped(request, limits.maxBytes);
   // A client that hung up mid-body gets the documented answer (which no one may read): it is the
   // client's doing, not the server's, so it is no internal error.
-  if (bytes === 'aborted') return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
+  if (bytes === 'aborted')
+    return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
   if (offload && bytes !== 'too-large' && bytes.byteLength >= offload.minBytes) {
     return checkInWorker(offload.contract, { ...offload.request(), bytes, contentType, required, limits });
   }

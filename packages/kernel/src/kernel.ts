@@ -6,7 +6,7 @@
 // sandbox its handlers and store, the mock Prism. Nothing awaits before the idempotency check, so
 // two identical keyed requests started together can never both run. Bad input ends as a
 // documented 4xx; only a bug can reach the 500.
-import { Hono } from 'hono';
+
 import {
   type Contract,
   DEFAULT_BODY_LIMITS,
@@ -17,12 +17,13 @@ import {
   requestIdFor,
   serverHeaderNames,
 } from '@svc/spec-runtime';
+import { Hono } from 'hono';
 import { authenticate, authorize, type Credentials } from './auth.js';
 import { IdempotencyStore, type IdempotencyTicket, type StoredResponse } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
 import { type KernelRequest, type NodeHandler, NodeRequest, plainTarget, sharedFolder } from './node-request.js';
-import { type CachedAnswer, ReadCache } from './read-cache.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
+import { type CachedAnswer, ReadCache } from './read-cache.js';
 import { type Target, targetOf } from './target.js';
 
 /** A documented error the server chose (an unknown id, a state conflict, ...). */
@@ -127,7 +128,8 @@ function unknownFieldSuggestion(param: string | undefined): string | undefined {
   if (param === 'status' || param === 'is_default' || param === 'agent.status' || param === 'agent.is_default') {
     return `Remove ${param} from the body: it is read-only here (the receptionist is turned on or off by a separate operation).`;
   }
-  if (param === 'prompt') return 'Remove prompt from the body: the prompt is written by the separate set-prompt operation, which replaces the whole section list.';
+  if (param === 'prompt')
+    return 'Remove prompt from the body: the prompt is written by the separate set-prompt operation, which replaces the whole section list.';
   return param === undefined ? undefined : `Remove ${param} from the body: unknown fields are refused, never ignored.`;
 }
 
@@ -173,13 +175,24 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const names = serverHeaderNames(contract);
   const clock = options.clock ?? Date.now;
   const limiter = new RateLimiter(
-    { readsPerSecond: options.rateLimits?.readsPerSecond ?? limits.readRequestsPerSecond, writesPerSecond: options.rateLimits?.writesPerSecond ?? limits.writeRequestsPerSecond },
+    {
+      readsPerSecond: options.rateLimits?.readsPerSecond ?? limits.readRequestsPerSecond,
+      writesPerSecond: options.rateLimits?.writesPerSecond ?? limits.writeRequestsPerSecond,
+    },
     options.rateLimit ?? 'enforce',
     clock,
   );
-  const idempotency = options.idempotency === false ? undefined : new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
-  const reads = options.readCache ? new ReadCache(typeof options.readCache === 'number' ? options.readCache : undefined) : undefined;
-  const bodyLimits = { maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes, maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth };
+  const idempotency =
+    options.idempotency === false
+      ? undefined
+      : new IdempotencyStore(limits.idempotencyTtlSeconds, clock, options.idempotencyBudgetBytes);
+  const reads = options.readCache
+    ? new ReadCache(typeof options.readCache === 'number' ? options.readCache : undefined)
+    : undefined;
+  const bodyLimits = {
+    maxBytes: options.maxBodyBytes ?? DEFAULT_BODY_LIMITS.maxBytes,
+    maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth,
+  };
   const offloadBodyBytes = options.offloadBodyBytes ?? 16 * 1024;
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
@@ -193,7 +206,9 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     // in one piece with the headers, encoding both as UTF-8, which would encode those bytes a
     // second time. With a byte body the headers go out as the bytes that came in. (Only then: a
     // string body is the faster path for everything else.)
-    const body = outcome.bytes ?? (isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text));
+    const body =
+      outcome.bytes ??
+      (isAscii(headers[names.requestId] ?? '') ? outcome.text : new TextEncoder().encode(outcome.text));
     return { status: outcome.status, headers, body };
   }
 
@@ -227,9 +242,19 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     return errorOutcome(requestId, { ...choice, error: choice.code });
   }
 
-  function answerValid(call: Call<K>, request: KernelRequest, bodyValueCount: number | undefined): StoredResponse | Promise<StoredResponse> {
+  function answerValid(
+    call: Call<K>,
+    request: KernelRequest,
+    bodyValueCount: number | undefined,
+  ): StoredResponse | Promise<StoredResponse> {
     const { query, operation, params, body, requestId } = call;
-    const violations = contract.validateRequest(operation, { params, query, headers: headerParams(operation, request), body, bodyValueCount });
+    const violations = contract.validateRequest(operation, {
+      params,
+      query,
+      headers: headerParams(operation, request),
+      body,
+      bodyValueCount,
+    });
     if (violations.length > 0) return invalid(requestId, contract.errorFor(violations, operation));
     if (reads && operation.class === 'read') {
       const key = ReadCache.keyOf(call.key.key, call.pathname, call.query);
@@ -246,16 +271,27 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     const outcome = options.answer(call);
     // A write (whatever its outcome) may have changed what every read answers.
     if (reads && operation.class === 'write') reads.clear();
-    return outcome instanceof Promise ? outcome.then((resolved) => (reads?.clear(), serialize(resolved, requestId))) : serialize(outcome, requestId);
+    return outcome instanceof Promise
+      ? outcome.then((resolved) => (reads?.clear(), serialize(resolved, requestId)))
+      : serialize(outcome, requestId);
   }
 
   /** Body, validation and answer: everything after the idempotency check. */
   function execute(call: Call<K>, request: KernelRequest): StoredResponse | Promise<StoredResponse> {
     const { operation, requestId, params, query } = call;
     if (!operation.requestBody) return answerValid(call, request, undefined);
-    const offload = { contract, minBytes: offloadBodyBytes, request: () => ({ operationId: operation.operationId, params, query: query.toString(), headers: headerParams(operation, request) }) };
+    const offload = {
+      contract,
+      minBytes: offloadBodyBytes,
+      request: () => ({
+        operationId: operation.operationId,
+        params,
+        query: query.toString(),
+        headers: headerParams(operation, request),
+      }),
+    };
     return readJsonBody(request, operation.requestBody.required, bodyLimits, offload).then((read) => {
-      if (read.ok) return (call.body = read.value), answerValid(call, request, read.valueCount);
+      if (read.ok) return ((call.body = read.value), answerValid(call, request, read.valueCount));
       if ('invalid' in read) return invalid(requestId, read.invalid);
       // Refused unread (over the cap, or not JSON): the answer closes the connection, so the rest
       // of the upload is never read.
@@ -273,12 +309,17 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     const idempotencyKey = nonEmpty(request.headers.get(names.idempotencyKey));
     const headers: Record<string, string> = { [names.requestId]: requestId };
     if (idempotencyKey !== undefined) headers[names.idempotencyKey] = idempotencyKey;
-    const fail = (failure: Failure & { retryAfterSeconds?: number }) => respond(errorOutcome(requestId, failure), headers);
+    const fail = (failure: Failure & { retryAfterSeconds?: number }) =>
+      respond(errorOutcome(requestId, failure), headers);
     let ticket: IdempotencyTicket | undefined;
     const crash = (error: unknown): Answer => {
       ticket?.abandon();
       // A client that went away is not a bug of the server, and there is no one to answer.
-      if (request.signal.aborted) return fail({ error: 'INVALID_REQUEST_BODY', message: 'The client closed the request before it was complete.' });
+      if (request.signal.aborted)
+        return fail({
+          error: 'INVALID_REQUEST_BODY',
+          message: 'The client closed the request before it was complete.',
+        });
       internalErrors++;
       report(requestId, web(), error);
       return fail({ error: 'INTERNAL_SERVER_ERROR', message: `An unexpected error occurred (request ${requestId}).` });
@@ -297,13 +338,20 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       if ('error' in route) {
         if (route.error === 'METHOD_NOT_ALLOWED') {
           headers.Allow = route.allowed.join(', ');
-          return fail({ error: 'METHOD_NOT_ALLOWED', message: `${method} is not supported on ${clip(pathname)}; allowed: ${route.allowed.join(', ')}.` });
+          return fail({
+            error: 'METHOD_NOT_ALLOWED',
+            message: `${method} is not supported on ${clip(pathname)}; allowed: ${route.allowed.join(', ')}.`,
+          });
         }
         return fail({ error: 'ENDPOINT_NOT_FOUND', message: `No endpoint at ${method} ${clip(pathname)}.` });
       }
       const { operation, params } = route;
       if (!rate.allowed) {
-        return fail({ error: 'RATE_LIMIT_EXCEEDED', message: `Rate limit exceeded: ${rate.limit} ${kind} requests per second.`, retryAfterSeconds: Math.max(1, rate.resetSeconds) });
+        return fail({
+          error: 'RATE_LIMIT_EXCEEDED',
+          message: `Rate limit exceeded: ${rate.limit} ${kind} requests per second.`,
+          retryAfterSeconds: Math.max(1, rate.resetSeconds),
+        });
       }
       if ('code' in found) return fail({ ...found, error: found.code });
       const refusal = authorize(operation, found);
@@ -316,9 +364,24 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
           return respond(begun.response, headers);
         }
         const param = names.idempotencyKey;
-        if (begun.kind === 'reuse') return fail({ error: 'IDEMPOTENCY_KEY_REUSE', message: `${param} ${previewValue(idempotencyKey)} was already used for a different endpoint or method.`, param });
-        if (begun.kind === 'in-progress') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Another request with ${param} ${previewValue(idempotencyKey)} is in progress; wait and retry.`, param });
-        if (begun.kind === 'busy') return fail({ error: 'OTHER_TRANSACTION_IN_PROGRESS', message: `Too many requests with an ${param} are in progress at once; wait and retry.`, param });
+        if (begun.kind === 'reuse')
+          return fail({
+            error: 'IDEMPOTENCY_KEY_REUSE',
+            message: `${param} ${previewValue(idempotencyKey)} was already used for a different endpoint or method.`,
+            param,
+          });
+        if (begun.kind === 'in-progress')
+          return fail({
+            error: 'OTHER_TRANSACTION_IN_PROGRESS',
+            message: `Another request with ${param} ${previewValue(idempotencyKey)} is in progress; wait and retry.`,
+            param,
+          });
+        if (begun.kind === 'busy')
+          return fail({
+            error: 'OTHER_TRANSACTION_IN_PROGRESS',
+            message: `Too many requests with an ${param} are in progress at once; wait and retry.`,
+            param,
+          });
         ticket = begun.ticket;
       }
       const call = new LazyCall(web, pathname, query, operation, params, found, requestId, headers);
@@ -326,7 +389,10 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       // A write completes on the next turn at the earliest, so a duplicate sent with it finds its
       // key in flight (409 OTHER_TRANSACTION_IN_PROGRESS) whether or not it had a body to wait for.
       if (outcome instanceof Promise || operation.class === 'write') {
-        return Promise.resolve(outcome).then((resolved) => (ticket?.complete(resolved), respond(resolved, headers)), crash);
+        return Promise.resolve(outcome).then(
+          (resolved) => (ticket?.complete(resolved), respond(resolved, headers)),
+          crash,
+        );
       }
       return respond(outcome, headers);
     } catch (error) {
@@ -351,7 +417,9 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     app,
     fetch(request) {
       const target = targetOf(request.url);
-      return request.method === 'HEAD' || ownPaths.has(target.pathname) ? app.fetch(request) : answerWeb(request, target);
+      return request.method === 'HEAD' || ownPaths.has(target.pathname)
+        ? app.fetch(request)
+        : answerWeb(request, target);
     },
     serveNode(incoming, outgoing) {
       const url = plainTarget(incoming, apiFolder);
@@ -359,7 +427,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       if (target === undefined || incoming.method === 'HEAD' || ownPaths.has(target.pathname)) return false;
       const request = new NodeRequest(incoming);
       const write = ({ status, headers, body }: Answer) => {
-        if (body !== null) headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+        if (body !== null)
+          headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
         outgoing.writeHead(status, headers).end(body);
       };
       // A failure to write (a bug) must not take the process down: that connection alone ends.

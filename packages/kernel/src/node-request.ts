@@ -28,7 +28,8 @@ export function plainTarget(incoming: IncomingMessage, prefix: string): string |
   if (!url.startsWith(prefix) || !PLAIN_TARGET.test(url) || DOT_SEGMENT.test(url)) return undefined;
   // A repeated header is joined (or for some names dropped) by Node differently from a web
   // Request, and a body without a Content-Length is read as a stream: both go through fetch.
-  if (rawHeaders.length !== 2 * Object.keys(headers).length || headers['transfer-encoding'] !== undefined) return undefined;
+  if (rawHeaders.length !== 2 * Object.keys(headers).length || headers['transfer-encoding'] !== undefined)
+    return undefined;
   return url;
 }
 
@@ -66,7 +67,10 @@ export class NodeRequest implements KernelRequest {
         })
         .once('error', reject)
         // Closed before 'end': the client hung up mid-body. (The Error only then: it costs a stack.)
-        .once('close', () => this.incoming.complete || reject(new Error('The client closed the request before its body ended.')));
+        .once(
+          'close',
+          () => this.incoming.complete || reject(new Error('The client closed the request before its body ended.')),
+        );
     });
   }
 

@@ -48,7 +48,8 @@ export class RateLimiter {
       window = { start, count: 0 };
       this.windows.set(id, window);
     }
-    if (window.count >= limit) return { allowed: this.mode === 'report', limit, remaining: 0, resetSeconds: RESET_SECONDS };
+    if (window.count >= limit)
+      return { allowed: this.mode === 'report', limit, remaining: 0, resetSeconds: RESET_SECONDS };
     window.count++;
     return { allowed: true, limit, remaining: limit - window.count, resetSeconds: RESET_SECONDS };
   }

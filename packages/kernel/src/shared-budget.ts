@@ -64,7 +64,13 @@ export class SharedBudget {
   /** Asks for `amount` by an asker that has `left` to do, this amount included. */
   take(amount: number, left: number): Grant {
     // An amount larger than the burst costs the whole burst, so that it is not refused for ever.
-    const waiter: Waiter = { cost: Math.min(amount, this.burst), left, order: this.arrivals++, done: false, grant: () => {} };
+    const waiter: Waiter = {
+      cost: Math.min(amount, this.burst),
+      left,
+      order: this.arrivals++,
+      done: false,
+      grant: () => {},
+    };
     this.refill();
     const head = this.head();
     if ((head === undefined || byLeastLeft(waiter, head) < 0) && this.tokens >= waiter.cost) {
@@ -83,7 +89,10 @@ export class SharedBudget {
     // Cancelled waiters are dropped when they reach the head, or all at once when they are half
     // the queue: a client that keeps opening reads and hanging up cannot grow it without bound.
     if (++this.cancelled * 2 > this.waiting.length) {
-      this.waiting = new TinyQueue(this.waiting.data.filter((w) => !w.done), byLeastLeft);
+      this.waiting = new TinyQueue(
+        this.waiting.data.filter((w) => !w.done),
+        byLeastLeft,
+      );
       this.cancelled = 0;
     }
   }

@@ -35,7 +35,9 @@ async function post(kernel: ReturnType<typeof kernelWith>, path: string, body: s
 const BATCH = '/v2/api/conversations/items/batch';
 const hostile = {
   'a batch of 16 000 ids': JSON.stringify({ ids: Array.from({ length: 16_000 }, () => 'x') }),
-  '100 ids of an unknown prefix': JSON.stringify({ ids: Array.from({ length: 100 }, (_, i) => `bad-${i}${'x'.repeat(200)}`) }),
+  '100 ids of an unknown prefix': JSON.stringify({
+    ids: Array.from({ length: 100 }, (_, i) => `bad-${i}${'x'.repeat(200)}`),
+  }),
   'JSON cut short': `{"ids":[${'"x",'.repeat(5000)}`,
   'JSON nested too deep': `{"ids":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
 };
@@ -67,7 +69,15 @@ describe('a body at or over the offload size', () => {
 });
 
 describe('checkInWorker', () => {
-  const task = { operationId: contract.operations.find((op) => op.method === 'POST' && op.path === BATCH)?.operationId ?? '', params: {}, query: '', headers: {}, contentType: 'application/json', required: true, limits };
+  const task = {
+    operationId: contract.operations.find((op) => op.method === 'POST' && op.path === BATCH)?.operationId ?? '',
+    params: {},
+    query: '',
+    headers: {},
+    contentType: 'application/json',
+    required: true,
+    limits,
+  };
 
   it('returns the error chosen for an invalid request, from the worker thread', async () => {
     const result = await checkInWorker(contract, { ...task, bytes: bytes(hostile['a batch of 16 000 ids']) });
@@ -75,10 +85,17 @@ describe('checkInWorker', () => {
   });
 
   it('returns a valid body parsed, with its value count', async () => {
-    expect(await checkInWorker(contract, { ...task, bytes: bytes('{"ids":["cll-9Jd3kW2p"]}') })).toEqual({ ok: true, value: { ids: ['cll-9Jd3kW2p'] }, valueCount: 3 });
+    expect(await checkInWorker(contract, { ...task, bytes: bytes('{"ids":["cll-9Jd3kW2p"]}') })).toEqual({
+      ok: true,
+      value: { ids: ['cll-9Jd3kW2p'] },
+      valueCount: 3,
+    });
   });
 
   it('refuses what is not JSON with the documented code', async () => {
-    expect(await checkInWorker(contract, { ...task, bytes: bytes('{"ids":') })).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY' });
+    expect(await checkInWorker(contract, { ...task, bytes: bytes('{"ids":') })).toMatchObject({
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+    });
   });
 });

@@ -19,7 +19,8 @@ describe('IdempotencyStore memory', () => {
   it('loses nothing stored while the budget holds', () => {
     const store = new IdempotencyStore(TTL_SECONDS, () => 1_000, entryBytes * 100);
     for (let i = 0; i < 100; i++) storeOne(store, `k${i}`, text);
-    for (let i = 0; i < 100; i++) expect(store.begin('api-key', `k${i}`, 'POST', '/v2/api/threads').kind, `k${i}`).toBe('replay');
+    for (let i = 0; i < 100; i++)
+      expect(store.begin('api-key', `k${i}`, 'POST', '/v2/api/threads').kind, `k${i}`).toBe('replay');
     expect(store.storedBytes).toBe(entryBytes * 100);
   });
 
@@ -31,7 +32,8 @@ describe('IdempotencyStore memory', () => {
     expect(store.begin('api-key', 'a', 'POST', '/v2/api/threads').kind).toBe('replay'); // a is now the most recent
     storeOne(store, 'd', text);
     expect(store.begin('api-key', 'b', 'POST', '/v2/api/threads').kind).toBe('new'); // b went
-    for (const kept of ['a', 'c', 'd']) expect(store.begin('api-key', kept, 'POST', '/v2/api/threads').kind, kept).toBe('replay');
+    for (const kept of ['a', 'c', 'd'])
+      expect(store.begin('api-key', kept, 'POST', '/v2/api/threads').kind, kept).toBe('replay');
     expect(store.storedBytes).toBeLessThanOrEqual(entryBytes * 3);
   });
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { loadContract } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, listen, type Listening } from '../src/index.js';
+import { createKernel, type Listening, listen } from '../src/index.js';
 
 const require = createRequire(import.meta.url);
 const contract = loadContract(require('@svc/openapi/openapi.json'));
@@ -25,7 +25,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Sends the head and `sent` bytes of a body declared `declared` long, never ending the upload. */
-function upload(declared: number, sent: number, contentType = 'application/json'): Promise<{ response: string; closedByServer: boolean }> {
+function upload(
+  declared: number,
+  sent: number,
+  contentType = 'application/json',
+): Promise<{ response: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(server.port, '127.0.0.1');
     let response = '';
@@ -34,7 +38,9 @@ function upload(declared: number, sent: number, contentType = 'application/json'
     socket.on('error', () => undefined);
     // The client never ends its side: only the server can close the connection.
     socket.on('close', () => resolve({ response, closedByServer: true }));
-    socket.write(`POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: ${contentType}\r\nContent-Length: ${declared}\r\n\r\n`);
+    socket.write(
+      `POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: ${contentType}\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
     socket.write(`{"ids":[${'"x",'.repeat(sent / 4)}`.slice(0, sent));
   });
 }
@@ -45,7 +51,10 @@ describe('a body over the cap', () => {
     const [head = '', body = ''] = response.split('\r\n\r\n');
     expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(head.toLowerCase()).toContain('\r\nconnection: close');
-    expect(JSON.parse(body).error).toMatchObject({ code: 'INVALID_REQUEST_BODY', message: `The request body is larger than ${MAX} bytes.` });
+    expect(JSON.parse(body).error).toMatchObject({
+      code: 'INVALID_REQUEST_BODY',
+      message: `The request body is larger than ${MAX} bytes.`,
+    });
     expect(closedByServer).toBe(true);
     expect(answered).toBe(0);
   });
@@ -58,9 +67,11 @@ describe('a body over the cap', () => {
       socket.setEncoding('latin1');
       socket.on('data', (chunk) => {
         text += chunk;
-        if (text.includes('\r\n\r\n')) (socket.destroy(), resolve(text));
+        if (text.includes('\r\n\r\n')) socket.destroy(), resolve(text);
       });
-      socket.write(`POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(
+        `POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
     });
     expect(response.toLowerCase()).not.toContain('connection: close');
     expect(response.toLowerCase()).toContain('connection: keep-alive');

@@ -25,7 +25,9 @@ function kernelCounting() {
     },
   });
   const send = async (method: string, path: string, key = 'k1') => {
-    const response = await kernel.fetch(new Request(`http://x${path}`, { method, headers: { Authorization: `Api-Key ${key}` } }));
+    const response = await kernel.fetch(
+      new Request(`http://x${path}`, { method, headers: { Authorization: `Api-Key ${key}` } }),
+    );
     return { status: response.status, text: await response.text() };
   };
   return { answered, send };
@@ -83,7 +85,8 @@ describe('large answers in the read cache', () => {
       findKey: (token) => ({ key: token, scopes }),
       answer: (): Outcome => ({ status: 200, body: { data: 'ü'.repeat(BYTES_FROM_CHARACTERS) } }),
     });
-    const read = async () => (await kernel.fetch(new Request('http://x/v2/api/tags', { headers: { Authorization: 'Api-Key k' } }))).text();
+    const read = async () =>
+      (await kernel.fetch(new Request('http://x/v2/api/tags', { headers: { Authorization: 'Api-Key k' } }))).text();
     const first = await read();
     expect(first).toBe(JSON.stringify({ data: 'ü'.repeat(BYTES_FROM_CHARACTERS) }));
     expect(await read()).toBe(first);

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { loadContract } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, type Kernel, listen, type Listening } from '../src/index.js';
+import { createKernel, type Kernel, type Listening, listen } from '../src/index.js';
 
 const require = createRequire(import.meta.url);
 const contract = loadContract(require('@svc/openapi/openapi.json'));
@@ -20,13 +20,22 @@ function kernel(): Kernel {
     rateLimit: 'off',
     clock: () => 1_000_000,
     findKey: (token) => (token === 'good' ? { key: token, scopes: Object.keys(contract.scopes) } : undefined),
-    answer: (call) => ({ status: 200, body: { data: { path: call.pathname, params: call.params, body: call.body ?? null } } }),
+    answer: (call) => ({
+      status: 200,
+      body: { data: { path: call.pathname, params: call.params, body: call.body ?? null } },
+    }),
   });
 }
 
 beforeAll(async () => {
   const first = kernel();
-  direct = await listen(first.fetch, contract, 0, '127.0.0.1', (incoming, outgoing) => first.serveNode(incoming, outgoing) && ++taken > 0);
+  direct = await listen(
+    first.fetch,
+    contract,
+    0,
+    '127.0.0.1',
+    (incoming, outgoing) => first.serveNode(incoming, outgoing) && ++taken > 0,
+  );
   viaFetch = await listen(kernel().fetch, contract, 0, '127.0.0.1');
   servers.push(direct, viaFetch);
 });
@@ -47,7 +56,15 @@ function exchange(server: Listening, raw: string): Promise<string> {
 
 /** A request head; a fixed X-Request-Id unless one is given, so that both servers answer alike. */
 const head = (line: string, ...headers: string[]) =>
-  [line, 'Host: x', 'Connection: close', ...(headers.some((h) => h.startsWith('X-Request-Id')) ? [] : ['X-Request-Id: req-fixed']), ...headers, '', ''].join('\r\n');
+  [
+    line,
+    'Host: x',
+    'Connection: close',
+    ...(headers.some((h) => h.startsWith('X-Request-Id')) ? [] : ['X-Request-Id: req-fixed']),
+    ...headers,
+    '',
+    '',
+  ].join('\r\n');
 /** The status line, the header lines in order of name (Node places Content-Length by how it is set), the body. */
 const normal = (answer: string) => {
   const [top = '', body = ''] = answer.split('\r\n\r\n');
@@ -56,7 +73,13 @@ const normal = (answer: string) => {
 };
 const auth = 'Authorization: Api-Key good';
 const put = (body: string, ...headers: string[]) =>
-  head('PUT /v2/api/conversations/%2B14155550123/action HTTP/1.1', auth, 'Content-Type: application/json', `Content-Length: ${body.length}`, ...headers) + body;
+  head(
+    'PUT /v2/api/conversations/%2B14155550123/action HTTP/1.1',
+    auth,
+    'Content-Type: application/json',
+    `Content-Length: ${body.length}`,
+    ...headers,
+  ) + body;
 
 describe('serveNode', () => {
   it('answers what fetch answers, and only the requests a web Request would show the same', async () => {
@@ -74,7 +97,15 @@ describe('serveNode', () => {
       [head('GET /v2/api/%2e%2e/v2/api/threads/cth-1 HTTP/1.1', auth), false],
       [head('HEAD /v2/api/threads/cth-1 HTTP/1.1', auth), false],
       [head('GET /elsewhere HTTP/1.1', auth), false],
-      [head('PUT /v2/api/conversations/%2B14155550123/action HTTP/1.1', auth, 'Content-Type: application/json', 'Transfer-Encoding: chunked') + '11\r\n{"action":"READ"}\r\n0\r\n\r\n', false],
+      [
+        `${head(
+          'PUT /v2/api/conversations/%2B14155550123/action HTTP/1.1',
+          auth,
+          'Content-Type: application/json',
+          'Transfer-Encoding: chunked',
+        )}11\r\n{"action":"READ"}\r\n0\r\n\r\n`,
+        false,
+      ],
     ];
     let expectedTaken = 0;
     for (const [raw, takesTheDirectWay] of cases) {

@@ -2,7 +2,7 @@
 // moves: grants within the burst at once, past it at the refill rate, the asker with the least
 // left first, and a client that hangs up gives its place back.
 import { describe, expect, it } from 'vitest';
-import { SharedBudget, type Grant } from '../src/shared-budget.js';
+import { type Grant, SharedBudget } from '../src/shared-budget.js';
 import { advance, clock, useFakeClock } from './fake-clock.js';
 
 const KIB = 1024;
@@ -18,7 +18,11 @@ function track(grants: Record<string, Grant>) {
 describe('the shared budget', () => {
   it('grants up to half a second of its rate at once, then at the rate', async () => {
     const budget = new SharedBudget({ perSecond: 128 * KIB, clock }); // burst: 64 KiB
-    const done = track({ a: budget.take(32 * KIB, 64 * KIB), b: budget.take(32 * KIB, 32 * KIB), c: budget.take(32 * KIB, 32 * KIB) });
+    const done = track({
+      a: budget.take(32 * KIB, 64 * KIB),
+      b: budget.take(32 * KIB, 32 * KIB),
+      c: budget.take(32 * KIB, 32 * KIB),
+    });
     await advance(0);
     expect(done).toEqual(['a', 'b']);
     await advance(249); // 32 KiB at 128 KiB/s takes 250 ms

@@ -20,7 +20,8 @@ describe('RateLimiter', () => {
 
   it('never refuses when off, yet reports the whole budget', () => {
     const limiter = new RateLimiter({ readsPerSecond: 1, writesPerSecond: 1 }, 'off', () => 0);
-    for (let i = 0; i < 5; i++) expect(limiter.consume('a', 'write')).toMatchObject({ allowed: true, limit: 1, remaining: 1 });
+    for (let i = 0; i < 5; i++)
+      expect(limiter.consume('a', 'write')).toMatchObject({ allowed: true, limit: 1, remaining: 1 });
   });
 
   it('in report mode counts down to zero but never refuses (the mock)', () => {
@@ -46,7 +47,10 @@ describe('IdempotencyStore', () => {
     expect(store.begin('key', 'k', 'POST', '/b').kind).toBe('reuse');
     expect(store.begin('other-api-key', 'k', 'POST', '/b').kind).toBe('new');
     if (first.kind === 'new') first.ticket.complete({ status: 201, text: '{"x":1}' });
-    expect(store.begin('key', 'k', 'POST', '/a')).toEqual({ kind: 'replay', response: { status: 201, text: '{"x":1}' } });
+    expect(store.begin('key', 'k', 'POST', '/a')).toEqual({
+      kind: 'replay',
+      response: { status: 201, text: '{"x":1}' },
+    });
     now = 11_000;
     expect(store.begin('key', 'k', 'POST', '/a').kind).toBe('replay'); // an hour (here 10 s) is kept whole
     now = 11_001;
@@ -63,18 +67,39 @@ describe('IdempotencyStore', () => {
 describe('readJsonBody', () => {
   const limits = { maxBytes: 100, maxDepth: 3 };
   const read = (body: string | undefined, type: string | null = 'application/json', required = true) =>
-    readJsonBody(new Request('http://x/', { method: 'POST', ...(body !== undefined ? { body } : {}), headers: type ? { 'Content-Type': type } : {} }), required, limits);
+    readJsonBody(
+      new Request('http://x/', {
+        method: 'POST',
+        ...(body !== undefined ? { body } : {}),
+        headers: type ? { 'Content-Type': type } : {},
+      }),
+      required,
+      limits,
+    );
 
   it('accepts a JSON object and refuses everything else with the right code', async () => {
     expect(await read('{"a":1}')).toEqual({ ok: true, value: { a: 1 }, valueCount: 2 });
     expect(await read(undefined, 'application/json', false)).toEqual({ ok: true, value: undefined });
     expect(await read('{}', 'text/plain')).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
     expect(await read('{}', null)).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
-    expect(await read(undefined, null)).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY', message: expect.stringMatching(/empty/) });
+    expect(await read(undefined, null)).toMatchObject({
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+      message: expect.stringMatching(/empty/),
+    });
     expect(await read('x'.repeat(101))).toMatchObject({ ok: false, message: expect.stringMatching(/larger than 100/) });
-    expect(await read('{"a":{"b":{"c":{}}}}')).toMatchObject({ ok: false, message: expect.stringMatching(/deeper than 3/) });
-    expect(await read('[1]')).toMatchObject({ ok: false, message: 'The request body must be a JSON object; got an array.' });
-    expect(await read('{,}')).toMatchObject({ ok: false, message: expect.stringMatching(/^The request body is not valid JSON/) });
+    expect(await read('{"a":{"b":{"c":{}}}}')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/deeper than 3/),
+    });
+    expect(await read('[1]')).toMatchObject({
+      ok: false,
+      message: 'The request body must be a JSON object; got an array.',
+    });
+    expect(await read('{,}')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The request body is not valid JSON/),
+    });
   });
 });
 
@@ -82,13 +107,27 @@ describe('readJsonBody without Content-Type', () => {
   it('answers 415 for bytes sent without any Content-Type', async () => {
     const request = new Request('http://x/', { method: 'POST', body: new TextEncoder().encode('{}') });
     expect(request.headers.get('content-type')).toBeNull();
-    expect(await readJsonBody(request, true, { maxBytes: 100, maxDepth: 3 })).toMatchObject({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(await readJsonBody(request, true, { maxBytes: 100, maxDepth: 3 })).toMatchObject({
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+    });
   });
 });
 
 describe('targetOf', () => {
   it('gives the pathname and query that WHATWG URL gives, for serialised request URLs', () => {
-    const targets = ['/', '/v2/api/threads/cth-1', '/v2/api/conversations/%2B14155550123/action', '/v2/api/conversations?size=5&page=2', '//evil.example/v2/api/users', '/a/../b/./c', '/caf\u00e9 x?q=\u00e9&q=2', '/x?', '/x?a=1#frag', '/x#frag?no'];
+    const targets = [
+      '/',
+      '/v2/api/threads/cth-1',
+      '/v2/api/conversations/%2B14155550123/action',
+      '/v2/api/conversations?size=5&page=2',
+      '//evil.example/v2/api/users',
+      '/a/../b/./c',
+      '/caf\u00e9 x?q=\u00e9&q=2',
+      '/x?',
+      '/x?a=1#frag',
+      '/x#frag?no',
+    ];
     for (const target of targets) {
       for (const url of [new Request(`http://h:1${target}`).url, new URL(`http://h:1${target}`).href]) {
         const expected = new URL(url);

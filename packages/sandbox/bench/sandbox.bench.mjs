@@ -52,7 +52,9 @@ async function load(url, scenario) {
     headers: scenario.headers,
     body: scenario.body,
     // A fresh Idempotency-Key per request: every write executes and is stored, none is a replay.
-    requests: scenario.freshKeys ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': `bench-${++counter}` } }) }] : undefined,
+    requests: scenario.freshKeys
+      ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': `bench-${++counter}` } }) }]
+      : undefined,
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),
@@ -69,7 +71,11 @@ const sandbox = await startProcess([cli, '--port', '0', '--no-rate-limit']);
 try {
   for (const scenario of scenarios) {
     // The baseline answers exactly the bytes the sandbox answers to this request.
-    const sample = await fetch(`${sandbox.url}${scenario.path}`, { method: scenario.method, headers: { ...scenario.headers, 'Idempotency-Key': 'bench-sample' }, body: scenario.body });
+    const sample = await fetch(`${sandbox.url}${scenario.path}`, {
+      method: scenario.method,
+      headers: { ...scenario.headers, 'Idempotency-Key': 'bench-sample' },
+      body: scenario.body,
+    });
     const bytes = Buffer.from(await sample.arrayBuffer());
     const baseline = await startProcess([bare, String(sample.status), bytes.toString('base64')]);
     try {
@@ -104,8 +110,22 @@ console.table(
 );
 // The shape the root harness (`pnpm bench`) reads: one row per figure, each beside its peer.
 results.figures = results.scenarios.flatMap((s) => [
-  { name: `sandbox ${s.name}`, value: s.sandbox.requestsPerSecond, unit: 'req/s', peer: 'bare node:http, same bytes', peerValue: s.bare.requestsPerSecond, ratio: s.ratio },
-  { name: `sandbox ${s.name}, p99`, value: s.sandbox.p99Ms, unit: 'ms', peer: 'bare node:http, same bytes', peerValue: s.bare.p99Ms, ratio: s.bare.p99Ms ? Number((s.sandbox.p99Ms / s.bare.p99Ms).toFixed(2)) : null },
+  {
+    name: `sandbox ${s.name}`,
+    value: s.sandbox.requestsPerSecond,
+    unit: 'req/s',
+    peer: 'bare node:http, same bytes',
+    peerValue: s.bare.requestsPerSecond,
+    ratio: s.ratio,
+  },
+  {
+    name: `sandbox ${s.name}, p99`,
+    value: s.sandbox.p99Ms,
+    unit: 'ms',
+    peer: 'bare node:http, same bytes',
+    peerValue: s.bare.p99Ms,
+    ratio: s.bare.p99Ms ? Number((s.sandbox.p99Ms / s.bare.p99Ms).toFixed(2)) : null,
+  },
 ]);
 const out = fileURLToPath(new URL('./results.json', import.meta.url));
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,18 +1,29 @@
 // The sandbox: the shared request kernel (@svc/server-kernel: route, auth, idempotency, body,
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
+
+import {
+  bundledContract,
+  type Credentials,
+  createKernel,
+  type KernelOptions,
+  type NodeHandler,
+  type RateLimits,
+} from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
-import { bundledContract, createKernel, type Credentials, type KernelOptions, type NodeHandler, type RateLimits } from '@svc/server-kernel';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
 import { Store } from './store/store.js';
 import { issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
-import { handleWebhookTrigger } from './webhook-trigger-route.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
+import { handleWebhookTrigger } from './webhook-trigger-route.js';
 
 /** docUrl, clock (idempotency expiry, rate-limit windows), body limits, idempotency budget: as the kernel's. */
-type KernelTuning = Pick<KernelOptions<Credentials>, 'docUrl' | 'clock' | 'maxBodyBytes' | 'maxBodyDepth' | 'idempotencyBudgetBytes'>;
+type KernelTuning = Pick<
+  KernelOptions<Credentials>,
+  'docUrl' | 'clock' | 'maxBodyBytes' | 'maxBodyDepth' | 'idempotencyBudgetBytes'
+>;
 
 export interface SandboxOptions extends KernelTuning {
   /** Defaults to the bundle of @svc/openapi. */

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
 import { bundledContract, Cli } from '@svc/server-kernel';
-import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
-import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { RESET_PATH } from './app.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
+import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import { runTrigger } from './trigger-command.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
@@ -36,7 +36,10 @@ const cli: Cli = new Cli('svc-sandbox', USAGE);
 
 async function main(): Promise<void> {
   if (process.argv[2] === 'trigger') {
-    process.exitCode = await runTrigger(process.argv.slice(3), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) });
+    process.exitCode = await runTrigger(process.argv.slice(3), {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
     return;
   }
   const values = cli.parse(process.argv.slice(2), {
@@ -56,7 +59,8 @@ async function main(): Promise<void> {
   if (docsUrl !== undefined && !URL.canParse(docsUrl)) cli.fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
   const docsRate = values['docs-rate'];
   // Digits with an optional fraction, as --port takes digits: Number() alone would read '' as 0.
-  if (docsRate !== undefined && !/^\d+(\.\d+)?$/.test(docsRate)) cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${docsRate}`);
+  if (docsRate !== undefined && !/^\d+(\.\d+)?$/.test(docsRate))
+    cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${docsRate}`);
   const docsBytesPerSecond = docsRate === undefined ? DOCS_BYTES_PER_SECOND : Number(docsRate) * MIB;
   let seed;
   try {
@@ -71,7 +75,9 @@ async function main(): Promise<void> {
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
     enableWebhookTrigger: values['enable-webhook-trigger'] === true,
-    ...(values.docs ? { docsDir: values.docs, docsBytesPerSecond: docsBytesPerSecond === 0 ? false : docsBytesPerSecond } : {}),
+    ...(values.docs
+      ? { docsDir: values.docs, docsBytesPerSecond: docsBytesPerSecond === 0 ? false : docsBytesPerSecond }
+      : {}),
     ...(docsUrl !== undefined && !values.docs ? { docUrl: (code: string) => docsErrorUrl(docsUrl, code) } : {}),
   }).catch((error: unknown) => {
     // The usual first stumble: another sandbox (or anything) already holds the port.
@@ -90,7 +96,11 @@ async function main(): Promise<void> {
       `Sandbox of the Team Communications Service API listening on ${running.url}`,
       `Rate limits: ${values['no-rate-limit'] ? 'off' : `on (${readRequestsPerSecond} reads/s, ${writeRequestsPerSecond} writes/s per key)`}; reset endpoint: ${values['enable-reset'] ? `POST ${running.url}${RESET_PATH}` : 'off'}`,
       ...(values.docs ? [`API reference: ${running.url}/docs/ (errors' doc_url points there)`] : []),
-      ...(values['enable-webhook-trigger'] ? [`Webhook trigger: POST ${running.url}${WEBHOOK_TRIGGER_PATH} {"topic":"CALL_RECEIVED","url":"<your receiver>"}`] : []),
+      ...(values['enable-webhook-trigger']
+        ? [
+            `Webhook trigger: POST ${running.url}${WEBHOOK_TRIGGER_PATH} {"topic":"CALL_RECEIVED","url":"<your receiver>"}`,
+          ]
+        : []),
       '',
       'Sandbox demo keys (fictional data, valid only against this sandbox):',
       keys,

@@ -29,7 +29,7 @@ import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
-import { FileCache, SharedBudget, type Grant } from '@svc/server-kernel';
+import { FileCache, type Grant, SharedBudget } from '@svc/server-kernel';
 
 export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
@@ -50,7 +50,12 @@ function* slices(whole: Uint8Array): Generator<Uint8Array> {
  * Node 20 reads ahead regardless: 200 slow readers of a 3 MB page held the pages in memory), and
  * only once the byte budget of /docs allows it. A file stream's chunks are 64 KiB at most.
  */
-function paced(chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>, size: number, budget: SharedBudget | undefined, release: () => void): ReadableStream<Uint8Array> {
+function paced(
+  chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array>,
+  size: number,
+  budget: SharedBudget | undefined,
+  release: () => void,
+): ReadableStream<Uint8Array> {
   let left = size;
   let waiting: Grant | undefined;
   return new ReadableStream<Uint8Array>(
@@ -92,7 +97,10 @@ export function acceptsEncoding(header: string | null, coding: string): boolean 
 }
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers } });
+  return new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...headers },
+  });
 }
 
 function realFolder(dir: string): string {
@@ -111,7 +119,11 @@ export interface DocsOptions {
   bytesPerSecond?: number | false;
 }
 
-export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecond = DOCS_BYTES_PER_SECOND }: DocsOptions = {}): FetchHandler {
+export function withDocs(
+  handler: FetchHandler,
+  docsDir: string,
+  { bytesPerSecond = DOCS_BYTES_PER_SECOND }: DocsOptions = {},
+): FetchHandler {
   const root = realFolder(docsDir);
   const budget = bytesPerSecond === false ? undefined : new SharedBudget({ perSecond: bytesPerSecond });
   const files = new FileCache();
@@ -137,7 +149,8 @@ export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecon
 
   async function serveDocs(request: Request, url: URL): Promise<Response> {
     const { pathname } = url;
-    if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
     // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
     if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
     const headers = Object.fromEntries(request.headers);
@@ -151,7 +164,11 @@ export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecon
     }
     if (result.type === 'error') {
       result.stream.destroy();
-      return plain(result.statusCode === 403 || result.statusCode === 400 ? 404 : result.statusCode, result.statusCode === 416 ? 'Range not satisfiable' : 'Not found', result.statusCode === 416 ? { 'Content-Range': result.headers['Content-Range'] ?? '' } : {});
+      return plain(
+        result.statusCode === 403 || result.statusCode === 400 ? 404 : result.statusCode,
+        result.statusCode === 416 ? 'Range not satisfiable' : 'Not found',
+        result.statusCode === 416 ? { 'Content-Range': result.headers['Content-Range'] ?? '' } : {},
+      );
     }
     if (result.type === 'directory') {
       result.stream.destroy();
@@ -159,12 +176,14 @@ export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecon
       const segment = pathname.slice(pathname.lastIndexOf('/') + 1);
       return plain(301, 'Moved', { Location: `./${segment}/${url.search}` });
     }
-    if (!(result.metadata.stat.isFile())) {
+    if (!result.metadata.stat.isFile()) {
       result.stream.destroy();
       return plain(404, 'Not found');
     }
     const contentType = result.headers['Content-Type'];
-    const accepted = request.headers.has('range') ? [] : PRECOMPRESSED.filter(([coding]) => acceptsEncoding(request.headers.get('accept-encoding'), coding));
+    const accepted = request.headers.has('range')
+      ? []
+      : PRECOMPRESSED.filter(([coding]) => acceptsEncoding(request.headers.get('accept-encoding'), coding));
     for (const [coding, suffix] of accepted) {
       const copy = await fromFolder(`${result.metadata.path.slice(root.length)}${suffix}`).catch(() => undefined);
       if (copy?.type === 'file' && copy.metadata.stat.isFile()) {
@@ -181,10 +200,20 @@ export function withDocs(handler: FetchHandler, docsDir: string, { bytesPerSecon
     responseHeaders.set('X-Content-Type-Options', 'nosniff');
     responseHeaders.set('Vary', 'Accept-Encoding');
     const unread = request.method === 'HEAD' || result.statusCode === 304;
-    const whole = !unread && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
+    const whole =
+      !unread && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
     const { stream } = result;
     if (unread || whole) stream.destroy();
-    const body = unread ? null : whole ? paced(slices(whole), whole.byteLength, budget, () => {}) : paced(stream[Symbol.asyncIterator](), Number(result.headers['Content-Length'] ?? Number.MAX_SAFE_INTEGER), budget, () => stream.destroy());
+    const body = unread
+      ? null
+      : whole
+        ? paced(slices(whole), whole.byteLength, budget, () => {})
+        : paced(
+            stream[Symbol.asyncIterator](),
+            Number(result.headers['Content-Length'] ?? Number.MAX_SAFE_INTEGER),
+            budget,
+            () => stream.destroy(),
+          );
     return new Response(body, { status: result.statusCode, headers: responseHeaders });
   }
 }

@@ -29,10 +29,20 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   // is known once listening; no request is answered before that).
   let origin = '';
   const ownDocs = options.docsDir !== undefined && options.docUrl === undefined;
-  const sandbox = createSandbox(ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options);
+  const sandbox = createSandbox(
+    ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options,
+  );
   sandbox.contract.precompile();
-  const fetch = options.docsDir ? withDocs(sandbox.fetch, options.docsDir, { bytesPerSecond: options.docsBytesPerSecond }) : sandbox.fetch;
-  const listening = await listen(fetch, sandbox.contract, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST, sandbox.serveNode);
+  const fetch = options.docsDir
+    ? withDocs(sandbox.fetch, options.docsDir, { bytesPerSecond: options.docsBytesPerSecond })
+    : sandbox.fetch;
+  const listening = await listen(
+    fetch,
+    sandbox.contract,
+    options.port ?? DEFAULT_PORT,
+    options.host ?? DEFAULT_HOST,
+    sandbox.serveNode,
+  );
   origin = listening.url;
   return { sandbox, ...listening };
 }

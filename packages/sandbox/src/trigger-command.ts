@@ -4,7 +4,14 @@
 // 2 for a usage error.
 import { parseArgs } from 'node:util';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
-import { TRIGGERABLE_TOPICS, callReceivedDelivery, describeReport, pickCall, receiverUrlProblem, sendDelivery } from './webhook-trigger.js';
+import {
+  callReceivedDelivery,
+  describeReport,
+  pickCall,
+  receiverUrlProblem,
+  sendDelivery,
+  TRIGGERABLE_TOPICS,
+} from './webhook-trigger.js';
 
 export const TRIGGER_USAGE = `Usage: svc-sandbox trigger <topic> --url <url> [options]
 
@@ -39,7 +46,12 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { url: { type: 'string' }, call: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' },
+        call: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     return usage((error as Error).message);
@@ -52,7 +64,8 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
   const [topic, ...extra] = positionals;
   if (topic === undefined) return usage('name a topic');
   if (extra.length > 0) return usage(`one topic at a time, got ${positionals.length}`);
-  if (!(TRIGGERABLE_TOPICS as readonly string[]).includes(topic)) return usage(`unknown topic ${JSON.stringify(topic.slice(0, 100))}; topics: ${TRIGGERABLE_TOPICS.join(', ')}`);
+  if (!(TRIGGERABLE_TOPICS as readonly string[]).includes(topic))
+    return usage(`unknown topic ${JSON.stringify(topic.slice(0, 100))}; topics: ${TRIGGERABLE_TOPICS.join(', ')}`);
   if (values.url === undefined) return usage('--url is required');
   const problem = receiverUrlProblem(values.url);
   if (problem) return usage(problem);
@@ -64,7 +77,12 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
   }
   const team = seed.teams.find((candidate) => candidate.calls.length > 0);
   const call = team && pickCall(team, values.call);
-  if (!team || !call) return usage(values.call === undefined ? 'the seed has no calls' : `no seeded call ${JSON.stringify(values.call.slice(0, 100))}`);
+  if (!team || !call)
+    return usage(
+      values.call === undefined
+        ? 'the seed has no calls'
+        : `no seeded call ${JSON.stringify(values.call.slice(0, 100))}`,
+    );
   const report = await sendDelivery(values.url, callReceivedDelivery(team, call), call.id, io.fetch);
   io.out(`${describeReport(report)}\n`);
   return report.acknowledged ? 0 : 1;

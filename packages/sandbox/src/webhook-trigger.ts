@@ -79,7 +79,12 @@ export function receiverUrlProblem(url: string): string | undefined {
 }
 
 /** POSTs one delivery, once (no retry schedule is described), and reports what the receiver answered. */
-export async function sendDelivery(url: string, delivery: CallReceivedEvent, callId: string, fetchImpl: typeof fetch = fetch): Promise<DeliveryReport> {
+export async function sendDelivery(
+  url: string,
+  delivery: CallReceivedEvent,
+  callId: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<DeliveryReport> {
   const report = { topic: delivery.topic, url, callId };
   try {
     const response = await fetchImpl(url, {
@@ -93,7 +98,12 @@ export async function sendDelivery(url: string, delivery: CallReceivedEvent, cal
     return { ...report, status: response.status, acknowledged: response.status === 200 };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { ...report, status: undefined, acknowledged: false, failure: cause?.code ?? cause?.message ?? (error as Error).message };
+    return {
+      ...report,
+      status: undefined,
+      acknowledged: false,
+      failure: cause?.code ?? cause?.message ?? (error as Error).message,
+    };
   }
 }
 

@@ -46,7 +46,10 @@ describe('coverage', () => {
 
   it('saw no code outside the contract: every entry is expected, a success or an API-wide code', () => {
     const expected = expectedCoverage(harness.sandbox.contract);
-    const stray = [...coverage].filter((entry) => !expected.has(entry) && !/^\S+ 2\d\d$/.test(entry) && !/ (ENDPOINT_NOT_FOUND|METHOD_NOT_ALLOWED)$/.test(entry));
+    const stray = [...coverage].filter(
+      (entry) =>
+        !expected.has(entry) && !/^\S+ 2\d\d$/.test(entry) && !/ (ENDPOINT_NOT_FOUND|METHOD_NOT_ALLOWED)$/.test(entry),
+    );
     expect(stray).toEqual([]);
   });
 });

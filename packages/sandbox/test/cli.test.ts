@@ -7,14 +7,16 @@ import { expect, it } from 'vitest';
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 function requireBuild() {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run pnpm build (or pnpm --filter @svc/sandbox build) first.`);
+  if (!existsSync(cli))
+    throw new Error(`${cli} is missing: run pnpm build (or pnpm --filter @svc/sandbox build) first.`);
 }
 
 it('prints its usage with --help', () => {
   requireBuild();
   const run = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   expect(run.status).toBe(0);
-  for (const option of ['--port', '--host', '--seed', '--no-rate-limit', '--enable-reset', '--docs-rate']) expect(run.stdout).toContain(option);
+  for (const option of ['--port', '--host', '--seed', '--no-rate-limit', '--enable-reset', '--docs-rate'])
+    expect(run.stdout).toContain(option);
 });
 
 it('refuses unknown options and bad values with exit code 2', () => {
@@ -33,7 +35,9 @@ it('refuses unknown options and bad values with exit code 2', () => {
 
 it('starts, prints the URL, the demo keys and a curl example, and serves the API', async () => {
   requireBuild();
-  const child = spawn(process.execPath, [cli, '--port', '0', '--no-rate-limit', '--enable-reset'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', '--no-rate-limit', '--enable-reset'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const output = await new Promise<string>((resolve, reject) => {
       let text = '';
@@ -49,7 +53,9 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
     expect(output).toContain('sbx_demo_full_access');
     expect(output).toContain('demo keys');
     expect(output).toContain('Rate limits: off');
-    const res = await fetch(`${url}/v2/api/threads/cth-5Lm1zX7e`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
+    const res = await fetch(`${url}/v2/api/threads/cth-5Lm1zX7e`, {
+      headers: { Authorization: 'Api-Key sbx_demo_full_access' },
+    });
     expect(res.status).toBe(200);
     expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
   } finally {

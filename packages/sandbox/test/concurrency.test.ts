@@ -1,7 +1,7 @@
 // 50 simultaneous identical keyed POSTs over a real socket create exactly one thread: one request
 // runs, the others get its stored response replayed or 409 OTHER_TRANSACTION_IN_PROGRESS.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSandboxServer, type RunningSandbox } from '../src/index.js';
+import { type RunningSandbox, startSandboxServer } from '../src/index.js';
 import { KEYS } from './support/harness.js';
 
 let running: RunningSandbox;
@@ -24,10 +24,16 @@ async function post(body: unknown, headers: Record<string, string> = {}) {
   const parsed: unknown = JSON.parse(text);
   const operation = running.sandbox.contract.operationsById.get('createThread')!;
   expect(running.sandbox.contract.validateResponse(operation, response.status, response.headers, parsed)).toEqual([]);
-  return { status: response.status, text, replayed: response.headers.get('idempotency-replayed'), code: (parsed as { error?: { code: string } }).error?.code };
+  return {
+    status: response.status,
+    text,
+    replayed: response.headers.get('idempotency-replayed'),
+    code: (parsed as { error?: { code: string } }).error?.code,
+  };
 }
 
-const threadsOn = (entityId: string) => running.sandbox.store.team('team-harbor').threads.filter((t) => t.entity_id === entityId);
+const threadsOn = (entityId: string) =>
+  running.sandbox.store.team('team-harbor').threads.filter((t) => t.entity_id === entityId);
 
 it('50 simultaneous keyed POST /v2/api/threads create exactly one thread', async () => {
   const body = { entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: 'Race @[Leo Park](usr-7Kp2Wn5d)' };

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { DEFAULT_DOC_URL_BASE } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsErrorUrl } from '../src/doc-url.js';
-import { startSandboxServer, type RunningSandbox } from '../src/index.js';
+import { type RunningSandbox, startSandboxServer } from '../src/index.js';
 
-const missingThread = (url: string) => fetch(`${url}/v2/api/threads/cth-0Zz0Zz0z`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
-const docUrlOf = async (response: Response) => ((await response.json()) as { error: { code: string; doc_url: string } }).error;
+const missingThread = (url: string) =>
+  fetch(`${url}/v2/api/threads/cth-0Zz0Zz0z`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
+const docUrlOf = async (response: Response) =>
+  ((await response.json()) as { error: { code: string; doc_url: string } }).error;
 
 describe('doc_url', () => {
   let withDocs: RunningSandbox;
@@ -20,7 +22,10 @@ describe('doc_url', () => {
     writeFileSync(join(docsDir, 'index.html'), '<!doctype html><title>docs</title>');
     withDocs = await startSandboxServer({ port: 0, docsDir });
     withoutDocs = await startSandboxServer({ port: 0 });
-    configured = await startSandboxServer({ port: 0, docUrl: (code) => docsErrorUrl('https://docs.example.org/api/', code) });
+    configured = await startSandboxServer({
+      port: 0,
+      docUrl: (code) => docsErrorUrl('https://docs.example.org/api/', code),
+    });
   });
   afterAll(async () => Promise.all([withDocs.close(), withoutDocs.close(), configured.close()]));
 
@@ -33,7 +38,11 @@ describe('doc_url', () => {
   });
 
   it('points at the configured public docs otherwise, or the contract default', async () => {
-    expect((await docUrlOf(await missingThread(configured.url))).doc_url).toBe('https://docs.example.org/api/#/guide-errors/thread_not_found');
-    expect((await docUrlOf(await missingThread(withoutDocs.url))).doc_url).toBe(`${DEFAULT_DOC_URL_BASE}THREAD_NOT_FOUND`);
+    expect((await docUrlOf(await missingThread(configured.url))).doc_url).toBe(
+      'https://docs.example.org/api/#/guide-errors/thread_not_found',
+    );
+    expect((await docUrlOf(await missingThread(withoutDocs.url))).doc_url).toBe(
+      `${DEFAULT_DOC_URL_BASE}THREAD_NOT_FOUND`,
+    );
   });
 });

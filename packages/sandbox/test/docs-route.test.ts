@@ -116,7 +116,10 @@ describe('precompressed copies under /docs', () => {
 
   it('falls back to gzip, then to the original, and never compresses a range', async () => {
     const gzip = await get('/docs/openapi.json', brotli);
-    expect([gzip.headers.get('content-encoding'), gzip.headers.get('content-type')]).toEqual(['gzip', 'application/json; charset=utf-8']);
+    expect([gzip.headers.get('content-encoding'), gzip.headers.get('content-type')]).toEqual([
+      'gzip',
+      'application/json; charset=utf-8',
+    ]);
     const identity = await get('/docs/', { headers: { 'Accept-Encoding': 'br;q=0, gzip;q=0' } });
     expect([identity.headers.get('content-encoding'), await identity.text()]).toEqual([null, PAGE]);
     expect(identity.headers.get('vary')).toBe('Accept-Encoding');
@@ -126,7 +129,11 @@ describe('precompressed copies under /docs', () => {
 
   it('never sends a copy that is a link out of the folder', async () => {
     const guides = await get('/docs/guides/', brotli);
-    expect([guides.status, guides.headers.get('content-encoding'), await guides.text()]).toEqual([200, null, '<title>Guides</title>']);
+    expect([guides.status, guides.headers.get('content-encoding'), await guides.text()]).toEqual([
+      200,
+      null,
+      '<title>Guides</title>',
+    ]);
   });
 
   it('reads Accept-Encoding by coding name and q value', () => {

@@ -1,12 +1,13 @@
 // The sandbox's small modules, one behaviour each.
+
+import { generateRequestId } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
 import { deriveOptionKey } from '../src/handlers/custom-fields.js';
 import { assertSeed } from '../src/store/store.js';
-import { generateRequestId } from '@svc/spec-runtime';
 import { newId } from '../src/support/ids.js';
 import { parseMentions } from '../src/support/mentions.js';
-import { matchesAll, searchTerms } from '../src/support/text-search.js';
 import { paginate } from '../src/support/pagination.js';
+import { matchesAll, searchTerms } from '../src/support/text-search.js';
 
 describe('search terms', () => {
   it('strips special characters, ANDs words and matches prefixes, case-insensitively', () => {
@@ -24,7 +25,12 @@ describe('mentions', () => {
     { id: 'usr-2', name: 'Bob', email: 'b@x', role: 'MEMBER', removed: true },
   ];
   it('parses each mentioned user once, flagging removed and unknown users', () => {
-    expect(parseMentions({ content: '@[Ann](usr-1) @[B](usr-2) @[Ann again](usr-1) @[Zed](usr-9) @[broken](cll-1) @[x]( usr-1)' }, users)).toEqual([
+    expect(
+      parseMentions(
+        { content: '@[Ann](usr-1) @[B](usr-2) @[Ann again](usr-1) @[Zed](usr-9) @[broken](cll-1) @[x]( usr-1)' },
+        users,
+      ),
+    ).toEqual([
       { user_id: 'usr-1', name: 'Ann', deleted: false },
       { user_id: 'usr-2', name: 'Bob', deleted: true },
       { user_id: 'usr-9', name: 'Zed', deleted: true },
@@ -51,8 +57,17 @@ describe('ids and paging', () => {
   });
 
   it('pages a list', () => {
-    expect(paginate([1, 2, 3, 4, 5], 2, 2)).toEqual({ data: [3, 4], pagination: { page: 2, size: 2, total_count: 5, total_pages: 3, has_more: true } });
-    expect(paginate([], 1, 20).pagination).toEqual({ page: 1, size: 20, total_count: 0, total_pages: 0, has_more: false });
+    expect(paginate([1, 2, 3, 4, 5], 2, 2)).toEqual({
+      data: [3, 4],
+      pagination: { page: 2, size: 2, total_count: 5, total_pages: 3, has_more: true },
+    });
+    expect(paginate([], 1, 20).pagination).toEqual({
+      page: 1,
+      size: 20,
+      total_count: 0,
+      total_pages: 0,
+      has_more: false,
+    });
   });
 });
 
@@ -60,6 +75,11 @@ describe('seed check', () => {
   it('refuses seeds that cannot work', () => {
     expect(() => assertSeed({})).toThrow(/keys array/);
     expect(() => assertSeed({ keys: [{ key: 'k', name: 'n', team_id: 't' }], teams: [] })).toThrow(/unknown team_id/);
-    expect(() => assertSeed({ keys: [{ key: 'k', name: 'n', team_id: 't', owner_user_id: 'u' }], teams: [{ id: 't', users: [] }] })).toThrow(/owner u/);
+    expect(() =>
+      assertSeed({
+        keys: [{ key: 'k', name: 'n', team_id: 't', owner_user_id: 'u' }],
+        teams: [{ id: 't', users: [] }],
+      }),
+    ).toThrow(/owner u/);
   });
 });

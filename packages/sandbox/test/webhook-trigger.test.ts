@@ -3,22 +3,27 @@
 // and report its status. Nothing the contract does not show (signature, retries) is sent.
 import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, loadSeedFile } from '../src/index.js';
 import { runTrigger } from '../src/trigger-command.js';
-import { WEBHOOK_TRIGGER_PATH, callReceivedDelivery } from '../src/webhook-trigger.js';
+import { callReceivedDelivery, WEBHOOK_TRIGGER_PATH } from '../src/webhook-trigger.js';
 
 const bundle = createRequire(import.meta.url)('@svc/openapi/openapi.json') as Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema(bundle, 'contract');
-const schemaRef = (bundle as { webhooks: { CALL_RECEIVED: { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } } } }).webhooks
-  .CALL_RECEIVED.post.requestBody.content['application/json'].schema.$ref;
+const schemaRef = (
+  bundle as {
+    webhooks: {
+      CALL_RECEIVED: { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } };
+    };
+  }
+).webhooks.CALL_RECEIVED.post.requestBody.content['application/json'].schema.$ref;
 const validateDelivery = ajv.compile({ $ref: `contract${schemaRef}` });
 
 interface Received {
@@ -58,10 +63,10 @@ describe('CALL_RECEIVED deliveries built from the seed', () => {
   it.each(team.calls.map((call) => [call.id, call]))('are valid against the contract for %s', (_id, call) => {
     const delivery = callReceivedDelivery(team, call);
     expect(validateDelivery(delivery), JSON.stringify(validateDelivery.errors)).toBe(true);
-    expect(delivery.body['start_date']).toBe(call.started_at);
-    expect(delivery.body['transcriptions']).toHaveLength(call.transcript.length);
+    expect(delivery.body.start_date).toBe(call.started_at);
+    expect(delivery.body.transcriptions).toHaveLength(call.transcript.length);
     // The description gives OUTBOUND only; the inbound value is never invented.
-    expect(delivery.body['type']).toBe(call.direction === 'OUTBOUND' ? 'OUTBOUND' : undefined);
+    expect(delivery.body.type).toBe(call.direction === 'OUTBOUND' ? 'OUTBOUND' : undefined);
   });
 });
 
@@ -104,7 +109,13 @@ describe('svc-sandbox trigger', () => {
   });
 
   it('refuses usage errors with exit code 2', async () => {
-    for (const argv of [[], ['SMS_RECEIVED', '--url', receiverUrl], ['CALL_RECEIVED'], ['CALL_RECEIVED', '--url', 'ftp://x'], ['CALL_RECEIVED', '--url', receiverUrl, '--call', 'cll-none']]) {
+    for (const argv of [
+      [],
+      ['SMS_RECEIVED', '--url', receiverUrl],
+      ['CALL_RECEIVED'],
+      ['CALL_RECEIVED', '--url', 'ftp://x'],
+      ['CALL_RECEIVED', '--url', receiverUrl, '--call', 'cll-none'],
+    ]) {
       const { lines, io } = output();
       expect(await runTrigger(argv, io), argv.join(' ')).toBe(2);
       expect(lines.err).toContain('Usage: svc-sandbox trigger');
@@ -123,7 +134,13 @@ describe('svc-sandbox trigger', () => {
 
 describe(`POST ${WEBHOOK_TRIGGER_PATH}`, () => {
   const trigger = (sandbox: ReturnType<typeof createSandbox>, body: unknown) =>
-    sandbox.fetch(new Request(`http://sandbox${WEBHOOK_TRIGGER_PATH}`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }));
+    sandbox.fetch(
+      new Request(`http://sandbox${WEBHOOK_TRIGGER_PATH}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
 
   it('is off unless enabled: the API answers it as an unknown endpoint', async () => {
     const response = await trigger(createSandbox(), { topic: 'CALL_RECEIVED', url: receiverUrl });
@@ -136,14 +153,22 @@ describe(`POST ${WEBHOOK_TRIGGER_PATH}`, () => {
     const sandbox = createSandbox({ enableWebhookTrigger: true });
     const response = await trigger(sandbox, { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 'cll-9Jd3kW2p' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 'cll-9Jd3kW2p', status: 200, acknowledged: true } });
+    expect(await response.json()).toEqual({
+      data: { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 'cll-9Jd3kW2p', status: 200, acknowledged: true },
+    });
     expect(received).toHaveLength(1);
     expect(validateDelivery(received[0]!.body)).toBe(true);
   });
 
   it('refuses a bad request with 400 and sends nothing', async () => {
     const sandbox = createSandbox({ enableWebhookTrigger: true });
-    for (const body of [{ topic: 'NOPE', url: receiverUrl }, { topic: 'CALL_RECEIVED' }, { topic: 'CALL_RECEIVED', url: 'file:///etc/passwd' }, { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 7 }, 'x']) {
+    for (const body of [
+      { topic: 'NOPE', url: receiverUrl },
+      { topic: 'CALL_RECEIVED' },
+      { topic: 'CALL_RECEIVED', url: 'file:///etc/passwd' },
+      { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 7 },
+      'x',
+    ]) {
       expect((await trigger(sandbox, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect(received).toEqual([]);

@@ -6,8 +6,10 @@
 // at start, here, so that no request pays for a compilation.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadContract } from './contract.js';
-import { checkJsonRequest, type BodyTask } from './json-body.js';
+import { type BodyTask, checkJsonRequest } from './json-body.js';
 
 const contract = loadContract((workerData as { bundle: unknown }).bundle);
 contract.precompile();
-parentPort?.on('message', ({ id, task }: { id: number; task: BodyTask }) => parentPort?.postMessage({ id, result: checkJsonRequest(contract, task) }));
+parentPort?.on('message', ({ id, task }: { id: number; task: BodyTask }) =>
+  parentPort?.postMessage({ id, result: checkJsonRequest(contract, task) }),
+);

@@ -20,7 +20,8 @@ const CODE = 'INVALID_REQUEST_BODY';
 
 function messageFor(errorCode: string | undefined): string {
   if (errorCode === 'HPE_HEADER_OVERFLOW') return 'The request line or headers are larger than this server accepts.';
-  if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT' || errorCode === 'ERR_HTTP_HEADERS_TIMEOUT') return 'The request did not arrive completely in time.';
+  if (errorCode === 'ERR_HTTP_REQUEST_TIMEOUT' || errorCode === 'ERR_HTTP_HEADERS_TIMEOUT')
+    return 'The request did not arrive completely in time.';
   // llhttp's codes are fixed tokens (HPE_INVALID_HEADER_TOKEN, HPE_UNEXPECTED_CONTENT_LENGTH, ...).
   const named = errorCode !== undefined && /^[A-Z_]{1,40}$/.test(errorCode) ? ` (${errorCode})` : '';
   return `The request is not valid HTTP${named}.`;
@@ -48,12 +49,19 @@ export function clientErrorResponse(contract: Contract, errorCode: string | unde
 }
 
 /** Whether the socket can still carry an answer: not reset by the client, not answered already. */
-export function canAnswerClientError(error: { code?: string } | undefined, socket: Pick<ClientErrorSocket, 'writable'>): boolean {
+export function canAnswerClientError(
+  error: { code?: string } | undefined,
+  socket: Pick<ClientErrorSocket, 'writable'>,
+): boolean {
   return error?.code !== 'ECONNRESET' && socket.writable;
 }
 
 /** The `clientError` listener: answers when the socket can still carry an answer, else closes it. */
-export function answerClientError(contract: Contract, error: { code?: string } | undefined, socket: ClientErrorSocket): void {
+export function answerClientError(
+  contract: Contract,
+  error: { code?: string } | undefined,
+  socket: ClientErrorSocket,
+): void {
   if (canAnswerClientError(error, socket)) socket.end(clientErrorResponse(contract, error?.code));
   else socket.destroy();
 }

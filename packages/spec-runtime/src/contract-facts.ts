@@ -4,7 +4,7 @@
 // component schema by name and the codes of a shared error response. All read from the bundle.
 import type { Contract } from './contract.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
-import { findCodeEnum, responsePointer, type Operation } from './operations.js';
+import { findCodeEnum, type Operation, responsePointer } from './operations.js';
 
 export interface ResponseHeader {
   name: string;
@@ -45,7 +45,10 @@ export function resourceOf(op: Operation): string {
 /** No side effects: a read method, or every scope alternative holds only *_READ scopes (the read-only POST searches). */
 export function isSafe(contract: Contract, op: Operation): boolean {
   if (contract.limits.readMethods.includes(op.method)) return true;
-  return op.security.length > 0 && op.security.every((alt) => alt.length > 0 && alt.every((scope) => scope.endsWith('_READ')));
+  return (
+    op.security.length > 0 &&
+    op.security.every((alt) => alt.length > 0 && alt.every((scope) => scope.endsWith('_READ')))
+  );
 }
 
 /** The operation's scope is inferred (x-svc-inferred.scope) rather than stated by the description. */

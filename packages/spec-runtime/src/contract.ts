@@ -1,12 +1,12 @@
 // loadContract: everything the runtime knows, derived from the bundle passed in (the parsed
 // spec/dist/openapi.json). No file access here, so the same code runs in Node, a worker or a browser.
-import { readCatalogue, readStatusesOfType, type Catalogue } from './catalogue.js';
-import { buildError, errorFor, type BuildErrorOptions, type BuiltError, type ErrorChoice } from './errors.js';
+import { type Catalogue, readCatalogue, readStatusesOfType } from './catalogue.js';
+import { type BuildErrorOptions, type BuiltError, buildError, type ErrorChoice, errorFor } from './errors.js';
 import { follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
-import { readOperations, type Operation } from './operations.js';
-import { validateRequest, type HeaderSource, type RequestParts } from './request-validation.js';
+import { type Operation, readOperations } from './operations.js';
+import { type HeaderSource, type RequestParts, validateRequest } from './request-validation.js';
 import { checkResponse, type ResponseProblem } from './response-validation.js';
-import { RouteMatcher, type RouteMatch } from './route-matcher.js';
+import { type RouteMatch, RouteMatcher } from './route-matcher.js';
 import { SchemaValidator } from './schema-validator.js';
 import type { Violation } from './violations.js';
 
@@ -39,9 +39,19 @@ export interface Contract {
   errorFor(violations: readonly Violation[], operation: Operation): ErrorChoice;
   buildError(code: string, options: BuildErrorOptions): BuiltError;
   /** Problems found in one response (empty when it conforms). operation null: no route matched. */
-  validateResponse(operation: Operation | null, status: number, headers: HeaderSource | undefined, body: unknown): string[];
+  validateResponse(
+    operation: Operation | null,
+    status: number,
+    headers: HeaderSource | undefined,
+    body: unknown,
+  ): string[];
   /** The same problems as {@link validateResponse}, each with its kind (status, header, body, ...). */
-  checkResponse(operation: Operation | null, status: number, headers: HeaderSource | undefined, body: unknown): ResponseProblem[];
+  checkResponse(
+    operation: Operation | null,
+    status: number,
+    headers: HeaderSource | undefined,
+    body: unknown,
+  ): ResponseProblem[];
   /** The node at a local pointer of the bundle, with `$ref`s followed (for x-svc-* extensions). */
   resolve(pointer: string): unknown;
   /** Compiles every request validator now rather than on first use. */
@@ -59,7 +69,8 @@ export function readLimits(bundle: JsonObject): Limits {
     if (typeof value !== 'number') throw new Error(`info.x-svc-limits.${key} is missing from the bundle.`);
     return value;
   };
-  const methods = (key: string): string[] => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((m): m is string => typeof m === 'string') : []);
+  const methods = (key: string): string[] =>
+    Array.isArray(raw[key]) ? (raw[key] as unknown[]).filter((m): m is string => typeof m === 'string') : [];
   return {
     readRequestsPerSecond: number('read_requests_per_second'),
     writeRequestsPerSecond: number('write_requests_per_second'),
@@ -71,7 +82,8 @@ export function readLimits(bundle: JsonObject): Limits {
 }
 
 function readScopes(bundle: JsonObject): Record<string, string> {
-  const schemes = isObject(bundle.components) && isObject(bundle.components.securitySchemes) ? bundle.components.securitySchemes : {};
+  const schemes =
+    isObject(bundle.components) && isObject(bundle.components.securitySchemes) ? bundle.components.securitySchemes : {};
   const scopes: Record<string, string> = {};
   for (const scheme of Object.values(schemes)) {
     if (!isObject(scheme) || !isObject(scheme['x-svc-scopes'])) continue;
@@ -106,8 +118,10 @@ export function loadContract(bundle: unknown, options: LoadContractOptions = {})
     validateRequest: (operation, parts) => validateRequest(bundle, catalogue, validator, operation, parts),
     errorFor: (violations, operation) => errorFor(catalogue, violations, operation),
     buildError: (code, buildOptions) => buildError(catalogue, docUrlBase, code, buildOptions),
-    validateResponse: (operation, status, headers, body) => checkResponse(responseContext, operation, status, headers, body).map((p) => p.message),
-    checkResponse: (operation, status, headers, body) => checkResponse(responseContext, operation, status, headers, body),
+    validateResponse: (operation, status, headers, body) =>
+      checkResponse(responseContext, operation, status, headers, body).map((p) => p.message),
+    checkResponse: (operation, status, headers, body) =>
+      checkResponse(responseContext, operation, status, headers, body),
     resolve: (pointer) => follow(bundle, getByPointer(bundle, pointer), pointer).node,
     precompile: () => {
       for (const op of operations) {

@@ -1,9 +1,9 @@
 // Error bodies in the API's dialect, built only from the catalogue: status and type come from the
 // code, retryable from the catalogue (or the rule for rate limits and 5xx), the suggestion from
 // x-svc-suggestion unless the caller has a better one.
-import { isRetryable, type Catalogue } from './catalogue.js';
-import { headerText } from './request-id.js';
+import { type Catalogue, isRetryable } from './catalogue.js';
 import type { Operation } from './operations.js';
+import { headerText } from './request-id.js';
 import { previewValue, type Violation } from './violations.js';
 
 export interface FieldError {
@@ -42,7 +42,12 @@ export interface BuiltError {
   body: ApiErrorBody;
 }
 
-export function buildError(catalogue: Catalogue, docUrlBase: string, code: string, options: BuildErrorOptions): BuiltError {
+export function buildError(
+  catalogue: Catalogue,
+  docUrlBase: string,
+  code: string,
+  options: BuildErrorOptions,
+): BuiltError {
   const entry = catalogue.get(code);
   if (!entry) throw new Error(`Unknown error code ${code}: it is not in the contract's catalogue.`);
   const suggestion = options.suggestion === null ? undefined : (options.suggestion ?? entry.suggestion);
@@ -108,7 +113,9 @@ function single(catalogue: Catalogue, violation: Violation & { code: string }): 
 export function errorFor(catalogue: Catalogue, violations: readonly Violation[], operation: Operation): ErrorChoice {
   if (violations.length === 0) throw new Error('errorFor needs at least one violation.');
   const isListed = (v: Violation): v is Violation & { code: string } => listed(catalogue, operation, v.code);
-  const notFound = violations.find((v) => v.location === 'path' && isListed(v) && catalogue.get(v.code!)?.status === 404);
+  const notFound = violations.find(
+    (v) => v.location === 'path' && isListed(v) && catalogue.get(v.code!)?.status === 404,
+  );
   if (notFound && isListed(notFound)) return single(catalogue, notFound);
   const [first] = violations;
   if (violations.length === 1 && first && isListed(first)) return single(catalogue, first);

@@ -31,9 +31,15 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, maxDepth: 
 export const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /** The 415 answer for a Content-Type other than JSON, checked before any byte is read. */
-export function unsupportedContentType(contentType: string | null | undefined): Extract<BodyResult, { ok: false }> | undefined {
+export function unsupportedContentType(
+  contentType: string | null | undefined,
+): Extract<BodyResult, { ok: false }> | undefined {
   if (contentType === null || contentType === undefined || JSON_MEDIA_TYPE.test(contentType.trim())) return undefined;
-  return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Type ${clip(contentType)} is not supported; use application/json.` };
+  return {
+    ok: false,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: `Content-Type ${clip(contentType)} is not supported; use application/json.`,
+  };
 }
 
 /** Interprets the bytes of a body (or 'too-large' when more than limits.maxBytes arrived). */
@@ -46,13 +52,24 @@ export function parseJsonBody(
   const unsupported = unsupportedContentType(contentType);
   if (unsupported) return unsupported;
   if (bytes === 'too-large') {
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is larger than ${limits.maxBytes} bytes.`, unread: true };
+    return {
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+      message: `The request body is larger than ${limits.maxBytes} bytes.`,
+      unread: true,
+    };
   }
   if (bytes.byteLength === 0) {
-    return required ? { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body is empty; send a JSON object.' } : { ok: true, value: undefined };
+    return required
+      ? { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body is empty; send a JSON object.' }
+      : { ok: true, value: undefined };
   }
   if (contentType === null || contentType === undefined) {
-    return { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'The request has a body but no Content-Type; use application/json.' };
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'The request has a body but no Content-Type; use application/json.',
+    };
   }
   let text: string;
   try {
@@ -65,13 +82,21 @@ export function parseJsonBody(
   // counts the values, which spares walking the parsed body later.
   const shape = scanJsonText(text, limits.maxDepth);
   if (shape === 'too-deep') {
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is nested deeper than ${limits.maxDepth} levels.` };
+    return {
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+      message: `The request body is nested deeper than ${limits.maxDepth} levels.`,
+    };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, code: 'INVALID_REQUEST_BODY', message: `The request body is not valid JSON: ${clip((error as Error).message)}.` };
+    return {
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+      message: `The request body is not valid JSON: ${clip((error as Error).message)}.`,
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
@@ -105,7 +130,13 @@ export function checkJsonRequest(contract: Contract, task: BodyTask): CheckedBod
   const operation = contract.operationsById.get(task.operationId);
   if (!read.ok || !operation) return read;
   const { params, headers } = task;
-  const violations = contract.validateRequest(operation, { params, headers, query: new URLSearchParams(task.query), body: read.value, bodyValueCount: read.valueCount });
+  const violations = contract.validateRequest(operation, {
+    params,
+    headers,
+    query: new URLSearchParams(task.query),
+    body: read.value,
+    bodyValueCount: read.valueCount,
+  });
   return violations.length === 0 ? read : { ok: false, invalid: contract.errorFor(violations, operation) };
 }
 
@@ -133,7 +164,8 @@ export function scanJsonText(text: string, maxDepth: number): 'too-deep' | { val
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 92) i++; // a backslash escapes the next character
+      if (code === 92)
+        i++; // a backslash escapes the next character
       else if (code === 34) inString = false;
       continue;
     }

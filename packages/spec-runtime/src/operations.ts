@@ -68,7 +68,8 @@ export function operationEntries(bundle: JsonObject, where: 'paths' | 'webhooks'
     if (!isObject(pathItem)) continue;
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
-      if (isObject(operation)) entries.push({ method, path, pathItem, operation, pointer: childPointer(itemPointer, method) });
+      if (isObject(operation))
+        entries.push({ method, path, pathItem, operation, pointer: childPointer(itemPointer, method) });
     }
   }
   return entries;
@@ -79,11 +80,16 @@ export function operationEntries(bundle: JsonObject, where: 'paths' | 'webhooks'
  * the path item's, then the operation's own, which override a path-level one of the same name
  * and location.
  */
-export function parameterObjects(bundle: JsonObject, entry: OperationEntry): { parameter: JsonObject; pointer: string }[] {
+export function parameterObjects(
+  bundle: JsonObject,
+  entry: OperationEntry,
+): { parameter: JsonObject; pointer: string }[] {
   const read = (list: unknown, pointer: string) =>
     (Array.isArray(list) ? list : []).flatMap((raw, index) => {
       const { node: parameter, pointer: at } = follow(bundle, raw, childPointer(pointer, index));
-      return isObject(parameter) && typeof parameter.name === 'string' && typeof parameter.in === 'string' ? [{ parameter, pointer: at }] : [];
+      return isObject(parameter) && typeof parameter.name === 'string' && typeof parameter.in === 'string'
+        ? [{ parameter, pointer: at }]
+        : [];
     });
   const itemPointer = entry.pointer.slice(0, entry.pointer.lastIndexOf('/'));
   const own = read(entry.operation.parameters, childPointer(entry.pointer, 'parameters'));
@@ -118,7 +124,9 @@ export function readOperations(bundle: JsonObject, catalogue: Catalogue, writeMe
       method: upper,
       path,
       pointer,
-      parameters: parameterObjects(bundle, entry).map(({ parameter, pointer: at }) => readParameter(bundle, parameter, at)),
+      parameters: parameterObjects(bundle, entry).map(({ parameter, pointer: at }) =>
+        readParameter(bundle, parameter, at),
+      ),
       ...readRequestBody(bundle, op.requestBody, childPointer(pointer, 'requestBody')),
       security: readSecurity(Array.isArray(op.security) ? op.security : rootSecurity),
       class: writeMethods.includes(upper) ? 'write' : 'read',
@@ -160,7 +168,13 @@ function readRequestBody(bundle: JsonObject, raw: unknown, pointer: string): { r
 function readSecurity(requirements: unknown[]): string[][] {
   // One requirement object may name several schemes (all needed); this API has one scheme,
   // so the scopes of every scheme in the object are simply collected together.
-  return requirements.filter(isObject).map((requirement) => Object.values(requirement).flatMap((s) => (Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : [])));
+  return requirements
+    .filter(isObject)
+    .map((requirement) =>
+      Object.values(requirement).flatMap((s) =>
+        Array.isArray(s) ? s.filter((x): x is string => typeof x === 'string') : [],
+      ),
+    );
 }
 
 /**
@@ -205,13 +219,19 @@ function errorCodeEnums(bundle: JsonObject, schema: unknown, depth: number): str
   const lists: string[][] = [];
   if (isObject(error.properties)) {
     const code = follow(bundle, error.properties.code, '#').node;
-    if (isObject(code) && Array.isArray(code.enum)) lists.push(code.enum.filter((c): c is string => typeof c === 'string'));
+    if (isObject(code) && Array.isArray(code.enum))
+      lists.push(code.enum.filter((c): c is string => typeof c === 'string'));
   }
   if (Array.isArray(error.allOf)) for (const sub of error.allOf) lists.push(...errorCodeEnums(bundle, sub, depth + 1));
   return lists;
 }
 
-function readCodesByStatus(bundle: JsonObject, op: JsonObject, pointer: string, catalogue: Catalogue): Map<number, Set<string>> {
+function readCodesByStatus(
+  bundle: JsonObject,
+  op: JsonObject,
+  pointer: string,
+  catalogue: Catalogue,
+): Map<number, Set<string>> {
   const result = new Map<number, Set<string>>();
   if (!isObject(op.responses)) return result;
   for (const [key, raw] of Object.entries(op.responses)) {

@@ -6,7 +6,7 @@ import type { JsonObject } from './json-pointer.js';
 import type { Operation, OperationParameter } from './operations.js';
 import type { SchemaValidator } from './schema-validator.js';
 import { typesOf } from './schema-walk.js';
-import { codeOf, violationsFromAjv, type Violation, type ViolationLocation } from './violations.js';
+import { codeOf, type Violation, type ViolationLocation, violationsFromAjv } from './violations.js';
 
 export type HeaderSource = Headers | Record<string, string | undefined>;
 export type QuerySource = URLSearchParams | Record<string, string | undefined>;
@@ -24,7 +24,6 @@ export interface RequestParts {
    */
   bodyValueCount?: number;
 }
-
 
 /** A header's value by name, whatever its case, from Headers or a plain record. */
 export function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {
@@ -79,7 +78,11 @@ export function hasAtMostNodes(value: unknown, limit: number): boolean {
   return true;
 }
 
-const MISSING_CODE: Record<string, string> = { query: 'MISSING_PARAMETER', path: 'MISSING_PARAMETER', header: 'MISSING_HEADER' };
+const MISSING_CODE: Record<string, string> = {
+  query: 'MISSING_PARAMETER',
+  path: 'MISSING_PARAMETER',
+  header: 'MISSING_HEADER',
+};
 
 export function validateRequest(
   bundle: JsonObject,
@@ -92,7 +95,11 @@ export function validateRequest(
   for (const location of ['path', 'query', 'header'] as const) {
     for (const param of operation.parameters.filter((p) => p.in === location)) {
       const raw =
-        location === 'path' ? parts.params?.[param.name] : location === 'query' ? readQuery(parts.query, param.name) : readHeader(parts.headers, param.name);
+        location === 'path'
+          ? parts.params?.[param.name]
+          : location === 'query'
+            ? readQuery(parts.query, param.name)
+            : readHeader(parts.headers, param.name);
       if (raw === undefined) {
         if (param.required) violations.push(missing(catalogue, param, location));
         continue;
@@ -113,7 +120,10 @@ export function validateRequest(
       }
     } else {
       // Walking an object of 18 000 fields only to count them cost more than validating it.
-      const small = parts.bodyValueCount !== undefined ? parts.bodyValueCount <= EVERY_ERROR_MAX_NODES : hasAtMostNodes(parts.body, EVERY_ERROR_MAX_NODES);
+      const small =
+        parts.bodyValueCount !== undefined
+          ? parts.bodyValueCount <= EVERY_ERROR_MAX_NODES
+          : hasAtMostNodes(parts.body, EVERY_ERROR_MAX_NODES);
       const errors = validator.errors(operation.requestBody.schemaPointer, parts.body, small);
       violations.push(...violationsFromAjv(bundle, errors, 'body', (f) => (f === '' ? 'body' : f)));
     }
@@ -150,4 +160,3 @@ function validateParameter(
     return override ? { ...v, code: override } : v;
   });
 }
-

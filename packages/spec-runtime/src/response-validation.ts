@@ -1,14 +1,15 @@
 // Checks one response against the contract: the status is documented for the operation (or is an
 // API-wide code), required headers are present and well-formed, the body matches the schema, and
 // an error body carries a code the operation lists for that status, with the type of that status.
-import { headerText } from './request-id.js';
+
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Catalogue } from './catalogue.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
-import { responseKeyFor, responsePointer, type Operation } from './operations.js';
-import { coerceParameter, readHeader, type HeaderSource } from './request-validation.js';
-import { headerNamesOf } from './server-headers.js';
+import { type Operation, responseKeyFor, responsePointer } from './operations.js';
+import { headerText } from './request-id.js';
+import { coerceParameter, type HeaderSource, readHeader } from './request-validation.js';
 import type { SchemaValidator } from './schema-validator.js';
+import { headerNamesOf } from './server-headers.js';
 
 // The error object every error body carries as `error` (the contract has no separate envelope schema).
 const API_ERROR_POINTER = '#/components/schemas/ApiError';
@@ -35,7 +36,12 @@ export interface ResponseProblem {
 }
 
 function describeErrors(errors: readonly ErrorObject[]): string {
-  const shown = errors.slice(0, 6).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})` : ''}`);
+  const shown = errors
+    .slice(0, 6)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message ?? e.keyword}${e.keyword === 'enum' ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})` : ''}`,
+    );
   return shown.join('; ') + (errors.length > 6 ? `; and ${errors.length - 6} more` : '');
 }
 
@@ -58,20 +64,26 @@ export function checkResponse(
     problems.push(header === undefined ? { kind, message } : { kind, message, header });
   };
   const where = operation ? `${operation.operationId} ${status}` : `(no operation) ${status}`;
-  const errorCode = isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
+  const errorCode =
+    isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
   const entry = errorCode ? ctx.catalogue.get(errorCode) : undefined;
   const key = operation ? responseKeyFor(operation, status) : undefined;
 
   if (!operation || !key) {
     // Only the API-wide codes may answer where the operation documents nothing.
     if (!entry?.apiWide || entry.status !== status) {
-      problem('status', `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`);
+      problem(
+        'status',
+        `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`,
+      );
       return problems;
     }
-    if (!isObject(body) || !('error' in body)) problem('body', `${where}: body is not an error body { "error": { ... } }`);
+    if (!isObject(body) || !('error' in body))
+      problem('body', `${where}: body is not an error body { "error": { ... } }`);
     else {
       const errors = ctx.validator.errors(API_ERROR_POINTER, body.error);
-      if (errors.length) problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
+      if (errors.length)
+        problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
     }
     checkErrorBody(ctx, where, operation, status, headers, body, true, problem);
     return problems;
@@ -79,7 +91,8 @@ export function checkResponse(
 
   const pointer = responsePointer(operation, key);
   const { node: response, pointer: responseAt } = follow(ctx.bundle, getByPointer(ctx.bundle, pointer), pointer);
-  if (!isObject(response)) return [{ kind: 'status', message: `${where}: response ${key} cannot be read from the bundle` }];
+  if (!isObject(response))
+    return [{ kind: 'status', message: `${where}: response ${key} cannot be read from the bundle` }];
 
   if (isObject(response.headers)) {
     for (const [name, raw] of Object.entries(response.headers)) {
@@ -92,8 +105,16 @@ export function checkResponse(
       }
       if (spec.schema === undefined) continue;
       const { node: schema } = follow(ctx.bundle, spec.schema, childPointer(headerAt, 'schema'));
-      const errors = ctx.validator.errors(childPointer(headerAt, 'schema'), coerceParameter(value, isObject(schema) ? schema : {}));
-      if (errors.length) problem('header', `${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`, name);
+      const errors = ctx.validator.errors(
+        childPointer(headerAt, 'schema'),
+        coerceParameter(value, isObject(schema) ? schema : {}),
+      );
+      if (errors.length)
+        problem(
+          'header',
+          `${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`,
+          name,
+        );
     }
   }
 
@@ -103,9 +124,11 @@ export function checkResponse(
       problem('body', `${where}: a JSON body is documented but the response has none`);
     } else {
       const contentType = readHeader(headers, 'content-type');
-      if (contentType !== undefined && !/^application\/json\b/i.test(contentType)) problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
+      if (contentType !== undefined && !/^application\/json\b/i.test(contentType))
+        problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
       const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
-      if (errors.length) problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
+      if (errors.length)
+        problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
     }
   } else if (body !== undefined && body !== null && body !== '') {
     problem('body', `${where}: the response documents no body but one was sent`);
@@ -125,19 +148,29 @@ function checkErrorBody(
   apiWide: boolean,
   problem: (kind: ResponseProblemKind, message: string) => void,
 ): void {
-  if (!isObject(body) || !isObject(body.error)) return problem('body', `${where}: an error response must have an error object`);
+  if (!isObject(body) || !isObject(body.error))
+    return problem('body', `${where}: an error response must have an error object`);
   const error = body.error;
   const code = typeof error.code === 'string' ? error.code : undefined;
   const entry = code ? ctx.catalogue.get(code) : undefined;
-  if (!code || !entry) return problem('error-code', `${where}: error code ${String(error.code)} is not in the catalogue`);
-  if (entry.status !== status) problem('error-code', `${where}: ${code} belongs to status ${entry.status}, not ${status}`);
-  if (error.type !== entry.type) problem('error-type', `${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
-  if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false)) problem('error-type', `${where}: type ${String(error.type)} does not go with status ${status}`);
+  if (!code || !entry)
+    return problem('error-code', `${where}: error code ${String(error.code)} is not in the catalogue`);
+  if (entry.status !== status)
+    problem('error-code', `${where}: ${code} belongs to status ${entry.status}, not ${status}`);
+  if (error.type !== entry.type)
+    problem('error-type', `${where}: ${code} has type ${entry.type}, got ${String(error.type)}`);
+  if (!(ctx.statusesOfType.get(String(error.type))?.includes(status) ?? false))
+    problem('error-type', `${where}: type ${String(error.type)} does not go with status ${status}`);
   if (!apiWide && operation && !(operation.codesByStatus.get(status)?.has(code) ?? false)) {
     problem('error-code', `${where}: ${code} is not listed by ${operation.operationId} for status ${status}`);
   }
-  if (entry.retryable !== undefined && error.retryable !== entry.retryable) problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
+  if (entry.retryable !== undefined && error.retryable !== entry.retryable)
+    problem('retryable', `${where}: ${code} must have retryable ${entry.retryable}`);
   const requestIdHeader = headerNamesOf(ctx.bundle).requestId;
   const requestId = readHeader(headers, requestIdHeader);
-  if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId)) problem('request-id', `${where}: error.request_id ${String(error.request_id)} differs from ${requestIdHeader} ${requestId}`);
+  if (requestId !== undefined && error.request_id !== requestId && error.request_id !== headerText(requestId))
+    problem(
+      'request-id',
+      `${where}: error.request_id ${String(error.request_id)} differs from ${requestIdHeader} ${requestId}`,
+    );
 }

@@ -14,7 +14,8 @@ export function deref(contract: Contract, node: unknown): JsonObject {
 export function propertiesOf(contract: Contract, schema: unknown): Record<string, JsonObject> {
   const s = deref(contract, schema);
   const props: Record<string, JsonObject> = {};
-  if (isObject(s.properties)) for (const [name, prop] of Object.entries(s.properties)) props[name] = deref(contract, prop);
+  if (isObject(s.properties))
+    for (const [name, prop] of Object.entries(s.properties)) props[name] = deref(contract, prop);
   if (Array.isArray(s.allOf)) for (const part of s.allOf) Object.assign(props, propertiesOf(contract, part));
   return props;
 }

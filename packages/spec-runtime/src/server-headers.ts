@@ -27,7 +27,8 @@ export function headerNamesOf(bundle: JsonObject): ServerHeaderNames {
   if (known) return known;
   const parameterName = (component: string): string => {
     const parameter = getByPointer(bundle, `#/components/parameters/${component}`);
-    if (!isObject(parameter) || typeof parameter.name !== 'string') throw new Error(`components.parameters.${component} has no name.`);
+    if (!isObject(parameter) || typeof parameter.name !== 'string')
+      throw new Error(`components.parameters.${component} has no name.`);
     return parameter.name;
   };
   const byComponent = headerNamesByComponent(bundle);

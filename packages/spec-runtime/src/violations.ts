@@ -54,7 +54,13 @@ function codeAlongRefs(bundle: JsonObject, node: unknown, keyword: string, mapOn
 }
 
 export function fieldFromPointer(instancePath: string, extra?: string): string {
-  const parts = instancePath === '' ? [] : instancePath.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts =
+    instancePath === ''
+      ? []
+      : instancePath
+          .slice(1)
+          .split('/')
+          .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   return fieldName(parts);
 }
@@ -101,7 +107,9 @@ function messageFor(field: string, error: ErrorObject): string {
     case 'maxLength':
       return `${name} is ${typeof error.data === 'string' ? [...error.data].length : '?'} characters long; the maximum is ${String(p.limit)}`;
     case 'minLength':
-      return p.limit === 1 ? `${name} must not be empty` : `${name} must be at least ${String(p.limit)} characters long${got}`;
+      return p.limit === 1
+        ? `${name} must not be empty`
+        : `${name} must be at least ${String(p.limit)} characters long${got}`;
     case 'maxItems':
       return `${name} holds ${Array.isArray(error.data) ? error.data.length : '?'} items; the maximum is ${String(p.limit)}`;
     case 'minItems':
@@ -125,13 +133,19 @@ function candidateFor(bundle: JsonObject, error: ErrorObject, rename: (field: st
   const p = error.params as Record<string, unknown>;
   const { keyword, parentSchema: parent } = error;
   // A missing or unknown field is named by the error of the object holding it, and has no value.
-  const named = keyword === 'required' ? p.missingProperty : keyword === 'additionalProperties' ? p.additionalProperty : undefined;
+  const named =
+    keyword === 'required' ? p.missingProperty : keyword === 'additionalProperties' ? p.additionalProperty : undefined;
   const field = rename(fieldFromPointer(error.instancePath, typeof named === 'string' ? named : undefined));
   const message = messageFor(field, error);
   if (typeof named !== 'string') return { field, keyword, message, code: codeOf(parent, keyword), value: error.data };
   if (keyword === 'additionalProperties') return { field, keyword, message, code: codeOf(parent, keyword) };
   const property = isObject(parent) && isObject(parent.properties) ? parent.properties[named] : undefined;
-  return { field, keyword, message, code: codeAlongRefs(bundle, property, keyword, true) ?? codeAlongRefs(bundle, parent, keyword, true) };
+  return {
+    field,
+    keyword,
+    message,
+    code: codeAlongRefs(bundle, property, keyword, true) ?? codeAlongRefs(bundle, parent, keyword, true),
+  };
 }
 
 const COMPOSITE = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'not']);

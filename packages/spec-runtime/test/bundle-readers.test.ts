@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerNamesByComponent, readUnspecifiedOperations, type JsonObject } from '../src/index.js';
+import { headerNamesByComponent, type JsonObject, readUnspecifiedOperations } from '../src/index.js';
 import { bundle as parsed } from './support/contract.js';
 
 const bundle = parsed as JsonObject;
@@ -22,7 +22,11 @@ describe('headerNamesByComponent', () => {
   });
 
   it('finds nothing in a bundle whose responses use no header component', () => {
-    expect(headerNamesByComponent({ paths: { '/x': { get: { responses: { 200: { headers: { 'X-A': { schema: {} } } } } } } } }).size).toBe(0);
+    expect(
+      headerNamesByComponent({
+        paths: { '/x': { get: { responses: { 200: { headers: { 'X-A': { schema: {} } } } } } } },
+      }).size,
+    ).toBe(0);
   });
 });
 

@@ -37,16 +37,31 @@ describe('contract facts', () => {
 
   it('resources, side effects, inferred scopes and API-wide codes', () => {
     expect(resourceOf(op('updateCustomField'))).toBe('custom-fields');
-    expect([isSafe(contract(), op('listTags')), isSafe(contract(), op('searchConversationItems')), isSafe(contract(), op('createThread'))]).toEqual([true, true, false]);
+    expect([
+      isSafe(contract(), op('listTags')),
+      isSafe(contract(), op('searchConversationItems')),
+      isSafe(contract(), op('createThread')),
+    ]).toEqual([true, true, false]);
     expect(isScopeInferred(op('findThread'))).toBe(true);
     expect(isScopeInferred(op('listTags'))).toBe(false);
-    expect([apiWideCode(contract(), 404), apiWideCode(contract(), 405), apiWideCode(contract(), 400)]).toEqual(['ENDPOINT_NOT_FOUND', 'METHOD_NOT_ALLOWED', undefined]);
+    expect([apiWideCode(contract(), 404), apiWideCode(contract(), 405), apiWideCode(contract(), 400)]).toEqual([
+      'ENDPOINT_NOT_FOUND',
+      'METHOD_NOT_ALLOWED',
+      undefined,
+    ]);
     expect([responseKeyFor(op('getThread'), 404), responseKeyFor(op('getThread'), 418)]).toEqual(['404', undefined]);
   });
 
   it('the codes of a shared error response, from the named error’s code enum inside its allOf (beside ApiErrorFields)', () => {
-    expect(sharedResponseCodes(contract(), 'IdempotencyConflict')).toEqual(['IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']);
-    expect(sharedResponseCodes(contract(), 'Unauthorized')).toEqual(['UNAUTHORIZED', 'API_KEY_INVALID', 'API_KEY_REVOKED']);
+    expect(sharedResponseCodes(contract(), 'IdempotencyConflict')).toEqual([
+      'IDEMPOTENCY_KEY_REUSE',
+      'OTHER_TRANSACTION_IN_PROGRESS',
+    ]);
+    expect(sharedResponseCodes(contract(), 'Unauthorized')).toEqual([
+      'UNAUTHORIZED',
+      'API_KEY_INVALID',
+      'API_KEY_REVOKED',
+    ]);
     expect(sharedResponseCodes(contract(), 'NoSuchResponse')).toEqual([]);
   });
 });

@@ -5,17 +5,19 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
+import { API_KEY_SCHEME } from '../src/api-key.js';
 import { isDecimal } from '../src/decimal.js';
 import { MAX_FIELD_ERRORS } from '../src/errors.js';
-import { API_KEY_SCHEME } from '../src/api-key.js';
 import { JSON_MEDIA_TYPE } from '../src/json-body.js';
 import { EVERY_ERROR_MAX_NODES, hasAtMostNodes } from '../src/request-validation.js';
 import { bundle, contract, op } from './support/contract.js';
 
 describe('numbers on the wire', () => {
   it('reads decimals the way the old pattern did', () => {
-    for (const yes of ['0', '20', '+3', '-4', '1.5', '1.', '.5', '2e3', '2E-3', '-1.5e+10']) expect(isDecimal(yes), yes).toBe(true);
-    for (const no of ['', '+', '.', 'e3', '1e', '1e+', '1x', 'x1', '1.2.3', '--1', ' 1', '0x10', 'Infinity', 'NaN']) expect(isDecimal(no), no).toBe(false);
+    for (const yes of ['0', '20', '+3', '-4', '1.5', '1.', '.5', '2e3', '2E-3', '-1.5e+10'])
+      expect(isDecimal(yes), yes).toBe(true);
+    for (const no of ['', '+', '.', 'e3', '1e', '1e+', '1x', 'x1', '1.2.3', '--1', ' 1', '0x10', 'Infinity', 'NaN'])
+      expect(isDecimal(no), no).toBe(false);
   });
 
   it('answers 16 000 digits and a letter with the documented code', () => {
@@ -64,13 +66,24 @@ describe('validation of a hostile body', () => {
     expect(hasAtMostNodes({ a: [1, 2, { b: 3 }] }, 6)).toBe(true);
     expect(hasAtMostNodes({ a: [1, 2, { b: 3 }] }, 5)).toBe(false);
     expect(hasAtMostNodes('x', 1)).toBe(true);
-    expect(hasAtMostNodes(Array.from({ length: 1_000_000 }, () => 0), EVERY_ERROR_MAX_NODES)).toBe(false);
+    expect(
+      hasAtMostNodes(
+        Array.from({ length: 1_000_000 }, () => 0),
+        EVERY_ERROR_MAX_NODES,
+      ),
+    ).toBe(false);
   });
 });
 
 describe('errors[] is capped', () => {
   const operation = op('createThread');
-  const many = Array.from({ length: 60 }, (_, i) => ({ location: 'body' as const, field: `f${i}`, keyword: 'type', message: `f${i} is wrong`, code: null }));
+  const many = Array.from({ length: 60 }, (_, i) => ({
+    location: 'body' as const,
+    field: `f${i}`,
+    keyword: 'type',
+    message: `f${i} is wrong`,
+    code: null,
+  }));
 
   it(`lists at most ${MAX_FIELD_ERRORS} fields and says how many failed, in the documented shape`, () => {
     const choice = contract().errorFor(many, operation);
@@ -78,8 +91,17 @@ describe('errors[] is capped', () => {
     expect(choice.errors).toHaveLength(MAX_FIELD_ERRORS);
     expect(choice.errors!.map((e) => e.field)).toEqual(many.slice(0, MAX_FIELD_ERRORS).map((v) => v.field));
     expect(choice.message).toContain(`first ${MAX_FIELD_ERRORS} of 60`);
-    const built = contract().buildError(choice.code, { requestId: 'req_abcdefABCDEF', message: choice.message, errors: choice.errors! });
-    const headers = { 'X-Request-Id': 'req_abcdefABCDEF', 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '4', 'X-RateLimit-Reset': '1' };
+    const built = contract().buildError(choice.code, {
+      requestId: 'req_abcdefABCDEF',
+      message: choice.message,
+      errors: choice.errors!,
+    });
+    const headers = {
+      'X-Request-Id': 'req_abcdefABCDEF',
+      'X-RateLimit-Limit': '5',
+      'X-RateLimit-Remaining': '4',
+      'X-RateLimit-Reset': '1',
+    };
     expect(contract().validateResponse(operation, built.status, headers, built.body)).toEqual([]);
   });
 
@@ -113,10 +135,14 @@ describe('patterns applied to request input cannot backtrack', () => {
     expect(patterns.size).toBeGreaterThan(10);
   });
 
-  it.each([...patterns])('%s is linear', async (source, flags) => {
-    const diagnostics = await check(source, flags);
-    expect(diagnostics.status, JSON.stringify(diagnostics)).toBe('safe');
-  }, 60_000);
+  it.each([...patterns])(
+    '%s is linear',
+    async (source, flags) => {
+      const diagnostics = await check(source, flags);
+      expect(diagnostics.status, JSON.stringify(diagnostics)).toBe('safe');
+    },
+    60_000,
+  );
 
   it('recheck does flag the number pattern this package used to have', async () => {
     expect((await check('^[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?$', '')).status).toBe('vulnerable');
@@ -135,15 +161,24 @@ describe('nesting is refused before parsing', () => {
 
   it('counts the values of the text in the same pass, exactly as a walk of the parsed body would', async () => {
     const { parseJsonBody, scanJsonText } = await import('../src/json-body.js');
-    const walk = (v: unknown): number => (Array.isArray(v) ? 1 + v.reduce((n: number, c) => n + walk(c), 0) : typeof v === 'object' && v !== null ? 1 + Object.values(v).reduce((n: number, c) => n + walk(c), 0) : 1);
+    const walk = (v: unknown): number =>
+      Array.isArray(v)
+        ? 1 + v.reduce((n: number, c) => n + walk(c), 0)
+        : typeof v === 'object' && v !== null
+          ? 1 + Object.values(v).reduce((n: number, c) => n + walk(c), 0)
+          : 1;
     const texts = [
       '{}',
       '[]',
       '{ "a" : [ ] , "b" : { } }',
       '{"a":[1,2,{"b":3}]}',
-      '{"a":"x, [y] {z}","b":"\\\",","c":[[],[[]],{"d":null}]}',
+      '{"a":"x, [y] {z}","b":"\\",","c":[[],[[]],{"d":null}]}',
       '\n{\n\t"a": [\n  1 ,\r\n  true\n ]\n}\n',
-      JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, i % 3 === 0 ? [] : i % 3 === 1 ? { k: [i] } : 'v,]']))),
+      JSON.stringify(
+        Object.fromEntries(
+          Array.from({ length: 300 }, (_, i) => [`f${i}`, i % 3 === 0 ? [] : i % 3 === 1 ? { k: [i] } : 'v,]']),
+        ),
+      ),
     ];
     for (const text of texts) {
       const value = JSON.parse(text);
@@ -157,7 +192,11 @@ describe('nesting is refused before parsing', () => {
   it('answers 400 000 nested arrays with INVALID_REQUEST_BODY', async () => {
     const { parseJsonBody } = await import('../src/json-body.js');
     const text = `{"a":${'['.repeat(400_000)}${']'.repeat(400_000)}}`;
-    expect(parseJsonBody(new TextEncoder().encode(text), 'application/json', true)).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY', message: expect.stringContaining('nested deeper than 32') });
+    expect(parseJsonBody(new TextEncoder().encode(text), 'application/json', true)).toMatchObject({
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+      message: expect.stringContaining('nested deeper than 32'),
+    });
   });
 });
 

@@ -8,7 +8,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 describe('parseJsonBody', () => {
   it('accepts a JSON object, and an absent optional body', () => {
-    expect(parseJsonBody(bytes('{"a":[1,{"b":2}]}'), JSON_TYPE, true)).toEqual({ ok: true, value: { a: [1, { b: 2 }] }, valueCount: 5 });
+    expect(parseJsonBody(bytes('{"a":[1,{"b":2}]}'), JSON_TYPE, true)).toEqual({
+      ok: true,
+      value: { a: [1, { b: 2 }] },
+      valueCount: 5,
+    });
     expect(parseJsonBody(new Uint8Array(0), null, false)).toEqual({ ok: true, value: undefined });
   });
 
@@ -36,7 +40,9 @@ describe('parseJsonBody', () => {
     expect(contract().validateRequest(op('createThread'), { body })).toEqual([]);
     // One more character is a valid JSON body the contract refuses as too long.
     const over = { ...body, content: `${body.content as string}x` };
-    expect(contract().validateRequest(op('createThread'), { body: over })).toMatchObject([{ code: 'NOTE_CONTENT_TOO_LONG' }]);
+    expect(contract().validateRequest(op('createThread'), { body: over })).toMatchObject([
+      { code: 'NOTE_CONTENT_TOO_LONG' },
+    ]);
   });
 
   it('refuses a non-JSON content type before any byte is read', () => {
@@ -76,10 +82,16 @@ describe('checkJsonRequest (what the body worker runs)', () => {
   it('answers an invalid request with the error errorFor chooses', () => {
     const body = { entity_type: 'CALL', entity_id: 'cll-9Jd3kW2p', content: ' ' };
     const violations = contract().validateRequest(op('createThread'), { body });
-    expect(checkJsonRequest(contract(), task(JSON.stringify(body)))).toEqual({ ok: false, invalid: contract().errorFor(violations, op('createThread')) });
+    expect(checkJsonRequest(contract(), task(JSON.stringify(body)))).toEqual({
+      ok: false,
+      invalid: contract().errorFor(violations, op('createThread')),
+    });
   });
 
   it('refuses a body that is not JSON before validating', () => {
-    expect(checkJsonRequest(contract(), task('{"content":'))).toMatchObject({ ok: false, code: 'INVALID_REQUEST_BODY' });
+    expect(checkJsonRequest(contract(), task('{"content":'))).toMatchObject({
+      ok: false,
+      code: 'INVALID_REQUEST_BODY',
+    });
   });
 });

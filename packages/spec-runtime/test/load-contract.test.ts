@@ -11,7 +11,12 @@ describe('loadContract', () => {
   });
 
   it('merges path-level parameters into each operation', () => {
-    expect(op('getConversationItem').parameters.map((p) => p.name)).toEqual(['id', 'extend', 'template_key', 'X-Request-Id']);
+    expect(op('getConversationItem').parameters.map((p) => p.name)).toEqual([
+      'id',
+      'extend',
+      'template_key',
+      'X-Request-Id',
+    ]);
     const id = op('getUser').parameters.find((p) => p.name === 'id');
     expect(id?.errorCode).toBe('MEMBER_NOT_FOUND');
   });
@@ -28,7 +33,11 @@ describe('loadContract', () => {
   });
 
   it('lists, per status, exactly the codes each operation documents', () => {
-    expect([...op('createThread').codesByStatus.get(409)!]).toEqual(['THREAD_ALREADY_EXISTS', 'IDEMPOTENCY_KEY_REUSE', 'OTHER_TRANSACTION_IN_PROGRESS']);
+    expect([...op('createThread').codesByStatus.get(409)!]).toEqual([
+      'THREAD_ALREADY_EXISTS',
+      'IDEMPOTENCY_KEY_REUSE',
+      'OTHER_TRANSACTION_IN_PROGRESS',
+    ]);
     expect([...op('getThread').codesByStatus.get(404)!]).toEqual(['THREAD_NOT_FOUND']);
     expect(op('getDeal').codesByStatus.has(404)).toBe(false);
     expect(op('createThread').statuses).toEqual(expect.arrayContaining(['200', '201']));
@@ -36,7 +45,11 @@ describe('loadContract', () => {
 
   it('reads the catalogue with status, type, suggestion and retryable', () => {
     const { catalogue } = contract();
-    expect(catalogue.get('THREAD_ALREADY_EXISTS')).toMatchObject({ status: 409, type: 'conflict_error', apiWide: false });
+    expect(catalogue.get('THREAD_ALREADY_EXISTS')).toMatchObject({
+      status: 409,
+      type: 'conflict_error',
+      apiWide: false,
+    });
     expect(catalogue.get('THREAD_ALREADY_EXISTS')?.suggestion).toMatch(/GET \/v2\/api\/threads/);
     expect(catalogue.get('RATE_LIMIT_EXCEEDED')).toMatchObject({ status: 429, retryable: true });
     expect(catalogue.get('ENDPOINT_NOT_FOUND')?.apiWide).toBe(true);
@@ -45,7 +58,11 @@ describe('loadContract', () => {
   });
 
   it('reads limits and scopes', () => {
-    expect(contract().limits).toMatchObject({ readRequestsPerSecond: 20, writeRequestsPerSecond: 5, idempotencyTtlSeconds: 3600 });
+    expect(contract().limits).toMatchObject({
+      readRequestsPerSecond: 20,
+      writeRequestsPerSecond: 5,
+      idempotencyTtlSeconds: 3600,
+    });
     expect(contract().limits.writeMethods).toEqual(['POST', 'PUT', 'PATCH', 'DELETE']);
     expect(Object.keys(contract().scopes)).toHaveLength(20);
     expect(contract().scopes.THREADS_WRITE).toBe('Create threads');
@@ -64,7 +81,12 @@ describe('resolve', () => {
   it('follows $refs to reach a schema and its extensions', () => {
     const body = op('updateReceptionist').requestBody!;
     const schema = contract().resolve(body.schemaPointer) as { 'x-svc-merge-rules': { replaced: string[] } };
-    expect(schema['x-svc-merge-rules'].replaced).toEqual(['capabilities', 'business_hours', 'transfer_rules', 'scheduling.calendars']);
+    expect(schema['x-svc-merge-rules'].replaced).toEqual([
+      'capabilities',
+      'business_hours',
+      'transfer_rules',
+      'scheduling.calendars',
+    ]);
     expect(contract().resolve('#/nope')).toBeUndefined();
   });
 });

@@ -8,9 +8,9 @@ import type {
   ErrorCode,
   OperationErrorCode,
   OperationErrorCodeFor,
+  paths,
   Scope,
   Thread,
-  paths,
 } from '../src/index.js';
 
 describe('generated types', () => {
@@ -62,7 +62,8 @@ describe('generated types', () => {
     expectTypeOf(client.GET).parameter(0).toExtend<keyof paths>();
     // @ts-expect-error not a documented path
     void (() => client.GET('/v2/api/nothing-here'));
-    // @ts-expect-error entity_type outside the enum
-    void (() => client.POST('/v2/api/threads', { body: { entity_type: 'VOICEMAIL', entity_id: 'cll-1', content: 'x' } }));
+    void (() =>
+      // @ts-expect-error entity_type outside the enum
+      client.POST('/v2/api/threads', { body: { entity_type: 'VOICEMAIL', entity_id: 'cll-1', content: 'x' } }));
   });
 });

@@ -21,18 +21,55 @@ import {
 } from './lib/oas.js';
 
 const KEYWORDS = new Set([
-  'type', 'enum', 'const', 'format', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum',
-  'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems',
-  'contains', 'minContains', 'maxContains', 'minProperties', 'maxProperties', 'required',
-  'dependentRequired', 'additionalProperties', 'unevaluatedProperties', 'propertyNames',
-  'patternProperties', 'items', 'prefixItems', 'unevaluatedItems', 'allOf', 'anyOf', 'oneOf', 'not',
-  'if', 'then', 'else', 'dependentSchemas', 'contentMediaType', 'contentEncoding',
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'dependentRequired',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'unevaluatedItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'contentMediaType',
+  'contentEncoding',
 ]);
 
 /** [code, keyword|null] pairs of an x-svc-error-code value, or null when malformed. */
 function codesOf(value) {
   if (typeof value === 'string') return value === '' ? null : [[value, null]];
-  if (isObject(value) && Object.keys(value).length > 0 && Object.values(value).every(v => typeof v === 'string' && v !== '')) {
+  if (
+    isObject(value) &&
+    Object.keys(value).length > 0 &&
+    Object.values(value).every((v) => typeof v === 'string' && v !== '')
+  ) {
     return Object.entries(value).map(([k, v]) => [v, k]);
   }
   return null;
@@ -49,15 +86,24 @@ export default houseRule(
     const check = (value, path, where) => {
       const pairs = codesOf(value);
       if (pairs === null) {
-        results.push({ message: `${key}${where} must be a code or a non-empty map of JSON Schema keyword -> code.`, path });
+        results.push({
+          message: `${key}${where} must be a code or a non-empty map of JSON Schema keyword -> code.`,
+          path,
+        });
         return;
       }
       for (const [code, kw] of pairs) {
         if (kw !== null && !KEYWORDS.has(kw)) {
-          results.push({ message: `${key}${where} maps '${kw}', which is not a JSON Schema validation keyword.`, path });
+          results.push({
+            message: `${key}${where} maps '${kw}', which is not a JSON Schema validation keyword.`,
+            path,
+          });
         }
         if (cat !== null && !cat.has(code)) {
-          results.push({ message: `${key}${where} names ${code}, which is not in the error catalogue (ErrorCode).`, path });
+          results.push({
+            message: `${key}${where} names ${code}, which is not in the error catalogue (ErrorCode).`,
+            path,
+          });
         }
       }
     };
@@ -78,7 +124,8 @@ export default houseRule(
         if (key in param) add(param[key], where);
         sources.push([where, schemasOf(param, path)]);
       }
-      if (isObject(o.op.requestBody)) sources.push(['request body', schemasOf(o.op.requestBody, [...o.path, 'requestBody'])]);
+      if (isObject(o.op.requestBody))
+        sources.push(['request body', schemasOf(o.op.requestBody, [...o.path, 'requestBody'])]);
       for (const [where, roots] of sources) {
         for (const [root, rootPath] of roots) {
           walkSchema(root, rootPath, (schema, path) => {
@@ -96,11 +143,15 @@ export default houseRule(
         const status = cat.get(code)?.status;
         if (status === undefined) continue; // reported by part 1
         const response = isObject(o.op.responses) ? o.op.responses[String(status)] : undefined;
-        const listed = isObject(response) ? listedCodes(response) ?? [] : [];
+        const listed = isObject(response) ? (listedCodes(response) ?? []) : [];
         if (listed.includes(code)) continue;
         results.push({
           message: `Operation ${o.label} takes a schema with ${key} ${code} (${where}) but its ${String(status)} response does not list ${code}.`,
-          path: isObject(response) ? [...o.path, 'responses', String(status)] : isObject(o.op.responses) ? [...o.path, 'responses'] : o.path,
+          path: isObject(response)
+            ? [...o.path, 'responses', String(status)]
+            : isObject(o.op.responses)
+              ? [...o.path, 'responses']
+              : o.path,
         });
       }
     }

@@ -3,7 +3,17 @@
 // and every listed code has at least one example (the house style: one named example per code).
 // For a response whose error is ApiError directly (no enum), an example's code must be a
 // catalogue code of that status and its type the catalogue's type of that code.
-import { JSON_MEDIA, catalogue, errorResponseForm, houseRule, isErrorStatus, isObject, operations, responses, statusMatches } from './lib/oas.js';
+import {
+  catalogue,
+  errorResponseForm,
+  houseRule,
+  isErrorStatus,
+  isObject,
+  JSON_MEDIA,
+  operations,
+  responses,
+  statusMatches,
+} from './lib/oas.js';
 
 export default houseRule(
   { errorSchema: { type: 'string' }, errorCode: { type: 'string' } },
@@ -22,18 +32,22 @@ export default houseRule(
         if ('example' in media) examples.push({ name: '(example)', value: media.example, path: [...mPath, 'example'] });
         if (isObject(media.examples)) {
           for (const [name, ex] of Object.entries(media.examples)) {
-            if (isObject(ex) && 'value' in ex) examples.push({ name, value: ex.value, path: [...mPath, 'examples', name, 'value'] });
+            if (isObject(ex) && 'value' in ex)
+              examples.push({ name, value: ex.value, path: [...mPath, 'examples', name, 'value'] });
           }
         }
         const seenCodes = new Set();
         for (const ex of examples) {
           const err = isObject(ex.value) ? ex.value.error : undefined;
           if (!isObject(err)) {
-            results.push({ message: `Example '${ex.name}' of error response ${status} has no error object.`, path: ex.path });
+            results.push({
+              message: `Example '${ex.name}' of error response ${status} has no error object.`,
+              path: ex.path,
+            });
             continue;
           }
           const { code, type } = err;
-          const at = key => (key in err ? [...ex.path, 'error', key] : [...ex.path, 'error']);
+          const at = (key) => (key in err ? [...ex.path, 'error', key] : [...ex.path, 'error']);
           seenCodes.add(code);
           if (f.form === 'allOf') {
             if (!f.codes.includes(code)) {
@@ -64,7 +78,7 @@ export default houseRule(
           }
         }
         if (f.form === 'allOf') {
-          const missing = f.codes.filter(c => !seenCodes.has(c));
+          const missing = f.codes.filter((c) => !seenCodes.has(c));
           if (missing.length > 0) {
             results.push({
               message: `Error response ${status} has no example for code(s) ${missing.join(', ')} (one example per listed code).`,

@@ -7,16 +7,16 @@
 // x-svc-error-type of those codes and is the type of that status (ErrorType's x-svc-status-of-type).
 // Webhooks are exempt: their responses come from the customer's receiver, not from the API.
 import {
-  JSON_MEDIA,
   catalogue,
   errorResponseForm,
   houseRule,
   isErrorStatus,
+  JSON_MEDIA,
   operations,
   responses,
+  statusesOfType,
   statusMatches,
   statusOf,
-  statusesOfType,
 } from './lib/oas.js';
 
 export default houseRule(
@@ -39,7 +39,10 @@ export default houseRule(
         const rPath = [...o.path, 'responses', status];
         const f = errorResponseForm(response, envelope);
         if (f.form === 'none') {
-          results.push({ message: `Error response ${status} has no ${JSON_MEDIA} content (an error body with ${envelope}).`, path: rPath });
+          results.push({
+            message: `Error response ${status} has no ${JSON_MEDIA} content (an error body with ${envelope}).`,
+            path: rPath,
+          });
           continue;
         }
         const sPath = [...rPath, 'content', JSON_MEDIA, 'schema'];
@@ -52,7 +55,10 @@ export default houseRule(
         if (cat === null) {
           if (!reportedNoCatalogue) {
             reportedNoCatalogue = true;
-            results.push({ message: `No error catalogue found: no schema titled ${codeTitle} with an enum of codes.`, path: [] });
+            results.push({
+              message: `No error catalogue found: no schema titled ${codeTitle} with an enum of codes.`,
+              path: [],
+            });
           }
           continue;
         }
@@ -61,7 +67,10 @@ export default houseRule(
           const entry = cat.get(code);
           const cPath = [...errPath, 'code', 'enum', i];
           if (entry === undefined) {
-            results.push({ message: `Error response ${status} lists code ${code}, which is not in the error catalogue (${codeTitle}).`, path: cPath });
+            results.push({
+              message: `Error response ${status} lists code ${code}, which is not in the error catalogue (${codeTitle}).`,
+              path: cPath,
+            });
             return;
           }
           if (!statusMatches(status, entry.status)) {
@@ -81,7 +90,10 @@ export default houseRule(
           const statuses = typeStatuses.get(f.typeConst);
           const s = statusOf(status);
           if (statuses === undefined) {
-            results.push({ message: `Error response ${status} has type '${f.typeConst}', which is not an error type (ErrorType).`, path: [...errPath, 'type', 'const'] });
+            results.push({
+              message: `Error response ${status} has type '${f.typeConst}', which is not an error type (ErrorType).`,
+              path: [...errPath, 'type', 'const'],
+            });
           } else if (s?.exact !== undefined && !statuses.includes(s.exact)) {
             results.push({
               message: `Error response ${status} has type '${f.typeConst}', whose statuses are ${statuses.join(', ')} (ErrorType x-svc-status-of-type).`,

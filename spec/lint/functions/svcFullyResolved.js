@@ -22,7 +22,7 @@ export default houseRule(null, function svcFullyResolved(doc) {
   };
   walk(doc, []);
   if (left.length === 0) return [];
-  const refs = [...new Set(left.map(l => l.ref))];
+  const refs = [...new Set(left.map((l) => l.ref))];
   return [
     {
       message: `${left.length} $ref(s) were left unresolved (${refs.slice(0, 3).join(', ')}${refs.length > 3 ? ', …' : ''}; the first at '${String(left[0].path[left[0].path.length - 1])}'), so the other rules see { $ref } instead of their targets. Missing files are reported by invalid-ref; otherwise this is Spectral's resolver limit (stoplightio/spectral#2790): lint with --resolver lint/resolver.cjs.`,

@@ -1,7 +1,7 @@
 // svc-list-pagination: an operation under `paths` whose 200 response schema has a required
 // `pagination` property takes the `page` and `size` query parameters; and an operation taking the
 // `page` query parameter returns such a required pagination in its 200 response.
-import { JSON_MEDIA, findParameter, houseRule, isObject, operations } from './lib/oas.js';
+import { findParameter, houseRule, isObject, JSON_MEDIA, operations } from './lib/oas.js';
 
 /** Whether the schema (or one of its allOf members) requires `property` and defines it. */
 function requiresProperty(schema, property, seen = new WeakSet()) {
@@ -10,7 +10,7 @@ function requiresProperty(schema, property, seen = new WeakSet()) {
   if (Array.isArray(schema.required) && schema.required.includes(property) && isObject(schema.properties?.[property])) {
     return true;
   }
-  return Array.isArray(schema.allOf) && schema.allOf.some(s => requiresProperty(s, property, seen));
+  return Array.isArray(schema.allOf) && schema.allOf.some((s) => requiresProperty(s, property, seen));
 }
 
 export default houseRule(
@@ -30,7 +30,7 @@ export default houseRule(
       const paged = requiresProperty(schema, property);
       const takesPage = findParameter(o, page, 'query') !== undefined;
       if (paged) {
-        const missing = [page, size].filter(n => findParameter(o, n, 'query') === undefined);
+        const missing = [page, size].filter((n) => findParameter(o, n, 'query') === undefined);
         if (missing.length > 0) {
           results.push({
             message: `Operation ${o.label} returns a required ${property} but does not take the query parameter(s) ${missing.join(', ')}.`,

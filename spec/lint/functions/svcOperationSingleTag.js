@@ -4,7 +4,9 @@ import { houseRule, isObject, operations } from './lib/oas.js';
 
 export default houseRule(null, function svcOperationSingleTag(doc) {
   const declared = new Set(
-    (Array.isArray(doc?.tags) ? doc.tags : []).filter(t => isObject(t) && typeof t.name === 'string').map(t => t.name),
+    (Array.isArray(doc?.tags) ? doc.tags : [])
+      .filter((t) => isObject(t) && typeof t.name === 'string')
+      .map((t) => t.name),
   );
   const results = [];
   for (const o of operations(doc, { webhooks: true })) {

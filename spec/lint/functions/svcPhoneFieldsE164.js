@@ -4,7 +4,16 @@
 // $ref: the property's schema has that pattern directly, or is a oneOf/anyOf of such a schema and
 // {type: "null"} (NullablePhoneNumber). A boolean property (a flag such as allow_duplicate_number)
 // is not a phone number and is skipped.
-import { childPath, houseRule, isObject, operations, parameters, typesOf, unwrapNullable, walkDocumentSchemas } from './lib/oas.js';
+import {
+  childPath,
+  houseRule,
+  isObject,
+  operations,
+  parameters,
+  typesOf,
+  unwrapNullable,
+  walkDocumentSchemas,
+} from './lib/oas.js';
 
 const strings = { type: 'array', items: { type: 'string' } };
 
@@ -15,14 +24,14 @@ export default houseRule(
     const names = new Set(options?.names ?? ['contact_number', 'svc_number', 'number_to']);
     const suffixes = options?.suffixes ?? ['_number', '_phone'];
     const paramNames = new Set(options?.parameterNames ?? []);
-    const isPhoneName = n => names.has(n) || suffixes.some(s => n.endsWith(s));
-    const isPhone = s => {
+    const isPhoneName = (n) => names.has(n) || suffixes.some((s) => n.endsWith(s));
+    const isPhone = (s) => {
       const inner = unwrapNullable(s);
       return isObject(inner) && inner.pattern === pattern;
     };
-    const isFlag = s => {
-      const t = typesOf(unwrapNullable(s)).filter(x => x !== 'null');
-      return t.length > 0 && t.every(x => x === 'boolean');
+    const isFlag = (s) => {
+      const t = typesOf(unwrapNullable(s)).filter((x) => x !== 'null');
+      return t.length > 0 && t.every((x) => x === 'boolean');
     };
     const results = [];
 
@@ -49,7 +58,8 @@ export default houseRule(
         path: isObject(param.schema) ? childPath(context, path, 'schema') : path,
       });
     };
-    for (const o of operations(doc, { webhooks: true })) for (const { param, path } of parameters(o)) checkParam(param, path);
+    for (const o of operations(doc, { webhooks: true }))
+      for (const { param, path } of parameters(o)) checkParam(param, path);
     const cps = doc?.components?.parameters;
     if (isObject(cps)) for (const [n, p] of Object.entries(cps)) checkParam(p, ['components', 'parameters', n]);
     return results;

@@ -19,9 +19,9 @@ function branchesCover(schema, prefixes, prefixesOf) {
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
   if (!branches) return false;
   const found = branches.map(prefixesOf);
-  if (found.some(p => p === null)) return false;
+  if (found.some((p) => p === null)) return false;
   const covered = new Set(found.flat());
-  return covered.size === prefixes.length && prefixes.every(p => covered.has(p));
+  return covered.size === prefixes.length && prefixes.every((p) => covered.has(p));
 }
 
 function compile(pattern) {
@@ -47,27 +47,33 @@ export default houseRule(
     const byName = options?.properties ?? { user_id: 'usr-' };
     const byTitle = options?.titledProperties ?? { NoteUser: { id: 'usr-' } };
     const results = [];
-    const prefixesOf = s => {
+    const prefixesOf = (s) => {
       const p = isObject(s) ? s[keyword] : undefined;
-      return typeof p === 'string' ? [p] : Array.isArray(p) && p.every(x => typeof x === 'string') ? p : null;
+      return typeof p === 'string' ? [p] : Array.isArray(p) && p.every((x) => typeof x === 'string') ? p : null;
     };
 
     walkDocumentSchemas(doc, (schema, path) => {
       if (keyword in schema) {
         const prefixes = prefixesOf(schema);
         const label = schema.title ?? path[path.length - 1];
-        if (prefixes === null || prefixes.length === 0 || prefixes.some(p => p === '')) {
-          results.push({ message: `${keyword} of schema '${String(label)}' must be a non-empty prefix or list of prefixes.`, path: [...path, keyword] });
+        if (prefixes === null || prefixes.length === 0 || prefixes.some((p) => p === '')) {
+          results.push({
+            message: `${keyword} of schema '${String(label)}' must be a non-empty prefix or list of prefixes.`,
+            path: [...path, keyword],
+          });
         } else if (typeof schema.pattern !== 'string' && branchesCover(schema, prefixes, prefixesOf)) {
           // an anyOf/oneOf of prefixed ids (each branch checked on its own) covering every prefix
         } else if (typeof schema.pattern !== 'string') {
-          results.push({ message: `Schema '${String(label)}' has ${keyword} ${prefixes.join(', ')} but no pattern.`, path });
+          results.push({
+            message: `Schema '${String(label)}' has ${keyword} ${prefixes.join(', ')} but no pattern.`,
+            path,
+          });
         } else {
           const re = compile(schema.pattern);
           const bad =
             re === null ||
             !schema.pattern.startsWith('^') ||
-            prefixes.some(p => !re.test(`${p}${SAMPLE}`)) ||
+            prefixes.some((p) => !re.test(`${p}${SAMPLE}`)) ||
             re.test(SAMPLE) ||
             re.test(`zzz-${SAMPLE}`);
           if (bad) {
@@ -79,7 +85,10 @@ export default houseRule(
         }
       }
       if (!isObject(schema.properties)) return;
-      const wanted = { ...byName, ...(typeof schema.title === 'string' && isObject(byTitle[schema.title]) ? byTitle[schema.title] : {}) };
+      const wanted = {
+        ...byName,
+        ...(typeof schema.title === 'string' && isObject(byTitle[schema.title]) ? byTitle[schema.title] : {}),
+      };
       for (const [name, prefix] of Object.entries(wanted)) {
         if (!(name in schema.properties)) continue;
         const prefixes = prefixesOf(unwrapNullable(schema.properties[name]));

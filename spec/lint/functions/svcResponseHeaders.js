@@ -9,7 +9,12 @@ const strings = { type: 'array', items: { type: 'string' } };
 export default houseRule(
   { headers: strings, writeHeaders: strings, writeSuccessHeaders: strings },
   function svcResponseHeaders(doc, options) {
-    const always = options?.headers ?? ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+    const always = options?.headers ?? [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ];
     const onWrites = options?.writeHeaders ?? ['Idempotency-Key'];
     const onWriteSuccess = options?.writeSuccessHeaders ?? ['Idempotency-Replayed'];
     const results = [];
@@ -18,15 +23,17 @@ export default houseRule(
       for (const [status, response] of responses(o)) {
         if (!isObject(response)) continue; // an invalid response: svc-openapi-schema reports it
         const rPath = [...o.path, 'responses', status];
-        const declared = new Set(isObject(response.headers) ? Object.keys(response.headers).map(h => h.toLowerCase()) : []);
+        const declared = new Set(
+          isObject(response.headers) ? Object.keys(response.headers).map((h) => h.toLowerCase()) : [],
+        );
         const at = isObject(response.headers) ? [...rPath, 'headers'] : rPath;
-        const missing = always.filter(h => !declared.has(h.toLowerCase()));
+        const missing = always.filter((h) => !declared.has(h.toLowerCase()));
         if (missing.length > 0) {
           results.push({ message: `Response ${status} does not declare header(s) ${missing.join(', ')}.`, path: at });
         }
         if (!write) continue;
         const wanted = statusOf(status)?.klass === 2 ? [...onWrites, ...onWriteSuccess] : onWrites;
-        const missingW = wanted.filter(h => !declared.has(h.toLowerCase()));
+        const missingW = wanted.filter((h) => !declared.has(h.toLowerCase()));
         if (missingW.length > 0) {
           results.push({
             message: `Response ${status} of write operation ${o.label} does not declare header(s) ${missingW.join(', ')}.`,

@@ -23,16 +23,19 @@ const byText = new Map();
 
 /** A deep copy of the schema where readOnly (or writeOnly) properties are no longer required. */
 function relaxRequired(schema, flag, seen = new Map()) {
-  if (Array.isArray(schema)) return schema.map(s => relaxRequired(s, flag, seen));
+  if (Array.isArray(schema)) return schema.map((s) => relaxRequired(s, flag, seen));
   if (!isObject(schema)) return schema;
   if (seen.has(schema)) return seen.get(schema);
   const copy = {};
   seen.set(schema, copy);
   for (const [k, v] of Object.entries(schema)) {
-    copy[k] = k === 'not' || k === 'const' || k === 'enum' || k === 'examples' || k === 'example' || k === 'default' ? v : relaxRequired(v, flag, seen);
+    copy[k] =
+      k === 'not' || k === 'const' || k === 'enum' || k === 'examples' || k === 'example' || k === 'default'
+        ? v
+        : relaxRequired(v, flag, seen);
   }
   if (Array.isArray(copy.required) && isObject(schema.properties)) {
-    copy.required = copy.required.filter(name => schema.properties[name]?.[flag] !== true);
+    copy.required = copy.required.filter((name) => schema.properties[name]?.[flag] !== true);
   }
   return copy;
 }
@@ -42,20 +45,25 @@ function hasFlag(schema, flag, seen = new WeakSet()) {
   if (seen.has(schema)) return false;
   seen.add(schema);
   if (isObject(schema) && schema[flag] === true) return true;
-  return Object.entries(schema).some(([k, v]) => !['const', 'enum', 'examples', 'example', 'default'].includes(k) && hasFlag(v, flag, seen));
+  return Object.entries(schema).some(
+    ([k, v]) => !['const', 'enum', 'examples', 'example', 'default'].includes(k) && hasFlag(v, flag, seen),
+  );
 }
 
-const describe = errors =>
+const describe = (errors) =>
   (errors ?? [])
     .slice(0, 3)
-    .map(e => `${e.instancePath === '' ? 'the value' : `'${e.instancePath}'`} ${e.message}${e.keyword === 'additionalProperties' ? ` ('${e.params.additionalProperty}')` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath === '' ? 'the value' : `'${e.instancePath}'`} ${e.message}${e.keyword === 'additionalProperties' ? ` ('${e.params.additionalProperty}')` : ''}`,
+    )
     .join('; ');
 
 export default houseRule(null, function svcValidExamples(doc) {
   const compiled = new WeakMap();
   const results = [];
 
-  const compile = schema => {
+  const compile = (schema) => {
     let fn = compiled.get(schema);
     if (fn !== undefined) return fn;
     let text = null;
@@ -81,7 +89,8 @@ export default houseRule(null, function svcValidExamples(doc) {
     const fn = compile(schema);
     if (typeof fn !== 'function') {
       // An unresolved $ref is svc-fully-resolved's finding; anything else is reported here.
-      if (!/can't resolve reference/.test(fn.error)) results.push({ message: `The schema of ${what} cannot be compiled: ${fn.error}.`, path });
+      if (!/can't resolve reference/.test(fn.error))
+        results.push({ message: `The schema of ${what} cannot be compiled: ${fn.error}.`, path });
       return;
     }
     if (fn(value)) return;

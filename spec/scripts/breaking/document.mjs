@@ -55,7 +55,8 @@ export class Contract {
    */
   pointer(ref) {
     if (ref === '#') return this.doc;
-    if (!ref.startsWith('#/')) throw new ContractError(`${this.name}: external reference ${ref} (compare bundled documents)`);
+    if (!ref.startsWith('#/'))
+      throw new ContractError(`${this.name}: external reference ${ref} (compare bundled documents)`);
     let node = this.doc;
     for (const raw of ref.slice(2).split('/')) {
       const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -115,7 +116,8 @@ export class Contract {
     /** @type {[string, Json, boolean][]} */
     const out = [];
     for (const [path, item] of Object.entries(this.doc.paths ?? {})) out.push([path, this.resolve(item) ?? {}, false]);
-    for (const [name, item] of Object.entries(this.doc.webhooks ?? {})) out.push([`webhook ${name}`, this.resolve(item) ?? {}, true]);
+    for (const [name, item] of Object.entries(this.doc.webhooks ?? {}))
+      out.push([`webhook ${name}`, this.resolve(item) ?? {}, true]);
     return out;
   }
 }

@@ -40,7 +40,8 @@ export function catalogueOf(contract) {
   if (!schema || typeof schema !== 'object') return out;
   for (const raw of [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])]) {
     const entry = contract.resolve(raw);
-    if (typeof entry?.const === 'string') out.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
+    if (typeof entry?.const === 'string')
+      out.set(entry.const, { status: entry['x-svc-status'], type: entry['x-svc-error-type'] });
   }
   // The same catalogue as a plain enum, its facts per code in x-svc-codes: a reshaping between the
   // two forms with the same codes, statuses and types is no change at all.
@@ -110,11 +111,21 @@ export function checkCatalogue(ctx) {
   for (const [code, info] of before) {
     const now = after.get(code);
     if (!now) {
-      const renamed = [...after].filter(([other, o]) => !before.has(other) && o.status === info.status && o.type === info.type).map(([other]) => other);
+      const renamed = [...after]
+        .filter(([other, o]) => !before.has(other) && o.status === info.status && o.type === info.type)
+        .map(([other]) => other);
       const hint = renamed.length ? ` (renamed to ${renamed.join(' or ')}? That is a removal too.)` : '';
-      ctx.report('error-code-removed', [CATALOGUE_LOCATION, code], `The error code ${code} (${statusText(info)}) was removed from the catalogue: clients that handle it never match it again; codes change only with an API version bump.${hint}`);
+      ctx.report(
+        'error-code-removed',
+        [CATALOGUE_LOCATION, code],
+        `The error code ${code} (${statusText(info)}) was removed from the catalogue: clients that handle it never match it again; codes change only with an API version bump.${hint}`,
+      );
     } else if (now.status !== info.status || now.type !== info.type) {
-      ctx.report('error-code-status-changed', [CATALOGUE_LOCATION, code], `The error code ${code} moved from ${statusText(info)} to ${statusText(now)}: clients that handle it by status or type no longer see it there.`);
+      ctx.report(
+        'error-code-status-changed',
+        [CATALOGUE_LOCATION, code],
+        `The error code ${code} moved from ${statusText(info)} to ${statusText(now)}: clients that handle it by status or type no longer see it there.`,
+      );
     }
   }
 }
@@ -133,9 +144,17 @@ export function checkOperationErrorCodes(ctx, base, head) {
       if (now.includes(status)) continue;
       const location = [head.key, `response ${status}`, code];
       if (now.length > 0) {
-        ctx.report('operation-error-code-status-changed', location, `${code} is now documented under ${now.join(', ')} instead of ${status}: clients that handle it under ${status} miss it.`);
+        ctx.report(
+          'operation-error-code-status-changed',
+          location,
+          `${code} is now documented under ${now.join(', ')} instead of ${status}: clients that handle it under ${status} miss it.`,
+        );
       } else {
-        ctx.report('operation-error-code-removed', location, `${code} is no longer documented for ${status}: clients that handle it never match it again; codes change only with an API version bump.`);
+        ctx.report(
+          'operation-error-code-removed',
+          location,
+          `${code} is no longer documented for ${status}: clients that handle it never match it again; codes change only with an API version bump.`,
+        );
       }
     }
   }

@@ -48,11 +48,15 @@ export function formatHuman(report, files) {
   }
   const count = plural(report.findings.length, 'breaking change');
   if (report.majorBump) {
-    lines.push(`ℹ ${count}, allowed: info.version ${report.current.version} bumps the major version of ${report.baseline.version}.`);
+    lines.push(
+      `ℹ ${count}, allowed: info.version ${report.current.version} bumps the major version of ${report.baseline.version}.`,
+    );
     lines.push(`  At release, record the new contract as the baseline: ${RELEASE_COMMAND}`);
   } else {
     lines.push(`✗ ${count} against the last released contract (${report.baseline.version}).`);
-    lines.push(`  Make the change additive, or, if the break is intended, bump info.version to ${nextMajor(report.baseline.version)} (spec/openapi.yaml).`);
+    lines.push(
+      `  Make the change additive, or, if the break is intended, bump info.version to ${nextMajor(report.baseline.version)} (spec/openapi.yaml).`,
+    );
   }
   return lines.join('\n');
 }

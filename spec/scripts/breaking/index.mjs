@@ -26,8 +26,8 @@ import { checkCatalogue, checkOperationErrorCodes, knownErrorCodes } from './err
 import { checkOperations } from './operations.mjs';
 import { checkParameters } from './parameters.mjs';
 import { checkRequestBody, requestSide } from './request-schemas.mjs';
-import { checkResponses } from './responses.mjs';
 import { responseSide } from './response-schemas.mjs';
+import { checkResponses } from './responses.mjs';
 import { createContext } from './rules.mjs';
 
 export { ContractError } from './document.mjs';

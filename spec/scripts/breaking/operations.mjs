@@ -25,15 +25,30 @@
 function requirementsOf(contract, operation) {
   const list = operation.op.security ?? contract.doc.security ?? [];
   if (!Array.isArray(list) || list.length === 0) return [new Map()];
-  return list.map((requirement) => new Map(Object.entries(requirement ?? {}).map(([scheme, scopes]) => [scheme, new Set(Array.isArray(scopes) ? scopes : [])])));
+  return list.map(
+    (requirement) =>
+      new Map(
+        Object.entries(requirement ?? {}).map(([scheme, scopes]) => [
+          scheme,
+          new Set(Array.isArray(scopes) ? scopes : []),
+        ]),
+      ),
+  );
 }
 
 /** Whether credentials holding `held` meet `required`. @param {Requirement} held @param {Requirement} required */
-const satisfies = (held, required) => [...required].every(([scheme, scopes]) => held.has(scheme) && [...scopes].every((scope) => held.get(scheme)?.has(scope)));
+const satisfies = (held, required) =>
+  [...required].every(
+    ([scheme, scopes]) => held.has(scheme) && [...scopes].every((scope) => held.get(scheme)?.has(scope)),
+  );
 
 /** "ApiKey [CRM_WRITE]", "no credentials". @param {Requirement} requirement */
 const requirementText = (requirement) =>
-  requirement.size === 0 ? 'no credentials' : [...requirement].map(([scheme, scopes]) => (scopes.size ? `${scheme} [${[...scopes].join(', ')}]` : scheme)).join(' + ');
+  requirement.size === 0
+    ? 'no credentials'
+    : [...requirement]
+        .map(([scheme, scopes]) => (scopes.size ? `${scheme} [${[...scopes].join(', ')}]` : scheme))
+        .join(' + ');
 
 /**
  * Reports removed paths and operations and tightened security; returns the operations present in
@@ -49,9 +64,13 @@ export function checkOperations(ctx) {
     if (headContainers.has(label)) continue;
     const methods = [...before.values()].filter((o) => o.container === label).map((o) => o.method.toUpperCase());
     const what = methods.join(', ') || 'no operations';
-    ctx.report('path-removed', [label], outbound
-      ? `The webhook ${label.replace(/^webhook /, '')} (${what}) was removed: integrators that consume it never receive it again.`
-      : `The path ${label} was removed with its operations (${what}): clients calling it get 404.`);
+    ctx.report(
+      'path-removed',
+      [label],
+      outbound
+        ? `The webhook ${label.replace(/^webhook /, '')} (${what}) was removed: integrators that consume it never receive it again.`
+        : `The path ${label} was removed with its operations (${what}): clients calling it get 404.`,
+    );
   }
 
   /** @type {[Operation, Operation][]} */
@@ -60,9 +79,13 @@ export function checkOperations(ctx) {
     const head = after.get(key);
     if (!head) {
       if (headContainers.has(base.container)) {
-        ctx.report('operation-removed', [key], base.outbound
-          ? `The webhook no longer sends ${base.method.toUpperCase()} requests: integrators that consume them never receive them again.`
-          : `${key} was removed: clients calling it get 405.`);
+        ctx.report(
+          'operation-removed',
+          [key],
+          base.outbound
+            ? `The webhook no longer sends ${base.method.toUpperCase()} requests: integrators that consume them never receive them again.`
+            : `${key} was removed: clients calling it get 405.`,
+        );
       }
       continue;
     }
@@ -71,7 +94,11 @@ export function checkOperations(ctx) {
     const now = requirementsOf(ctx.head, head);
     for (const held of requirementsOf(ctx.base, base)) {
       if (!now.some((required) => satisfies(held, required))) {
-        ctx.report('security-tightened', [key, 'security'], `Credentials with ${requirementText(held)} were enough and no longer are: the operation now requires ${now.map(requirementText).join(' or ')}.`);
+        ctx.report(
+          'security-tightened',
+          [key, 'security'],
+          `Credentials with ${requirementText(held)} were enough and no longer are: the operation now requires ${now.map(requirementText).join(' or ')}.`,
+        );
       }
     }
   }

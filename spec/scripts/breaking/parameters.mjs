@@ -43,7 +43,8 @@ export function parametersOf(contract, operation) {
 }
 
 /** A parameter's schema, given directly or under its single `content` entry. @param {Json} parameter */
-export const parameterSchema = (parameter) => parameter.schema ?? Object.values(parameter.content ?? {})[0]?.schema ?? true;
+export const parameterSchema = (parameter) =>
+  parameter.schema ?? Object.values(parameter.content ?? {})[0]?.schema ?? true;
 
 /**
  * @param {Context} ctx
@@ -58,18 +59,30 @@ export function checkParameters(ctx, base, head, side) {
     const location = [head.key, parameter.in, parameter.name];
     const now = after.get(key);
     if (!now) {
-      ctx.report('parameter-removed', location, `The ${parameter.in} parameter "${parameter.name}" was removed: requests sending it are refused or no longer acted on.`);
+      ctx.report(
+        'parameter-removed',
+        location,
+        `The ${parameter.in} parameter "${parameter.name}" was removed: requests sending it are refused or no longer acted on.`,
+      );
       continue;
     }
     if (!head.outbound && now.required === true && parameter.required !== true) {
-      ctx.report('parameter-became-required', location, `The ${parameter.in} parameter "${parameter.name}" is now required: requests without it are refused.`);
+      ctx.report(
+        'parameter-became-required',
+        location,
+        `The ${parameter.in} parameter "${parameter.name}" is now required: requests without it are refused.`,
+      );
     }
     walkSchemas(ctx, side, parameterSchema(parameter), parameterSchema(now), location);
   }
   if (head.outbound) return;
   for (const [key, parameter] of after) {
     if (!before.has(key) && parameter.required === true) {
-      ctx.report('parameter-required-added', [head.key, parameter.in, parameter.name], `A new required ${parameter.in} parameter "${parameter.name}": requests without it are refused.`);
+      ctx.report(
+        'parameter-required-added',
+        [head.key, parameter.in, parameter.name],
+        `A new required ${parameter.in} parameter "${parameter.name}": requests without it are refused.`,
+      );
     }
   }
 }

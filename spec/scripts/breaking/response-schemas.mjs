@@ -19,8 +19,9 @@
 //   error-codes.mjs, where a removed or moved code breaks and a new one does not (clients must
 //   handle codes they do not know: the catalogue grows).
 // - writeOnly fields are the client's (never returned) and are skipped on this side.
-import { admitsType, jsonType, propertyNames, valuesOf } from './schema-view.mjs';
+
 import { fieldNoun, typesText, valuesText } from './phrases.mjs';
+import { admitsType, jsonType, propertyNames, valuesOf } from './schema-view.mjs';
 
 /**
  * @typedef {import('./schema-view.mjs').View} View
@@ -33,7 +34,8 @@ import { fieldNoun, typesText, valuesText } from './phrases.mjs';
  * @param {Context} ctx
  * @param {Map<string, unknown>} values
  */
-const errorCodesOnly = (ctx, values) => values.size > 0 && [...values.values()].every((value) => typeof value === 'string' && ctx.errorCodes.has(value));
+const errorCodesOnly = (ctx, values) =>
+  values.size > 0 && [...values.values()].every((value) => typeof value === 'string' && ctx.errorCodes.has(value));
 
 /** @type {Side} */
 export const responseSide = {
@@ -46,7 +48,10 @@ export const responseSide = {
     if (base.types !== null) {
       const gained = head.types === null ? null : [...head.types].filter((type) => !admitsType(base.types, type));
       if (gained === null || gained.length > 0) {
-        at('response-type-widened', `The type widened from ${typesText(base.types)} to ${typesText(head.types)}: clients may now receive ${gained ? typesText(new Set(gained)) : 'any type'}, which they do not expect.`);
+        at(
+          'response-type-widened',
+          `The type widened from ${typesText(base.types)} to ${typesText(head.types)}: clients may now receive ${gained ? typesText(new Set(gained)) : 'any type'}, which they do not expect.`,
+        );
       }
     }
 
@@ -56,13 +61,21 @@ export const responseSide = {
     if (headValues === null) {
       // Dropping the enum along with its type was reported as a type widening already.
       if (head.types !== null && [...head.types].every((type) => admitsType(base.types, type))) {
-        at('response-enum-widened', `The value is no longer restricted to ${valuesText([...baseValues.values()])}: clients may receive values they do not handle.`);
+        at(
+          'response-enum-widened',
+          `The value is no longer restricted to ${valuesText([...baseValues.values()])}: clients may receive values they do not handle.`,
+        );
       }
       return;
     }
-    const gained = [...headValues].filter(([key, value]) => !baseValues.has(key) && admitsType(base.types, jsonType(value)));
+    const gained = [...headValues].filter(
+      ([key, value]) => !baseValues.has(key) && admitsType(base.types, jsonType(value)),
+    );
     if (gained.length > 0) {
-      at('response-enum-widened', `${valuesText(gained.map(([, value]) => value))} may now be returned: clients that handle only the values they were told about do not expect ${gained.length === 1 ? 'it' : 'them'}.`);
+      at(
+        'response-enum-widened',
+        `${valuesText(gained.map(([, value]) => value))} may now be returned: clients that handle only the values they were told about do not expect ${gained.length === 1 ? 'it' : 'them'}.`,
+      );
     }
   },
 
@@ -72,9 +85,17 @@ export const responseSide = {
     for (const name of propertyNames(base)) {
       if (ctx.base.view(base.properties.get(name)).writeOnly) continue;
       if (!headNames.has(name)) {
-        ctx.report('response-property-removed', [...location, name], `The ${noun} "${name}" was removed: clients that read it get nothing.`);
+        ctx.report(
+          'response-property-removed',
+          [...location, name],
+          `The ${noun} "${name}" was removed: clients that read it get nothing.`,
+        );
       } else if (base.required.has(name) && !head.required.has(name)) {
-        ctx.report('response-property-became-optional', [...location, name], `The ${noun} "${name}" is no longer always present: clients that read it unconditionally break when it is missing.`);
+        ctx.report(
+          'response-property-became-optional',
+          [...location, name],
+          `The ${noun} "${name}" is no longer always present: clients that read it unconditionally break when it is missing.`,
+        );
       }
     }
   },

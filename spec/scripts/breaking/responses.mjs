@@ -22,14 +22,19 @@ import { walkSchemas } from './schema-walk.mjs';
  */
 
 /** @param {Json} responses @param {string} status */
-const responseFor = (responses, status) => responses?.[status] ?? (/^\d{3}$/.test(status) ? responses?.[`${status[0]}XX`] : undefined);
+const responseFor = (responses, status) =>
+  responses?.[status] ?? (/^\d{3}$/.test(status) ? responses?.[`${status[0]}XX`] : undefined);
 
 /** A header's schema, given directly or under its single `content` entry. @param {Json} header */
 const headerSchema = (header) => header?.schema ?? Object.values(header?.content ?? {})[0]?.schema ?? true;
 
 /** Headers by lower-case name; Content-Type is described by `content`, not as a header. @param {Json} headers */
 function headersByName(headers) {
-  return new Map(Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== 'content-type').map(([name, header]) => [name.toLowerCase(), [name, header]]));
+  return new Map(
+    Object.entries(headers ?? {})
+      .filter(([name]) => name.toLowerCase() !== 'content-type')
+      .map(([name, header]) => [name.toLowerCase(), [name, header]]),
+  );
 }
 
 /**
@@ -45,13 +50,26 @@ export function checkResponses(ctx, base, head, side) {
     const split = rawHead ? [] : explicitInRange(head.op.responses, status);
     if (split.length > 0) {
       for (const [explicit, rawExplicit] of split) {
-        compareResponse(ctx, base, side, status, rawBase, rawExplicit, [head.key, `response ${status} (now ${explicit})`], explicit === '204');
+        compareResponse(
+          ctx,
+          base,
+          side,
+          status,
+          rawBase,
+          rawExplicit,
+          [head.key, `response ${status} (now ${explicit})`],
+          explicit === '204',
+        );
       }
       continue;
     }
     if (!rawHead) {
       if (base.outbound || documentedCodes(ctx.base, rawBase).size === 0) {
-        ctx.report('response-status-removed', location, `The ${status} response is no longer documented: clients that handle it are left with an undocumented status.`);
+        ctx.report(
+          'response-status-removed',
+          location,
+          `The ${status} response is no longer documented: clients that handle it are left with an undocumented status.`,
+        );
       }
       continue;
     }
@@ -75,11 +93,15 @@ function compareResponse(ctx, base, side, status, rawBase, rawHead, location, no
     const before = ctx.base.resolve(rawBase) ?? {};
     const after = ctx.head.resolve(rawHead) ?? {};
 
-    for (const [mediaType, media] of Object.entries(noBody ? {} : before.content ?? {})) {
+    for (const [mediaType, media] of Object.entries(noBody ? {} : (before.content ?? {}))) {
       const headMedia = after.content?.[mediaType];
       const at = mediaType === 'application/json' ? location : [...location, mediaType];
       if (!headMedia) {
-        ctx.report('response-media-type-removed', at, `The ${status} response no longer comes as ${mediaType}: clients that parse it get another content type or none.`);
+        ctx.report(
+          'response-media-type-removed',
+          at,
+          `The ${status} response no longer comes as ${mediaType}: clients that parse it get another content type or none.`,
+        );
         continue;
       }
       walkSchemas(ctx, side, media?.schema ?? true, headMedia.schema ?? true, at);
@@ -90,10 +112,17 @@ function compareResponse(ctx, base, side, status, rawBase, rawHead, location, no
     for (const [key, [name, rawHeader]] of headersByName(before.headers)) {
       const now = headHeaders.get(key);
       if (!now) {
-        ctx.report('response-header-removed', [...location, `header ${name}`], `The response header ${name} was removed: clients that read it get nothing.`);
+        ctx.report(
+          'response-header-removed',
+          [...location, `header ${name}`],
+          `The response header ${name} was removed: clients that read it get nothing.`,
+        );
         continue;
       }
-      walkSchemas(ctx, side, headerSchema(ctx.base.resolve(rawHeader)), headerSchema(ctx.head.resolve(now[1])), [...location, `header ${name}`]);
+      walkSchemas(ctx, side, headerSchema(ctx.base.resolve(rawHeader)), headerSchema(ctx.head.resolve(now[1])), [
+        ...location,
+        `header ${name}`,
+      ]);
     }
   }
 }

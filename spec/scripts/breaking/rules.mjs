@@ -35,13 +35,34 @@ export const RULES = {
   'parameter-became-required': { family: 'parameters', summary: 'An optional parameter was made required.' },
 
   // request-schemas.mjs (also applied to parameter schemas and to a webhook reply)
-  'request-body-became-required': { family: 'request-schemas', summary: 'An optional (or absent) request body is now required.' },
-  'request-media-type-removed': { family: 'request-schemas', summary: 'A request content type (or the whole body) was removed.' },
-  'request-property-removed': { family: 'request-schemas', summary: 'A request body field was removed (at any depth).' },
-  'request-required-property-added': { family: 'request-schemas', summary: 'A new required request field (at any depth).' },
-  'request-property-became-required': { family: 'request-schemas', summary: 'An optional request field was made required.' },
-  'request-type-narrowed': { family: 'request-schemas', summary: 'A request value accepts fewer types (e.g. null or number dropped).' },
-  'request-enum-narrowed': { family: 'request-schemas', summary: 'A request enum or const lost a value (or a free value got an enum).' },
+  'request-body-became-required': {
+    family: 'request-schemas',
+    summary: 'An optional (or absent) request body is now required.',
+  },
+  'request-media-type-removed': {
+    family: 'request-schemas',
+    summary: 'A request content type (or the whole body) was removed.',
+  },
+  'request-property-removed': {
+    family: 'request-schemas',
+    summary: 'A request body field was removed (at any depth).',
+  },
+  'request-required-property-added': {
+    family: 'request-schemas',
+    summary: 'A new required request field (at any depth).',
+  },
+  'request-property-became-required': {
+    family: 'request-schemas',
+    summary: 'An optional request field was made required.',
+  },
+  'request-type-narrowed': {
+    family: 'request-schemas',
+    summary: 'A request value accepts fewer types (e.g. null or number dropped).',
+  },
+  'request-enum-narrowed': {
+    family: 'request-schemas',
+    summary: 'A request enum or const lost a value (or a free value got an enum).',
+  },
   'request-bound-tightened': {
     family: 'request-schemas',
     summary: 'min*/max*/exclusive bounds, multipleOf or uniqueItems of a request value tightened or added.',
@@ -54,23 +75,44 @@ export const RULES = {
   },
 
   // responses.mjs
-  'response-status-removed': { family: 'responses', summary: 'A documented response status (without error codes) was removed.' },
+  'response-status-removed': {
+    family: 'responses',
+    summary: 'A documented response status (without error codes) was removed.',
+  },
   'response-media-type-removed': { family: 'responses', summary: 'A response content type was removed.' },
   'response-header-removed': { family: 'responses', summary: 'A response header was removed.' },
 
   // response-schemas.mjs (also applied to response headers and to a webhook payload)
-  'response-property-removed': { family: 'response-schemas', summary: 'A response body field was removed (at any depth).' },
-  'response-property-became-optional': { family: 'response-schemas', summary: 'A response field that was always present may now be missing.' },
-  'response-type-widened': { family: 'response-schemas', summary: 'A response value may have a type it could not have before (e.g. null).' },
+  'response-property-removed': {
+    family: 'response-schemas',
+    summary: 'A response body field was removed (at any depth).',
+  },
+  'response-property-became-optional': {
+    family: 'response-schemas',
+    summary: 'A response field that was always present may now be missing.',
+  },
+  'response-type-widened': {
+    family: 'response-schemas',
+    summary: 'A response value may have a type it could not have before (e.g. null).',
+  },
   'response-enum-widened': {
     family: 'response-schemas',
     summary: 'A response enum or const gained a value or lost its restriction (error codes excepted).',
   },
 
   // error-codes.mjs
-  'error-code-removed': { family: 'error-codes', summary: 'A code was removed from (or renamed in) the error catalogue.' },
-  'error-code-status-changed': { family: 'error-codes', summary: "A catalogue code's x-svc-status (or x-svc-error-type) changed." },
-  'operation-error-code-removed': { family: 'error-codes', summary: 'An operation no longer documents a code it documented.' },
+  'error-code-removed': {
+    family: 'error-codes',
+    summary: 'A code was removed from (or renamed in) the error catalogue.',
+  },
+  'error-code-status-changed': {
+    family: 'error-codes',
+    summary: "A catalogue code's x-svc-status (or x-svc-error-type) changed.",
+  },
+  'operation-error-code-removed': {
+    family: 'error-codes',
+    summary: 'An operation no longer documents a code it documented.',
+  },
   'operation-error-code-status-changed': {
     family: 'error-codes',
     summary: 'An operation now documents a code under another status than before.',

@@ -69,7 +69,9 @@ export const NOTHING = { ...emptyView(), types: new Set(), values: new Map() };
 /** Canonical JSON (sorted keys), so that enum values compare by value. @param {unknown} value */
 export function canonical(value) {
   return JSON.stringify(value, (_key, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
   );
 }
 
@@ -101,7 +103,16 @@ export function propertyNames(view) {
   return new Set([...view.properties.keys(), ...view.required]);
 }
 
-const ANNOTATIONS = new Set(['description', 'summary', 'title', 'examples', 'example', '$comment', 'default', 'deprecated']);
+const ANNOTATIONS = new Set([
+  'description',
+  'summary',
+  'title',
+  'examples',
+  'example',
+  '$comment',
+  'default',
+  'deprecated',
+]);
 const isAnnotation = (/** @type {string} */ key) => ANNOTATIONS.has(key) || key.startsWith('x-');
 
 /** @param {unknown[]} list */
@@ -124,18 +135,29 @@ function ownView(raw) {
   if (raw.properties && typeof raw.properties === 'object') {
     for (const [name, schema] of Object.entries(raw.properties)) view.properties.set(name, schema);
   }
-  if (Array.isArray(raw.required)) view.required = new Set(raw.required.filter((/** @type {unknown} */ name) => typeof name === 'string'));
+  if (Array.isArray(raw.required))
+    view.required = new Set(raw.required.filter((/** @type {unknown} */ name) => typeof name === 'string'));
   if (raw.items !== undefined && !Array.isArray(raw.items)) view.items = raw.items;
   if (raw.additionalProperties === false || raw.unevaluatedProperties === false) view.additional = false;
-  else if (raw.additionalProperties && typeof raw.additionalProperties === 'object') view.additional = raw.additionalProperties;
-  for (const key of /** @type {const} */ (['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'])) {
+  else if (raw.additionalProperties && typeof raw.additionalProperties === 'object')
+    view.additional = raw.additionalProperties;
+  for (const key of /** @type {const} */ ([
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minProperties',
+    'maxProperties',
+  ])) {
     if (typeof raw[key] === 'number') view[key] = raw[key];
   }
   // 3.1 spells exclusive bounds as numbers, 3.0 as booleans beside minimum/maximum: read both.
   if (typeof raw.minimum === 'number') view.lower = { value: raw.minimum, exclusive: raw.exclusiveMinimum === true };
-  if (typeof raw.exclusiveMinimum === 'number') view.lower = tighterLower(view.lower, { value: raw.exclusiveMinimum, exclusive: true });
+  if (typeof raw.exclusiveMinimum === 'number')
+    view.lower = tighterLower(view.lower, { value: raw.exclusiveMinimum, exclusive: true });
   if (typeof raw.maximum === 'number') view.upper = { value: raw.maximum, exclusive: raw.exclusiveMaximum === true };
-  if (typeof raw.exclusiveMaximum === 'number') view.upper = tighterUpper(view.upper, { value: raw.exclusiveMaximum, exclusive: true });
+  if (typeof raw.exclusiveMaximum === 'number')
+    view.upper = tighterUpper(view.upper, { value: raw.exclusiveMaximum, exclusive: true });
   if (typeof raw.multipleOf === 'number') view.multipleOf.add(raw.multipleOf);
   view.uniqueItems = raw.uniqueItems === true;
   if (typeof raw.pattern === 'string') view.patterns.add(raw.pattern);
@@ -209,8 +231,10 @@ function and(a, b) {
   view.additional = a.additional === false || b.additional === false ? false : both(a.additional, b.additional);
   view.readOnly = a.readOnly || b.readOnly;
   view.writeOnly = a.writeOnly || b.writeOnly;
-  for (const key of /** @type {const} */ (['minLength', 'minItems', 'minProperties'])) view[key] = combine(a[key], b[key], Math.max);
-  for (const key of /** @type {const} */ (['maxLength', 'maxItems', 'maxProperties'])) view[key] = combine(a[key], b[key], Math.min);
+  for (const key of /** @type {const} */ (['minLength', 'minItems', 'minProperties']))
+    view[key] = combine(a[key], b[key], Math.max);
+  for (const key of /** @type {const} */ (['maxLength', 'maxItems', 'maxProperties']))
+    view[key] = combine(a[key], b[key], Math.min);
   view.lower = tighterLower(a.lower, b.lower);
   view.upper = tighterUpper(a.upper, b.upper);
   view.multipleOf = new Set([...a.multipleOf, ...b.multipleOf]);
@@ -240,7 +264,9 @@ function or(views) {
   const objects = views.filter((v) => accepts(v, 'object'));
   /** @param {View[]} among @param {'minLength' | 'maxLength' | 'minItems' | 'maxItems' | 'minProperties' | 'maxProperties'} key @param {(...n: number[]) => number} pick */
   const loosest = (among, key, pick) =>
-    among.length > 0 && among.every((v) => v[key] !== undefined) ? pick(...among.map((v) => /** @type {number} */ (v[key]))) : undefined;
+    among.length > 0 && among.every((v) => v[key] !== undefined)
+      ? pick(...among.map((v) => /** @type {number} */ (v[key])))
+      : undefined;
 
   view.minLength = loosest(strings, 'minLength', Math.min);
   view.maxLength = loosest(strings, 'maxLength', Math.max);
@@ -261,7 +287,8 @@ function or(views) {
   }
   view.required = intersectAll(objects.map((v) => v.required));
   if (objects.length > 0 && objects.every((v) => v.additional === false)) view.additional = false;
-  else if (objects.length > 0 && objects.every((v) => v.additional)) view.additional = anyOf(objects.map((v) => v.additional));
+  else if (objects.length > 0 && objects.every((v) => v.additional))
+    view.additional = anyOf(objects.map((v) => v.additional));
   view.minProperties = loosest(objects, 'minProperties', Math.min);
   view.maxProperties = loosest(objects, 'maxProperties', Math.max);
 

@@ -9,18 +9,31 @@ const ERROR = /\berror\b|✖|✗/i;
 /** Lines a tool printed, sorted into errors and warnings; informational lines are kept apart. */
 export async function captured(run) {
   const lines = [];
-  const record = (level) => (...args) => {
-    for (const line of format(...args).split('\n')) if (line.trim()) lines.push({ level, line });
-  };
+  const record =
+    (level) =>
+    (...args) => {
+      for (const line of format(...args).split('\n')) if (line.trim()) lines.push({ level, line });
+    };
   const saved = {
-    log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug,
-    out: process.stdout.write, err: process.stderr.write,
+    log: console.log,
+    info: console.info,
+    warn: console.warn,
+    error: console.error,
+    debug: console.debug,
+    out: process.stdout.write,
+    err: process.stderr.write,
   };
   console.log = console.info = console.debug = record('log');
   console.warn = record('warn');
   console.error = record('error');
-  process.stdout.write = (chunk, ...rest) => { record('log')(String(chunk)); return callback(rest); };
-  process.stderr.write = (chunk, ...rest) => { record('stderr')(String(chunk)); return callback(rest); };
+  process.stdout.write = (chunk, ...rest) => {
+    record('log')(String(chunk));
+    return callback(rest);
+  };
+  process.stderr.write = (chunk, ...rest) => {
+    record('stderr')(String(chunk));
+    return callback(rest);
+  };
   let value;
   let thrown;
   try {
@@ -28,7 +41,13 @@ export async function captured(run) {
   } catch (error) {
     thrown = error;
   } finally {
-    Object.assign(console, { log: saved.log, info: saved.info, warn: saved.warn, error: saved.error, debug: saved.debug });
+    Object.assign(console, {
+      log: saved.log,
+      info: saved.info,
+      warn: saved.warn,
+      error: saved.error,
+      debug: saved.debug,
+    });
     process.stdout.write = saved.out;
     process.stderr.write = saved.err;
   }

@@ -91,7 +91,8 @@ export function nameFindings(folder) {
   }
   const findings = [];
   for (const name of names) {
-    if (name.length > MAX_NAME) findings.push({ rule: 'long name', message: `${name} (${name.length} characters; at most ${MAX_NAME})` });
+    if (name.length > MAX_NAME)
+      findings.push({ rule: 'long name', message: `${name} (${name.length} characters; at most ${MAX_NAME})` });
     const copy = /^(.*[A-Za-z])([2-9])$/.exec(name);
     if (copy && names.has(copy[1])) findings.push({ rule: 'numbered name', message: `${name} beside ${copy[1]}` });
   }

@@ -27,9 +27,10 @@ export function typecheck(root) {
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file?.fileName;
     const folder = file ? relative(root, file).split(/[\\/]/)[0] : '(global)';
-    const where = file && diagnostic.start !== undefined
-      ? `${relative(root, file).split(sep).join('/')}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1} `
-      : '';
+    const where =
+      file && diagnostic.start !== undefined
+        ? `${relative(root, file).split(sep).join('/')}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1} `
+        : '';
     const message = `${where}TS${diagnostic.code} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
     if (!byFolder.has(folder)) byFolder.set(folder, []);
     byFolder.get(folder).push(message);

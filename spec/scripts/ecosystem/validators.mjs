@@ -44,9 +44,10 @@ export async function spectralOas(text, source) {
   const spectral = new Spectral();
   spectral.setRuleset({ extends: [[oas, 'recommended']] });
   const results = await spectral.run(new Document(text, spectralParsers.Json, source));
-  const pick = (severity) => results
-    .filter((r) => r.severity === severity)
-    .map((r) => ({ rule: r.code, message: `${r.path.join('.')}: ${r.message}` }));
+  const pick = (severity) =>
+    results
+      .filter((r) => r.severity === severity)
+      .map((r) => ({ rule: r.code, message: `${r.path.join('.')}: ${r.message}` }));
   return { errors: pick(0), warnings: pick(1) };
 }
 
@@ -58,14 +59,20 @@ export async function redoclyRecommended(bundlePath, redoclyBin) {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [redoclyBin, 'lint', bundlePath, '--extends', 'recommended', '--format', 'json', '--max-problems', '10000'],
-      { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+      {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
     ).catch((error) => ({ stdout: error.stdout ?? '', stderr: error.stderr }));
     const start = stdout.indexOf('{');
-    if (start < 0) return { errors: [{ rule: 'run', message: `no JSON report: ${stdout.slice(0, 300)}` }], warnings: [] };
+    if (start < 0)
+      return { errors: [{ rule: 'run', message: `no JSON report: ${stdout.slice(0, 300)}` }], warnings: [] };
     const { problems } = JSON.parse(stdout.slice(start));
-    const pick = (severity) => problems
-      .filter((p) => p.severity === severity)
-      .map((p) => ({ rule: p.ruleId, message: `${p.location?.[0]?.pointer ?? ''}: ${p.message}` }));
+    const pick = (severity) =>
+      problems
+        .filter((p) => p.severity === severity)
+        .map((p) => ({ rule: p.ruleId, message: `${p.location?.[0]?.pointer ?? ''}: ${p.message}` }));
     return { errors: pick('error'), warnings: pick('warn') };
   } finally {
     rmSync(cwd, { recursive: true, force: true });

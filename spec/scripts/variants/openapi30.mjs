@@ -22,7 +22,7 @@ export function toOpenApi30(bundle) {
 // Schemas whose only use was a nullable reference, now copied in place, are no longer referenced.
 function dropUnreferencedSchemas(doc) {
   const schemas = doc.components?.schemas ?? {};
-  for (let removed = true; removed;) {
+  for (let removed = true; removed; ) {
     removed = false;
     const text = JSON.stringify(doc);
     for (const name of Object.keys(schemas)) {
@@ -56,14 +56,16 @@ function nullBranchToNullable(node, root) {
       // written with a copy of X (its name is lost in this variant only).
       const target = root.components?.schemas?.[rest[0].$ref.split('/').pop()];
       Object.assign(node, { ...structuredClone(target), ...withoutKeys(node, ['title']), nullable: true });
-    }
-    else Object.assign(node, { ...rest[0], nullable: true });
+    } else Object.assign(node, { ...rest[0], nullable: true });
   }
 }
 
 const withoutKeys = (object, keys) => Object.fromEntries(Object.entries(object).filter(([k]) => !keys.includes(k)));
 
-const isNullType = (schema) => schema && schema.type === 'null' && Object.keys(schema).every((k) => k === 'type' || k.startsWith('x-') || k === 'description');
+const isNullType = (schema) =>
+  schema &&
+  schema.type === 'null' &&
+  Object.keys(schema).every((k) => k === 'type' || k.startsWith('x-') || k === 'description');
 
 // if/then/else and dependentSchemas do not exist in 3.0 schemas: they go, and an allOf member left
 // empty goes too. A dependent schema that is a bare $ref on a property the schema itself requires
@@ -71,7 +73,11 @@ const isNullType = (schema) => schema && schema.type === 'null' && Object.keys(s
 // an allOf member: the same for validators, and it keeps ApiError and the catalogue (ErrorCode) in
 // this variant. (Generators reading this variant intersect the narrowed codes with the catalogue.)
 function dropConditionals(node) {
-  const required = new Set([node, ...(Array.isArray(node.allOf) ? node.allOf : [])].flatMap((s) => (Array.isArray(s?.required) ? s.required : [])));
+  const required = new Set(
+    [node, ...(Array.isArray(node.allOf) ? node.allOf : [])].flatMap((s) =>
+      Array.isArray(s?.required) ? s.required : [],
+    ),
+  );
   for (const [key, dependent] of Object.entries(node.dependentSchemas ?? {})) {
     if (!required.has(key) || typeof dependent?.$ref !== 'string' || Object.keys(dependent).length !== 1) continue;
     node.allOf = [...(node.allOf ?? []), dependent];
@@ -105,12 +111,15 @@ function wrapRefSiblings(node) {
 // x-svc-scopes, under the same name as in the 3.1 bundle.
 function dropApiKeyRoles(doc) {
   const schemes = doc.components?.securitySchemes ?? {};
-  const empty = (requirements) => requirements?.map((requirement) => Object.fromEntries(
-    Object.entries(requirement).map(([name, scopes]) => {
-      if (schemes[name]?.type === 'oauth2' || schemes[name]?.type === 'openIdConnect') return [name, scopes];
-      return [name, []];
-    }),
-  ));
+  const empty = (requirements) =>
+    requirements?.map((requirement) =>
+      Object.fromEntries(
+        Object.entries(requirement).map(([name, scopes]) => {
+          if (schemes[name]?.type === 'oauth2' || schemes[name]?.type === 'openIdConnect') return [name, scopes];
+          return [name, []];
+        }),
+      ),
+    );
   if (doc.security) doc.security = empty(doc.security);
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(item)) {

@@ -7,7 +7,13 @@ import postman from 'openapi-to-postmanv2';
 export async function toPostman(bundle) {
   const result = await promisify(postman.convert)(
     { type: 'json', data: structuredClone(bundle) },
-    { folderStrategy: 'Tags', requestNameSource: 'Fallback', parametersResolution: 'Example', includeWebhooks: false, alwaysInheritAuthentication: true },
+    {
+      folderStrategy: 'Tags',
+      requestNameSource: 'Fallback',
+      parametersResolution: 'Example',
+      includeWebhooks: false,
+      alwaysInheritAuthentication: true,
+    },
   );
   if (!result.result) throw new Error(`openapi-to-postmanv2: ${result.reason}`);
   // The converter names the server variable baseUrl; the contract's name is base_url.

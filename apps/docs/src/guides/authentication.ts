@@ -3,7 +3,14 @@
 // requirements (several requirements are alternatives: "either A or B").
 import { readUnspecifiedOperations } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, operationLabel, resolve, type OpenApiDocument, type SecurityRequirement } from '../openapi.js';
+import {
+  asJson,
+  listOperations,
+  type OpenApiDocument,
+  operationLabel,
+  resolve,
+  type SecurityRequirement,
+} from '../openapi.js';
 import type { GuideBuilder } from './guide.js';
 
 interface ApiKeyScheme {
@@ -24,7 +31,9 @@ export function requirementText(requirements: SecurityRequirement[]): string {
 }
 
 function apiKeyScheme(doc: OpenApiDocument): [string, ApiKeyScheme] {
-  const entry = Object.entries(doc.components?.securitySchemes ?? {}).find(([, scheme]) => resolve(doc, scheme).type === 'apiKey');
+  const entry = Object.entries(doc.components?.securitySchemes ?? {}).find(
+    ([, scheme]) => resolve(doc, scheme).type === 'apiKey',
+  );
   if (!entry) throw new Error('The contract has no apiKey security scheme');
   return entry as unknown as [string, ApiKeyScheme];
 }
@@ -47,10 +56,7 @@ export const authenticationGuide: GuideBuilder = ({ doc, markers }) => {
   const scopeRows = Object.entries(scopes).map(([scope, grants]) => {
     const documented = usedBy(scope);
     const named = notYetSpecified.filter((operation) => operation.scope === scope).map((operation) => operation.name);
-    const where = [
-      ...documented,
-      ...(named.length > 0 ? [`not yet specified: ${named.join('; ')}`] : []),
-    ];
+    const where = [...documented, ...(named.length > 0 ? [`not yet specified: ${named.join('; ')}`] : [])];
     return [code(scope), grants, where.length > 0 ? where.join(', ') : 'no operation shown'];
   });
 
@@ -62,7 +68,9 @@ export const authenticationGuide: GuideBuilder = ({ doc, markers }) => {
 
   // Why a scope reads as it does: inferred scopes, and the ambiguities of operations that list
   // alternative requirements (both readings are encoded as "either").
-  const withAlternatives = new Set(operations.filter(({ requirements }) => requirements.length > 1).map(({ entry }) => operationLabel(entry)));
+  const withAlternatives = new Set(
+    operations.filter(({ requirements }) => requirements.length > 1).map(({ entry }) => operationLabel(entry)),
+  );
   const scopeMarkers = markers.filter(
     (marker) =>
       marker.area === 'operation' &&
@@ -83,7 +91,12 @@ export const authenticationGuide: GuideBuilder = ({ doc, markers }) => {
       table(['Operation', 'Summary', 'Scope'], operationRows),
       scopeMarkers.length > 0 && '## Where the scope is inferred or ambiguous',
       scopeMarkers.length > 0 &&
-        scopeMarkers.map((marker) => `- **${marker.location}** (${marker.kind === 'x-svc-ambiguity' ? 'ambiguity' : 'inferred'}): ${oneLine(marker.text)}`).join('\n'),
+        scopeMarkers
+          .map(
+            (marker) =>
+              `- **${marker.location}** (${marker.kind === 'x-svc-ambiguity' ? 'ambiguity' : 'inferred'}): ${oneLine(marker.text)}`,
+          )
+          .join('\n'),
     ),
   };
 };

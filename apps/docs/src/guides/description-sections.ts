@@ -36,7 +36,9 @@ export function splitDescription(description: string | undefined): DescriptionSe
 export function requireSection(split: DescriptionSections, heading: string): string {
   const body = split.sections.get(heading);
   if (body === undefined) {
-    throw new Error(`info.description has no "## ${heading}" section (found: ${[...split.sections.keys()].join(', ')})`);
+    throw new Error(
+      `info.description has no "## ${heading}" section (found: ${[...split.sections.keys()].join(', ')})`,
+    );
   }
   return body;
 }

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { readStatusesOfType } from '@svc/spec-runtime';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
-import { errorAnchor, errorCatalogue, type CatalogueEntry } from '../error-catalogue.js';
+import { type CatalogueEntry, errorAnchor, errorCatalogue } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import { asJson, namedComponent, type Schema } from '../openapi.js';
 import { requireSection } from './description-sections.js';
@@ -44,7 +44,8 @@ export function catalogueTable(entries: CatalogueEntry[]): string {
  * type, HTTP status, retryability, meaning, suggestion and the contract's notes as callouts.
  */
 export function codeSection(entry: CatalogueEntry): string {
-  const retryable = entry.retryable === undefined ? 'retryable: not stated' : `retryable: ${entry.retryable ? 'yes' : 'no'}`;
+  const retryable =
+    entry.retryable === undefined ? 'retryable: not stated' : `retryable: ${entry.retryable ? 'yes' : 'no'}`;
   return blocks(
     `### ${entry.code}`,
     `${code(entry.type)} · HTTP ${entry.status} · ${retryable}${entry.apiWide ? ' · API-wide rule' : ''}`,

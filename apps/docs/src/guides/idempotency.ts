@@ -3,7 +3,7 @@
 import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, namedHeaders, operationLabel, parametersOf, type OperationEntry } from '../openapi.js';
+import { asJson, listOperations, namedHeaders, type OperationEntry, operationLabel, parametersOf } from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import { catalogueTable } from './errors.js';
 import type { GuideBuilder } from './guide.js';
@@ -20,7 +20,11 @@ export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) =>
   );
   // The codes of a reused key: those the operations' 409 responses can carry.
   const conflictCodes = [
-    ...new Set(withKey.flatMap((entry) => (entry.operation.responses?.['409'] ? codesOfResponse(doc, entry.operation.responses['409']) : []))),
+    ...new Set(
+      withKey.flatMap((entry) =>
+        entry.operation.responses?.['409'] ? codesOfResponse(doc, entry.operation.responses['409']) : [],
+      ),
+    ),
   ];
   const idempotencyMarkers = markers.filter((marker) => marker.aspect === 'idempotency');
 
@@ -32,13 +36,20 @@ export const idempotencyGuide: GuideBuilder = ({ doc, description, markers }) =>
       requireSection(description, SECTION),
       `A stored response is kept for ${ttlSeconds} seconds (${code('info.x-svc-limits.idempotency_ttl_seconds')}).`,
       '## Headers',
-      table(['Header', 'Meaning'], idempotencyHeaders.map(({ name, header }) => [code(name), oneLine(header.description)])),
+      table(
+        ['Header', 'Meaning'],
+        idempotencyHeaders.map(({ name, header }) => [code(name), oneLine(header.description)]),
+      ),
       '## Reusing a key elsewhere',
       catalogueTable(conflictCodes.map((conflict) => catalogueEntry(doc, conflict))),
       '## Operations that take an Idempotency-Key',
-      table(['Operation', 'Summary'], withKey.map((entry) => [code(operationLabel(entry)), entry.operation.summary])),
+      table(
+        ['Operation', 'Summary'],
+        withKey.map((entry) => [code(operationLabel(entry)), entry.operation.summary]),
+      ),
       idempotencyMarkers.length > 0 && '## Inferred',
-      idempotencyMarkers.length > 0 && idempotencyMarkers.map((marker) => `- **${marker.location}**: ${oneLine(marker.text)}`).join('\n'),
+      idempotencyMarkers.length > 0 &&
+        idempotencyMarkers.map((marker) => `- **${marker.location}**: ${oneLine(marker.text)}`).join('\n'),
     ),
   };
 };

@@ -14,7 +14,7 @@ import { requestIdsGuide } from './request-ids.js';
 import { versioningGuide } from './versioning.js';
 import { webhooksGuide } from './webhooks.js';
 
-export { guideTagName, type Guide } from './guide.js';
+export { type Guide, guideTagName } from './guide.js';
 
 export const GUIDE_BUILDERS: GuideBuilder[] = [
   authenticationGuide,

@@ -28,7 +28,15 @@ const KIND_SECTIONS: { kind: MarkerKind; heading: string; intro: string }[] = [
   },
 ];
 
-const AREA_ORDER: MarkerArea[] = ['operation', 'webhook', 'error code', 'schema', 'shared component', 'limits', 'other'];
+const AREA_ORDER: MarkerArea[] = [
+  'operation',
+  'webhook',
+  'error code',
+  'schema',
+  'shared component',
+  'limits',
+  'other',
+];
 const AREA_HEADINGS: Record<MarkerArea, string> = {
   operation: 'Operations',
   webhook: 'Webhooks',
@@ -63,7 +71,9 @@ export const notYetSpecifiedGuide: GuideBuilder = ({ doc, description, markers }
     if (ofKind.length === 0) return undefined;
     const groups = AREA_ORDER.map((area) => {
       const inArea = ofKind.filter((marker) => marker.area === area);
-      return inArea.length === 0 ? undefined : blocks(`**${AREA_HEADINGS[area]}** (${inArea.length})`, bulletList(inArea.map(markerItem)));
+      return inArea.length === 0
+        ? undefined
+        : blocks(`**${AREA_HEADINGS[area]}** (${inArea.length})`, bulletList(inArea.map(markerItem)));
     });
     return blocks(`## ${heading}`, `${intro} ${ofKind.length} in all.`, ...groups);
   });

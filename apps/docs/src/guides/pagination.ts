@@ -6,13 +6,13 @@ import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
 import {
   listOperations,
   namedComponent,
+  type OpenApiDocument,
+  type OperationEntry,
   operationLabel,
+  type Parameter,
   parametersOf,
   refName,
   resolve,
-  type OpenApiDocument,
-  type OperationEntry,
-  type Parameter,
   type Schema,
 } from '../openapi.js';
 import { catalogueTable } from './errors.js';
@@ -43,8 +43,16 @@ export const paginationGuide: GuideBuilder = ({ doc, markers }) => {
   const lists = listOperations(doc).filter((entry) =>
     parametersOf(doc, entry).some((parameter) => parameter.in === 'query' && pagingNames.has(parameter.name)),
   );
-  const pagingCodes = [...new Set(paging.map((parameter) => resolve(doc, parameter.schema ?? {})['x-svc-error-code']).filter((c): c is string => typeof c === 'string'))];
-  const blockSchemas = new Set(lists.map((entry) => paginationSchemaOf(doc, entry)).filter((name): name is string => Boolean(name)));
+  const pagingCodes = [
+    ...new Set(
+      paging
+        .map((parameter) => resolve(doc, parameter.schema ?? {})['x-svc-error-code'])
+        .filter((c): c is string => typeof c === 'string'),
+    ),
+  ];
+  const blockSchemas = new Set(
+    lists.map((entry) => paginationSchemaOf(doc, entry)).filter((name): name is string => Boolean(name)),
+  );
   const pagingMarkers = markers.filter(
     (marker) =>
       [...blockSchemas].some((name) => marker.location === `schema ${name}`) ||
@@ -61,7 +69,11 @@ export const paginationGuide: GuideBuilder = ({ doc, markers }) => {
       '## Parameters',
       table(
         ['Parameter', 'Range', 'Description'],
-        paging.map((parameter) => [code(parameter.name), range(resolve(doc, parameter.schema ?? {})), oneLine(parameter.description)]),
+        paging.map((parameter) => [
+          code(parameter.name),
+          range(resolve(doc, parameter.schema ?? {})),
+          oneLine(parameter.description),
+        ]),
       ),
       catalogueTable(pagingCodes.map((pagingCode) => catalogueEntry(doc, pagingCode))),
       '## The pagination block',
@@ -69,10 +81,15 @@ export const paginationGuide: GuideBuilder = ({ doc, markers }) => {
       '## Paged operations',
       table(
         ['Operation', 'Summary', 'Pagination block'],
-        lists.map((entry) => [code(operationLabel(entry)), entry.operation.summary, paginationSchemaOf(doc, entry) ?? 'not shown']),
+        lists.map((entry) => [
+          code(operationLabel(entry)),
+          entry.operation.summary,
+          paginationSchemaOf(doc, entry) ?? 'not shown',
+        ]),
       ),
       pagingMarkers.length > 0 && '## Open questions',
-      pagingMarkers.length > 0 && bulletList(pagingMarkers.map((marker) => `**${marker.location}**: ${oneLine(marker.text)}`)),
+      pagingMarkers.length > 0 &&
+        bulletList(pagingMarkers.map((marker) => `**${marker.location}**: ${oneLine(marker.text)}`)),
     ),
   };
 };

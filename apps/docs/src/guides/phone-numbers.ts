@@ -31,7 +31,11 @@ export const phoneNumbersGuide: GuideBuilder = ({ doc }) => {
       oneLine(schema.description),
       table(
         ['Pattern', 'Example', 'In a URL'],
-        (schema.examples ?? []).map((example) => [code(schema.pattern!), code(String(example)), code(encodeURIComponent(String(example)))]),
+        (schema.examples ?? []).map((example) => [
+          code(schema.pattern!),
+          code(String(example)),
+          code(encodeURIComponent(String(example))),
+        ]),
       ),
       typeof errorCode === 'string' && '## When a number is malformed',
       typeof errorCode === 'string' && catalogueTable([catalogueEntry(doc, errorCode)]),

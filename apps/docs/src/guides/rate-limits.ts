@@ -10,7 +10,13 @@ import type { GuideBuilder } from './guide.js';
 
 const SECTION = 'Rate limits';
 /** Keys the budget table presents; every other key of x-svc-limits goes to "Other limits". */
-const BUDGET_KEYS = ['read_requests_per_second', 'write_requests_per_second', 'read_methods', 'write_methods', 'x-svc-unspecified'];
+const BUDGET_KEYS = [
+  'read_requests_per_second',
+  'write_requests_per_second',
+  'read_methods',
+  'write_methods',
+  'x-svc-unspecified',
+];
 
 export const rateLimitsGuide: GuideBuilder = ({ doc, description }) => {
   const limits = readLimits(asJson(doc));

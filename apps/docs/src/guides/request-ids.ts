@@ -2,7 +2,16 @@
 // the X-Request-Id request parameter and response header in their own words.
 import { headerNamesOf, readLimits } from '@svc/spec-runtime';
 import { blocks, code, oneLine, table } from '../markdown.js';
-import { asJson, namedHeaders, refName, resolve, schemaExample, type OpenApiDocument, type Reference, type Schema } from '../openapi.js';
+import {
+  asJson,
+  namedHeaders,
+  type OpenApiDocument,
+  type Reference,
+  refName,
+  resolve,
+  type Schema,
+  schemaExample,
+} from '../openapi.js';
 import { requireSection } from './description-sections.js';
 import type { GuideBuilder } from './guide.js';
 
@@ -24,9 +33,14 @@ export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => 
   if (typeof pattern !== 'string') throw new Error('info.x-svc-limits.request_id_pattern is missing');
   const name = headerNamesOf(asJson(doc)).requestId.toLowerCase();
   const requestIdHeader = namedHeaders(doc).find((header) => header.name.toLowerCase() === name);
-  const requestIdParameter = Object.values(doc.components?.parameters ?? {}).map((parameter) => resolve(doc, parameter)).find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name);
-  if (!requestIdHeader || !requestIdParameter) throw new Error('The bundle has no X-Request-Id header or parameter component');
-  const clientIdMarkers = markers.filter((marker) => marker.location === `schema ${refName(requestIdParameter.schema)}`);
+  const requestIdParameter = Object.values(doc.components?.parameters ?? {})
+    .map((parameter) => resolve(doc, parameter))
+    .find((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === name);
+  if (!requestIdHeader || !requestIdParameter)
+    throw new Error('The bundle has no X-Request-Id header or parameter component');
+  const clientIdMarkers = markers.filter(
+    (marker) => marker.location === `schema ${refName(requestIdParameter.schema)}`,
+  );
 
   return {
     id: 'request-ids',
@@ -38,7 +52,11 @@ export const requestIdsGuide: GuideBuilder = ({ doc, description, markers }) => 
         ['Form', 'Rule', 'Example'],
         [
           ['generated', code(pattern), code(String(schemaExample(doc, requestIdHeader.header.schema)))],
-          ['sent by the client', constraintText(doc, requestIdParameter.schema), code(String(schemaExample(doc, requestIdParameter.schema)))],
+          [
+            'sent by the client',
+            constraintText(doc, requestIdParameter.schema),
+            code(String(schemaExample(doc, requestIdParameter.schema))),
+          ],
         ],
       ),
       '## Sending your own',

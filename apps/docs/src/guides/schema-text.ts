@@ -1,7 +1,8 @@
 // How the guides describe a schema in one short phrase ("string", "integer or null",
 // "array of FieldError", "PhoneNumber") and list an object's fields.
-import { refName, resolve, type OpenApiDocument, type Reference, type Schema } from '../openapi.js';
+
 import { code, oneLine, table } from '../markdown.js';
+import { type OpenApiDocument, type Reference, refName, resolve, type Schema } from '../openapi.js';
 
 export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | Reference | undefined): string {
   if (!schemaOrRef) return 'any';
@@ -23,7 +24,10 @@ export function typeText(doc: OpenApiDocument, schemaOrRef: Schema | Reference |
  * type and code pinned to the catalogue): a later member's property replaces an earlier one's,
  * keeping the earlier description when it has none of its own.
  */
-function objectFields(doc: OpenApiDocument, schemaOrRef: Schema | Reference): { properties: Record<string, Schema>; required: Set<string> } {
+function objectFields(
+  doc: OpenApiDocument,
+  schemaOrRef: Schema | Reference,
+): { properties: Record<string, Schema>; required: Set<string> } {
   const schema = resolve(doc, schemaOrRef);
   const properties: Record<string, Schema> = {};
   const required = new Set<string>();
@@ -31,7 +35,8 @@ function objectFields(doc: OpenApiDocument, schemaOrRef: Schema | Reference): { 
     const fields = objectFields(doc, member);
     for (const [name, property] of Object.entries(fields.properties)) {
       const earlier = properties[name];
-      properties[name] = earlier?.description && !property.description ? { ...property, description: earlier.description } : property;
+      properties[name] =
+        earlier?.description && !property.description ? { ...property, description: earlier.description } : property;
     }
     for (const name of fields.required) required.add(name);
   }

@@ -13,7 +13,11 @@ export function commonPathPrefix(doc: OpenApiDocument): string {
   const first = split[0] ?? [];
   const shared: string[] = [];
   for (const [index, segment] of first.entries()) {
-    if (segment.startsWith('{') || !split.every((segments) => segments[index] === segment && segments.length > index + 1)) break;
+    if (
+      segment.startsWith('{') ||
+      !split.every((segments) => segments[index] === segment && segments.length > index + 1)
+    )
+      break;
     shared.push(segment);
   }
   return `/${shared.join('/')}`;

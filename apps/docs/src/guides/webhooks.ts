@@ -2,9 +2,16 @@
 // payload fields and example, then the events and webhook management the description names but
 // does not specify.
 import { ownExample, readUnspecifiedOperations } from '@svc/spec-runtime';
-import { blocks, bulletList, code, fencedBlock, oneLine, table } from '../markdown.js';
-import { asJson, listOperations, requestMediaOf, resolve, type OpenApiDocument, type OperationEntry } from '../openapi.js';
 import { callout } from '../callouts.js';
+import { blocks, bulletList, code, fencedBlock, oneLine } from '../markdown.js';
+import {
+  asJson,
+  listOperations,
+  type OpenApiDocument,
+  type OperationEntry,
+  requestMediaOf,
+  resolve,
+} from '../openapi.js';
 import type { GuideBuilder } from './guide.js';
 import { unspecifiedOperationItem } from './not-yet-specified.js';
 import { fieldTable } from './schema-text.js';
@@ -29,7 +36,11 @@ function eventSection(doc: OpenApiDocument, entry: OperationEntry): string {
     example && '### Example delivery',
     example && fencedBlock('json', JSON.stringify(example.value, null, 2)),
     '### Your answer',
-    bulletList(Object.entries(entry.operation.responses ?? {}).map(([status, response]) => `${status}: ${oneLine(resolve(doc, response).description)}`)),
+    bulletList(
+      Object.entries(entry.operation.responses ?? {}).map(
+        ([status, response]) => `${status}: ${oneLine(resolve(doc, response).description)}`,
+      ),
+    ),
     typeof unspecified === 'string' && callout('x-svc-unspecified', unspecified),
   );
 }
@@ -38,7 +49,9 @@ export const webhooksGuide: GuideBuilder = ({ doc }) => {
   const events = listOperations(doc, 'webhooks');
   if (events.length === 0) throw new Error('The contract has no webhooks');
   const webhookTags = new Set(events.flatMap((entry) => entry.operation.tags ?? []));
-  const open = readUnspecifiedOperations(asJson(doc)).filter((item) => item.tag !== undefined && webhookTags.has(item.tag));
+  const open = readUnspecifiedOperations(asJson(doc)).filter(
+    (item) => item.tag !== undefined && webhookTags.has(item.tag),
+  );
 
   return {
     id: 'webhooks',

@@ -37,7 +37,8 @@ process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
 
 /** Resources that are not timers: sockets, file and DNS requests. Timers are the client's own. */
-const pendingIo = () => process.getActiveResourcesInfo().filter((type) => type !== 'Timeout' && type !== 'Immediate').length;
+const pendingIo = () =>
+  process.getActiveResourcesInfo().filter((type) => type !== 'Timeout' && type !== 'Immediate').length;
 const idleIo = pendingIo();
 
 process.on('message', async ({ id, file }) => {

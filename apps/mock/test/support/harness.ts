@@ -3,9 +3,10 @@
 // X-RateLimit-* headers present; Idempotency-Key echoed; error.request_id equal to X-Request-Id;
 // and the response valid against the bundled contract (spec-runtime validateResponse: status
 // documented, headers, body schema, code listed for the operation and status).
-import { expect } from 'vitest';
+
 import type { Contract, Operation } from '@svc/spec-runtime';
-import { startMockServer, type RunningMock, type ServeOptions } from '../../src/index.js';
+import { expect } from 'vitest';
+import { type RunningMock, type ServeOptions, startMockServer } from '../../src/index.js';
 
 export const KEY = 'mock_test_key';
 
@@ -65,7 +66,11 @@ export class Harness {
       body = JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const response = await fetch(`${this.running.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(`${this.running.url}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await response.text();
     let parsed: unknown;
     if (text !== '') {
@@ -94,7 +99,8 @@ export class Harness {
     const clientId = options.headers?.['X-Request-Id'];
     if (clientId) expect(requestId, where).toBe(clientId);
     else expect(requestId, where).toMatch(/^req_[A-Za-z0-9]{12}$/);
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(sent.headers.get(name), `${where}: ${name}`).toMatch(/^\d+$/);
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      expect(sent.headers.get(name), `${where}: ${name}`).toMatch(/^\d+$/);
     const idempotencyKey = options.headers?.['Idempotency-Key'];
     if (idempotencyKey) expect(sent.headers.get('idempotency-key'), where).toBe(idempotencyKey);
     if (sent.status >= 400) expect(sent.body?.error?.request_id, where).toBe(requestId);

@@ -25,7 +25,8 @@ function firstValue(contract: Contract, node: unknown, depth = 0): unknown {
 
 export function sampleValue(contract: Contract, param: OperationParameter): string {
   const holder = contract.resolve(param.schemaPointer.replace(/\/schema$/, '')) as Json;
-  const value = holder.example ?? (holder.examples && Object.values(holder.examples)[0]) ?? firstValue(contract, param.schema);
+  const value =
+    holder.example ?? (holder.examples && Object.values(holder.examples)[0]) ?? firstValue(contract, param.schema);
   if (value === undefined) throw new Error(`No sample for ${param.in} parameter ${param.name}`);
   return String(value);
 }
@@ -39,9 +40,14 @@ export function pathFor(contract: Contract, op: Operation, override: Record<stri
 }
 
 /** The path with the required query parameters (and `extra`) appended. */
-export function urlFor(contract: Contract, op: Operation, options: { params?: Record<string, string>; query?: Record<string, string> } = {}): string {
+export function urlFor(
+  contract: Contract,
+  op: Operation,
+  options: { params?: Record<string, string>; query?: Record<string, string> } = {},
+): string {
   const query = new URLSearchParams();
-  for (const param of op.parameters.filter((p) => p.in === 'query' && p.required)) query.set(param.name, sampleValue(contract, param));
+  for (const param of op.parameters.filter((p) => p.in === 'query' && p.required))
+    query.set(param.name, sampleValue(contract, param));
   for (const [name, value] of Object.entries(options.query ?? {})) query.set(name, value);
   const search = query.toString();
   return pathFor(contract, op, options.params) + (search ? `?${search}` : '');
@@ -68,13 +74,24 @@ export function responseExamples(contract: Contract, op: Operation): Array<{ key
 }
 
 /** The error spec-runtime (and therefore the sandbox) chooses for the same request. */
-export function expectedError(contract: Contract, op: Operation, parts: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown }): { code: string; status: number } | null {
+export function expectedError(
+  contract: Contract,
+  op: Operation,
+  parts: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown },
+): { code: string; status: number } | null {
   const params: Record<string, string> = {};
-  for (const param of op.parameters.filter((p) => p.in === 'path')) params[param.name] = parts.params?.[param.name] ?? sampleValue(contract, param);
+  for (const param of op.parameters.filter((p) => p.in === 'path'))
+    params[param.name] = parts.params?.[param.name] ?? sampleValue(contract, param);
   const query = new URLSearchParams();
-  for (const param of op.parameters.filter((p) => p.in === 'query' && p.required)) query.set(param.name, sampleValue(contract, param));
+  for (const param of op.parameters.filter((p) => p.in === 'query' && p.required))
+    query.set(param.name, sampleValue(contract, param));
   for (const [name, value] of Object.entries(parts.query ?? {})) query.set(name, value);
-  const violations = contract.validateRequest(op, { params, query, headers: {}, body: parts.body ?? sampleBody(contract, op) });
+  const violations = contract.validateRequest(op, {
+    params,
+    query,
+    headers: {},
+    body: parts.body ?? sampleBody(contract, op),
+  });
   if (violations.length === 0) return null;
   const choice = contract.errorFor(violations, op);
   return { code: choice.code, status: choice.status };

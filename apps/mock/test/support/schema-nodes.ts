@@ -10,7 +10,8 @@ function expand(contract: Contract, node: unknown, out: Json[]): Json[] {
   const object = node as Json;
   out.push(object);
   if (typeof object.$ref === 'string') expand(contract, contract.resolve(object.$ref), out);
-  for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(object[key])) for (const branch of object[key]) expand(contract, branch, out);
+  for (const key of ['allOf', 'anyOf', 'oneOf'])
+    if (Array.isArray(object[key])) for (const branch of object[key]) expand(contract, branch, out);
   return out;
 }
 
@@ -19,6 +20,7 @@ export function nodesAt(contract: Contract, pointer: string, property?: string):
   const nodes = expand(contract, contract.resolve(pointer), []);
   if (property === undefined) return nodes;
   const out: Json[] = [];
-  for (const node of nodes) if (node.properties?.[property] !== undefined) expand(contract, node.properties[property], out);
+  for (const node of nodes)
+    if (node.properties?.[property] !== undefined) expand(contract, node.properties[property], out);
   return out;
 }

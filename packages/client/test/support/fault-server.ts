@@ -2,7 +2,7 @@
 // request as it arrived on the wire, honours Idempotency-Key like the service does (a 2xx is
 // stored and replayed with `Idempotency-Replayed: true`, the write is not applied again), and can
 // enforce a sliding one-second rate limit, counting the 429s it gives.
-import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request as the server saw it. `path` is the raw request target, percent-encoding included. */
@@ -67,12 +67,25 @@ function requestIdOf(headers: IncomingHttpHeaders): string {
 }
 
 /** An error body in the API's dialect. */
-export function errorBody(status: number, type: string, code: string, message: string, extra: Record<string, unknown> = {}) {
+export function errorBody(
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     status,
     body: {
       // request_id is filled in when the body is sent.
-      error: { type, code, message, retryable: status === 429 || status >= 500, doc_url: `https://docs.example.com/errors/${code}`, ...extra } as Record<string, unknown>,
+      error: {
+        type,
+        code,
+        message,
+        retryable: status === 429 || status >= 500,
+        doc_url: `https://docs.example.com/errors/${code}`,
+        ...extra,
+      } as Record<string, unknown>,
     },
   };
 }
@@ -101,10 +114,16 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     type: 'TEXT',
   }));
 
-  function send(res: ServerResponse, requestId: string, status: number, body: unknown, headers: Record<string, string> = {}) {
+  function send(
+    res: ServerResponse,
+    requestId: string,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) {
     // Every error carries the request id of its response, as on the service.
     const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
-    if (error) error['request_id'] = requestId;
+    if (error) error.request_id = requestId;
     res.writeHead(status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...headers });
     res.end(body === undefined ? undefined : JSON.stringify(body));
   }
@@ -114,7 +133,16 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const size = Number(url.searchParams.get('size') ?? 20);
     const data = items.slice((pageNumber - 1) * size, pageNumber * size);
     const totalPages = Math.ceil(items.length / size);
-    return { data, pagination: { page: pageNumber, size, total_count: items.length, total_pages: totalPages, has_more: pageNumber < totalPages } };
+    return {
+      data,
+      pagination: {
+        page: pageNumber,
+        size,
+        total_count: items.length,
+        total_pages: totalPages,
+        has_more: pageNumber < totalPages,
+      },
+    };
   }
 
   /** The normal behaviour: a handful of the contract's operations. */
@@ -148,7 +176,10 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     }
     const actionMatch = /^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(path);
     if (method === 'PUT' && actionMatch) {
-      return { status: 200, body: { data: { contact_number: decodeURIComponent(actionMatch[1] ?? ''), ...(body as object) } } };
+      return {
+        status: 200,
+        body: { data: { contact_number: decodeURIComponent(actionMatch[1] ?? ''), ...(body as object) } },
+      };
     }
     return errorBody(404, 'not_found_error', 'ENDPOINT_NOT_FOUND', `No endpoint at ${method} ${path}.`);
   }
@@ -180,12 +211,15 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     }
     const url = new URL(rawPath, 'http://localhost');
     const requestId = requestIdOf(req.headers);
-    const idempotencyKey = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+    const idempotencyKey =
+      typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
     const echo: Record<string, string> = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
 
     if (overRateLimit(method, options.rateLimitClock?.() ?? at)) {
       rateLimited++;
-      const limited = errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded.', { retry_after_seconds: 1 });
+      const limited = errorBody(429, 'rate_limit_error', 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded.', {
+        retry_after_seconds: 1,
+      });
       return send(res, requestId, limited.status, limited.body, { ...echo, 'X-RateLimit-Reset': '1' });
     }
 
@@ -212,7 +246,12 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const authorization = req.headers.authorization;
     if (authorization !== `Api-Key ${options.apiKey}`) {
       // Like the service, the message includes the failing value: here, the key itself.
-      const denied = errorBody(401, 'authentication_error', 'API_KEY_INVALID', `The API key ${authorization ?? '(none)'} is invalid.`);
+      const denied = errorBody(
+        401,
+        'authentication_error',
+        'API_KEY_INVALID',
+        `The API key ${authorization ?? '(none)'} is invalid.`,
+      );
       return send(res, requestId, denied.status, denied.body, echo);
     }
 
@@ -220,10 +259,16 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     if (write && idempotencyKey) {
       const previous = stored.get(idempotencyKey);
       if (previous && (previous.method !== method || previous.path !== url.pathname)) {
-        const reuse = errorBody(409, 'conflict_error', 'IDEMPOTENCY_KEY_REUSE', 'Key used for a different endpoint or method.');
+        const reuse = errorBody(
+          409,
+          'conflict_error',
+          'IDEMPOTENCY_KEY_REUSE',
+          'Key used for a different endpoint or method.',
+        );
         return send(res, requestId, reuse.status, reuse.body, echo);
       }
-      if (previous) return send(res, requestId, previous.status, previous.body, { ...echo, 'Idempotency-Replayed': 'true' });
+      if (previous)
+        return send(res, requestId, previous.status, previous.body, { ...echo, 'Idempotency-Replayed': 'true' });
     }
 
     const outcome = route(method, url, body);

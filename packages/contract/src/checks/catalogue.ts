@@ -10,80 +10,254 @@ export interface CheckInfo {
 export const CHECKS = {
   // Applied to every response the suite receives (the recorder runs them; none escapes).
   'response.no-5xx': { title: 'Never a 5xx', source: 'a 5xx is a server failure whatever the input' },
-  'response.status-documented': { title: 'The status is documented for the operation (or is an API-wide error)', source: 'responses of the operation' },
-  'response.content-type': { title: 'Content-Type is application/json where a body is documented', source: 'response content' },
-  'response.schema': { title: 'The body validates against the documented schema (error bodies too)', source: 'response schema (Ajv 2020-12)' },
+  'response.status-documented': {
+    title: 'The status is documented for the operation (or is an API-wide error)',
+    source: 'responses of the operation',
+  },
+  'response.content-type': {
+    title: 'Content-Type is application/json where a body is documented',
+    source: 'response content',
+  },
+  'response.schema': {
+    title: 'The body validates against the documented schema (error bodies too)',
+    source: 'response schema (Ajv 2020-12)',
+  },
   'response.headers': { title: 'Documented response headers are present and valid', source: 'response headers' },
-  'response.rate-limit-headers': { title: 'X-RateLimit-* are present and numeric on every response', source: 'headers required on every response' },
-  'response.rate-limit-window': { title: "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)", source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader' },
-  'response.error-code': { title: 'error.code is one the operation lists for that status', source: 'the error response code enum' },
-  'response.error-type': { title: 'error.type matches the code and the status', source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type' },
-  'response.retryable': { title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)', source: 'ErrorCode x-svc-retryable' },
-  'response.request-id': { title: 'request id well-formed, in the header and equal to error.request_id', source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader' },
-  'response.idempotency-key-echo': { title: 'Idempotency-Key is echoed on the response to a request that sent one', source: 'IdempotencyKeyHeader' },
+  'response.rate-limit-headers': {
+    title: 'X-RateLimit-* are present and numeric on every response',
+    source: 'headers required on every response',
+  },
+  'response.rate-limit-window': {
+    title:
+      "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
+    source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader',
+  },
+  'response.error-code': {
+    title: 'error.code is one the operation lists for that status',
+    source: 'the error response code enum',
+  },
+  'response.error-type': {
+    title: 'error.type matches the code and the status',
+    source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type',
+  },
+  'response.retryable': {
+    title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)',
+    source: 'ErrorCode x-svc-retryable',
+  },
+  'response.request-id': {
+    title: 'request id well-formed, in the header and equal to error.request_id',
+    source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader',
+  },
+  'response.idempotency-key-echo': {
+    title: 'Idempotency-Key is echoed on the response to a request that sent one',
+    source: 'IdempotencyKeyHeader',
+  },
   'response.transport': { title: 'The server answers (no connection failure or timeout)', source: '' },
-  'response.pagination': { title: 'The pagination block adds up: total_pages, has_more and the page\'s length follow from page, size and total_count; page and size echo the request', source: 'Pagination (list response convention)' },
-  'response.error-fields': { title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)', source: 'ApiError retry_after_seconds' },
+  'response.pagination': {
+    title:
+      "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
+    source: 'Pagination (list response convention)',
+  },
+  'response.error-fields': {
+    title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)',
+    source: 'ApiError retry_after_seconds',
+  },
 
   // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
-  'fixtures.discovery': { title: 'Every discovery request (the lists the fixtures come from) succeeds', source: 'the list operations\' success responses' },
+  'fixtures.discovery': {
+    title: 'Every discovery request (the lists the fixtures come from) succeeds',
+    source: "the list operations' success responses",
+  },
 
   // Per operation, generated from the spec.
-  'conformance.success': { title: 'A valid request succeeds (2xx)', source: 'the operation\'s success response' },
+  'conformance.success': { title: 'A valid request succeeds (2xx)', source: "the operation's success response" },
   'auth.missing-key': { title: 'No key: 401 with a code the operation lists', source: 'security + 401 response' },
-  'auth.malformed-header': { title: 'Malformed Authorization header: 401 with a listed code', source: 'security scheme + 401 response' },
+  'auth.malformed-header': {
+    title: 'Malformed Authorization header: 401 with a listed code',
+    source: 'security scheme + 401 response',
+  },
   'auth.unknown-key': { title: 'Unknown key: 401 with a listed code', source: '401 response' },
-  'auth.insufficient-scope': { title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope', source: 'security requirement scopes + 403 response' },
-  'auth.sufficient-scope': { title: 'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)', source: 'security requirement scopes' },
-  'auth.revoked-key': { title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED', source: 'the 401 response + the catalogue' },
-  'auth.trial-plan': { title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED', source: 'the 403 response + the catalogue' },
-  'auth.line-forbidden': { title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN', source: 'the 403 response + the catalogue' },
-  'boundary.inside': { title: 'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted', source: 'minimum/maximum, minLength/maxLength, maxItems' },
-  'request-id.echo': { title: 'A sent X-Request-Id is echoed in the header and in error.request_id', source: 'RequestIdParameter' },
-  'negative.out-of-range': { title: 'Integer parameters outside their bounds (page, size) are refused with the documented code', source: 'parameter minimum/maximum + x-svc-error-code' },
-  'negative.phone-format': { title: 'Phone numbers not in E.164 are refused with the documented code', source: 'PhoneNumber pattern + x-svc-error-code' },
-  'negative.enum': { title: 'Values outside an enum are refused with the documented code', source: 'enum + x-svc-error-code' },
-  'negative.pattern': { title: 'Strings that do not match their pattern are refused with the documented code', source: 'pattern + x-svc-error-code' },
-  'negative.missing-required': { title: 'Missing required parameters and fields are refused with the documented code', source: 'required + x-svc-error-code' },
-  'negative.too-long': { title: 'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code', source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code' },
-  'negative.unknown-field': { title: 'Unknown body fields are refused, never dropped', source: 'additionalProperties: false + x-svc-error-code' },
-  'negative.malformed-json': { title: 'Malformed JSON is refused with the documented code', source: 'required request body' },
-  'negative.content-type': { title: 'A body that is not application/json is refused with 415', source: 'the operation\'s 415 response' },
-  'negative.id-prefix': { title: 'An id with the wrong prefix is refused with the documented code', source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code' },
-  'negative.unknown-id': { title: 'An unknown id of each prefix gives the documented 404', source: 'parameter x-svc-error-code / the operation\'s 404 codes' },
+  'auth.insufficient-scope': {
+    title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
+    source: 'security requirement scopes + 403 response',
+  },
+  'auth.sufficient-scope': {
+    title:
+      'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)',
+    source: 'security requirement scopes',
+  },
+  'auth.revoked-key': {
+    title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
+    source: 'the 401 response + the catalogue',
+  },
+  'auth.trial-plan': {
+    title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
+    source: 'the 403 response + the catalogue',
+  },
+  'auth.line-forbidden': {
+    title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN',
+    source: 'the 403 response + the catalogue',
+  },
+  'boundary.inside': {
+    title:
+      'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted',
+    source: 'minimum/maximum, minLength/maxLength, maxItems',
+  },
+  'request-id.echo': {
+    title: 'A sent X-Request-Id is echoed in the header and in error.request_id',
+    source: 'RequestIdParameter',
+  },
+  'negative.out-of-range': {
+    title: 'Integer parameters outside their bounds (page, size) are refused with the documented code',
+    source: 'parameter minimum/maximum + x-svc-error-code',
+  },
+  'negative.phone-format': {
+    title: 'Phone numbers not in E.164 are refused with the documented code',
+    source: 'PhoneNumber pattern + x-svc-error-code',
+  },
+  'negative.enum': {
+    title: 'Values outside an enum are refused with the documented code',
+    source: 'enum + x-svc-error-code',
+  },
+  'negative.pattern': {
+    title: 'Strings that do not match their pattern are refused with the documented code',
+    source: 'pattern + x-svc-error-code',
+  },
+  'negative.missing-required': {
+    title: 'Missing required parameters and fields are refused with the documented code',
+    source: 'required + x-svc-error-code',
+  },
+  'negative.too-long': {
+    title:
+      'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code',
+    source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code',
+  },
+  'negative.unknown-field': {
+    title: 'Unknown body fields are refused, never dropped',
+    source: 'additionalProperties: false + x-svc-error-code',
+  },
+  'negative.malformed-json': {
+    title: 'Malformed JSON is refused with the documented code',
+    source: 'required request body',
+  },
+  'negative.content-type': {
+    title: 'A body that is not application/json is refused with 415',
+    source: "the operation's 415 response",
+  },
+  'negative.id-prefix': {
+    title: 'An id with the wrong prefix is refused with the documented code',
+    source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code',
+  },
+  'negative.unknown-id': {
+    title: 'An unknown id of each prefix gives the documented 404',
+    source: "parameter x-svc-error-code / the operation's 404 codes",
+  },
 
   // API-wide.
   'routing.unknown-path': { title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND', source: 'API-wide catalogue code' },
-  'routing.wrong-method': { title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED', source: 'API-wide catalogue code' },
-  'rate-limit.burst': { title: 'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429', source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader' },
+  'routing.wrong-method': {
+    title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
+    source: 'API-wide catalogue code',
+  },
+  'rate-limit.burst': {
+    title:
+      'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429',
+    source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader',
+  },
 
   // Stateful behaviour (--allow-writes, profile full).
-  'threads.create-then-read': { title: 'A created thread holds its first comment and reads back the same', source: 'createThread / getThread' },
-  'threads.duplicate': { title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS', source: 'createThread 409' },
-  'threads.comment-then-read': { title: 'An added comment reads back at the end of the thread, comment_count follows', source: 'addThreadComment / getThread' },
-  'threads.content-limits': { title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused', source: 'NoteContent maxLength + x-svc-error-code' },
-  'threads.create-content-limits': { title: 'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)', source: 'CreateThreadRequest content maxLength/minLength' },
+  'threads.create-then-read': {
+    title: 'A created thread holds its first comment and reads back the same',
+    source: 'createThread / getThread',
+  },
+  'threads.duplicate': {
+    title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
+    source: 'createThread 409',
+  },
+  'threads.comment-then-read': {
+    title: 'An added comment reads back at the end of the thread, comment_count follows',
+    source: 'addThreadComment / getThread',
+  },
+  'threads.content-limits': {
+    title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused',
+    source: 'NoteContent maxLength + x-svc-error-code',
+  },
+  'threads.create-content-limits': {
+    title:
+      'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
+    source: 'CreateThreadRequest content maxLength/minLength',
+  },
   'threads.mentions': { title: 'Inline mentions come back parsed in mentions', source: 'NoteContent / NoteMention' },
-  'conversations.action-idempotent': { title: 'Every conversation action repeated is a 200 no-op', source: 'ConversationAction x-svc-transitions' },
-  'conversations.archive': { title: 'ARCHIVE then UNARCHIVE succeed, each repeatable', source: 'ConversationAction x-svc-transitions' },
-  'custom-fields.option-rules': { title: 'Options: new ones get a key, rename by key, missing ones are removed', source: 'x-svc-option-rules' },
-  'custom-fields.option-invalid': { title: 'Duplicate option labels are refused with the documented code', source: 'x-svc-option-rules LABEL_UNIQUE' },
-  'custom-fields.options-not-supported': { title: 'Options on a field of a type without options are refused', source: 'x-svc-option-rules DROPDOWN_ONLY' },
-  'custom-fields.managed-by-integration': { title: 'A field synced from an integration cannot be updated (409)', source: 'CustomField source' },
+  'conversations.action-idempotent': {
+    title: 'Every conversation action repeated is a 200 no-op',
+    source: 'ConversationAction x-svc-transitions',
+  },
+  'conversations.archive': {
+    title: 'ARCHIVE then UNARCHIVE succeed, each repeatable',
+    source: 'ConversationAction x-svc-transitions',
+  },
+  'custom-fields.option-rules': {
+    title: 'Options: new ones get a key, rename by key, missing ones are removed',
+    source: 'x-svc-option-rules',
+  },
+  'custom-fields.option-invalid': {
+    title: 'Duplicate option labels are refused with the documented code',
+    source: 'x-svc-option-rules LABEL_UNIQUE',
+  },
+  'custom-fields.options-not-supported': {
+    title: 'Options on a field of a type without options are refused',
+    source: 'x-svc-option-rules DROPDOWN_ONLY',
+  },
+  'custom-fields.managed-by-integration': {
+    title: 'A field synced from an integration cannot be updated (409)',
+    source: 'CustomField source',
+  },
   'custom-fields.built-in': { title: 'A built-in field key cannot be updated (400)', source: 'updateCustomField 400' },
   'custom-fields.partial-update': { title: 'Only the fields sent change', source: 'UpdateCustomFieldRequest' },
-  'receptionist.merge-rules': { title: 'Single values are merged: the others keep their values', source: 'x-svc-merge-rules.merged' },
-  'receptionist.collections-replaced': { title: 'Collections are replaced as complete sets', source: 'x-svc-merge-rules.replaced' },
-  'summary-templates.delete': { title: 'DELETE gives 204, then 404 for the same template', source: 'x-svc-transitions' },
-  'tags.add-remove': { title: 'Tags: add, add again (409), remove, remove again (404)', source: 'addConversationItemTags / removeConversationItemTag' },
-  'dialer-queues.partial-update': { title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was', source: 'UpdateDialingQueueRequest (all fields optional)' },
-  'dialer-queues.unknown-assignee': { title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND', source: 'UpdateDialingQueueRequest user_id' },
-  'idempotency.replay': { title: 'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again, on every write method', source: 'IdempotencyKeyParameter' },
-  'idempotency.key-reuse': { title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE', source: 'IdempotencyConflict' },
-  'idempotency.failed-not-consumed': { title: 'A failed request does not consume its key', source: 'IdempotencyKeyParameter' },
+  'receptionist.merge-rules': {
+    title: 'Single values are merged: the others keep their values',
+    source: 'x-svc-merge-rules.merged',
+  },
+  'receptionist.collections-replaced': {
+    title: 'Collections are replaced as complete sets',
+    source: 'x-svc-merge-rules.replaced',
+  },
+  'summary-templates.delete': {
+    title: 'DELETE gives 204, then 404 for the same template',
+    source: 'x-svc-transitions',
+  },
+  'tags.add-remove': {
+    title: 'Tags: add, add again (409), remove, remove again (404)',
+    source: 'addConversationItemTags / removeConversationItemTag',
+  },
+  'dialer-queues.partial-update': {
+    title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was',
+    source: 'UpdateDialingQueueRequest (all fields optional)',
+  },
+  'dialer-queues.unknown-assignee': {
+    title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
+    source: 'UpdateDialingQueueRequest user_id',
+  },
+  'idempotency.replay': {
+    title:
+      'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again, on every write method',
+    source: 'IdempotencyKeyParameter',
+  },
+  'idempotency.key-reuse': {
+    title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
+    source: 'IdempotencyConflict',
+  },
+  'idempotency.failed-not-consumed': {
+    title: 'A failed request does not consume its key',
+    source: 'IdempotencyKeyParameter',
+  },
 
   // The validating proxy (svc-contract proxy): requests an integrator sends, wrong on purpose or not.
-  'proxy.refusal': { title: 'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error', source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code' },
+  'proxy.refusal': {
+    title:
+      'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error',
+    source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code',
+  },
 
   // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).
   'suite.error': { title: 'The check ran to completion', source: '' },

@@ -4,7 +4,7 @@
 // (retry_after_seconds: "rate limits only"), and the rate-limit headers agree with each other
 // (Remaining never above Limit).
 import { isObject } from '@svc/spec-runtime';
-import { errorOf, header, type Exchange } from '../http/exchange.js';
+import { type Exchange, errorOf, header } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
 const int = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
@@ -12,24 +12,44 @@ const int = (v: unknown): number | undefined => (typeof v === 'number' && Number
 /** Problems of the pagination block of a 2xx list response (empty: none, or no pagination block). */
 export function paginationProblems(exchange: Exchange, stateless = false): string[] {
   const body = exchange.body;
-  if (exchange.status < 200 || exchange.status >= 300 || !isObject(body) || !isObject(body.pagination) || !Array.isArray(body.data)) return [];
+  if (
+    exchange.status < 200 ||
+    exchange.status >= 300 ||
+    !isObject(body) ||
+    !isObject(body.pagination) ||
+    !Array.isArray(body.data)
+  )
+    return [];
   const p = body.pagination;
   const [page, size, total, pages] = [int(p.page), int(p.size), int(p.total_count), int(p.total_pages)];
   const problems: string[] = [];
   const sent = exchange.request.query ?? {};
   // A stateless mock answers its example whatever was asked: only its arithmetic can be checked.
-  for (const [name, value] of stateless ? [] : ([['page', page], ['size', size]] as const)) {
+  for (const [name, value] of stateless
+    ? []
+    : ([
+        ['page', page],
+        ['size', size],
+      ] as const)) {
     const asked = sent[name];
-    if (asked !== undefined && /^\d+$/.test(asked) && value !== undefined && value !== Number(asked)) problems.push(`${name} ${asked} was asked, pagination.${name} is ${value}`);
+    if (asked !== undefined && /^\d+$/.test(asked) && value !== undefined && value !== Number(asked))
+      problems.push(`${name} ${asked} was asked, pagination.${name} is ${value}`);
   }
   if (page === undefined || size === undefined || total === undefined || size < 1) return problems;
   const expectedPages = Math.ceil(total / size);
   // No items: 0 pages by the arithmetic; a single empty page is a harmless reading of the same.
-  if (pages !== undefined && pages !== expectedPages && !(total === 0 && pages === 1)) problems.push(`total_pages ${pages}, but total_count ${total} in pages of ${size} makes ${expectedPages}`);
+  if (pages !== undefined && pages !== expectedPages && !(total === 0 && pages === 1))
+    problems.push(`total_pages ${pages}, but total_count ${total} in pages of ${size} makes ${expectedPages}`);
   const more = page * size < total;
-  if (typeof p.has_more === 'boolean' && p.has_more !== more) problems.push(`has_more ${String(p.has_more)} on page ${page} of ${expectedPages} (total_count ${total}, size ${size})`);
+  if (typeof p.has_more === 'boolean' && p.has_more !== more)
+    problems.push(
+      `has_more ${String(p.has_more)} on page ${page} of ${expectedPages} (total_count ${total}, size ${size})`,
+    );
   const length = Math.max(0, Math.min(size, total - (page - 1) * size));
-  if (body.data.length !== length) problems.push(`page ${page} holds ${body.data.length} entries; total_count ${total} in pages of ${size} puts ${length} on it`);
+  if (body.data.length !== length)
+    problems.push(
+      `page ${page} holds ${body.data.length} entries; total_count ${total} in pages of ${size} puts ${length} on it`,
+    );
   return problems;
 }
 
@@ -40,7 +60,11 @@ export function errorFieldProblems(spec: Spec, exchange: Exchange): string[] {
   const entry = typeof error.code === 'string' ? spec.contract.catalogue.get(error.code) : undefined;
   const rateLimited = exchange.status === 429 || entry?.type === 'rate_limit_error';
   const after = error.retry_after_seconds;
-  return !rateLimited && after !== undefined && after !== null ? [`retry_after_seconds ${JSON.stringify(after)} on ${String(error.code)}: the description allows it on rate limits only`] : [];
+  return !rateLimited && after !== undefined && after !== null
+    ? [
+        `retry_after_seconds ${JSON.stringify(after)} on ${String(error.code)}: the description allows it on rate limits only`,
+      ]
+    : [];
 }
 
 /** Rate-limit headers that contradict each other (Remaining above Limit). */
@@ -48,5 +72,7 @@ export function rateLimitProblems(spec: Spec, exchange: Exchange): string[] {
   const limit = Number(header(exchange, spec.rateLimitHeaders.limit));
   const remaining = Number(header(exchange, spec.rateLimitHeaders.remaining));
   if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return [];
-  return remaining > limit ? [`${spec.rateLimitHeaders.remaining} ${remaining} is above ${spec.rateLimitHeaders.limit} ${limit}`] : [];
+  return remaining > limit
+    ? [`${spec.rateLimitHeaders.remaining} ${remaining} is above ${spec.rateLimitHeaders.limit} ${limit}`]
+    : [];
 }

@@ -2,8 +2,8 @@
 // validateRequest finds the violations (with the codes x-svc-error-code attaches to them) and
 // errorFor picks the one error the operation answers with. No table of expected codes exists in
 // this package; only the operation's documented responses and the catalogue are consulted.
-import { sharedResponseCodes, type Operation } from '@svc/spec-runtime';
-import { errorOf, type Exchange } from '../http/exchange.js';
+import { type Operation, sharedResponseCodes } from '@svc/spec-runtime';
+import { type Exchange, errorOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
 /** A request addressed to one operation: path parameters (decoded), query and JSON body. */
@@ -22,8 +22,18 @@ export interface Expected {
 }
 
 /** The expected error for a request that violates the contract, or undefined when it does not. */
-export function expectedFor(spec: Spec, op: Operation, request: OpRequest, headers: Record<string, string> = {}): Expected | undefined {
-  const violations = spec.contract.validateRequest(op, { params: request.params ?? {}, query: request.query ?? {}, headers, body: request.body });
+export function expectedFor(
+  spec: Spec,
+  op: Operation,
+  request: OpRequest,
+  headers: Record<string, string> = {},
+): Expected | undefined {
+  const violations = spec.contract.validateRequest(op, {
+    params: request.params ?? {},
+    query: request.query ?? {},
+    headers,
+    body: request.body,
+  });
   if (violations.length === 0) return undefined;
   const choice = spec.contract.errorFor(violations, op);
   return { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') };
@@ -62,6 +72,7 @@ export function ownCodes(spec: Spec, op: Operation, status: number): string[] {
 /** A code the contract names for a scenario, checked to be one the operation lists. */
 export function listedCode(spec: Spec, op: Operation, code: string): Expected {
   const entry = spec.contract.catalogue.get(code);
-  if (!entry || !(op.codesByStatus.get(entry.status)?.has(code) ?? false)) throw new Error(`${op.operationId} does not list ${code}; the scenario no longer matches the contract.`);
+  if (!entry || !(op.codesByStatus.get(entry.status)?.has(code) ?? false))
+    throw new Error(`${op.operationId} does not list ${code}; the scenario no longer matches the contract.`);
   return { status: entry.status, codes: [code], why: entry.description };
 }

@@ -38,7 +38,8 @@ function keyOf(exchange: Exchange): string | undefined {
 
 /** Whether `later` (sent after `earlier` was answered) is certainly in `earlier`'s window. */
 function sameWindow(earlier: Seen, later: Seen): boolean {
-  if (earlier.reset >= UNIX_TIME_FROM || later.reset >= UNIX_TIME_FROM) return earlier.reset === later.reset && earlier.reset >= UNIX_TIME_FROM;
+  if (earlier.reset >= UNIX_TIME_FROM || later.reset >= UNIX_TIME_FROM)
+    return earlier.reset === later.reset && earlier.reset >= UNIX_TIME_FROM;
   // The server counted earlier.reset seconds no sooner than the earlier request was sent; rounded
   // up, the window then had more than reset - 1 seconds left.
   return later.receivedAt < earlier.sentAt + (earlier.reset - 1) * 1000;
@@ -51,7 +52,8 @@ export class RateWindows {
 
   /** Problems of one exchange against the ones before it; undefined when the check does not apply. */
   observe(exchange: Exchange): string[] | undefined {
-    if (exchange.error !== undefined || exchange.sentAt === undefined || exchange.receivedAt === undefined) return undefined;
+    if (exchange.error !== undefined || exchange.sentAt === undefined || exchange.receivedAt === undefined)
+      return undefined;
     // A refused key may be bucketed by anything (an address): only keys the server took part.
     if (exchange.status === 401) return undefined;
     const key = keyOf(exchange);
@@ -67,13 +69,23 @@ export class RateWindows {
     const documented = write ? limits.writeRequestsPerSecond : limits.readRequestsPerSecond;
     const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
     const problems: string[] = [];
-    if (limit !== documented) problems.push(`${where}: ${names.limit} ${limit}, but the documented ${write ? 'write' : 'read'} limit is ${documented}`);
+    if (limit !== documented)
+      problems.push(
+        `${where}: ${names.limit} ${limit}, but the documented ${write ? 'write' : 'read'} limit is ${documented}`,
+      );
 
     const track = `${write ? 'write' : 'read'} ${key}`;
     const seen: Seen = { remaining, reset, sentAt: exchange.sentAt, receivedAt: exchange.receivedAt, where };
     const before = this.last.get(track);
-    if (before !== undefined && seen.sentAt >= before.receivedAt && sameWindow(before, seen) && remaining > before.remaining) {
-      problems.push(`${where}: ${names.remaining} rose from ${before.remaining} (${before.where}) to ${remaining} inside one window (${names.reset} ${before.reset}, then ${reset})`);
+    if (
+      before !== undefined &&
+      seen.sentAt >= before.receivedAt &&
+      sameWindow(before, seen) &&
+      remaining > before.remaining
+    ) {
+      problems.push(
+        `${where}: ${names.remaining} rose from ${before.remaining} (${before.where}) to ${remaining} inside one window (${names.reset} ${before.reset}, then ${reset})`,
+      );
     }
     // Keep the latest answer; a request that overlapped the last one is compared no further.
     if (before === undefined || seen.sentAt >= before.receivedAt) this.last.set(track, seen);

@@ -5,11 +5,11 @@
 // every response even where the status is undocumented, the form of a generated request id, the
 // echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
 import type { ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
-import { API_WIDE, type CheckId } from './catalogue.js';
-import { errorOf, header, type Exchange } from '../http/exchange.js';
+import { type Exchange, errorOf, header } from '../http/exchange.js';
 import type { CheckOutcome } from '../model.js';
-import { responseVerdict } from '../verdict.js';
 import type { Spec } from '../spec.js';
+import { responseVerdict } from '../verdict.js';
+import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 
 const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
@@ -38,7 +38,14 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
   const operationId = exchange.operation?.operationId ?? API_WIDE;
   const failures = new Map<CheckId, string[]>();
   const fail = (check: CheckId, message: string) => failures.set(check, [...(failures.get(check) ?? []), message]);
-  const applicable = new Set<CheckId>(['response.no-5xx', 'response.status-documented', 'response.schema', 'response.headers', 'response.rate-limit-headers', 'response.request-id']);
+  const applicable = new Set<CheckId>([
+    'response.no-5xx',
+    'response.status-documented',
+    'response.schema',
+    'response.headers',
+    'response.rate-limit-headers',
+    'response.request-id',
+  ]);
   const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
 
   if (exchange.error !== undefined) {
@@ -48,7 +55,8 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
 
   const headers = exchange.headers;
   const body = exchange.text === '' ? undefined : exchange.body;
-  for (const problem of spec.contract.checkResponse(exchange.operation, exchange.status, headers, body)) fail(kindToCheck(spec, problem), problem.message);
+  for (const problem of spec.contract.checkResponse(exchange.operation, exchange.status, headers, body))
+    fail(kindToCheck(spec, problem), problem.message);
 
   // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
   if (body !== undefined) {
@@ -64,7 +72,8 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
     const already = failures.get('response.rate-limit-headers')?.some((m) => m.includes(h.name)) ?? false;
     if (already) continue;
     if (value === undefined) fail('response.rate-limit-headers', `${where}: ${h.name} is missing`);
-    else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value)) fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
+    else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
+      fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
   }
 
   // Request ids: generated ones have the documented form; a sent one comes back unchanged.
@@ -72,27 +81,51 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
   const sent = exchange.request.requestId;
   const error = errorOf(exchange);
   if (requestId === undefined) {
-    if (!failures.get('response.request-id')?.length) fail('response.request-id', `${where}: no ${spec.requestIdHeader} header`);
+    if (!failures.get('response.request-id')?.length)
+      fail('response.request-id', `${where}: no ${spec.requestIdHeader} header`);
   } else if (sent === undefined && !spec.requestIdPattern.test(requestId)) {
-    fail('response.request-id', `${where}: ${spec.requestIdHeader} ${JSON.stringify(requestId)} does not match ${spec.requestIdPattern.source}`);
+    fail(
+      'response.request-id',
+      `${where}: ${spec.requestIdHeader} ${JSON.stringify(requestId)} does not match ${spec.requestIdPattern.source}`,
+    );
   } else if (sent !== undefined && requestId !== sent) {
-    fail('response.request-id', `${where}: sent ${spec.requestIdHeader} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`);
+    fail(
+      'response.request-id',
+      `${where}: sent ${spec.requestIdHeader} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`,
+    );
   }
-  if (error && sent === undefined && typeof error.request_id === 'string' && !spec.requestIdPattern.test(error.request_id)) {
-    fail('response.request-id', `${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${spec.requestIdPattern.source}`);
+  if (
+    error &&
+    sent === undefined &&
+    typeof error.request_id === 'string' &&
+    !spec.requestIdPattern.test(error.request_id)
+  ) {
+    fail(
+      'response.request-id',
+      `${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${spec.requestIdPattern.source}`,
+    );
   }
 
   if (exchange.status >= 400 && error) {
     applicable.add('response.error-code').add('response.error-type').add('response.retryable');
     const entry = typeof error.code === 'string' ? spec.contract.catalogue.get(error.code) : undefined;
     if (entry?.type === 'rate_limit_error' || exchange.status === 429) {
-      if (error.retryable !== true) fail('response.retryable', `${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`);
+      if (error.retryable !== true)
+        fail(
+          'response.retryable',
+          `${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`,
+        );
       const after = error.retry_after_seconds;
-      if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0)) fail('response.retryable', `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`);
+      if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0))
+        fail(
+          'response.retryable',
+          `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`,
+        );
     }
   }
 
-  for (const problem of rateLimitProblems(spec, exchange)) if (!failures.has('response.rate-limit-headers')) fail('response.rate-limit-headers', `${where}: ${problem}`);
+  for (const problem of rateLimitProblems(spec, exchange))
+    if (!failures.has('response.rate-limit-headers')) fail('response.rate-limit-headers', `${where}: ${problem}`);
   if (exchange.status >= 200 && exchange.status < 300 && isList(exchange.body)) {
     applicable.add('response.pagination');
     for (const problem of paginationProblems(exchange, stateless)) fail('response.pagination', `${where}: ${problem}`);
@@ -106,8 +139,14 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
   if (sentKey !== undefined) {
     applicable.add('response.idempotency-key-echo');
     const echoed = header(exchange, spec.idempotencyKeyHeader);
-    if (echoed !== sentKey && !failures.has('response.idempotency-key-echo')) fail('response.idempotency-key-echo', `${where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`);
+    if (echoed !== sentKey && !failures.has('response.idempotency-key-echo'))
+      fail(
+        'response.idempotency-key-echo',
+        `${where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
+      );
   }
 
-  return [...new Set([...applicable, ...failures.keys()])].map((check) => responseVerdict(check, operationId, exchange.seq, failures.get(check) ?? []));
+  return [...new Set([...applicable, ...failures.keys()])].map((check) =>
+    responseVerdict(check, operationId, exchange.seq, failures.get(check) ?? []),
+  );
 }

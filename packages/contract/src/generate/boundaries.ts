@@ -7,7 +7,7 @@
 import { deref, isObject, itemsOf, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
 import { expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Spec } from '../spec.js';
-import { constraintId, type ConstraintKeyword } from './constraints.js';
+import { type ConstraintKeyword, constraintId } from './constraints.js';
 
 export interface BoundaryCase {
   label: string;
@@ -18,15 +18,31 @@ export interface BoundaryCase {
 
 export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, withBody: boolean): BoundaryCase[] {
   const cases: BoundaryCase[] = [];
-  const push = (label: string, request: OpRequest, where: 'query' | 'body', field: string, keyword: ConstraintKeyword, value: number) => {
-    if (expectedFor(spec, op, request) === undefined) cases.push({ label, request, constraint: constraintId(where, field, keyword, value) });
+  const push = (
+    label: string,
+    request: OpRequest,
+    where: 'query' | 'body',
+    field: string,
+    keyword: ConstraintKeyword,
+    value: number,
+  ) => {
+    if (expectedFor(spec, op, request) === undefined)
+      cases.push({ label, request, constraint: constraintId(where, field, keyword, value) });
   };
   for (const p of op.parameters.filter((x) => x.in === 'query')) {
     const s = p.schema;
     if (!typesOf(s).includes('integer')) continue;
     for (const keyword of ['minimum', 'maximum'] as const) {
       const bound = s[keyword];
-      if (typeof bound === 'number') push(`query ${p.name}=${bound}`, { ...baseline, query: { ...baseline.query, [p.name]: String(bound) } }, 'query', p.name, keyword, bound);
+      if (typeof bound === 'number')
+        push(
+          `query ${p.name}=${bound}`,
+          { ...baseline, query: { ...baseline.query, [p.name]: String(bound) } },
+          'query',
+          p.name,
+          keyword,
+          bound,
+        );
     }
   }
   const body = baseline.body;
@@ -36,14 +52,38 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
       const set = (value: unknown) => ({ ...baseline, body: { ...body, [name]: value } });
       const current = (body as Record<string, unknown>)[name];
       if (typesOf(schema).includes('string') && schema.enum === undefined) {
-        if (typeof schema.maxLength === 'number') push(`body ${name} of ${schema.maxLength} characters`, set('x'.repeat(schema.maxLength)), 'body', name, 'maxLength', schema.maxLength);
-        if (typeof schema.minLength === 'number' && schema.minLength > 0) push(`body ${name} of ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`, set('x'.repeat(schema.minLength)), 'body', name, 'minLength', schema.minLength);
+        if (typeof schema.maxLength === 'number')
+          push(
+            `body ${name} of ${schema.maxLength} characters`,
+            set('x'.repeat(schema.maxLength)),
+            'body',
+            name,
+            'maxLength',
+            schema.maxLength,
+          );
+        if (typeof schema.minLength === 'number' && schema.minLength > 0)
+          push(
+            `body ${name} of ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`,
+            set('x'.repeat(schema.minLength)),
+            'body',
+            name,
+            'minLength',
+            schema.minLength,
+          );
       }
       const items = itemsOf(spec.contract, schema);
       if (!items || !Array.isArray(current) || current.length === 0) continue;
       for (const keyword of ['minItems', 'maxItems'] as const) {
         const n = deref(spec.contract, schema)[keyword];
-        if (typeof n === 'number' && n > 0) push(`body ${name} with ${n} item${n === 1 ? '' : 's'}`, set(Array.from({ length: n }, (_, i) => current[i % current.length])), 'body', name, keyword, n);
+        if (typeof n === 'number' && n > 0)
+          push(
+            `body ${name} with ${n} item${n === 1 ? '' : 's'}`,
+            set(Array.from({ length: n }, (_, i) => current[i % current.length])),
+            'body',
+            name,
+            keyword,
+            n,
+          );
       }
     }
   }

@@ -4,9 +4,20 @@
 // wrong content type, an id with the wrong prefix or an unknown one). The expected status and
 // code of each case come from spec-runtime (validateRequest + errorFor) or, for unknown ids,
 // from the operation's documented 404 codes: never from a table written here.
-import { deref, fieldName as fieldNameOf, idPrefixes, isObject, itemsOf, type JsonObject, type Operation, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
-import { documentedCodes, expectedFor, type Expected, type OpRequest } from '../checks/expect.js';
+import {
+  deref,
+  fieldName as fieldNameOf,
+  idPrefixes,
+  isObject,
+  itemsOf,
+  type JsonObject,
+  type Operation,
+  propertiesOf,
+  requiredOf,
+  typesOf,
+} from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
+import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../checks/expect.js';
 import type { Spec } from '../spec.js';
 import { constraintId } from './constraints.js';
 import { isPhone, sample } from './schema.js';
@@ -55,13 +66,19 @@ const fieldName = (path: Path) => fieldNameOf(path.map(String));
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 30)}…(${typeof value === 'string' ? value.length : text.length} chars)` : text;
+  return text.length > 40
+    ? `${text.slice(0, 30)}…(${typeof value === 'string' ? value.length : text.length} chars)`
+    : text;
 }
 
 /** Phone numbers that are not E.164, made from a valid one: no +, spaces, dashes. */
 export function phoneVariants(valid: string): string[] {
   const digits = valid.replace(/^\+/, '');
-  return [digits, `+${digits.slice(0, 1)} ${digits.slice(1, 4)} ${digits.slice(4)}`, `+${digits.slice(0, 1)}-${digits.slice(1, 4)}-${digits.slice(4)}`];
+  return [
+    digits,
+    `+${digits.slice(0, 1)} ${digits.slice(1, 4)} ${digits.slice(4)}`,
+    `+${digits.slice(0, 1)}-${digits.slice(1, 4)}-${digits.slice(4)}`,
+  ];
 }
 
 function invalidEnumValue(values: unknown[]): string {
@@ -82,7 +99,13 @@ function nonMatching(pattern: string): string | undefined {
 /** A schema of a single value (no object, no array): one the generator can break on its own. */
 function isLeaf(schema: JsonObject): boolean {
   const types = typesOf(schema);
-  if (types.includes('object') || types.includes('array') || schema.properties !== undefined || schema.items !== undefined) return false;
+  if (
+    types.includes('object') ||
+    types.includes('array') ||
+    schema.properties !== undefined ||
+    schema.items !== undefined
+  )
+    return false;
   return types.length > 0 || Array.isArray(schema.enum) || typeof schema.pattern === 'string';
 }
 
@@ -98,7 +121,10 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (expected) cases.push({ kind, label, request, expected, ...extra });
   };
   /** The baseline with one value of its body set (REMOVED: deleted): one thing broken. */
-  const withBodyAt = (path: Path, value: unknown): OpRequest => ({ ...baseline, body: setAt(baseline.body, path, value) });
+  const withBodyAt = (path: Path, value: unknown): OpRequest => ({
+    ...baseline,
+    body: setAt(baseline.body, path, value),
+  });
   const notFound = (param?: { errorCode?: string | Record<string, unknown> }): Expected | undefined => {
     const listed = documentedCodes(spec, op, 404);
     if (listed.length === 0) return undefined;
@@ -111,16 +137,25 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     const withParam = (value: string): OpRequest => ({ ...baseline, params: { ...baseline.params, [p.name]: value } });
     const current = baseline.params?.[p.name];
     if (isPhone(spec, p.schema)) {
-      for (const bad of phoneVariants(current ?? phoneExample)) push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
+      for (const bad of phoneVariants(current ?? phoneExample))
+        push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
       const nf = op.codesByStatus.has(404) ? notFound(p) : undefined;
       if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf });
       continue;
     }
     const prefixes = idPrefixes(p.schema);
     const nf = notFound(p);
-    for (const prefix of prefixes) if (nf) push('negative.unknown-id', `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`, withParam(`${prefix}${UNKNOWN_SUFFIX}`), { expected: nf });
+    for (const prefix of prefixes)
+      if (nf)
+        push(
+          'negative.unknown-id',
+          `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`,
+          withParam(`${prefix}${UNKNOWN_SUFFIX}`),
+          { expected: nf },
+        );
     if (prefixes.length > 0) push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
-    else if (nf) push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf });
+    else if (nf)
+      push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf });
   }
 
   // Query parameters.
@@ -129,13 +164,23 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     const s = p.schema;
     const types = typesOf(s);
     if (types.includes('integer') || types.includes('number')) {
-      if (typeof s.minimum === 'number') push('negative.out-of-range', `query ${p.name}=${s.minimum - 1}`, withQuery(String(s.minimum - 1)), { constraint: constraintId('query', p.name, 'minimum', s.minimum) });
-      if (typeof s.maximum === 'number') push('negative.out-of-range', `query ${p.name}=${s.maximum + 1}`, withQuery(String(s.maximum + 1)), { constraint: constraintId('query', p.name, 'maximum', s.maximum) });
+      if (typeof s.minimum === 'number')
+        push('negative.out-of-range', `query ${p.name}=${s.minimum - 1}`, withQuery(String(s.minimum - 1)), {
+          constraint: constraintId('query', p.name, 'minimum', s.minimum),
+        });
+      if (typeof s.maximum === 'number')
+        push('negative.out-of-range', `query ${p.name}=${s.maximum + 1}`, withQuery(String(s.maximum + 1)), {
+          constraint: constraintId('query', p.name, 'maximum', s.maximum),
+        });
       push('negative.out-of-range', `query ${p.name}="ten"`, withQuery('ten'));
     }
-    if (Array.isArray(s.enum)) push('negative.enum', `query ${p.name}=${invalidEnumValue(s.enum)}`, withQuery(invalidEnumValue(s.enum)));
-    else if (isPhone(spec, s)) for (const bad of phoneVariants(baseline.query?.[p.name] ?? phoneExample)) push('negative.phone-format', `query ${p.name}=${preview(bad)}`, withQuery(bad));
-    else if (idPrefixes(s).length > 0) push('negative.id-prefix', `query ${p.name}=${WRONG_PREFIX}`, withQuery(WRONG_PREFIX));
+    if (Array.isArray(s.enum))
+      push('negative.enum', `query ${p.name}=${invalidEnumValue(s.enum)}`, withQuery(invalidEnumValue(s.enum)));
+    else if (isPhone(spec, s))
+      for (const bad of phoneVariants(baseline.query?.[p.name] ?? phoneExample))
+        push('negative.phone-format', `query ${p.name}=${preview(bad)}`, withQuery(bad));
+    else if (idPrefixes(s).length > 0)
+      push('negative.id-prefix', `query ${p.name}=${WRONG_PREFIX}`, withQuery(WRONG_PREFIX));
     else if (typeof s.pattern === 'string') {
       const bad = nonMatching(s.pattern);
       if (bad !== undefined) push('negative.pattern', `query ${p.name}=${preview(bad)}`, withQuery(bad));
@@ -150,7 +195,11 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
   // The body.
   if (op.requestBody) {
     const asIfNoBody = expectedFor(spec, op, { ...baseline, body: undefined });
-    if (asIfNoBody) push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, { raw: { body: MALFORMED_BODY, unparseable: true }, expected: asIfNoBody });
+    if (asIfNoBody)
+      push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, {
+        raw: { body: MALFORMED_BODY, unparseable: true },
+        expected: asIfNoBody,
+      });
     const mediaCodes = op.codesByStatus.get(415);
     if (mediaCodes && mediaCodes.size > 0 && baseline.body !== undefined) {
       push('negative.content-type', 'Content-Type: text/plain', baseline, {
@@ -167,7 +216,12 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (isObject(value)) {
       const props = propertiesOf(spec.contract, schema);
       for (const name of requiredOf(spec.contract, schema)) {
-        if (name in value) push('negative.missing-required', `body ${fieldName([...path, name])} missing`, withBodyAt([...path, name], REMOVED));
+        if (name in value)
+          push(
+            'negative.missing-required',
+            `body ${fieldName([...path, name])} missing`,
+            withBodyAt([...path, name], REMOVED),
+          );
       }
       for (const [name, propSchema] of Object.entries(props)) {
         const child = (value as Record<string, unknown>)[name];
@@ -179,7 +233,11 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
         }
       }
       if (deref(spec.contract, schema).additionalProperties === false) {
-        push('negative.unknown-field', `body ${fieldName([...path, 'svc_contract_unknown'])}`, withBodyAt([...path, 'svc_contract_unknown'], true));
+        push(
+          'negative.unknown-field',
+          `body ${fieldName([...path, 'svc_contract_unknown'])}`,
+          withBodyAt([...path, 'svc_contract_unknown'], true),
+        );
       }
       return;
     }
@@ -187,10 +245,17 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       const s = deref(spec.contract, schema);
       if (typeof s.maxItems === 'number' && value.length > 0) {
         const over = Array.from({ length: s.maxItems + 1 }, (_, i) => value[i % value.length]);
-        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBodyAt(path, over), { constraint: constraintId('body', at, 'maxItems', s.maxItems) });
+        push('negative.too-long', `body ${at} with ${s.maxItems + 1} items`, withBodyAt(path, over), {
+          constraint: constraintId('body', at, 'maxItems', s.maxItems),
+        });
       }
       if (typeof s.minItems === 'number' && s.minItems > 0) {
-        push('negative.too-long', `body ${at} with ${s.minItems - 1} items`, withBodyAt(path, value.slice(0, s.minItems - 1)), { constraint: constraintId('body', at, 'minItems', s.minItems) });
+        push(
+          'negative.too-long',
+          `body ${at} with ${s.minItems - 1} items`,
+          withBodyAt(path, value.slice(0, s.minItems - 1)),
+          { constraint: constraintId('body', at, 'minItems', s.minItems) },
+        );
       }
       const items = itemsOf(spec.contract, s);
       if (items && value.length > 0) walkBody(value[0], items, [...path, 0]);
@@ -203,24 +268,42 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     const at = fieldName(path);
     const s = deref(spec.contract, schema);
     if (isPhone(spec, s)) {
-      for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample)) push('negative.phone-format', `body ${at}=${preview(bad)}`, withBodyAt(path, bad));
+      for (const bad of phoneVariants(typeof value === 'string' ? value : phoneExample))
+        push('negative.phone-format', `body ${at}=${preview(bad)}`, withBodyAt(path, bad));
       return;
     }
     if (Array.isArray(s.enum)) {
       push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBodyAt(path, invalidEnumValue(s.enum)));
       return;
     }
-    if (typeof s.minLength === 'number' && s.minLength > 0) push('negative.too-long', `body ${at} of ${s.minLength - 1} characters`, withBodyAt(path, 'x'.repeat(s.minLength - 1)), { constraint: constraintId('body', at, 'minLength', s.minLength) });
-    if (typeof s.maxLength === 'number') push('negative.too-long', `body ${at} of ${s.maxLength + 1} characters`, withBodyAt(path, 'x'.repeat(s.maxLength + 1)), { constraint: constraintId('body', at, 'maxLength', s.maxLength) });
+    if (typeof s.minLength === 'number' && s.minLength > 0)
+      push(
+        'negative.too-long',
+        `body ${at} of ${s.minLength - 1} characters`,
+        withBodyAt(path, 'x'.repeat(s.minLength - 1)),
+        { constraint: constraintId('body', at, 'minLength', s.minLength) },
+      );
+    if (typeof s.maxLength === 'number')
+      push(
+        'negative.too-long',
+        `body ${at} of ${s.maxLength + 1} characters`,
+        withBodyAt(path, 'x'.repeat(s.maxLength + 1)),
+        { constraint: constraintId('body', at, 'maxLength', s.maxLength) },
+      );
     const prefixes = idPrefixes(s);
     if (prefixes.length > 0 && typeof value === 'string') {
       push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBodyAt(path, WRONG_PREFIX));
       const prefix = prefixes.find((p) => value.startsWith(p));
       const listed = op.codesByStatus.get(404);
       if (prefix && listed && listed.size > 0) {
-        push('negative.unknown-id', `body ${at}=${prefix}${UNKNOWN_SUFFIX}`, withBodyAt(path, `${prefix}${UNKNOWN_SUFFIX}`), {
-          expected: { status: 404, codes: [...listed], why: `no ${at} ${prefix}${UNKNOWN_SUFFIX}` },
-        });
+        push(
+          'negative.unknown-id',
+          `body ${at}=${prefix}${UNKNOWN_SUFFIX}`,
+          withBodyAt(path, `${prefix}${UNKNOWN_SUFFIX}`),
+          {
+            expected: { status: 404, codes: [...listed], why: `no ${at} ${prefix}${UNKNOWN_SUFFIX}` },
+          },
+        );
       }
     } else if (typeof s.pattern === 'string' && typeof value === 'string') {
       const bad = nonMatching(s.pattern);

@@ -1,12 +1,15 @@
 // What the generators add to spec-runtime's schema walks: recognising the contract's phone
 // number, and a sample value of a schema made from its examples.
-import { deref, isObject, itemsOf, propertiesOf, requiredOf, typesOf, type JsonObject } from '@svc/spec-runtime';
+import { deref, isObject, itemsOf, type JsonObject, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 
 /** The contract's phone number: the PhoneNumber schema, recognised by its pattern. */
 export function isPhone(spec: Spec, schema: JsonObject): boolean {
   const phone = spec.schema('PhoneNumber');
-  return phone !== undefined && (schema === phone || (typeof schema.pattern === 'string' && schema.pattern === phone.pattern));
+  return (
+    phone !== undefined &&
+    (schema === phone || (typeof schema.pattern === 'string' && schema.pattern === phone.pattern))
+  );
 }
 
 /**

@@ -33,11 +33,19 @@ export interface Bounds {
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 // undici's codes for a response it could not parse (llhttp's HPE_* and its own checks).
-const MALFORMED_CODES = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_INFO', 'UND_ERR_RESPONSE_STATUS_CODE']);
+const MALFORMED_CODES = new Set([
+  'UND_ERR_HEADERS_OVERFLOW',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'UND_ERR_INFO',
+  'UND_ERR_RESPONSE_STATUS_CODE',
+]);
 
 function causeOf(error: unknown): { code?: string; message?: string } {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  return { ...(typeof cause?.code === 'string' ? { code: cause.code } : {}), ...(typeof cause?.message === 'string' ? { message: cause.message } : {}) };
+  return {
+    ...(typeof cause?.code === 'string' ? { code: cause.code } : {}),
+    ...(typeof cause?.message === 'string' ? { message: cause.message } : {}),
+  };
 }
 
 class Timeout extends Error {}
@@ -46,7 +54,10 @@ async function readBody(response: Response, maxBytes: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes && response.headers.get('content-encoding') === null) {
     await response.body?.cancel().catch(() => undefined);
-    throw new TransportError('too-large', `the response declares ${declared} bytes, more than the ${maxBytes} this run reads`);
+    throw new TransportError(
+      'too-large',
+      `the response declares ${declared} bytes, more than the ${maxBytes} this run reads`,
+    );
   }
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
@@ -54,7 +65,11 @@ async function readBody(response: Response, maxBytes: number): Promise<string> {
   // Leaving the loop (the throw) cancels the body.
   for await (const value of response.body as unknown as AsyncIterable<Uint8Array>) {
     total += value.byteLength;
-    if (total > maxBytes) throw new TransportError('too-large', `the response body is larger than the ${maxBytes} bytes this run reads (cut off)`);
+    if (total > maxBytes)
+      throw new TransportError(
+        'too-large',
+        `the response body is larger than the ${maxBytes} bytes this run reads (cut off)`,
+      );
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks, total));
@@ -75,12 +90,17 @@ export async function boundedFetch(url: string, init: RequestInit, bounds: Bound
     if (controller.signal.reason instanceof Timeout) {
       throw new TransportError(
         'timeout',
-        phase === 'headers' ? `no response within ${bounds.timeoutMs} ms` : `the response body did not end within ${bounds.timeoutMs} ms (endless or too slow)`,
+        phase === 'headers'
+          ? `no response within ${bounds.timeoutMs} ms`
+          : `the response body did not end within ${bounds.timeoutMs} ms (endless or too slow)`,
       );
     }
     const cause = causeOf(error);
     if (cause.code !== undefined && (cause.code.startsWith('HPE_') || MALFORMED_CODES.has(cause.code))) {
-      throw new TransportError('malformed', `the response is not valid HTTP: ${cause.message ?? cause.code} (${cause.code})`);
+      throw new TransportError(
+        'malformed',
+        `the response is not valid HTTP: ${cause.message ?? cause.code} (${cause.code})`,
+      );
     }
     const detail = cause.code ? ` (${cause.code})` : cause.message ? ` (${cause.message})` : '';
     throw new TransportError('network', `${(error as Error).message}${detail}`);

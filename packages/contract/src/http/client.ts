@@ -3,12 +3,13 @@
 // the server's rate limits are respected (the limiter, and 429s waited out), every response
 // is recorded and checked (the recorder), and no server can hang the run or exhaust its memory
 // (bounded-fetch: a time limit on each whole exchange, a cap on each body, malformed HTTP named).
-import type { Operation } from '@svc/spec-runtime';
+
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pacer, RequestClass } from '@svc/api-client/pacer';
+import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
-import { parseBody, wireOf, type ApiRequest, type Exchange } from './exchange.js';
-import type { Pacer, RequestClass } from '@svc/api-client/pacer';
+import { type ApiRequest, type Exchange, parseBody, wireOf } from './exchange.js';
 import type { Recorder } from './recorder.js';
 
 export class WritesDisabledError extends Error {
@@ -83,30 +84,76 @@ export class ApiClient {
     const { spec } = this.options;
     const seq = ++this.seq;
     const operation = this.operationOf(request);
-    const query = request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query).toString()}` : '';
+    const query =
+      request.query && Object.keys(request.query).length > 0 ? `?${new URLSearchParams(request.query).toString()}` : '';
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}${request.path}${query}`;
     const { headers: sent, body } = wireOf(request, this.options.apiKey, spec);
     const headers = new Headers({ Accept: 'application/json', ...sent });
 
-    const kind: RequestClass = spec.contract.limits.writeMethods.includes(request.method.toUpperCase()) ? 'write' : 'read';
+    const kind: RequestClass = spec.contract.limits.writeMethods.includes(request.method.toUpperCase())
+      ? 'write'
+      : 'read';
     const started = performance.now();
     let exchange: Exchange;
     if (this.transportFailures >= UNREACHABLE_AFTER) {
       // Every request is still recorded (as a transport failure), but none waits for a timeout again.
-      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: 0, error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})`, failure: 'network' };
+      exchange = {
+        seq,
+        request,
+        url,
+        operation,
+        status: 0,
+        headers: new Headers(),
+        text: '',
+        body: undefined,
+        durationMs: 0,
+        error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})`,
+        failure: 'network',
+      };
       this.options.recorder.record(exchange);
       return exchange;
     }
     const release = request.bypassRateLimit ? () => {} : await this.options.limiter.acquire(kind);
     const sentAt = performance.now();
-    const bounds = { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
+    const bounds = {
+      timeoutMs: this.options.timeoutMs,
+      maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    };
     try {
-      const response = await boundedFetch(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) }, bounds);
-      exchange = { seq, request, url, operation, status: response.status, headers: response.headers, text: response.text, body: parseBody(response.text), durationMs: Math.round(performance.now() - started), sentAt, receivedAt: performance.now() };
+      const response = await boundedFetch(
+        url,
+        { method: request.method, headers, ...(body !== undefined ? { body } : {}) },
+        bounds,
+      );
+      exchange = {
+        seq,
+        request,
+        url,
+        operation,
+        status: response.status,
+        headers: response.headers,
+        text: response.text,
+        body: parseBody(response.text),
+        durationMs: Math.round(performance.now() - started),
+        sentAt,
+        receivedAt: performance.now(),
+      };
       this.transportFailures = 0;
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError('network', String(error));
-      exchange = { seq, request, url, operation, status: 0, headers: new Headers(), text: '', body: undefined, durationMs: Math.round(performance.now() - started), error: failure.message, failure: failure.kind };
+      exchange = {
+        seq,
+        request,
+        url,
+        operation,
+        status: 0,
+        headers: new Headers(),
+        text: '',
+        body: undefined,
+        durationMs: Math.round(performance.now() - started),
+        error: failure.message,
+        failure: failure.kind,
+      };
       // A server that answers too much or malformed HTTP is reachable; only silence counts here.
       if (failure.kind === 'network' || failure.kind === 'timeout') {
         this.transportFailures++;

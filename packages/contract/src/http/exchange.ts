@@ -62,7 +62,11 @@ function authorizationOf(auth: Auth | undefined, apiKey: string): string | undef
 }
 
 /** What a request sends besides its method and URL: the headers (Authorization, Content-Type, request id, idempotency key) and the body. */
-export function wireOf(request: ApiRequest, apiKey: string, names: { requestIdHeader: string; idempotencyKeyHeader: string }): { headers: Record<string, string>; body?: string } {
+export function wireOf(
+  request: ApiRequest,
+  apiKey: string,
+  names: { requestIdHeader: string; idempotencyKeyHeader: string },
+): { headers: Record<string, string>; body?: string } {
   const headers: Record<string, string> = {};
   const authorization = authorizationOf(request.auth, apiKey);
   if (authorization !== undefined) headers.Authorization = authorization;

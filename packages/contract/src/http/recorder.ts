@@ -5,11 +5,11 @@
 import { API_WIDE } from '../checks/catalogue.js';
 import { RateWindows } from '../checks/rate-windows.js';
 import { responseOutcomes } from '../checks/response.js';
-import { responseVerdict } from '../verdict.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
 import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
-import { errorCode, wireOf, type Exchange } from './exchange.js';
+import { responseVerdict } from '../verdict.js';
+import { type Exchange, errorCode, wireOf } from './exchange.js';
 
 const MAX_BODY_CHARS = 4000;
 
@@ -18,7 +18,13 @@ function clip(text: string): string {
 }
 
 /** What the running check has recorded so far (exchanges: those its outcomes point at). */
-const nothingYet = () => ({ outcomes: [] as CheckOutcome[], exchanges: new Map<number, ExchangeSummary>(), observations: [] as Observation[], requests: 0, reads: 0 });
+const nothingYet = () => ({
+  outcomes: [] as CheckOutcome[],
+  exchanges: new Map<number, ExchangeSummary>(),
+  observations: [] as Observation[],
+  requests: 0,
+  reads: 0,
+});
 
 export class Recorder {
   private current = nothingYet();
@@ -44,19 +50,27 @@ export class Recorder {
     this.recent.set(exchange.seq, summary);
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value as number);
     if (exchange.error === undefined) {
-      this.current.observations.push({ operationId: exchange.operation?.operationId ?? null, status: exchange.status, ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}) });
+      this.current.observations.push({
+        operationId: exchange.operation?.operationId ?? null,
+        status: exchange.status,
+        ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}),
+      });
     }
     for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
     const operationId = exchange.operation?.operationId ?? API_WIDE;
     const windowProblems = this.windows.observe(exchange);
-    if (windowProblems !== undefined) this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
+    if (windowProblems !== undefined)
+      this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */
   add(outcome: CheckOutcome): void {
     const o = outcome.detail === undefined ? outcome : { ...outcome, detail: this.redact(outcome.detail) };
     if (o.status === 'passed' && o.detail === undefined) {
-      const same = this.current.outcomes.find((x) => x.status === 'passed' && x.check === o.check && x.operationId === o.operationId && x.detail === undefined);
+      const same = this.current.outcomes.find(
+        (x) =>
+          x.status === 'passed' && x.check === o.check && x.operationId === o.operationId && x.detail === undefined,
+      );
       if (same) {
         same.count = (same.count ?? 1) + 1;
         return;
@@ -90,8 +104,12 @@ export class Recorder {
       url: this.redact(exchange.url),
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, this.redact(v)])),
       ...(body !== undefined ? { body: this.redact(body) } : {}),
-      ...(exchange.error === undefined ? { status: exchange.status, responseHeaders, responseBody: this.redact(clip(exchange.text)) } : { error: this.redact(exchange.error) }),
-      ...(exchange.headers.get(this.spec.requestIdHeader) ? { requestId: this.redact(exchange.headers.get(this.spec.requestIdHeader) as string) } : {}),
+      ...(exchange.error === undefined
+        ? { status: exchange.status, responseHeaders, responseBody: this.redact(clip(exchange.text)) }
+        : { error: this.redact(exchange.error) }),
+      ...(exchange.headers.get(this.spec.requestIdHeader)
+        ? { requestId: this.redact(exchange.headers.get(this.spec.requestIdHeader) as string) }
+        : {}),
       durationMs: exchange.durationMs,
     };
   }

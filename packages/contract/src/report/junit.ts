@@ -4,13 +4,15 @@
 import type { CoverageRow, Report } from './model.js';
 
 function xml(text: string): string {
-  return text
-    // Characters XML 1.0 cannot carry at all.
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '?')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    text
+      // Characters XML 1.0 cannot carry at all.
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '?')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }
 
 function properties(entries: Array<[string, string]>): string {
@@ -19,7 +21,8 @@ function properties(entries: Array<[string, string]>): string {
 
 /** Coverage of one operation as JUnit properties: what was documented, what was seen. */
 function coverageProperties(row: CoverageRow): Array<[string, string]> {
-  const missing = (documented: string[], covered: string[]) => documented.filter((x) => !covered.includes(x)).join(', ');
+  const missing = (documented: string[], covered: string[]) =>
+    documented.filter((x) => !covered.includes(x)).join(', ');
   return [
     ['coverage.statuses', `${row.statuses.covered.length}/${row.statuses.documented.length}`],
     ['coverage.statuses.not-seen', missing(row.statuses.documented, row.statuses.covered)],
@@ -36,9 +39,16 @@ export function renderJunit(report: Report): string {
   for (const op of report.operations) {
     const cases = op.checks.map((c) => {
       const name = `name="${xml(c.id)}" classname="${xml(op.operationId)}"`;
-      if (c.status === 'skipped') return `    <testcase ${name}>\n      <skipped message="${xml(c.skipReasons.join('; '))}"/>\n    </testcase>`;
+      if (c.status === 'skipped')
+        return `    <testcase ${name}>\n      <skipped message="${xml(c.skipReasons.join('; '))}"/>\n    </testcase>`;
       if (c.status === 'passed') return `    <testcase ${name}/>`;
-      const body = c.failures.map((f) => [f.message, f.curl ? `reproduce: ${f.curl}` : '', f.requestId ? `request id: ${f.requestId}` : ''].filter(Boolean).join('\n')).join('\n\n');
+      const body = c.failures
+        .map((f) =>
+          [f.message, f.curl ? `reproduce: ${f.curl}` : '', f.requestId ? `request id: ${f.requestId}` : '']
+            .filter(Boolean)
+            .join('\n'),
+        )
+        .join('\n\n');
       return `    <testcase ${name}>\n      <failure message="${xml(`${c.title}: ${c.failures[0]?.message ?? ''}`.slice(0, 500))}" type="${xml(c.id)}">${xml(body)}</failure>\n    </testcase>`;
     });
     const failures = op.checks.filter((c) => c.status === 'failed').length;
@@ -49,12 +59,16 @@ export function renderJunit(report: Report): string {
     const title = op.method ? `${op.operationId} (${op.method} ${op.path})` : op.operationId;
     const row = report.coverage.rows.find((r) => r.operationId === op.operationId);
     const props = row ? properties(coverageProperties(row)) : '';
-    suites.push(`  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${props}${cases.join('\n')}\n  </testsuite>`);
+    suites.push(
+      `  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${props}${cases.join('\n')}\n  </testsuite>`,
+    );
   }
   if (report.errors.length) {
     total.tests++;
     total.failures++;
-    suites.push(`  <testsuite name="svc-contract" tests="1" failures="1" errors="0" skipped="0">\n    <testcase name="suite.error" classname="svc-contract">\n      <failure message="errors outside any check">${xml(report.errors.join('\n\n'))}</failure>\n    </testcase>\n  </testsuite>`);
+    suites.push(
+      `  <testsuite name="svc-contract" tests="1" failures="1" errors="0" skipped="0">\n    <testcase name="suite.error" classname="svc-contract">\n      <failure message="errors outside any check">${xml(report.errors.join('\n\n'))}</failure>\n    </testcase>\n  </testsuite>`,
+    );
   }
   // The run's totals: coverage and skips, as properties of a suite of their own (no test cases).
   const c = report.coverage;

@@ -4,10 +4,19 @@
 import { responseKeyFor } from '@svc/spec-runtime';
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
 import { ALWAYS_ON, selectedOperations } from '../filters.js';
-import { DEFAULT_MAX_SKIPPED } from '../options.js';
-import type { CheckOutcome, ExchangeSummary, Observation, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
-import type { Spec, UnspecifiedOperation } from '../spec.js';
 import { constraintsOf } from '../generate/constraints.js';
+import type {
+  CheckOutcome,
+  ExchangeSummary,
+  Observation,
+  OutcomeStatus,
+  Profile,
+  RateSetting,
+  SkipKind,
+  TestRecord,
+} from '../model.js';
+import { DEFAULT_MAX_SKIPPED } from '../options.js';
+import type { Spec, UnspecifiedOperation } from '../spec.js';
 import { runOutcome, statusOf, tooManySkips } from '../verdict.js';
 import { toCurl } from './curl.js';
 
@@ -84,7 +93,12 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   requests: number;
-  summary: { outcome: 'passed' | 'failed'; checks: Record<OutcomeStatus, number>; assertions: Record<OutcomeStatus, number>; skipped: SkipSummary };
+  summary: {
+    outcome: 'passed' | 'failed';
+    checks: Record<OutcomeStatus, number>;
+    assertions: Record<OutcomeStatus, number>;
+    skipped: SkipSummary;
+  };
   /** Operations whose answers were all errors: the success path was never reached. */
   warnings: string[];
   /**
@@ -115,7 +129,10 @@ export interface ReportInput {
   errors: string[];
   /** Default DEFAULT_MAX_SKIPPED. */
   maxSkipped?: number;
-  meta: Pick<Report, 'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'>;
+  meta: Pick<
+    Report,
+    'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'
+  >;
 }
 
 function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary>): Failure {
@@ -132,15 +149,31 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
 }
 
 /** The floor of a request mix at the given rates, and the wall time against it. */
-export function pacingOf(records: readonly TestRecord[], rate: RateSetting, durationMs: number): NonNullable<Report['pacing']> {
+export function pacingOf(
+  records: readonly TestRecord[],
+  rate: RateSetting,
+  durationMs: number,
+): NonNullable<Report['pacing']> {
   const reads = records.reduce((n, r) => n + (r.reads ?? 0), 0);
   const writes = records.reduce((n, r) => n + (r.writes ?? 0), 0);
   const floorSeconds = Math.max(reads / rate.readsPerSecond, writes / rate.writesPerSecond);
   const wallSeconds = durationMs / 1000;
-  return { reads, writes, floorSeconds: Number(floorSeconds.toFixed(2)), wallSeconds: Number(wallSeconds.toFixed(2)), ratio: floorSeconds > 0 ? Number((wallSeconds / floorSeconds).toFixed(2)) : 0 };
+  return {
+    reads,
+    writes,
+    floorSeconds: Number(floorSeconds.toFixed(2)),
+    wallSeconds: Number(wallSeconds.toFixed(2)),
+    ratio: floorSeconds > 0 ? Number((wallSeconds / floorSeconds).toFixed(2)) : 0,
+  };
 }
 
-export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAULT_MAX_SKIPPED, meta: { tool, ...meta } }: ReportInput): Report {
+export function buildReport({
+  spec,
+  records,
+  errors: outside,
+  maxSkipped = DEFAULT_MAX_SKIPPED,
+  meta: { tool, ...meta },
+}: ReportInput): Report {
   const errors = [...outside];
   const exchanges = new Map<number, ExchangeSummary>();
   for (const r of records) for (const e of r.exchanges) exchanges.set(e.seq, e);
@@ -152,14 +185,27 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   for (const o of outcomes) {
     const checks = byOperation.get(o.operationId) ?? new Map<string, CheckSummary>();
     byOperation.set(o.operationId, checks);
-    const summary = checks.get(o.check) ?? { id: o.check, title: checkInfo(o.check).title, status: 'skipped', passed: 0, failed: 0, skipped: 0, failures: [], skipReasons: [], details: [] };
+    const summary = checks.get(o.check) ?? {
+      id: o.check,
+      title: checkInfo(o.check).title,
+      status: 'skipped',
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      failures: [],
+      skipReasons: [],
+      details: [],
+    };
     checks.set(o.check, summary);
     const n = o.status === 'passed' ? (o.count ?? 1) : 1;
     summary[o.status] += n;
     assertions[o.status] += n;
     if (o.status === 'failed') summary.failures.push(failureOf(o, exchanges));
-    if (o.status === 'skipped' && o.detail && !summary.skipReasons.includes(o.detail)) summary.skipReasons.push(o.detail);
-    if (o.status === 'skipped') summary.skipKind = summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
+    if (o.status === 'skipped' && o.detail && !summary.skipReasons.includes(o.detail))
+      summary.skipReasons.push(o.detail);
+    if (o.status === 'skipped')
+      summary.skipKind =
+        summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
     if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
   }
   for (const checks of byOperation.values()) for (const c of checks.values()) c.status = statusOf(c);
@@ -168,7 +214,8 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   const operations: OperationReport[] = [];
   // An operation is reported where a selected check ran on it, or where anything failed: the
   // response checks of requests made only to find fixtures do not drag it in (--only stays narrow).
-  const own = (c: CheckSummary) => meta.only.length === 0 || !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
+  const own = (c: CheckSummary) =>
+    meta.only.length === 0 || !ALWAYS_ON.some((prefix) => c.id.startsWith(prefix)) || c.failed > 0;
   for (const id of operationIds) {
     const checks = byOperation.get(id);
     if (!checks || ![...checks.values()].some(own)) continue;
@@ -178,7 +225,10 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       operationId: id,
       ...(op ? { method: op.method, path: op.path } : {}),
       resource: op ? spec.resourceOf(op) : 'api-wide',
-      status: statusOf({ failed: list.filter((c) => c.status === 'failed').length, passed: list.filter((c) => c.status === 'passed').length }),
+      status: statusOf({
+        failed: list.filter((c) => c.status === 'failed').length,
+        passed: list.filter((c) => c.status === 'passed').length,
+      }),
       checks: list,
     });
   }
@@ -187,28 +237,53 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   for (const op of operations) for (const c of op.checks) checkCounts[c.status]++;
 
   const inScope = selectedOperations(spec, meta.only);
-  const rows: CoverageRow[] = spec.contract.operations.filter((op) => inScope.has(op.operationId)).map((op) => {
-    const seen = observations.filter((o) => o.operationId === op.operationId);
-    const covered = new Set(seen.map((o) => responseKeyFor(op, o.status)).filter((k): k is string => k !== undefined));
-    const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
-    const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
-    const documentedConstraints = constraintsOf(spec, op);
-    const exercised = (side: 'inside' | 'outside') => documentedConstraints.filter((id) => outcomes.some((o) => o.operationId === op.operationId && o.status === 'passed' && o.constraint?.id === id && o.constraint.side === side));
-    return {
-      operationId: op.operationId,
-      method: op.method,
-      path: op.path,
-      exercised: seen.length > 0,
-      statuses: { documented: op.statuses, covered: op.statuses.filter((s) => covered.has(s)) },
-      codes: { documented: documentedCodes, covered: documentedCodes.filter((c) => seenCodes.has(c)) },
-      constraints: { documented: documentedConstraints, inside: exercised('inside'), outside: exercised('outside') },
-    };
-  });
-  const apiWide = [...new Map(observations.filter((o) => o.operationId === null).map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }])).values()];
+  const rows: CoverageRow[] = spec.contract.operations
+    .filter((op) => inScope.has(op.operationId))
+    .map((op) => {
+      const seen = observations.filter((o) => o.operationId === op.operationId);
+      const covered = new Set(
+        seen.map((o) => responseKeyFor(op, o.status)).filter((k): k is string => k !== undefined),
+      );
+      const documentedCodes = [...new Set([...op.codesByStatus.values()].flatMap((codes) => [...codes]))];
+      const seenCodes = new Set(seen.map((o) => o.code).filter((c): c is string => c !== undefined));
+      const documentedConstraints = constraintsOf(spec, op);
+      const exercised = (side: 'inside' | 'outside') =>
+        documentedConstraints.filter((id) =>
+          outcomes.some(
+            (o) =>
+              o.operationId === op.operationId &&
+              o.status === 'passed' &&
+              o.constraint?.id === id &&
+              o.constraint.side === side,
+          ),
+        );
+      return {
+        operationId: op.operationId,
+        method: op.method,
+        path: op.path,
+        exercised: seen.length > 0,
+        statuses: { documented: op.statuses, covered: op.statuses.filter((s) => covered.has(s)) },
+        codes: { documented: documentedCodes, covered: documentedCodes.filter((c) => seenCodes.has(c)) },
+        constraints: { documented: documentedConstraints, inside: exercised('inside'), outside: exercised('outside') },
+      };
+    });
+  const apiWide = [
+    ...new Map(
+      observations
+        .filter((o) => o.operationId === null)
+        .map((o) => [`${o.status} ${o.code ?? ''}`, { status: o.status, ...(o.code ? { code: o.code } : {}) }]),
+    ).values(),
+  ];
   const sum = (f: (r: CoverageRow) => number) => rows.reduce((n, r) => n + f(r), 0);
-  const statuses = { documented: sum((r) => r.statuses.documented.length), exercised: sum((r) => r.statuses.covered.length) };
+  const statuses = {
+    documented: sum((r) => r.statuses.documented.length),
+    exercised: sum((r) => r.statuses.covered.length),
+  };
   const codes = { documented: sum((r) => r.codes.documented.length), exercised: sum((r) => r.codes.covered.length) };
-  const constraintSides = { documented: sum((r) => 2 * r.constraints.documented.length), exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length) };
+  const constraintSides = {
+    documented: sum((r) => 2 * r.constraints.documented.length),
+    exercised: sum((r) => r.constraints.inside.length + r.constraints.outside.length),
+  };
   const documented = statuses.documented + codes.documented + constraintSides.documented;
 
   const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
@@ -224,7 +299,10 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
   const skipProblem = tooManySkips(counted, maxSkipped);
   if (skipProblem) errors.push(skipProblem);
   const warnings = rows
-    .filter((r) => r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300))
+    .filter(
+      (r) =>
+        r.exercised && !observations.some((o) => o.operationId === r.operationId && o.status >= 200 && o.status < 300),
+    )
     .map((r) => `${r.operationId}: only error responses were seen; its success path was never reached`);
   return {
     tool,
@@ -235,7 +313,12 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       outcome: runOutcome(failures.length, errors.length),
       checks: checkCounts,
       assertions,
-      skipped: { total: skippedChecks.length, counted, max: maxSkipped, reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks) },
+      skipped: {
+        total: skippedChecks.length,
+        counted,
+        max: maxSkipped,
+        reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks),
+      },
     },
     warnings,
     ...(meta.rate ? { pacing: pacingOf(records, meta.rate, meta.durationMs) } : {}),
@@ -246,10 +329,15 @@ export function buildReport({ spec, records, errors: outside, maxSkipped = DEFAU
       statuses,
       codes,
       constraintSides,
-      percent: documented === 0 ? 100 : Math.round((1000 * (statuses.exercised + codes.exercised + constraintSides.exercised)) / documented) / 10,
+      percent:
+        documented === 0
+          ? 100
+          : Math.round((1000 * (statuses.exercised + codes.exercised + constraintSides.exercised)) / documented) / 10,
       neverReached: {
         operations: rows.filter((r) => !r.exercised).map((r) => r.operationId),
-        codes: rows.flatMap((r) => r.codes.documented.filter((c) => !r.codes.covered.includes(c)).map((c) => `${r.operationId}: ${c}`)),
+        codes: rows.flatMap((r) =>
+          r.codes.documented.filter((c) => !r.codes.covered.includes(c)).map((c) => `${r.operationId}: ${c}`),
+        ),
       },
       rows,
       apiWide,

@@ -8,7 +8,9 @@ export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
 
 /** "3 passed, 1 failed, 2 skipped": no failures or skips, none said. */
 export function tally(n: Record<OutcomeStatus, number>): string {
-  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : ''].filter(Boolean).join(', ');
+  return [`${n.passed} passed`, n.failed ? `${n.failed} failed` : '', n.skipped ? `${n.skipped} skipped` : '']
+    .filter(Boolean)
+    .join(', ');
 }
 
 function wrap(prefix: string, items: string[], width = 100, sep = ', '): string[] {
@@ -39,12 +41,16 @@ function operationBlock(op: OperationReport): string[] {
   // The response checks run on every response: one line for all of them when they all held.
   const isResponseCheck = (c: CheckSummary) => c.id.startsWith('response.');
   const responseChecks = op.checks.filter(isResponseCheck);
-  const passed = op.checks.filter((c) => c.status === 'passed' && !isResponseCheck(c)).map((c) => (c.passed > 1 ? `${c.id} ×${c.passed}` : c.id));
+  const passed = op.checks
+    .filter((c) => c.status === 'passed' && !isResponseCheck(c))
+    .map((c) => (c.passed > 1 ? `${c.id} ×${c.passed}` : c.id));
   lines.push(...wrap('    passed: ', passed));
   const responses = Math.max(0, ...responseChecks.map((c) => c.passed + c.failed));
   if (responseChecks.length > 0) {
     const held = responseChecks.filter((c) => c.status === 'passed').length;
-    lines.push(`    responses: ${responses} checked; ${held} of ${responseChecks.length} response checks held on every one${held < responseChecks.length ? ' (failures below)' : ''}`);
+    lines.push(
+      `    responses: ${responses} checked; ${held} of ${responseChecks.length} response checks held on every one${held < responseChecks.length ? ' (failures below)' : ''}`,
+    );
   }
   for (const c of op.checks.filter((x) => x.status === 'failed')) {
     lines.push(`    ${MARK.failed} ${c.id}: ${c.title} (${c.failed} failed${c.passed ? `, ${c.passed} passed` : ''})`);
@@ -69,36 +75,50 @@ export function renderText(report: Report): string {
   const rate = report.rate ? `${report.rate.readsPerSecond} reads/s, ${report.rate.writesPerSecond} writes/s` : 'off';
   out.push(`${report.tool.name} ${report.tool.version}: ${report.contract.title} ${report.contract.version}`);
   out.push(`Target:  ${report.target.baseUrl}${report.target.embedded ? ' (embedded sandbox)' : ''}`);
-  out.push(`Profile: ${report.profile}; writes ${report.allowWrites ? 'allowed' : 'off'}; burst ${report.burst ? 'on' : 'off'}; rate ${rate}${report.only.length ? `; only ${report.only.join(', ')}` : ''}`);
+  out.push(
+    `Profile: ${report.profile}; writes ${report.allowWrites ? 'allowed' : 'off'}; burst ${report.burst ? 'on' : 'off'}; rate ${rate}${report.only.length ? `; only ${report.only.join(', ')}` : ''}`,
+  );
   out.push('', 'Checks per operation');
   for (const op of report.operations) out.push(...operationBlock(op));
   out.push('', 'Coverage (exercised / documented)');
   const c = report.coverage;
-  out.push(`  ${c.percent}% of the contract: operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}, request constraints ${c.constraintSides.exercised}/${c.constraintSides.documented} sides (inside and outside each limit)`);
+  out.push(
+    `  ${c.percent}% of the contract: operations ${c.operations.exercised}/${c.operations.documented}, statuses ${c.statuses.exercised}/${c.statuses.documented}, error codes ${c.codes.exercised}/${c.codes.documented}, request constraints ${c.constraintSides.exercised}/${c.constraintSides.documented} sides (inside and outside each limit)`,
+  );
   const width = Math.max(...c.rows.map((r) => r.operationId.length));
   for (const row of c.rows) {
     const missingStatuses = row.statuses.documented.filter((s) => !row.statuses.covered.includes(s));
     const missingCodes = row.codes.documented.filter((s) => !row.codes.covered.includes(s));
     const head = `  ${row.exercised ? ' ' : '!'} ${row.operationId.padEnd(width)}  statuses ${`${row.statuses.covered.length}/${row.statuses.documented.length}`.padEnd(5)} codes ${`${row.codes.covered.length}/${row.codes.documented.length}`.padEnd(6)}${row.constraints.documented.length ? ` limits ${row.constraints.inside.length + row.constraints.outside.length}/${2 * row.constraints.documented.length}` : ''}`;
-    const missingSides = row.constraints.documented.flatMap((id) => [...(row.constraints.inside.includes(id) ? [] : [`${id} (inside)`]), ...(row.constraints.outside.includes(id) ? [] : [`${id} (outside)`])]);
+    const missingSides = row.constraints.documented.flatMap((id) => [
+      ...(row.constraints.inside.includes(id) ? [] : [`${id} (inside)`]),
+      ...(row.constraints.outside.includes(id) ? [] : [`${id} (outside)`]),
+    ]);
     const missing = [...missingStatuses, ...missingCodes, ...missingSides];
     if (missing.length === 0) out.push(head);
     else out.push(...wrap(`${head} not seen: `, missing, 120, ' '));
   }
-  if (c.neverReached.operations.length) out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
-  if (c.apiWide.length) out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
+  if (c.neverReached.operations.length)
+    out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
+  if (c.apiWide.length)
+    out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
   // A titled block after a blank line, left out when it has nothing to say.
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', title, ...lines.map((l) => indent(l, '  ')));
   };
   section(
     'Not testable yet: operations the contract names without a method and path (info.x-svc-unspecified-operations)',
-    c.unspecifiedOperations.map((u) => `- ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`),
+    c.unspecifiedOperations.map(
+      (u) => `- ${u.name}${u.scope ? ` (${u.scope})` : ''}: not shown: ${u.unspecified.join(', ')}`,
+    ),
   );
   const skipped = report.summary.skipped;
   section(
     `Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`,
-    skipped.reasons.map((r) => `${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`),
+    skipped.reasons.map(
+      (r) =>
+        `${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`,
+    ),
   );
   section('Warnings', report.warnings);
   section('Errors outside any check', report.errors);
@@ -109,7 +129,14 @@ export function renderText(report: Report): string {
       `(${s.assertions.passed + s.assertions.failed} assertions); ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   const p = report.pacing;
-  if (p) out.push(`Pacing: ${p.reads} reads and ${p.writes} writes at ${report.rate?.readsPerSecond}/${report.rate?.writesPerSecond} per second have a floor of ${p.floorSeconds} s; this run took ${p.wallSeconds} s (${p.ratio}x the floor)`);
-  out.push(s.outcome === 'passed' ? 'PASSED' : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`);
+  if (p)
+    out.push(
+      `Pacing: ${p.reads} reads and ${p.writes} writes at ${report.rate?.readsPerSecond}/${report.rate?.writesPerSecond} per second have a floor of ${p.floorSeconds} s; this run took ${p.wallSeconds} s (${p.ratio}x the floor)`,
+    );
+  out.push(
+    s.outcome === 'passed'
+      ? 'PASSED'
+      : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`,
+  );
   return `${out.join('\n')}\n`;
 }

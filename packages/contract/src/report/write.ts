@@ -13,7 +13,13 @@ export function renderJson(report: Report): string {
 }
 
 /** Writes the chosen report files into `dir` (an absolute path); returns their paths. */
-export function writeReports(report: Report, text: string, reporters: readonly ReporterName[], dir: string, redact: Redactor): string[] {
+export function writeReports(
+  report: Report,
+  text: string,
+  reporters: readonly ReporterName[],
+  dir: string,
+  redact: Redactor,
+): string[] {
   const files: string[] = [];
   if (reporters.length === 0) return files;
   mkdirSync(dir, { recursive: true });

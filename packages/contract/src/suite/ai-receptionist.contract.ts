@@ -9,7 +9,7 @@ import type { Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
 import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { at, data, deepEqual, nest, ok, short, type Json } from './support.js';
+import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
 
 interface MergeRules {
   merged: string[];
@@ -18,8 +18,11 @@ interface MergeRules {
 
 function mergeRules(t: CheckContext): MergeRules {
   const op = t.op('updateReceptionist');
-  const rules = (t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { 'x-svc-merge-rules'?: MergeRules } | undefined)?.['x-svc-merge-rules'];
-  if (!rules || !Array.isArray(rules.merged) || !Array.isArray(rules.replaced)) return t.skip('the update body has no x-svc-merge-rules');
+  const rules = (
+    t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { 'x-svc-merge-rules'?: MergeRules } | undefined
+  )?.['x-svc-merge-rules'];
+  if (!rules || !Array.isArray(rules.merged) || !Array.isArray(rules.replaced))
+    return t.skip('the update body has no x-svc-merge-rules');
   return rules;
 }
 
@@ -66,7 +69,11 @@ operationChecks('updateReceptionist', {
     scenario('receptionist.merge-rules', async (t) => {
       const number = await line(t);
       const before = await read(t, number);
-      if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);
+      if (!before.config)
+        return t.fail(
+          `the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`,
+          before.exchange,
+        );
       const rules = mergeRules(t);
       const name = textField(t, before.config);
       const old = single(before.config, name) as string;
@@ -77,10 +84,18 @@ operationChecks('updateReceptionist', {
         const after = (await read(t, number)).config;
         t.expect(single(after, name) === value, `${name} was not updated: ${short(single(after, name))}`, changed);
         for (const other of rules.merged.filter((n) => n !== name)) {
-          t.expect(deepEqual(single(after, other), single(before.config, other)), `${other} changed although only ${name} was sent: ${short(single(before.config, other))} → ${short(single(after, other))}`, changed);
+          t.expect(
+            deepEqual(single(after, other), single(before.config, other)),
+            `${other} changed although only ${name} was sent: ${short(single(before.config, other))} → ${short(single(after, other))}`,
+            changed,
+          );
         }
         for (const collection of rules.replaced) {
-          t.expect(deepEqual(at(after, collection), at(before.config, collection)), `${collection} changed although it was not sent`, changed);
+          t.expect(
+            deepEqual(at(after, collection), at(before.config, collection)),
+            `${collection} changed although it was not sent`,
+            changed,
+          );
         }
       } finally {
         const restored = await update(t, number, nest(name, old));
@@ -91,7 +106,11 @@ operationChecks('updateReceptionist', {
     scenario('receptionist.collections-replaced', async (t) => {
       const number = await line(t);
       const before = await read(t, number);
-      if (!before.config) return t.fail(`the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`, before.exchange);
+      if (!before.config)
+        return t.fail(
+          `the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`,
+          before.exchange,
+        );
       const rules = mergeRules(t);
       // A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
       let choice: { name: string; sent: unknown; original: unknown } | undefined;
@@ -114,11 +133,24 @@ operationChecks('updateReceptionist', {
       try {
         if (!t.expect(ok(changed), `replacing ${choice.name}: expected 200, got ${changed.status}`, changed)) return;
         const after = (await read(t, number)).config;
-        t.expect(deepEqual(at(after, choice.name), choice.sent), `${choice.name} was not replaced by the set sent: ${short(at(after, choice.name))}`, changed);
+        t.expect(
+          deepEqual(at(after, choice.name), choice.sent),
+          `${choice.name} was not replaced by the set sent: ${short(at(after, choice.name))}`,
+          changed,
+        );
         for (const other of rules.replaced.filter((n) => n !== choice.name)) {
-          t.expect(deepEqual(at(after, other), at(before.config, other)), `${other} changed although it was not sent`, changed);
+          t.expect(
+            deepEqual(at(after, other), at(before.config, other)),
+            `${other} changed although it was not sent`,
+            changed,
+          );
         }
-        for (const name of rules.merged) t.expect(deepEqual(single(after, name), single(before.config, name)), `${name} changed although it was not sent`, changed);
+        for (const name of rules.merged)
+          t.expect(
+            deepEqual(single(after, name), single(before.config, name)),
+            `${name} changed although it was not sent`,
+            changed,
+          );
       } finally {
         const restored = await update(t, number, nest(choice.name, choice.original));
         t.expect(ok(restored), `restoring ${choice.name} failed (${restored.status})`, restored);

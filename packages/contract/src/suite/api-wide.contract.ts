@@ -3,10 +3,10 @@
 // contract's own route matching.
 import { API_WIDE, type CheckId } from '../checks/catalogue.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
-import { errorOf, header, type Exchange } from '../http/exchange.js';
 import { MALFORMED_BODY } from '../generate/negatives.js';
 import { sample } from '../generate/schema.js';
-import { check, type CheckContext } from './harness.js';
+import { type Exchange, errorOf, header } from '../http/exchange.js';
+import { type CheckContext, check } from './harness.js';
 
 const where = { operationId: API_WIDE, resource: API_WIDE_RESOURCE };
 
@@ -19,7 +19,11 @@ function expectedFromRoute(t: CheckContext, method: string, path: string) {
 }
 
 check('routing.unknown-path', where, {}, async (t) => {
-  for (const path of ['/v2/api/svc-contract-unknown', '/v2/api/threads/cth-1/svc-contract-unknown', '/svc-contract-unknown']) {
+  for (const path of [
+    '/v2/api/svc-contract-unknown',
+    '/v2/api/threads/cth-1/svc-contract-unknown',
+    '/svc-contract-unknown',
+  ]) {
     const expected = expectedFromRoute(t, 'GET', path);
     if (t.expectError(await t.send({ method: 'GET', path }), expected, `GET ${path}`)) t.pass(`GET ${path}`);
   }
@@ -39,7 +43,11 @@ check('routing.wrong-method', where, {}, async (t) => {
       return encodeURIComponent(String(param ? sample(t.spec, param.schema) : 'x'));
     });
     const expected = expectedFromRoute(t, method, decodeURIComponent(path));
-    const exchange = await t.send({ method, path, ...(method === 'GET' ? {} : { rawBody: MALFORMED_BODY, unparseable: true }) });
+    const exchange = await t.send({
+      method,
+      path,
+      ...(method === 'GET' ? {} : { rawBody: MALFORMED_BODY, unparseable: true }),
+    });
     if (t.expectError(exchange, expected, `${method} ${template}`)) t.pass(`${method} ${template}`);
   }
 });
@@ -48,16 +56,35 @@ check('rate-limit.burst' as CheckId, where, { burst: true }, async (t) => {
   const op = t.spec.contract.operations.find((o) => o.method === 'GET' && o.parameters.every((p) => !p.required));
   if (!op) return t.skip('no read operation without required parameters');
   const count = t.spec.contract.limits.readRequestsPerSecond * 2 + 5;
-  const burst: Exchange[] = await Promise.all(Array.from({ length: count }, () => t.send({ method: 'GET', path: op.path, bypassRateLimit: true, noRetry: true })));
+  const burst: Exchange[] = await Promise.all(
+    Array.from({ length: count }, () => t.send({ method: 'GET', path: op.path, bypassRateLimit: true, noRetry: true })),
+  );
   const limited = burst.filter((e) => e.status === 429);
-  if (!t.expect(limited.length > 0, `${count} simultaneous ${op.method} ${op.path}: no 429 (statuses ${[...new Set(burst.map((e) => e.status))].join(', ')})`)) return;
+  if (
+    !t.expect(
+      limited.length > 0,
+      `${count} simultaneous ${op.method} ${op.path}: no 429 (statuses ${[...new Set(burst.map((e) => e.status))].join(', ')})`,
+    )
+  )
+    return;
   const codes = op.codesByStatus.get(429) ?? new Set<string>();
   let wait = 1;
   for (const e of limited) {
     const error = errorOf(e);
-    t.expect(typeof error?.code === 'string' && codes.has(error.code), `429 with code ${String(error?.code)}, not one of ${[...codes].join(', ')}`, e);
+    t.expect(
+      typeof error?.code === 'string' && codes.has(error.code),
+      `429 with code ${String(error?.code)}, not one of ${[...codes].join(', ')}`,
+      e,
+    );
     const after = error?.retry_after_seconds;
-    if (t.expect(typeof after === 'number' && Number.isInteger(after) && after >= 0, `429 without retry_after_seconds (got ${JSON.stringify(after)})`, e)) wait = Math.max(wait, after as number);
+    if (
+      t.expect(
+        typeof after === 'number' && Number.isInteger(after) && after >= 0,
+        `429 without retry_after_seconds (got ${JSON.stringify(after)})`,
+        e,
+      )
+    )
+      wait = Math.max(wait, after as number);
   }
   // The headers move the way their names say: each admitted request used one of its window's
   // requests, so Remaining falls from one to the next, and a refused one sees 0. A burst may
@@ -68,9 +95,17 @@ check('rate-limit.burst' as CheckId, where, { burst: true }, async (t) => {
   const left = (e: Exchange) => Number(header(e, remaining));
   const admitted = burst.filter((e) => e.status >= 200 && e.status < 300 && Number.isFinite(left(e)));
   const distinct = new Set(admitted.map(left));
-  t.expect(admitted.length < 2 || distinct.size > 1, `${remaining} does not fall from one admitted request to the next: ${admitted.length} admitted requests all saw ${[...distinct].join(', ')}`, admitted[1]);
+  t.expect(
+    admitted.length < 2 || distinct.size > 1,
+    `${remaining} does not fall from one admitted request to the next: ${admitted.length} admitted requests all saw ${[...distinct].join(', ')}`,
+    admitted[1],
+  );
   const notZero = limited.find((e) => header(e, remaining) !== undefined && left(e) !== 0);
-  t.expect(notZero === undefined, `a 429 says ${remaining} ${notZero ? header(notZero, remaining) : ''}, not 0`, notZero);
+  t.expect(
+    notZero === undefined,
+    `a 429 says ${remaining} ${notZero ? header(notZero, remaining) : ''}, not 0`,
+    notZero,
+  );
   t.pass(`${limited.length} of ${count} answered 429`);
   // Leave the server's window as it was found before the next checks.
   await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 60) * 1000));

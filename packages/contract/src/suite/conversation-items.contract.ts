@@ -1,8 +1,8 @@
 // Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
 import { deref, idPrefixes, propertiesOf } from '@svc/spec-runtime';
-import { constraintId } from '../generate/constraints.js';
 import { listedCode, ownCodes } from '../checks/expect.js';
-import { need, type Fixtures, type ItemFixture } from '../fixtures.js';
+import { type Fixtures, type ItemFixture, need } from '../fixtures.js';
+import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
@@ -13,20 +13,32 @@ function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
   const [message = ''] = idPrefixes(t.spec.schema('TextMessageId') ?? {});
   const isMessage = (item: ItemFixture) => message !== '' && item.id.startsWith(message);
-  return need(f.items.find(isMessage) ?? f.items[0], 'a call or text message (no conversation listed a last item; or set fixtures.item_ids)');
+  return need(
+    f.items.find(isMessage) ?? f.items[0],
+    'a call or text message (no conversation listed a last item; or set fixtures.item_ids)',
+  );
 }
 
 function searchQuery(t: CheckContext, f: Fixtures): string {
   if (f.searchQuery !== undefined) return f.searchQuery;
   const op = t.op('searchConversationItems');
-  const schema = t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { properties?: Record<string, unknown> } | undefined;
+  const schema = t.spec.resolve(op.requestBody?.schemaPointer ?? '') as
+    | { properties?: Record<string, unknown> }
+    | undefined;
   return String(sample(t.spec, schema?.properties?.query ?? { examples: ['a'] }));
 }
 
 operationChecks('searchConversationItems', { baseline: (t, f) => ({ body: { query: searchQuery(t, f) } }) });
 
 operationChecks('batchGetConversationItems', {
-  baseline: (_t, f) => ({ body: { ids: need(f.items.slice(0, 3).map((i) => i.id), 'call or message ids') } }),
+  baseline: (_t, f) => ({
+    body: {
+      ids: need(
+        f.items.slice(0, 3).map((i) => i.id),
+        'call or message ids',
+      ),
+    },
+  }),
 });
 
 operationChecks('getConversationItem', { baseline: (t, f) => ({ params: { id: anItem(t, f).id } }) });
@@ -44,7 +56,8 @@ operationChecks('addConversationItemTags', {
       const f = await t.fixtures();
       const item = anItem(t, f).id;
       const tag = tagOf(t, f);
-      const add = (): Promise<Exchange> => t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+      const add = (): Promise<Exchange> =>
+        t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
       const remove = (): Promise<Exchange> => t.call({ params: { id: item, tag } }, {}, 'removeConversationItemTag');
       const removeOp = t.op('removeConversationItemTag');
 
@@ -53,13 +66,27 @@ operationChecks('addConversationItemTags', {
       const wasThere = first.status === 409;
       if (wasThere) {
         const cleared = await remove();
-        if (!t.expect(ok(cleared), `the tag ${tag} was already on ${item} and removing it gave ${cleared.status}`, cleared)) return;
+        if (
+          !t.expect(
+            ok(cleared),
+            `the tag ${tag} was already on ${item} and removing it gave ${cleared.status}`,
+            cleared,
+          )
+        )
+          return;
         first = await add();
       }
       if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
-      const fewest = op.requestBody ? propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody.schemaPointer))).tags?.minItems : undefined;
+      const fewest = op.requestBody
+        ? propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody.schemaPointer))).tags
+            ?.minItems
+        : undefined;
       if (fewest === 1) t.pass('a single tag', { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' });
-      t.expectError(await add(), { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` }, 'adding the same tag again');
+      t.expectError(
+        await add(),
+        { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` },
+        'adding the same tag again',
+      );
       const removed = await remove();
       t.expect(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed);
       t.expectError(await remove(), listedCode(t.spec, removeOp, 'TAG_NOT_FOUND'), 'removing it again');
@@ -78,8 +105,11 @@ operationChecks('removeConversationItemTag', {
       const item = anItem(t, await t.fixtures()).id;
       const tag = `svc-contract-${t.config.runId}-replay`;
       const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
-      if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added)) return;
-      await expectReplays(t, `${op.method} the tag ${tag}`, (idempotencyKey) => t.call({ params: { id: item, tag } }, { idempotencyKey }));
+      if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added))
+        return;
+      await expectReplays(t, `${op.method} the tag ${tag}`, (idempotencyKey) =>
+        t.call({ params: { id: item, tag } }, { idempotencyKey }),
+      );
     });
   },
 });

@@ -19,7 +19,9 @@ interface Transition {
 function actionSchema(t: CheckContext): { actions: string[]; transitions: Transition[] } {
   const schema = t.spec.schema('ConversationAction');
   const actions = Array.isArray(schema?.enum) ? schema.enum.map(String) : [];
-  const transitions = Array.isArray(schema?.['x-svc-transitions']) ? (schema['x-svc-transitions'] as unknown as Transition[]) : [];
+  const transitions = Array.isArray(schema?.['x-svc-transitions'])
+    ? (schema['x-svc-transitions'] as unknown as Transition[])
+    : [];
   return { actions, transitions };
 }
 
@@ -31,13 +33,18 @@ async function act(t: CheckContext, contact: string, action: string): Promise<Ex
 async function entryOf(t: CheckContext, contact: string): Promise<Record<string, unknown> | undefined> {
   const list = await t.call({ query: { size: t.spec.pageSizeMax } }, {}, 'listConversations');
   const entries = (list.body as { data?: unknown[] } | undefined)?.data;
-  return Array.isArray(entries) ? (entries.find((e) => isObject(e) && e.contact_number === contact) as Record<string, unknown> | undefined) : undefined;
+  return Array.isArray(entries)
+    ? (entries.find((e) => isObject(e) && e.contact_number === contact) as Record<string, unknown> | undefined)
+    : undefined;
 }
 
 operationChecks('listConversations', { baseline: () => ({}) });
 
 operationChecks('applyConversationAction', {
-  baseline: (t, f) => ({ params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') }, body: { action: actionSchema(t).actions[0] } }),
+  baseline: (t, f) => ({
+    params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') },
+    body: { action: actionSchema(t).actions[0] },
+  }),
   scenarios: (op, scenario) => {
     scenario('conversations.action-idempotent', async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
@@ -45,7 +52,11 @@ operationChecks('applyConversationAction', {
         const first = await act(t, contact, action);
         const again = await act(t, contact, action);
         if (!t.expect(ok(first), `${action}: expected 200, got ${first.status}`, first)) continue;
-        t.expect(again.status === first.status && deepEqual(again.body, first.body), `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`, again);
+        t.expect(
+          again.status === first.status && deepEqual(again.body, first.body),
+          `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`,
+          again,
+        );
       }
     });
 
@@ -53,7 +64,9 @@ operationChecks('applyConversationAction', {
     scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
       const action = actionSchema(t).actions[0];
-      await expectReplays(t, `${op.method} action ${action}`, (idempotencyKey) => t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }));
+      await expectReplays(t, `${op.method} action ${action}`, (idempotencyKey) =>
+        t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }),
+      );
     });
 
     scenario('conversations.archive', async (t) => {
@@ -63,20 +76,40 @@ operationChecks('applyConversationAction', {
       const actionOf = (to: string) => transitions.find((tr) => tr.to === to)?.trigger.replace(/^action\s+/i, '');
       const archive = actionOf('archived');
       const unarchive = actionOf('unarchived');
-      if (archive === undefined || unarchive === undefined) return t.skip('ConversationAction x-svc-transitions names no archived/unarchived states');
+      if (archive === undefined || unarchive === undefined)
+        return t.skip('ConversationAction x-svc-transitions names no archived/unarchived states');
       const archived = await act(t, contact, archive);
       if (!t.expect(ok(archived), `${archive}: expected 200, got ${archived.status}`, archived)) return;
       const observed = await entryOf(t, contact);
       // Observed only where the server exposes booleans named after the states (read, archived).
-      if (observed && typeof observed.archived === 'boolean') t.expect(observed.archived === true, `after ${archive} the conversation reads archived=${String(observed.archived)}`, archived);
-      if (observed && typeof observed.read === 'boolean') t.expect(observed.read === true, `after ${archive} every item should be read; the conversation reads read=${String(observed.read)}`, archived);
+      if (observed && typeof observed.archived === 'boolean')
+        t.expect(
+          observed.archived === true,
+          `after ${archive} the conversation reads archived=${String(observed.archived)}`,
+          archived,
+        );
+      if (observed && typeof observed.read === 'boolean')
+        t.expect(
+          observed.read === true,
+          `after ${archive} every item should be read; the conversation reads read=${String(observed.read)}`,
+          archived,
+        );
       const again = await act(t, contact, archive);
       t.expect(ok(again), `${archive} on an archived conversation: expected a 200 no-op, got ${again.status}`, again);
       const back = await act(t, contact, unarchive);
       t.expect(ok(back), `${unarchive} on an archived conversation: expected 200, got ${back.status}`, back);
       const after = await entryOf(t, contact);
-      if (after && typeof after.archived === 'boolean') t.expect(after.archived === false, `after ${unarchive} the conversation reads archived=${String(after.archived)}`, back);
-      t.pass(observed && (typeof observed.archived === 'boolean' || typeof observed.read === 'boolean') ? 'state observed on the list entry' : 'state not observable (no documented field shows it); statuses checked');
+      if (after && typeof after.archived === 'boolean')
+        t.expect(
+          after.archived === false,
+          `after ${unarchive} the conversation reads archived=${String(after.archived)}`,
+          back,
+        );
+      t.pass(
+        observed && (typeof observed.archived === 'boolean' || typeof observed.read === 'boolean')
+          ? 'state observed on the list entry'
+          : 'state not observable (no documented field shows it); statuses checked',
+      );
     });
   },
 });

@@ -4,9 +4,9 @@
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
 import { isObject } from '@svc/spec-runtime';
+import { type Expected, expectedFor, listedCode, ownCodes } from '../checks/expect.js';
+import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
-import { expectedFor, listedCode, ownCodes, type Expected } from '../checks/expect.js';
-import { need, type CustomFieldFixture, type Fixtures } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
@@ -28,7 +28,9 @@ function ownSource(t: CheckContext): string | undefined {
 
 function optionRules(t: CheckContext): OptionRule[] {
   const op = t.op('updateCustomField');
-  const body = t.spec.resolve(op.requestBody?.schemaPointer ?? '') as { properties?: { options?: { 'x-svc-option-rules'?: OptionRule[] } } } | undefined;
+  const body = t.spec.resolve(op.requestBody?.schemaPointer ?? '') as
+    | { properties?: { options?: { 'x-svc-option-rules'?: OptionRule[] } } }
+    | undefined;
   return body?.properties?.options?.['x-svc-option-rules'] ?? [];
 }
 
@@ -63,7 +65,9 @@ type Option = { key: string; label: string };
 
 function optionsOf(exchange: Exchange): Option[] | undefined {
   const options = data(exchange)?.options;
-  return Array.isArray(options) ? options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) : undefined;
+  return Array.isArray(options)
+    ? options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) }))
+    : undefined;
 }
 
 operationChecks('listCustomFields', { baseline: () => ({}) });
@@ -72,34 +76,58 @@ operationChecks('updateCustomField', {
   // Success is covered by custom-fields.partial-update, which also restores the label.
   success: false,
   baseline: (t, f) => {
-    const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
+    const field = need(
+      editable(t, f).find((x) => x.label),
+      'an editable custom field with a label',
+    );
     return { params: { key: field.key }, body: { label: field.label } };
   },
   scenarios: (op, scenario) => {
     scenario('custom-fields.partial-update', async (t) => {
-      const field = need(editable(t, await t.fixtures()).find((x) => x.label), 'an editable custom field with a label');
+      const field = need(
+        editable(t, await t.fixtures()).find((x) => x.label),
+        'an editable custom field with a label',
+      );
       // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
       const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
       const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
       const changed = await patch(t, field.key, { label });
-      if (!t.expect(ok(changed), `updating the label of ${field.key}: expected 200, got ${changed.status}`, changed)) return;
+      if (!t.expect(ok(changed), `updating the label of ${field.key}: expected 200, got ${changed.status}`, changed))
+        return;
       const d = data(changed);
       t.expect(d?.label === label, `the label did not change: ${short(d?.label)}`, changed);
-      t.expect(d?.key === field.key && d?.type === field.type, `key or type changed: ${short({ key: d?.key, type: d?.type })}`, changed);
-      if (field.options) t.expect(deepEqual(optionsOf(changed), field.options), `the options changed although none were sent: ${short(optionsOf(changed))}`, changed);
+      t.expect(
+        d?.key === field.key && d?.type === field.type,
+        `key or type changed: ${short({ key: d?.key, type: d?.type })}`,
+        changed,
+      );
+      if (field.options)
+        t.expect(
+          deepEqual(optionsOf(changed), field.options),
+          `the options changed although none were sent: ${short(optionsOf(changed))}`,
+          changed,
+        );
       const restored = await patch(t, field.key, { label: field.label });
-      t.expect(ok(restored) && data(restored)?.label === field.label, `restoring the label of ${field.key} failed (${restored.status})`, restored);
+      t.expect(
+        ok(restored) && data(restored)?.label === field.label,
+        `restoring the label of ${field.key} failed (${restored.status})`,
+        restored,
+      );
     });
 
     // The label limits from inside: a label and an option label of exactly the maximum are accepted.
     scenario({ id: 'boundary.inside', variant: 'labels of exactly the minimum and the maximum' }, async (t) => {
       const f = await t.fixtures();
-      const field = need(editable(t, f).find((x) => x.label), 'an editable custom field with a label');
+      const field = need(
+        editable(t, f).find((x) => x.label),
+        'an editable custom field with a label',
+      );
       try {
         for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldLabel'))) {
           const label = probeOfLength(n);
           const changed = await patch(t, field.key, { label });
-          if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${n} characters is inside the limit`)) t.pass(`label of ${n} characters`, { id: constraintId('body', 'label', keyword, n), side: 'inside' });
+          if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${n} characters is inside the limit`))
+            t.pass(`label of ${n} characters`, { id: constraintId('body', 'label', keyword, n), side: 'inside' });
         }
       } finally {
         const restored = await patch(t, field.key, { label: field.label });
@@ -110,7 +138,13 @@ operationChecks('updateCustomField', {
       try {
         for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
           const added = await patch(t, list.key, { options: [...original, { label: probeOfLength(n) }] });
-          if (t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${n} characters is inside the limit`)) t.pass(`option label of ${n} characters`, { id: constraintId('body', 'options[].label', keyword, n), side: 'inside' });
+          if (
+            t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${n} characters is inside the limit`)
+          )
+            t.pass(`option label of ${n} characters`, {
+              id: constraintId('body', 'options[].label', keyword, n),
+              side: 'inside',
+            });
         }
       } finally {
         await patch(t, list.key, { options: original });
@@ -123,11 +157,18 @@ operationChecks('updateCustomField', {
       const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
       for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
         const length = keyword === 'maxLength' ? n + 1 : n - 1;
-        const request = { params: { key: list.key }, body: { options: [...original, { label: probeOfLength(length) }] } };
+        const request = {
+          params: { key: list.key },
+          body: { options: [...original, { label: probeOfLength(length) }] },
+        };
         const expected = expectedFor(t.spec, op, request);
         if (!expected) continue;
         const refused = await t.call(request);
-        if (t.expectError(refused, expected, `an option label of ${length} characters`)) t.pass(`option label of ${length} characters`, { id: constraintId('body', 'options[].label', keyword, n), side: 'outside' });
+        if (t.expectError(refused, expected, `an option label of ${length} characters`))
+          t.pass(`option label of ${length} characters`, {
+            id: constraintId('body', 'options[].label', keyword, n),
+            side: 'outside',
+          });
         else if (ok(refused)) await patch(t, list.key, { options: original });
       }
     });
@@ -141,16 +182,44 @@ operationChecks('updateCustomField', {
         const added = await patch(t, field.key, { options: [...original, { label: PROBE_LABEL }] });
         if (!t.expect(ok(added), `adding an option: expected 200, got ${added.status}`, added)) return;
         const afterAdd = optionsOf(added) ?? [];
-        t.expect(deepEqual(afterAdd.slice(0, original.length), original), `existing options changed when one was added: ${short(afterAdd)}`, added);
+        t.expect(
+          deepEqual(afterAdd.slice(0, original.length), original),
+          `existing options changed when one was added: ${short(afterAdd)}`,
+          added,
+        );
         const probe = afterAdd[original.length];
-        if (!t.expect(afterAdd.length === original.length + 1 && probe?.label === PROBE_LABEL && probe.key !== '' && !original.some((o) => o.key === probe.key), `the new option did not get a new key: ${short(afterAdd)}`, added) || !probe) return;
+        if (
+          !t.expect(
+            afterAdd.length === original.length + 1 &&
+              probe?.label === PROBE_LABEL &&
+              probe.key !== '' &&
+              !original.some((o) => o.key === probe.key),
+            `the new option did not get a new key: ${short(afterAdd)}`,
+            added,
+          ) ||
+          !probe
+        )
+          return;
         // Rename by key.
-        const renamed = await patch(t, field.key, { options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }] });
+        const renamed = await patch(t, field.key, {
+          options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }],
+        });
         const afterRename = optionsOf(renamed) ?? [];
-        t.expect(ok(renamed) && afterRename.length === original.length + 1 && afterRename[original.length]?.key === probe.key && afterRename[original.length]?.label === `${PROBE_LABEL} renamed`, `renaming by key did not keep the key or take the label: ${short(afterRename)}`, renamed);
+        t.expect(
+          ok(renamed) &&
+            afterRename.length === original.length + 1 &&
+            afterRename[original.length]?.key === probe.key &&
+            afterRename[original.length]?.label === `${PROBE_LABEL} renamed`,
+          `renaming by key did not keep the key or take the label: ${short(afterRename)}`,
+          renamed,
+        );
         // Missing from the list: removed.
         const removed = await patch(t, field.key, { options: original });
-        t.expect(ok(removed) && deepEqual(optionsOf(removed), original), `an option missing from the list was not removed: ${short(optionsOf(removed))}`, removed);
+        t.expect(
+          ok(removed) && deepEqual(optionsOf(removed), original),
+          `an option missing from the list was not removed: ${short(optionsOf(removed))}`,
+          removed,
+        );
       } finally {
         await patch(t, field.key, { options: original });
       }
@@ -162,14 +231,16 @@ operationChecks('updateCustomField', {
       const expected = ruleCode(t, 'LABEL_UNIQUE');
       const duplicated = [...original, { label: PROBE_LABEL }, { label: PROBE_LABEL }];
       const refused = await patch(t, field.key, { options: duplicated });
-      if (!t.expectError(refused, expected, 'two options with the same label') && ok(refused)) await patch(t, field.key, { options: original });
+      if (!t.expectError(refused, expected, 'two options with the same label') && ok(refused))
+        await patch(t, field.key, { options: original });
     });
 
     scenario('custom-fields.options-not-supported', async (t) => {
       // A field of a type that never carries options (the types with options are the ones seen with them).
       const fields = editable(t, await t.fixtures());
       const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
-      if (typesWithOptions.size === 0) return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
+      if (typesWithOptions.size === 0)
+        return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
       const field = need(
         fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
         'an editable custom field of a type without options',
@@ -185,11 +256,18 @@ operationChecks('updateCustomField', {
         `a custom field synced from an integration (source other than ${own ?? 'the service'})`,
       );
       const refused = await patch(t, field.key, { label: field.label ?? PROBE_LABEL });
-      t.expectError(refused, { status: 409, codes: ownCodes(t.spec, op, 409), why: `${field.key} has source ${field.source}` }, `updating ${field.key}`);
+      t.expectError(
+        refused,
+        { status: 409, codes: ownCodes(t.spec, op, 409), why: `${field.key} has source ${field.source}` },
+        `updating ${field.key}`,
+      );
     });
 
     scenario('custom-fields.built-in', async (t) => {
-      const key = need((await t.fixtures()).builtInFieldKeys[0], 'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])');
+      const key = need(
+        (await t.fixtures()).builtInFieldKeys[0],
+        'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])',
+      );
       const refused = await patch(t, key, { label: PROBE_LABEL });
       t.expectError(refused, listedCode(t.spec, op, 'ATTRIBUTE_BUILT_IN'), `updating the built-in field ${key}`);
     });

@@ -1,9 +1,9 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
 import { idPrefixes } from '@svc/spec-runtime';
 import { documentedCodes } from '../checks/expect.js';
-import { data, deepEqual, expectReplays, ok, short } from './support.js';
-import { operationChecks } from './operation-checks.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
+import { operationChecks } from './operation-checks.js';
+import { data, deepEqual, expectReplays, ok, short } from './support.js';
 
 operationChecks('upsertCurrentDialingQueue', {
   // Only the fields sent are touched: an empty update changes nothing.
@@ -11,7 +11,9 @@ operationChecks('upsertCurrentDialingQueue', {
   scenarios: (op, scenario) => {
     // Idempotency is stated for every write method: here on a PATCH (an empty update touches nothing).
     scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
-      await expectReplays(t, `${op.method} an empty update`, (idempotencyKey) => t.call({ body: {} }, { idempotencyKey }));
+      await expectReplays(t, `${op.method} an empty update`, (idempotencyKey) =>
+        t.call({ body: {} }, { idempotencyKey }),
+      );
     });
 
     // "All fields are optional; only supplied fields are touched": the update answers the queue,
@@ -19,15 +21,35 @@ operationChecks('upsertCurrentDialingQueue', {
     scenario('dialer-queues.partial-update', async (t) => {
       const before = await t.call({ body: {} });
       const queue = data(before);
-      if (!t.expect(ok(before) && queue !== undefined, `reading the queue through an empty update: expected 200 with the queue, got ${before.status}`, before) || !queue) return;
+      if (
+        !t.expect(
+          ok(before) && queue !== undefined,
+          `reading the queue through an empty update: expected 200 with the queue, got ${before.status}`,
+          before,
+        ) ||
+        !queue
+      )
+        return;
       const name = `svc-contract ${t.config.runId}`;
       const changed = await t.call({ body: { name } });
       const after = data(changed);
       try {
-        if (!t.expect(ok(changed) && after !== undefined, `updating the name alone: expected 200 with the queue, got ${changed.status}`, changed) || !after) return;
+        if (
+          !t.expect(
+            ok(changed) && after !== undefined,
+            `updating the name alone: expected 200 with the queue, got ${changed.status}`,
+            changed,
+          ) ||
+          !after
+        )
+          return;
         t.expect(after.name === name, `the name did not change: ${short(after.name)}`, changed);
         for (const field of Object.keys(queue).filter((f) => f !== 'name' && f !== 'updated_at')) {
-          t.expect(deepEqual(after[field], queue[field]), `${field} changed although only name was sent: ${short(queue[field])} → ${short(after[field])}`, changed);
+          t.expect(
+            deepEqual(after[field], queue[field]),
+            `${field} changed although only name was sent: ${short(queue[field])} → ${short(after[field])}`,
+            changed,
+          );
         }
       } finally {
         const restored = await t.call({ body: { name: queue.name } });
@@ -40,7 +62,11 @@ operationChecks('upsertCurrentDialingQueue', {
       if (expected.codes.length === 0) return t.skip('the operation documents no 404');
       const [user = ''] = idPrefixes(t.spec.schema('UserId') ?? {});
       t.expectError(await t.call({ body: { user_id: `${user}${UNKNOWN_SUFFIX}` } }), expected, 'an unknown user_id');
-      t.expectError(await t.call({ body: { email: `svc-contract-${t.config.runId}@example.invalid` } }), expected, 'an unknown email');
+      t.expectError(
+        await t.call({ body: { email: `svc-contract-${t.config.runId}@example.invalid` } }),
+        expected,
+        'an unknown email',
+      );
     });
   },
 });

@@ -4,9 +4,9 @@
 // (every response it receives is also checked by the recorder); verdict.ts decides what they make.
 import type { Operation } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
-import { errorProblems, type Expected, type OpRequest } from '../checks/expect.js';
+import { type Expected, errorProblems, type OpRequest } from '../checks/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
-import { errorCode, type ApiRequest, type Exchange } from '../http/exchange.js';
+import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
 import type { CheckOutcome, SkipKind } from '../model.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
@@ -97,13 +97,25 @@ export class CheckContext {
   /** A scenario's verdict for this check; several are fine (each failure is reported). */
   fail(message: string, exchange?: Exchange): void {
     this.failed = true;
-    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'failed', detail: message, ...(exchange ? { exchange: exchange.seq } : {}) });
+    this.session.recorder.add({
+      check: this.check,
+      operationId: this.operationId,
+      status: 'failed',
+      detail: message,
+      ...(exchange ? { exchange: exchange.seq } : {}),
+    });
   }
 
   /** A pass; `constraint`: the documented request constraint it exercised (for coverage). */
   pass(detail?: string, constraint?: CheckOutcome['constraint']): void {
     this.passes++;
-    this.session.recorder.add({ check: this.check, operationId: this.operationId, status: 'passed', ...(detail !== undefined ? { detail } : {}), ...(constraint ? { constraint } : {}) });
+    this.session.recorder.add({
+      check: this.check,
+      operationId: this.operationId,
+      status: 'passed',
+      ...(detail !== undefined ? { detail } : {}),
+      ...(constraint ? { constraint } : {}),
+    });
   }
 
   /** true when the condition holds; records a failure otherwise. */
@@ -121,7 +133,11 @@ export class CheckContext {
 
   expectStatus(exchange: Exchange, accepted: (status: number) => boolean, what: string): boolean {
     const code = errorCode(exchange);
-    return this.expect(exchange.error === undefined && accepted(exchange.status), `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`, exchange);
+    return this.expect(
+      exchange.error === undefined && accepted(exchange.status),
+      `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`,
+      exchange,
+    );
   }
 
   /**
@@ -142,11 +158,15 @@ export function encodePath(op: Operation, params: Record<string, string> = {}): 
 }
 
 /** Declares a scenario of an operation: a stateful check that changes data (only with --allow-writes, profile full). */
-export type Scenario = (id: CheckId | { id: CheckId; variant: string }, run: (t: CheckContext) => Promise<void>) => void;
+export type Scenario = (
+  id: CheckId | { id: CheckId; variant: string },
+  run: (t: CheckContext) => Promise<void>,
+) => void;
 
 /** The Scenario of an operation: its checks belong to the operation and its resource. */
 export function scenarioOf(op: Operation): Scenario {
   const where: Where = { operationId: op.operationId, resource: loadSpec().resourceOf(op) };
   const needs = { writes: true, stateful: true };
-  return (id, run) => (typeof id === 'string' ? check(id, where, needs, run) : check(id.id, { ...where, variant: id.variant }, needs, run));
+  return (id, run) =>
+    typeof id === 'string' ? check(id, where, needs, run) : check(id.id, { ...where, variant: id.variant }, needs, run);
 }

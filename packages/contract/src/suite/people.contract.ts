@@ -5,9 +5,16 @@ import { ownExample, requestBodyMedia } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import { operationChecks } from './operation-checks.js';
 
-operationChecks('searchPeople', { baseline: (t) => ({ body: ownExample(t.spec.contract.bundle, requestBodyMedia(t.spec.contract.bundle, t.op().raw))?.value ?? {} }) });
+operationChecks('searchPeople', {
+  baseline: (t) => ({
+    body: ownExample(t.spec.contract.bundle, requestBodyMedia(t.spec.contract.bundle, t.op().raw))?.value ?? {},
+  }),
+});
 
 operationChecks('updatePerson', {
   success: false,
-  baseline: (_t, f) => ({ params: { id: need(f.people[0], 'a person id (set fixtures.person_ids in the config file)') }, body: {} }),
+  baseline: (_t, f) => ({
+    params: { id: need(f.people[0], 'a person id (set fixtures.person_ids in the config file)') },
+    body: {},
+  }),
 });

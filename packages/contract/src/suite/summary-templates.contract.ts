@@ -12,11 +12,18 @@ interface Transition {
 
 operationChecks('deleteSummaryTemplate', {
   success: false,
-  baseline: (_t, f) => ({ params: { id: need(f.summaryTemplates[0], 'a summary template id (set fixtures.summary_template_ids)') } }),
+  baseline: (_t, f) => ({
+    params: { id: need(f.summaryTemplates[0], 'a summary template id (set fixtures.summary_template_ids)') },
+  }),
   scenarios: (op, scenario) => {
     scenario('summary-templates.delete', async (t) => {
-      const ids = need((await t.fixtures()).summaryTemplates, 'summary template ids the suite may deactivate (fixtures.summary_template_ids)');
-      const transitions = (Array.isArray(op.raw['x-svc-transitions']) ? op.raw['x-svc-transitions'] : []) as Transition[];
+      const ids = need(
+        (await t.fixtures()).summaryTemplates,
+        'summary template ids the suite may deactivate (fixtures.summary_template_ids)',
+      );
+      const transitions = (
+        Array.isArray(op.raw['x-svc-transitions']) ? op.raw['x-svc-transitions'] : []
+      ) as Transition[];
       const gone = transitions.find((tr) => typeof tr.error_code === 'string')?.error_code;
       if (!gone) return t.skip('the operation has no x-svc-transitions naming the error of a deactivated template');
       const notFound = listedCode(t.spec, op, gone);
@@ -28,7 +35,10 @@ operationChecks('deleteSummaryTemplate', {
         t.pass(`${id} deactivated, then ${notFound.status}`);
         return;
       }
-      return t.skip(`every configured template is already deactivated (each DELETE answered ${notFound.status}); add active ones to fixtures.summary_template_ids`, 'config');
+      return t.skip(
+        `every configured template is already deactivated (each DELETE answered ${notFound.status}); add active ones to fixtures.summary_template_ids`,
+        'config',
+      );
     });
   },
 });

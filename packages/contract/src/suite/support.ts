@@ -1,7 +1,7 @@
 // Small helpers shared by the scenario files.
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject, type JsonObject } from '@svc/spec-runtime';
-import { dataOf, header, type Exchange } from '../http/exchange.js';
+import { dataOf, type Exchange, header } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
 
 export type Json = Record<string, unknown>;
@@ -35,7 +35,10 @@ export function probeText(t: CheckContext, what: string): string {
 }
 
 /** The length limits of a string schema (minLength and maxLength, each only where it binds), in the order asked. */
-export function lengthLimits(schema: JsonObject | undefined, keywords: ReadonlyArray<'minLength' | 'maxLength'> = ['minLength', 'maxLength']): Array<{ keyword: 'minLength' | 'maxLength'; n: number }> {
+export function lengthLimits(
+  schema: JsonObject | undefined,
+  keywords: ReadonlyArray<'minLength' | 'maxLength'> = ['minLength', 'maxLength'],
+): Array<{ keyword: 'minLength' | 'maxLength'; n: number }> {
   return keywords.flatMap((keyword) => {
     const n = schema?.[keyword];
     return typeof n === 'number' && n > 0 ? [{ keyword, n }] : [];
@@ -52,7 +55,11 @@ export function short(value: unknown): string {
  * key (three) answers the stored response, marked replayed, with the same status and body.
  * false when the keyed request itself failed.
  */
-export async function expectReplays(t: CheckContext, what: string, send: (idempotencyKey: string) => Promise<Exchange>): Promise<boolean> {
+export async function expectReplays(
+  t: CheckContext,
+  what: string,
+  send: (idempotencyKey: string) => Promise<Exchange>,
+): Promise<boolean> {
   const key = `svc-contract-${t.config.runId}-replay-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const replayed = t.spec.idempotencyReplayedHeader;
   const first = await send(key);
@@ -60,7 +67,11 @@ export async function expectReplays(t: CheckContext, what: string, send: (idempo
   t.expect(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first);
   for (const n of [1, 2, 3]) {
     const again = await send(key);
-    t.expect(again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body), `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`, again);
+    t.expect(
+      again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body),
+      `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
+      again,
+    );
   }
   t.pass(`${what}: 3 repeats replayed`);
   return true;

@@ -3,10 +3,10 @@
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
 import { deref, isObject, propertiesOf } from '@svc/spec-runtime';
-import { constraintId } from '../generate/constraints.js';
 import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
-import { MissingFixture, need, type Fixtures, type ItemFixture } from '../fixtures.js';
-import { header, type Exchange } from '../http/exchange.js';
+import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
+import { constraintId } from '../generate/constraints.js';
+import { type Exchange, header } from '../http/exchange.js';
 import { once } from '../session.js';
 import type { CheckContext } from './harness.js';
 import { operationChecks } from './operation-checks.js';
@@ -23,7 +23,10 @@ async function findThread(t: CheckContext, item: ItemFixture): Promise<{ id?: st
   return { ...(typeof d?.id === 'string' ? { id: d.id } : {}), exchange };
 }
 
-async function readThread(t: CheckContext, id: string): Promise<{ exchange: Exchange; thread?: Record<string, unknown>; comments: Array<Record<string, unknown>> }> {
+async function readThread(
+  t: CheckContext,
+  id: string,
+): Promise<{ exchange: Exchange; thread?: Record<string, unknown>; comments: Array<Record<string, unknown>> }> {
   const exchange = await t.call({ params: { id } }, {}, 'getThread');
   const thread = data(exchange);
   const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
@@ -37,7 +40,11 @@ function probeThread(t: CheckContext): Promise<string> {
     const known = f.threads.find((th) => th.id);
     if (known) return known.id;
     for (const item of entities(f)) {
-      const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: probeText(t, 'thread') } }, {}, 'createThread');
+      const created = await t.call(
+        { body: { entity_type: item.entityType, entity_id: item.id, content: probeText(t, 'thread') } },
+        {},
+        'createThread',
+      );
       const id = data(created)?.id;
       if (ok(created) && typeof id === 'string') return id;
     }
@@ -45,7 +52,12 @@ function probeThread(t: CheckContext): Promise<string> {
   });
 }
 
-function comment(t: CheckContext, thread: string, content: string, extra: { idempotencyKey?: string } = {}): Promise<Exchange> {
+function comment(
+  t: CheckContext,
+  thread: string,
+  content: string,
+  extra: { idempotencyKey?: string } = {},
+): Promise<Exchange> {
   return t.call({ params: { id: thread }, body: { content } }, extra, 'addThreadComment');
 }
 
@@ -57,7 +69,9 @@ operationChecks('findThread', {
 });
 
 operationChecks('getThread', {
-  baseline: (_t, f) => ({ params: { id: need(f.threads[0], 'a thread (no known item has one; or set fixtures.thread_ids)').id } }),
+  baseline: (_t, f) => ({
+    params: { id: need(f.threads[0], 'a thread (no known item has one; or set fixtures.thread_ids)').id },
+  }),
 });
 
 operationChecks('createThread', {
@@ -74,28 +88,73 @@ operationChecks('createThread', {
         const existing = await findThread(t, item);
         if (existing.id !== undefined || !ok(existing.exchange)) continue;
         const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content } });
-        if (!t.expect(ok(created), `creating a thread on ${item.id} (which has none): expected 2xx, got ${created.status}`, created)) return;
+        if (
+          !t.expect(
+            ok(created),
+            `creating a thread on ${item.id} (which has none): expected 2xx, got ${created.status}`,
+            created,
+          )
+        )
+          return;
         const thread = data(created);
         const first = Array.isArray(thread?.comments) ? thread.comments[0] : undefined;
-        t.expect(thread?.comment_count === 1 && Array.isArray(thread?.comments) && thread.comments.length === 1, `a new thread holds its first comment and comment_count 1; got ${short({ comment_count: thread?.comment_count, comments: thread?.comments })}`, created);
-        t.expect(isObject(first) && first.content === content, `the first comment's content is not what was sent: ${short(isObject(first) ? first.content : first)}`, created);
-        t.expect(thread?.entity_id === item.id && thread?.entity_type === item.entityType, `the thread is on ${short([thread?.entity_type, thread?.entity_id])}, not ${item.entityType} ${item.id}`, created);
+        t.expect(
+          thread?.comment_count === 1 && Array.isArray(thread?.comments) && thread.comments.length === 1,
+          `a new thread holds its first comment and comment_count 1; got ${short({ comment_count: thread?.comment_count, comments: thread?.comments })}`,
+          created,
+        );
+        t.expect(
+          isObject(first) && first.content === content,
+          `the first comment's content is not what was sent: ${short(isObject(first) ? first.content : first)}`,
+          created,
+        );
+        t.expect(
+          thread?.entity_id === item.id && thread?.entity_type === item.entityType,
+          `the thread is on ${short([thread?.entity_type, thread?.entity_id])}, not ${item.entityType} ${item.id}`,
+          created,
+        );
         if (typeof thread?.id !== 'string') return;
         const read = await readThread(t, thread.id);
-        t.expect(ok(read.exchange) && read.thread?.id === thread.id && read.comments[0]?.content === content, `reading ${thread.id} back does not show the thread as created: ${short(read.thread)}`, read.exchange);
+        t.expect(
+          ok(read.exchange) && read.thread?.id === thread.id && read.comments[0]?.content === content,
+          `reading ${thread.id} back does not show the thread as created: ${short(read.thread)}`,
+          read.exchange,
+        );
         t.pass(`created ${thread.id} on ${item.id} and read it back`);
         return;
       }
       // Every known item already has a thread (earlier runs): the documented path instead.
       const item = need(entities(f)[0], 'a conversation item or note');
       const refused = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content } });
-      if (!t.expectError(refused, { status: 409, codes: ownCodes(t.spec, op, 409), why: `every known item already has a thread, ${item.id} too` }, 'creating a second thread')) return;
+      if (
+        !t.expectError(
+          refused,
+          {
+            status: 409,
+            codes: ownCodes(t.spec, op, 409),
+            why: `every known item already has a thread, ${item.id} too`,
+          },
+          'creating a second thread',
+        )
+      )
+        return;
       const found = await findThread(t, item);
-      if (!t.expect(found.id !== undefined, `GET /v2/api/threads did not find the thread of ${item.id}: ${short(found.exchange.body)}`, found.exchange)) return;
+      if (
+        !t.expect(
+          found.id !== undefined,
+          `GET /v2/api/threads did not find the thread of ${item.id}: ${short(found.exchange.body)}`,
+          found.exchange,
+        )
+      )
+        return;
       const added = await comment(t, found.id as string, content);
       t.expect(ok(added), `adding a comment to ${found.id}: expected 2xx, got ${added.status}`, added);
       const read = await readThread(t, found.id as string);
-      t.expect(read.comments.at(-1)?.content === content, `the comment added to ${found.id} is not the last one read back`, read.exchange);
+      t.expect(
+        read.comments.at(-1)?.content === content,
+        `the comment added to ${found.id} is not the last one read back`,
+        read.exchange,
+      );
       t.pass(`every known item has a thread: 409, found ${found.id}, commented`);
     });
 
@@ -103,7 +162,10 @@ operationChecks('createThread', {
     // thread yet (a thread per item), so it needs two of them (fixtures.threadless_item_ids).
     scenario('threads.create-content-limits', async (t) => {
       const f = await t.fixtures();
-      const content = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content;
+      const content = propertiesOf(
+        t.spec.contract,
+        deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? '')),
+      ).content;
       const lengths = lengthLimits(content, ['maxLength', 'minLength']);
       if (lengths.length === 0) return t.skip('the thread content has no length limits in the contract');
       const free: ItemFixture[] = [];
@@ -113,15 +175,33 @@ operationChecks('createThread', {
         const existing = await findThread(t, item);
         if (ok(existing.exchange) && existing.id === undefined) free.push(item);
       }
-      if (free.length < lengths.length) return t.skip(`${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`, 'config');
+      if (free.length < lengths.length)
+        return t.skip(
+          `${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`,
+          'config',
+        );
       for (const [index, { keyword, n: length }] of lengths.entries()) {
         const item = free[index] as ItemFixture;
         const text = length > 20 ? `${probeText(t, 'limit')} `.padEnd(length, 'x') : 'x'.repeat(length);
         const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: text } });
-        if (!t.expect(ok(created), `a thread whose content is exactly ${length} character${length === 1 ? '' : 's'} must be accepted, got ${created.status}`, created)) continue;
+        if (
+          !t.expect(
+            ok(created),
+            `a thread whose content is exactly ${length} character${length === 1 ? '' : 's'} must be accepted, got ${created.status}`,
+            created,
+          )
+        )
+          continue;
         const first = data(created)?.comments;
-        t.expect(Array.isArray(first) && isObject(first[0]) && first[0].content === text, `the first comment of the thread does not hold the ${length} characters sent`, created);
-        t.pass(`thread content of ${length} character${length === 1 ? '' : 's'}`, { id: constraintId('body', 'content', keyword, length), side: 'inside' });
+        t.expect(
+          Array.isArray(first) && isObject(first[0]) && first[0].content === text,
+          `the first comment of the thread does not hold the ${length} characters sent`,
+          created,
+        );
+        t.pass(`thread content of ${length} character${length === 1 ? '' : 's'}`, {
+          id: constraintId('body', 'content', keyword, length),
+          side: 'inside',
+        });
       }
     });
 
@@ -139,15 +219,26 @@ operationChecks('createThread', {
         }
       }
       if (!target) return t.skip('no item with a thread is known', 'config');
-      const again = await t.call({ body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') } });
-      t.expectError(again, { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) }, `a second thread on ${target.entityId}`);
+      const again = await t.call({
+        body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') },
+      });
+      t.expectError(
+        again,
+        { ...listedCode(t.spec, op, 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, op, 409) },
+        `a second thread on ${target.entityId}`,
+      );
     });
   },
 });
 
 operationChecks('addThreadComment', {
   success: false,
-  baseline: async (t, f) => ({ params: { id: f.threads[0]?.id ?? (t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id) }, body: { content: probeText(t, 'comment') } }),
+  baseline: async (t, f) => ({
+    params: {
+      id: f.threads[0]?.id ?? (t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id),
+    },
+    body: { content: probeText(t, 'comment') },
+  }),
   scenarios: (op, scenario) => {
     scenario('threads.comment-then-read', async (t) => {
       const thread = await probeThread(t);
@@ -157,29 +248,70 @@ operationChecks('addThreadComment', {
       const added = await comment(t, thread, content);
       if (!t.expect(ok(added), `adding a comment: expected 2xx, got ${added.status}`, added)) return;
       const after = await readThread(t, thread);
-      t.expect(after.comments.at(-1)?.content === content, `the new comment is not the last one of ${thread}: ${short(after.comments.at(-1))}`, after.exchange);
-      if (typeof count === 'number') t.expect(after.thread?.comment_count === count + 1, `comment_count went from ${count} to ${String(after.thread?.comment_count)}, not ${count + 1}`, after.exchange);
-      t.expect(after.thread?.comment_count === after.comments.length, `comment_count ${String(after.thread?.comment_count)} but ${after.comments.length} comments`, after.exchange);
+      t.expect(
+        after.comments.at(-1)?.content === content,
+        `the new comment is not the last one of ${thread}: ${short(after.comments.at(-1))}`,
+        after.exchange,
+      );
+      if (typeof count === 'number')
+        t.expect(
+          after.thread?.comment_count === count + 1,
+          `comment_count went from ${count} to ${String(after.thread?.comment_count)}, not ${count + 1}`,
+          after.exchange,
+        );
+      t.expect(
+        after.thread?.comment_count === after.comments.length,
+        `comment_count ${String(after.thread?.comment_count)} but ${after.comments.length} comments`,
+        after.exchange,
+      );
     });
 
     scenario('threads.content-limits', async (t) => {
       const thread = await probeThread(t);
-      const limit = propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? ''))).content?.maxLength;
+      const limit = propertiesOf(
+        t.spec.contract,
+        deref(t.spec.contract, t.spec.resolve(op.requestBody?.schemaPointer ?? '')),
+      ).content?.maxLength;
       if (typeof limit !== 'number') return t.skip('the comment content has no maxLength in the contract');
       const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
       const accepted = await comment(t, thread, exact);
       const id = constraintId('body', 'content', 'maxLength', limit);
-      if (t.expect(ok(accepted), `content of exactly ${limit} characters must be accepted, got ${accepted.status}`, accepted)) t.pass(`content of ${limit} characters`, { id, side: 'inside' });
+      if (
+        t.expect(
+          ok(accepted),
+          `content of exactly ${limit} characters must be accepted, got ${accepted.status}`,
+          accepted,
+        )
+      )
+        t.pass(`content of ${limit} characters`, { id, side: 'inside' });
       const shortest = t.spec.schema('NoteContent')?.minLength;
       if (typeof shortest === 'number' && shortest > 0) {
         const minimal = await comment(t, thread, 'x'.repeat(shortest));
-        if (t.expect(ok(minimal), `content of exactly ${shortest} character${shortest === 1 ? '' : 's'} must be accepted, got ${minimal.status}`, minimal)) t.pass(`content of ${shortest} characters`, { id: constraintId('body', 'content', 'minLength', shortest), side: 'inside' });
+        if (
+          t.expect(
+            ok(minimal),
+            `content of exactly ${shortest} character${shortest === 1 ? '' : 's'} must be accepted, got ${minimal.status}`,
+            minimal,
+          )
+        )
+          t.pass(`content of ${shortest} characters`, {
+            id: constraintId('body', 'content', 'minLength', shortest),
+            side: 'inside',
+          });
       }
-      for (const content of [exact + 'x', '   ']) {
+      for (const content of [`${exact}x`, '   ']) {
         const expected = expectedFor(t.spec, op, { params: { id: thread }, body: { content } });
         if (!expected) continue;
         const over = content.trim() !== '';
-        if (t.expectError(await comment(t, thread, content), expected, over ? `content of ${content.length} characters` : 'blank content') && over) t.pass(`content of ${content.length} characters`, { id, side: 'outside' });
+        if (
+          t.expectError(
+            await comment(t, thread, content),
+            expected,
+            over ? `content of ${content.length} characters` : 'blank content',
+          ) &&
+          over
+        )
+          t.pass(`content of ${content.length} characters`, { id, side: 'outside' });
       }
     });
 
@@ -190,7 +322,11 @@ operationChecks('addThreadComment', {
       if (!t.expect(ok(added), `adding a comment with a mention: expected 2xx, got ${added.status}`, added)) return;
       const read = await readThread(t, thread);
       const mentions = read.comments.at(-1)?.mentions;
-      t.expect(Array.isArray(mentions) && mentions.some((m) => isObject(m) && m.user_id === user), `the mention of ${user} is not in the comment's mentions: ${short(mentions)}`, read.exchange);
+      t.expect(
+        Array.isArray(mentions) && mentions.some((m) => isObject(m) && m.user_id === user),
+        `the mention of ${user} is not in the comment's mentions: ${short(mentions)}`,
+        read.exchange,
+      );
     });
 
     scenario('idempotency.replay', async (t) => {
@@ -198,12 +334,22 @@ operationChecks('addThreadComment', {
       const before = await readThread(t, thread);
       const content = probeText(t, 'idempotent comment');
       // Every repeat replays, not only the first: the description states it for each.
-      if (!(await expectReplays(t, 'a keyed comment', (idempotencyKey) => comment(t, thread, content, { idempotencyKey })))) return;
+      if (
+        !(await expectReplays(t, 'a keyed comment', (idempotencyKey) =>
+          comment(t, thread, content, { idempotencyKey }),
+        ))
+      )
+        return;
       const after = await readThread(t, thread);
       const copies = after.comments.filter((c) => c.content === content).length;
       t.expect(copies === 1, `the keyed comment was executed ${copies} times`, after.exchange);
       const count = before.thread?.comment_count;
-      if (typeof count === 'number') t.expect(after.thread?.comment_count === count + 1, `comment_count went from ${count} to ${String(after.thread?.comment_count)} after a write and its replay`, after.exchange);
+      if (typeof count === 'number')
+        t.expect(
+          after.thread?.comment_count === count + 1,
+          `comment_count went from ${count} to ${String(after.thread?.comment_count)} after a write and its replay`,
+          after.exchange,
+        );
     });
 
     scenario('idempotency.key-reuse', async (t) => {
@@ -214,14 +360,26 @@ operationChecks('addThreadComment', {
       // The same key on another endpoint: the item search, a write-class request without side effects.
       const search = t.op('searchConversationItems');
       const reused = await t.call({ body: { query: 'svc' } }, { idempotencyKey: key }, search.operationId);
-      t.expectError(reused, listedCode(t.spec, search, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent to ${search.method} ${search.path}`);
+      t.expectError(
+        reused,
+        listedCode(t.spec, search, 'IDEMPOTENCY_KEY_REUSE'),
+        `the key of a comment sent to ${search.method} ${search.path}`,
+      );
       // And with another method (a PUT): the description names the method as well as the endpoint.
       const action = t.op('applyConversationAction');
       const contact = (await t.fixtures()).contacts[0];
       if (contact === undefined) return;
       const actions = t.spec.schema('ConversationAction')?.enum;
-      const other = await t.call({ params: { contact_number: contact }, body: { action: Array.isArray(actions) ? actions[0] : undefined } }, { idempotencyKey: key }, action.operationId);
-      t.expectError(other, listedCode(t.spec, action, 'IDEMPOTENCY_KEY_REUSE'), `the key of a comment sent with ${action.method} to ${action.path}`);
+      const other = await t.call(
+        { params: { contact_number: contact }, body: { action: Array.isArray(actions) ? actions[0] : undefined } },
+        { idempotencyKey: key },
+        action.operationId,
+      );
+      t.expectError(
+        other,
+        listedCode(t.spec, action, 'IDEMPOTENCY_KEY_REUSE'),
+        `the key of a comment sent with ${action.method} to ${action.path}`,
+      );
     });
 
     scenario('idempotency.failed-not-consumed', async (t) => {
@@ -233,8 +391,16 @@ operationChecks('addThreadComment', {
       const failed = await comment(t, thread, blank, { idempotencyKey: key });
       if (!t.expectError(failed, expected, 'a blank comment')) return;
       const retried = await comment(t, thread, probeText(t, 'retried comment'), { idempotencyKey: key });
-      t.expect(ok(retried), `the key of a failed request must stay usable: expected 2xx, got ${retried.status}`, retried);
-      t.expect(header(retried, t.spec.idempotencyReplayedHeader) !== 'true', 'the failed response was replayed', retried);
+      t.expect(
+        ok(retried),
+        `the key of a failed request must stay usable: expected 2xx, got ${retried.status}`,
+        retried,
+      );
+      t.expect(
+        header(retried, t.spec.idempotencyReplayedHeader) !== 'true',
+        'the failed response was replayed',
+        retried,
+      );
     });
   },
 });

@@ -5,5 +5,7 @@ import { operationChecks } from './operation-checks.js';
 operationChecks('listUsers', { baseline: () => ({}) });
 
 operationChecks('getUser', {
-  baseline: (_t, f) => ({ params: { id: need(f.users[0], 'a user id (GET /v2/api/users listed none; or set fixtures.user_ids)') } }),
+  baseline: (_t, f) => ({
+    params: { id: need(f.users[0], 'a user id (GET /v2/api/users listed none; or set fixtures.user_ids)') },
+  }),
 });

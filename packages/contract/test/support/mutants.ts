@@ -3,14 +3,14 @@
 // the subset of the suite (--only) that runs against it. Shared by the mutants test files, which
 // split the list so that two vitest workers run them side by side.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { loadContract } from '@svc/spec-runtime';
-import { runContract } from '../../src/run.js';
-import type { ContractOptions } from '../../src/options.js';
 import { expect, it } from 'vitest';
-import { json, mutatingProxy, sandbox, type Mutation, type Target } from './servers.js';
+import type { ContractOptions } from '../../src/options.js';
+import { runContract } from '../../src/run.js';
+import { json, type Mutation, mutatingProxy, sandbox, type Target } from './servers.js';
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
@@ -33,12 +33,16 @@ export interface Mutant {
 const isPath = (path: string, prefix: string) => path.split('?')[0]?.startsWith(prefix) ?? false;
 
 /** Requests made with a config key matching `which` reach the server with another key instead. */
-function swapKey(which: (key: Target['config']['keys'][number]) => boolean, to: (upstream: Target) => string): (upstream: Target) => Mutation {
+function swapKey(
+  which: (key: Target['config']['keys'][number]) => boolean,
+  to: (upstream: Target) => string,
+): (upstream: Target) => Mutation {
   return (upstream) => ({
     request: (q) => {
       const headers = new Headers(q.headers);
       const sent = headers.get('authorization');
-      if (upstream.config.keys.some((k) => which(k) && sent === `Api-Key ${k.key}`)) headers.set('authorization', `Api-Key ${to(upstream)}`);
+      if (upstream.config.keys.some((k) => which(k) && sent === `Api-Key ${k.key}`))
+        headers.set('authorization', `Api-Key ${to(upstream)}`);
       return { ...q, headers };
     },
   });
@@ -47,7 +51,22 @@ const mainKey = (upstream: Target) => upstream.apiKey;
 
 /** A server that refuses the largest documented page size (as if the limit were 1..99). */
 const refusesSize100: Mutation = {
-  response: (r, q) => (/[?&]size=100(&|$)/.test(q.path) ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, pagination: undefined, error: { type: 'validation_error', code: 'INVALID_PAGE_SIZE', message: 'size', retryable: false, request_id: r.headers.get('x-request-id') } })) : r),
+  response: (r, q) =>
+    /[?&]size=100(&|$)/.test(q.path)
+      ? json({ ...r, status: 400 }, (b) =>
+          Object.assign(b, {
+            data: undefined,
+            pagination: undefined,
+            error: {
+              type: 'validation_error',
+              code: 'INVALID_PAGE_SIZE',
+              message: 'size',
+              retryable: false,
+              request_id: r.headers.get('x-request-id'),
+            },
+          }),
+        )
+      : r,
 };
 
 /** Thread creation (POST /v2/api/threads) with its content changed before the server sees it. */
@@ -75,7 +94,12 @@ export function rateHeaders(change: (headers: Headers) => void): Mutation {
 
 /** A pagination block changed on every 2xx list. */
 function pagination(change: (p: Record<string, number | boolean>) => void): Mutation {
-  return { response: (r) => (r.status === 200 && r.body.includes('"pagination"') ? json(r, (b) => change(b.pagination as Record<string, number | boolean>)) : r) };
+  return {
+    response: (r) =>
+      r.status === 200 && r.body.includes('"pagination"')
+        ? json(r, (b) => change(b.pagination as Record<string, number | boolean>))
+        : r,
+  };
 }
 
 /** Idempotency keys whose sends are counted, for a server that forgets after a few repeats. */
@@ -97,7 +121,9 @@ function forgetsAfter(sends: number): Mutation {
 
 /** The bundle with the PhoneNumber pattern (and its error code) gone: a server that accepts any number. */
 function contractWithoutPhoneRule() {
-  const bundle = structuredClone(createRequire(import.meta.url)('@svc/openapi/openapi.json')) as { components: { schemas: Record<string, Record<string, unknown>> } };
+  const bundle = structuredClone(createRequire(import.meta.url)('@svc/openapi/openapi.json')) as {
+    components: { schemas: Record<string, Record<string, unknown>> };
+  };
   delete bundle.components.schemas.PhoneNumber?.pattern;
   delete bundle.components.schemas.PhoneNumber?.['x-svc-error-code'];
   return loadContract(bundle);
@@ -108,13 +134,23 @@ export const MUTANTS: Mutant[] = [
     name: 'drops a required field',
     caughtBy: 'response.schema',
     only: ['getThread'],
-    mutation: { response: (r, q) => (q.method === 'GET' && r.status === 200 && isPath(q.path, '/v2/api/threads/') ? json(r, (b) => delete (b.data as Record<string, unknown>).comment_count) : r) },
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && r.status === 200 && isPath(q.path, '/v2/api/threads/')
+          ? json(r, (b) => delete (b.data as Record<string, unknown>).comment_count)
+          : r,
+    },
   },
   {
     name: 'returns an undocumented error code',
     caughtBy: 'response.error-code',
     only: ['getThread'],
-    mutation: { response: (r, q) => (r.status === 404 && isPath(q.path, '/v2/api/threads/') ? json(r, (b) => ((b.error as Record<string, unknown>).code = 'NOTE_NOT_FOUND')) : r) },
+    mutation: {
+      response: (r, q) =>
+        r.status === 404 && isPath(q.path, '/v2/api/threads/')
+          ? json(r, (b) => ((b.error as Record<string, unknown>).code = 'NOTE_NOT_FOUND'))
+          : r,
+    },
   },
   {
     name: 'answers with the wrong status',
@@ -126,7 +162,10 @@ export const MUTANTS: Mutant[] = [
     name: 'gives the wrong error type',
     caughtBy: 'response.error-type',
     only: ['listTags'],
-    mutation: { response: (r) => (r.status === 401 ? json(r, (b) => ((b.error as Record<string, unknown>).type = 'permission_error')) : r) },
+    mutation: {
+      response: (r) =>
+        r.status === 401 ? json(r, (b) => ((b.error as Record<string, unknown>).type = 'permission_error')) : r,
+    },
   },
   {
     name: 'generates malformed request ids',
@@ -185,7 +224,22 @@ export const MUTANTS: Mutant[] = [
     name: 'fails with a 5xx',
     caughtBy: 'response.no-5xx',
     only: ['listTags'],
-    mutation: { response: (r, q) => (r.status === 200 && isPath(q.path, '/v2/api/tags') ? json({ ...r, status: 500 }, (b) => Object.assign(b, { error: { type: 'server_error', code: 'INTERNAL_SERVER_ERROR', message: 'boom', retryable: true, request_id: r.headers.get('x-request-id') } })) : r) },
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && isPath(q.path, '/v2/api/tags')
+          ? json({ ...r, status: 500 }, (b) =>
+              Object.assign(b, {
+                error: {
+                  type: 'server_error',
+                  code: 'INTERNAL_SERVER_ERROR',
+                  message: 'boom',
+                  retryable: true,
+                  request_id: r.headers.get('x-request-id'),
+                },
+              }),
+            )
+          : r,
+    },
   },
   {
     name: 'does not echo X-Request-Id',
@@ -219,7 +273,10 @@ export const MUTANTS: Mutant[] = [
     caughtBy: 'threads.duplicate',
     only: ['threads.duplicate'],
     allowWrites: true,
-    mutation: { response: (r) => (r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r) },
+    mutation: {
+      response: (r) =>
+        r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r,
+    },
   },
   {
     name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
@@ -255,7 +312,18 @@ export const MUTANTS: Mutant[] = [
     mutation: {
       response: (r, q) =>
         q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
-          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'ATTRIBUTE_LABEL_INVALID', message: 'label', retryable: false, request_id: r.headers.get('x-request-id') } }))
+          ? json({ ...r, status: 400 }, (b) =>
+              Object.assign(b, {
+                data: undefined,
+                error: {
+                  type: 'validation_error',
+                  code: 'ATTRIBUTE_LABEL_INVALID',
+                  message: 'label',
+                  retryable: false,
+                  request_id: r.headers.get('x-request-id'),
+                },
+              }),
+            )
           : r,
     },
   },
@@ -265,8 +333,21 @@ export const MUTANTS: Mutant[] = [
     only: ['batchGetConversationItems'],
     mutation: {
       response: (r, q) =>
-        q.method === 'POST' && isPath(q.path, '/v2/api/conversations/items/batch') && (JSON.parse(q.body ?? '{}') as { ids?: unknown[] }).ids?.length === 100
-          ? json({ ...r, status: 400 }, (b) => Object.assign(b, { data: undefined, error: { type: 'validation_error', code: 'BATCH_TOO_LARGE', message: 'ids', retryable: false, request_id: r.headers.get('x-request-id') } }))
+        q.method === 'POST' &&
+        isPath(q.path, '/v2/api/conversations/items/batch') &&
+        (JSON.parse(q.body ?? '{}') as { ids?: unknown[] }).ids?.length === 100
+          ? json({ ...r, status: 400 }, (b) =>
+              Object.assign(b, {
+                data: undefined,
+                error: {
+                  type: 'validation_error',
+                  code: 'BATCH_TOO_LARGE',
+                  message: 'ids',
+                  retryable: false,
+                  request_id: r.headers.get('x-request-id'),
+                },
+              }),
+            )
           : r,
     },
   },
@@ -286,7 +367,10 @@ export const MUTANTS: Mutant[] = [
     name: 'puts retry_after_seconds on a 404',
     caughtBy: 'response.error-fields',
     only: ['getThread'],
-    mutation: { response: (r) => (r.status === 404 ? json(r, (b) => ((b.error as Record<string, unknown>).retry_after_seconds = 5)) : r) },
+    mutation: {
+      response: (r) =>
+        r.status === 404 ? json(r, (b) => ((b.error as Record<string, unknown>).retry_after_seconds = 5)) : r,
+    },
   },
   {
     name: 'reports more requests remaining than the limit',
@@ -324,7 +408,10 @@ export const MUTANTS: Mutant[] = [
     caughtBy: 'auth.sufficient-scope',
     only: ['listTags'],
     // A key holding exactly TAGS_READ is answered as if it held nothing useful.
-    mutation: swapKey((k) => k.kind === undefined && k.scopes.length === 1, (u) => u.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === 'BILLING')?.key ?? ''),
+    mutation: swapKey(
+      (k) => k.kind === undefined && k.scopes.length === 1,
+      (u) => u.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === 'BILLING')?.key ?? '',
+    ),
   },
   {
     name: 'accepts a revoked key',
@@ -358,7 +445,18 @@ export const MUTANTS: Mutant[] = [
     allowWrites: true,
     // The key still echoed, so only the replay itself is missing.
     mutation: {
-      request: (q) => (q.method === 'DELETE' && q.headers.has('idempotency-key') ? { ...q, headers: new Headers([...q.headers].map(([n, v]): [string, string] => [n === 'idempotency-key' ? 'x-svc-forgotten-key' : n, v])) } : q),
+      request: (q) =>
+        q.method === 'DELETE' && q.headers.has('idempotency-key')
+          ? {
+              ...q,
+              headers: new Headers(
+                [...q.headers].map(([n, v]): [string, string] => [
+                  n === 'idempotency-key' ? 'x-svc-forgotten-key' : n,
+                  v,
+                ]),
+              ),
+            }
+          : q,
       response: (r, q) => {
         const forgotten = q.headers.get('x-svc-forgotten-key');
         if (forgotten === null) return r;
@@ -375,7 +473,14 @@ export const MUTANTS: Mutant[] = [
     allowWrites: true,
     mutation: {
       response: (r, q) =>
-        q.method === 'PATCH' && q.body?.includes('"name"') ? json(r, (b) => Object.assign(b.data as Record<string, unknown>, { voicemail_handling: (b.data as Record<string, unknown>).voicemail_handling === 'SKIP' ? 'NO_SKIP' : 'SKIP' })) : r,
+        q.method === 'PATCH' && q.body?.includes('"name"')
+          ? json(r, (b) =>
+              Object.assign(b.data as Record<string, unknown>, {
+                voicemail_handling:
+                  (b.data as Record<string, unknown>).voicemail_handling === 'SKIP' ? 'NO_SKIP' : 'SKIP',
+              }),
+            )
+          : r,
     },
   },
   {
@@ -383,13 +488,28 @@ export const MUTANTS: Mutant[] = [
     caughtBy: 'idempotency.key-reuse',
     only: ['idempotency.key-reuse'],
     allowWrites: true,
-    mutation: { request: (q) => (q.method === 'PUT' ? { ...q, headers: new Headers([...q.headers].filter(([name]) => name !== 'idempotency-key')) } : q) },
+    mutation: {
+      request: (q) =>
+        q.method === 'PUT'
+          ? { ...q, headers: new Headers([...q.headers].filter(([name]) => name !== 'idempotency-key')) }
+          : q,
+    },
   },
   {
     name: 'answers an undocumented method with 404',
     caughtBy: 'routing.wrong-method',
     only: ['routing.wrong-method'],
-    mutation: { response: (r) => (r.status === 405 ? json({ ...r, status: 404 }, (b) => Object.assign(b.error as Record<string, unknown>, { code: 'ENDPOINT_NOT_FOUND', type: 'not_found_error' })) : r) },
+    mutation: {
+      response: (r) =>
+        r.status === 405
+          ? json({ ...r, status: 404 }, (b) =>
+              Object.assign(b.error as Record<string, unknown>, {
+                code: 'ENDPOINT_NOT_FOUND',
+                type: 'not_found_error',
+              }),
+            )
+          : r,
+    },
   },
 ];
 
@@ -409,7 +529,9 @@ export async function runAgainst(target: Target, mutant: Mutant) {
     output,
   };
   const result = await runContract(options);
-  const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as { failures: Array<{ check: string; message: string }> };
+  const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as {
+    failures: Array<{ check: string; message: string }>;
+  };
   return { result, failed: [...new Set(written.failures.map((f) => f.check))] };
 }
 
@@ -421,11 +543,18 @@ export function itCatchesEachByName(mutants: readonly Mutant[]): void {
       const ignoreScopes: Mutation = {
         request: (q) => {
           const headers = new Headers(q.headers);
-          if (headers.has('authorization') && upstream.config.keys.some((k) => headers.get('authorization')?.endsWith(k.key))) headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+          if (
+            headers.has('authorization') &&
+            upstream.config.keys.some((k) => headers.get('authorization')?.endsWith(k.key))
+          )
+            headers.set('authorization', `Api-Key ${upstream.apiKey}`);
           return { ...q, headers };
         },
       };
-      const mutation = typeof mutant.mutation === 'function' ? mutant.mutation(upstream) : (mutant.mutation ?? (mutant.name === 'ignores scopes' ? ignoreScopes : undefined));
+      const mutation =
+        typeof mutant.mutation === 'function'
+          ? mutant.mutation(upstream)
+          : (mutant.mutation ?? (mutant.name === 'ignores scopes' ? ignoreScopes : undefined));
       const target = mutation ? await mutatingProxy(upstream, mutation) : upstream;
       try {
         const { result, failed } = await runAgainst(target, mutant);

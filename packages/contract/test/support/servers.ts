@@ -2,7 +2,7 @@
 // of it that breaks one rule of the contract at a time.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadSeedFile, startSandboxServer, type RunningSandbox, type SandboxOptions } from '@svc/sandbox';
+import { loadSeedFile, type RunningSandbox, type SandboxOptions, startSandboxServer } from '@svc/sandbox';
 import { configFromSeed, withScopeKeys } from '../../src/embedded.js';
 import type { ContractConfig } from '../../src/model.js';
 import { loadSpec } from '../../src/spec.js';
@@ -57,11 +57,25 @@ export async function mutatingProxy(target: Target, mutation: Mutation): Promise
   const server: Server = createServer(async (req, res) => {
     try {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) if (!HOP.has(name) && typeof value === 'string') headers.set(name, value);
-      let request: ProxiedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body: await readBody(req) };
+      for (const [name, value] of Object.entries(req.headers))
+        if (!HOP.has(name) && typeof value === 'string') headers.set(name, value);
+      let request: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers,
+        body: await readBody(req),
+      };
       if (mutation.request) request = mutation.request(request);
-      const upstream = await fetch(`${target.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-      let response: ProxiedResponse = { status: upstream.status, headers: new Headers(upstream.headers), body: await upstream.text() };
+      const upstream = await fetch(`${target.url}${request.path}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
+      let response: ProxiedResponse = {
+        status: upstream.status,
+        headers: new Headers(upstream.headers),
+        body: await upstream.text(),
+      };
       if (mutation.response) response = mutation.response(response, request);
       const out: Record<string, string> = {};
       response.headers.forEach((value, name) => {

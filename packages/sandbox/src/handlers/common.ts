@@ -1,6 +1,6 @@
 // Lookups and renderings shared by several resources.
 import type { ApiKeyRecord, CallRecord, MessageRecord, TeamRecord } from '../store/model.js';
-import { fail, type Failure } from './types.js';
+import { type Failure, fail } from './types.js';
 
 /** Milliseconds of a timestamp; a zone-less timestamp is read as UTC so that order never depends on the host. */
 export function timeValue(timestamp: string): number {
@@ -45,14 +45,35 @@ export function itemTime(item: Item): string {
 }
 
 /** The brief form of an item used in lists (the conversation list's last_item and search results). */
-export function briefItem(item: Item): { id: string; type: string; direction: string; result: string; summary: string; duration: number } {
+export function briefItem(item: Item): {
+  id: string;
+  type: string;
+  direction: string;
+  result: string;
+  summary: string;
+  duration: number;
+} {
   if (item.kind === 'call') {
     const call = item.record;
     const summary = call.summaries.find((s) => s.status === 'COMPLETED');
-    return { id: call.id, type: 'CALL', direction: call.direction, result: call.result, summary: summary?.content ?? '', duration: call.duration };
+    return {
+      id: call.id,
+      type: 'CALL',
+      direction: call.direction,
+      result: call.result,
+      summary: summary?.content ?? '',
+      duration: call.duration,
+    };
   }
   const message = item.record;
-  return { id: message.id, type: 'TEXT_MESSAGE', direction: message.direction, result: message.result, summary: message.text, duration: 0 };
+  return {
+    id: message.id,
+    type: 'TEXT_MESSAGE',
+    direction: message.direction,
+    result: message.result,
+    summary: message.text,
+    duration: 0,
+  };
 }
 
 /** Every text of an item that a keyword search looks at. */
@@ -63,5 +84,8 @@ export function itemTexts(item: Item): string[] {
 }
 
 export function allItems(team: TeamRecord): Item[] {
-  return [...team.calls.map((record) => ({ kind: 'call', record }) as Item), ...team.messages.map((record) => ({ kind: 'message', record }) as Item)];
+  return [
+    ...team.calls.map((record) => ({ kind: 'call', record }) as Item),
+    ...team.messages.map((record) => ({ kind: 'message', record }) as Item),
+  ];
 }

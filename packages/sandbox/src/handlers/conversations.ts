@@ -1,12 +1,13 @@
 // The conversation list and conversation actions. A conversation is the timeline of one external
 // number on one of the team's lines; the list shows one entry per external number, over the lines
 // in scope (the svc_number filter, or every line the key may use).
-import { paginate, pageFromQuery } from '../support/pagination.js';
-import { matchesAll, searchTerms } from '../support/text-search.js';
+
 import type { ConversationAction } from '@svc/api-types';
 import type { ConversationRecord, TeamRecord } from '../store/model.js';
-import { allItems, briefItem, itemTexts, itemTime, linesInScope, timeValue, type Item } from './common.js';
-import { fail, ok, type Handler } from './types.js';
+import { pageFromQuery, paginate } from '../support/pagination.js';
+import { matchesAll, searchTerms } from '../support/text-search.js';
+import { allItems, briefItem, type Item, itemTexts, itemTime, linesInScope, timeValue } from './common.js';
+import { fail, type Handler, ok } from './types.js';
 
 export const listConversations: Handler = ({ team, key, query }) => {
   const lines = linesInScope(team, key, query.get('svc_number'));
@@ -15,7 +16,11 @@ export const listConversations: Handler = ({ team, key, query }) => {
   const terms = search === null ? null : searchTerms(search);
   if (search !== null && terms === null) {
     // The contract's pattern catches text without letters or digits; this is the same rule.
-    return fail('INVALID_SEARCH_QUERY', `search ${JSON.stringify(search)} has no letter or digit once special characters are stripped.`, { param: 'search' });
+    return fail(
+      'INVALID_SEARCH_QUERY',
+      `search ${JSON.stringify(search)} has no letter or digit once special characters are stripped.`,
+      { param: 'search' },
+    );
   }
   const numbers = [...new Set(team.conversations.filter((c) => lines.has(c.svc_number)).map((c) => c.contact_number))];
   const entries = numbers
@@ -30,7 +35,10 @@ export const listConversations: Handler = ({ team, key, query }) => {
 
 function entry(team: TeamRecord, number: string, lines: Set<string>) {
   const items = allItems(team).filter((i) => i.record.contact_number === number && lines.has(i.record.svc_number));
-  const last = items.reduce<Item | undefined>((latest, i) => (!latest || timeValue(itemTime(i)) > timeValue(itemTime(latest)) ? i : latest), undefined);
+  const last = items.reduce<Item | undefined>(
+    (latest, i) => (!latest || timeValue(itemTime(i)) > timeValue(itemTime(latest)) ? i : latest),
+    undefined,
+  );
   // An entry needs its last item; a conversation without any item has nothing to show.
   if (!last) return null;
   const contacts = team.contacts.filter((c) => c.numbers.includes(number));
@@ -69,7 +77,8 @@ export const applyConversationAction: Handler = ({ team, key, params, body }) =>
     Object.assign(conversation, ACTION_EFFECTS[action]);
     if (action !== 'ARCHIVE') continue;
     for (const item of allItems(team)) {
-      if (item.record.contact_number === contactNumber && item.record.svc_number === conversation.svc_number) item.record.read = true;
+      if (item.record.contact_number === contactNumber && item.record.svc_number === conversation.svc_number)
+        item.record.read = true;
     }
   }
   // The 200 body is not shown; the contract's example is an empty object.

@@ -1,11 +1,11 @@
 // Deals and people. Their error codes and most of their shapes are not shown; the sandbox follows
 // the contract's examples and answers what it cannot document with the API-wide codes.
 import type { FieldError } from '@svc/spec-runtime';
+import type { PersonRecord, TeamRecord } from '../store/model.js';
 import { paginate } from '../support/pagination.js';
 import { matchesAll, searchTerms } from '../support/text-search.js';
-import type { PersonRecord, TeamRecord } from '../store/model.js';
 import { bodyPaging } from './items.js';
-import { fail, invalid, ok, type Handler } from './types.js';
+import { fail, type Handler, invalid, ok } from './types.js';
 
 const E164 = /^\+[1-9][0-9]{1,14}$/;
 
@@ -56,12 +56,19 @@ function renderPerson(team: TeamRecord, person: PersonRecord) {
 export const searchPeople: Handler = ({ team, body }) => {
   const errors: FieldError[] = [];
   for (const name of Object.keys(body)) {
-    if (!['query', 'page', 'size'].includes(name)) errors.push({ field: name, code: 'UNKNOWN_FIELD', message: `${name} is not a field of a people search` });
+    if (!['query', 'page', 'size'].includes(name))
+      errors.push({ field: name, code: 'UNKNOWN_FIELD', message: `${name} is not a field of a people search` });
   }
   let terms: string[] | null = null;
   if (body.query !== undefined) {
-    if (typeof body.query !== 'string') errors.push({ field: 'query', code: 'INVALID_REQUEST', message: 'query must be a string' });
-    else if ((terms = searchTerms(body.query)) === null) errors.push({ field: 'query', code: 'INVALID_SEARCH_QUERY', message: 'query needs at least one letter or digit; special characters are stripped' });
+    if (typeof body.query !== 'string')
+      errors.push({ field: 'query', code: 'INVALID_REQUEST', message: 'query must be a string' });
+    else if ((terms = searchTerms(body.query)) === null)
+      errors.push({
+        field: 'query',
+        code: 'INVALID_SEARCH_QUERY',
+        message: 'query needs at least one letter or digit; special characters are stripped',
+      });
   }
   const paging = bodyPaging(body);
   if ('error' in paging) errors.push(...(paging.errors ?? []));
@@ -71,7 +78,13 @@ export const searchPeople: Handler = ({ team, body }) => {
     const company = team.companies.find((c) => c.id === p.company_id);
     return matchesAll(terms, [p.name, p.last_name, p.email, ...p.phone_numbers, company?.name]);
   });
-  return ok(paginate(people.map((p) => renderPerson(team, p)), paging.page, paging.size));
+  return ok(
+    paginate(
+      people.map((p) => renderPerson(team, p)),
+      paging.page,
+      paging.size,
+    ),
+  );
 };
 
 const nullableString = (value: unknown) => value === null || typeof value === 'string';
@@ -85,18 +98,45 @@ export const updatePerson: Handler = ({ team, params, body, now }) => {
   const fieldKeys = new Set(team.custom_fields.filter((f) => !f.deleted).map((f) => f.key));
   for (const [name, value] of Object.entries(body)) {
     if (name === 'name' || name === 'last_name' || name === 'email') {
-      if (!nullableString(value)) errors.push({ field: name, code: 'INVALID_REQUEST', message: `${name} must be a string or null` });
+      if (!nullableString(value))
+        errors.push({ field: name, code: 'INVALID_REQUEST', message: `${name} must be a string or null` });
     } else if (name === 'phone_numbers') {
-      if (!Array.isArray(value) || value.some((n) => typeof n !== 'string')) errors.push({ field: name, code: 'INVALID_REQUEST', message: 'phone_numbers must be an array of strings' });
-      else value.forEach((n: string, i) => E164.test(n) || errors.push({ field: `phone_numbers[${i}]`, code: 'INVALID_PHONE_FORMAT', message: `phone_numbers[${i}] must be E.164` }));
+      if (!Array.isArray(value) || value.some((n) => typeof n !== 'string'))
+        errors.push({ field: name, code: 'INVALID_REQUEST', message: 'phone_numbers must be an array of strings' });
+      else
+        value.forEach(
+          (n: string, i) =>
+            E164.test(n) ||
+            errors.push({
+              field: `phone_numbers[${i}]`,
+              code: 'INVALID_PHONE_FORMAT',
+              message: `phone_numbers[${i}] must be E.164`,
+            }),
+        );
     } else if (name === 'company_id') {
-      if (value !== null && !team.companies.some((c) => c.id === value)) errors.push({ field: name, code: 'INVALID_REQUEST', message: 'company_id must be the id of one of the team\'s companies, or null' });
+      if (value !== null && !team.companies.some((c) => c.id === value))
+        errors.push({
+          field: name,
+          code: 'INVALID_REQUEST',
+          message: "company_id must be the id of one of the team's companies, or null",
+        });
     } else if (name === 'custom_fields') {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) errors.push({ field: name, code: 'INVALID_REQUEST', message: 'custom_fields must be an object' });
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        errors.push({ field: name, code: 'INVALID_REQUEST', message: 'custom_fields must be an object' });
       else {
         for (const [fieldKey, fieldValue] of Object.entries(value)) {
-          if (!fieldKeys.has(fieldKey)) errors.push({ field: `custom_fields.${fieldKey}`, code: 'INVALID_REQUEST', message: `${fieldKey} is not a custom field of the team` });
-          else if (fieldValue !== null && !['string', 'number', 'boolean'].includes(typeof fieldValue)) errors.push({ field: `custom_fields.${fieldKey}`, code: 'INVALID_REQUEST', message: 'a custom field value is a string, number, boolean or null' });
+          if (!fieldKeys.has(fieldKey))
+            errors.push({
+              field: `custom_fields.${fieldKey}`,
+              code: 'INVALID_REQUEST',
+              message: `${fieldKey} is not a custom field of the team`,
+            });
+          else if (fieldValue !== null && !['string', 'number', 'boolean'].includes(typeof fieldValue))
+            errors.push({
+              field: `custom_fields.${fieldKey}`,
+              code: 'INVALID_REQUEST',
+              message: 'a custom field value is a string, number, boolean or null',
+            });
         }
       }
     } else {
@@ -104,10 +144,13 @@ export const updatePerson: Handler = ({ team, params, body, now }) => {
     }
   }
   if (errors.length > 0) return invalid(errors);
-  for (const name of ['name', 'last_name', 'email', 'company_id'] as const) if (name in body) person[name] = body[name] as string | null;
+  for (const name of ['name', 'last_name', 'email', 'company_id'] as const)
+    if (name in body) person[name] = body[name] as string | null;
   if ('phone_numbers' in body) person.phone_numbers = [...(body.phone_numbers as string[])];
   if ('custom_fields' in body) {
-    for (const [fieldKey, fieldValue] of Object.entries(body.custom_fields as Record<string, string | number | boolean | null>)) {
+    for (const [fieldKey, fieldValue] of Object.entries(
+      body.custom_fields as Record<string, string | number | boolean | null>,
+    )) {
       if (fieldValue === null) delete person.custom_fields[fieldKey];
       else person.custom_fields[fieldKey] = fieldValue;
     }

@@ -1,15 +1,40 @@
 // Conversation items (calls and text messages): fetch one, fetch a batch, keyword search, tags.
-import { idPrefix } from '../support/id-prefixes.js';
-import { paginate, DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../support/pagination.js';
-import { matchesAll, searchTerms } from '../support/text-search.js';
-import type { CallRecord, TeamRecord } from '../store/model.js';
-import { allItems, briefItem, findItem, itemNotFound, itemTexts, itemTime, timeValue, userRef, type Item } from './common.js';
-import { fail, invalid, ok, type Failure, type Handler } from './types.js';
 
-function fullItem(team: TeamRecord, item: Item, summary: CallRecord['summaries'][number] | undefined, withTranscript: boolean) {
+import type { CallRecord, TeamRecord } from '../store/model.js';
+import { idPrefix } from '../support/id-prefixes.js';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, paginate } from '../support/pagination.js';
+import { matchesAll, searchTerms } from '../support/text-search.js';
+import {
+  allItems,
+  briefItem,
+  findItem,
+  type Item,
+  itemNotFound,
+  itemTexts,
+  itemTime,
+  timeValue,
+  userRef,
+} from './common.js';
+import { type Failure, fail, type Handler, invalid, ok } from './types.js';
+
+function fullItem(
+  team: TeamRecord,
+  item: Item,
+  summary: CallRecord['summaries'][number] | undefined,
+  withTranscript: boolean,
+) {
   if (item.kind === 'message') {
     const m = item.record;
-    return { ...briefItem(item), text: m.text, contact_number: m.contact_number, svc_number: m.svc_number, user: userRef(team, m.user_id), sent_at: m.sent_at, read: m.read, tags: m.tags };
+    return {
+      ...briefItem(item),
+      text: m.text,
+      contact_number: m.contact_number,
+      svc_number: m.svc_number,
+      user: userRef(team, m.user_id),
+      sent_at: m.sent_at,
+      read: m.read,
+      tags: m.tags,
+    };
   }
   const c = item.record;
   return {
@@ -31,7 +56,9 @@ export const getConversationItem: Handler = ({ team, params, query }) => {
   const item = findItem(team, id);
   if (!item) {
     // The contract accepts the generic and the specific codes; the specific one says more.
-    return id.startsWith(idPrefix('CallId')) ? fail('CALL_NOT_FOUND', `No call with id ${id}.`, { param: 'id' }) : fail('TEXT_MESSAGE_NOT_FOUND', `No text message with id ${id}.`, { param: 'id' });
+    return id.startsWith(idPrefix('CallId'))
+      ? fail('CALL_NOT_FOUND', `No call with id ${id}.`, { param: 'id' })
+      : fail('TEXT_MESSAGE_NOT_FOUND', `No text message with id ${id}.`, { param: 'id' });
   }
   const withTranscript = query.get('extend') === 'transcript';
   if (item.kind === 'message') return ok({ data: fullItem(team, item, undefined, false) });
@@ -40,13 +67,22 @@ export const getConversationItem: Handler = ({ team, params, query }) => {
   let summary = completed[0];
   if (templateKey !== null) {
     summary = completed.find((s) => s.template_key === templateKey);
-    if (!summary) return fail('SUMMARY_TEMPLATE_NOT_FOUND', `Call ${id} has no completed summary for template_key ${templateKey}.`, { param: 'template_key' });
+    if (!summary)
+      return fail(
+        'SUMMARY_TEMPLATE_NOT_FOUND',
+        `Call ${id} has no completed summary for template_key ${templateKey}.`,
+        { param: 'template_key' },
+      );
   } else if (completed.length > 1) {
     const keys = completed.map((s) => s.template_key).join(', ');
-    return fail('SUMMARY_TEMPLATE_KEY_REQUIRED', `Call ${id} has ${completed.length} completed summaries (${keys}); set template_key.`, {
-      param: 'template_key',
-      suggestion: `Repeat the request with template_key set to one of ${keys}.`,
-    });
+    return fail(
+      'SUMMARY_TEMPLATE_KEY_REQUIRED',
+      `Call ${id} has ${completed.length} completed summaries (${keys}); set template_key.`,
+      {
+        param: 'template_key',
+        suggestion: `Repeat the request with template_key set to one of ${keys}.`,
+      },
+    );
   }
   return ok({ data: fullItem(team, item, summary, withTranscript) });
 };
@@ -69,8 +105,10 @@ export function bodyPaging(body: Record<string, unknown>): { page: number; size:
   const errors = [];
   const page = body.page ?? DEFAULT_PAGE;
   const size = body.size ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(page) || (page as number) < 1) errors.push({ field: 'page', code: 'INVALID_PAGE_SIZE', message: 'page must be an integer of at least 1' });
-  if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100) errors.push({ field: 'size', code: 'INVALID_PAGE_SIZE', message: 'size must be an integer from 1 to 100' });
+  if (!Number.isInteger(page) || (page as number) < 1)
+    errors.push({ field: 'page', code: 'INVALID_PAGE_SIZE', message: 'page must be an integer of at least 1' });
+  if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100)
+    errors.push({ field: 'size', code: 'INVALID_PAGE_SIZE', message: 'size must be an integer from 1 to 100' });
   return errors.length > 0 ? invalid(errors) : { page: page as number, size: size as number };
 }
 
@@ -78,7 +116,11 @@ export const searchConversationItems: Handler = ({ team, body }) => {
   const query = body.query;
   const terms = typeof query === 'string' ? searchTerms(query) : null;
   if (terms === null) {
-    return fail('INVALID_SEARCH_QUERY', `The search query ${query === undefined ? 'is missing' : JSON.stringify(query)}: it needs at least one letter or digit; special characters are stripped.`, { param: 'query' });
+    return fail(
+      'INVALID_SEARCH_QUERY',
+      `The search query ${query === undefined ? 'is missing' : JSON.stringify(query)}: it needs at least one letter or digit; special characters are stripped.`,
+      { param: 'query' },
+    );
   }
   const paging = bodyPaging(body);
   if ('error' in paging) return paging;
@@ -95,7 +137,8 @@ export const addConversationItemTags: Handler = ({ team, params, body }) => {
   if (!item) return itemNotFound(id, 'id');
   const wanted = [...new Set(body.tags as string[])];
   const present = wanted.filter((t) => item.record.tags.includes(t));
-  if (present.length > 0) return fail('TAG_ALREADY_EXISTS', `Tag ${present.join(', ')} is already on item ${id}.`, { param: 'tags' });
+  if (present.length > 0)
+    return fail('TAG_ALREADY_EXISTS', `Tag ${present.join(', ')} is already on item ${id}.`, { param: 'tags' });
   item.record.tags.push(...wanted);
   // A tag name the team does not have yet is created (whether it should be is not shown).
   for (const name of wanted) if (!team.tags.some((t) => t.name === name)) team.tags.push({ name });

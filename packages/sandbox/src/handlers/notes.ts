@@ -1,8 +1,9 @@
 // Conversation notes: internal to the team. Mentions are parsed on read (see support/mentions.ts).
-import { parseMentions } from '../support/mentions.js';
+
 import type { NoteRecord, TeamRecord } from '../store/model.js';
+import { parseMentions } from '../support/mentions.js';
 import { keyMayUseLine, timeValue, userRef } from './common.js';
-import { fail, ok, type Handler } from './types.js';
+import { fail, type Handler, ok } from './types.js';
 
 export function renderNote(team: TeamRecord, note: NoteRecord) {
   return {
@@ -27,7 +28,9 @@ export const listConversationNotes: Handler = ({ team, key, params }) => {
   // Paging and shape are not shown: the contract's example, a data array of notes, oldest first.
   // Notes on lines the key may not use are left out (this operation documents no 403 for lines).
   const notes = team.notes
-    .filter((n) => n.contact_number === params.contact_number && (n.svc_number === null || keyMayUseLine(key, n.svc_number)))
+    .filter(
+      (n) => n.contact_number === params.contact_number && (n.svc_number === null || keyMayUseLine(key, n.svc_number)),
+    )
     .sort((a, b) => timeValue(a.created_at) - timeValue(b.created_at));
   return ok({ data: notes.map((n) => renderNote(team, n)) });
 };

@@ -12,7 +12,7 @@
 import type { FieldError } from '@svc/spec-runtime';
 import type { ApiKeyRecord, JsonValue, ReceptionistRecord, TeamRecord } from '../store/model.js';
 import { keyMayUseLine } from './common.js';
-import { fail, invalid, ok, type Failure, type Handler, type HandlerContext } from './types.js';
+import { type Failure, fail, type Handler, type HandlerContext, invalid, ok } from './types.js';
 
 export interface MergeRules {
   merged: readonly string[];
@@ -21,11 +21,17 @@ export interface MergeRules {
 
 function lookup(ctx: HandlerContext): ReceptionistRecord | Failure {
   const number = ctx.params.number as string;
-  const receptionist = ctx.team.lines.some((l) => l.number === number) ? ctx.team.receptionists.find((r) => r.line === number) : undefined;
+  const receptionist = ctx.team.lines.some((l) => l.number === number)
+    ? ctx.team.receptionists.find((r) => r.line === number)
+    : undefined;
   if (!receptionist) {
-    return fail('PHONE_NUMBER_NOT_FOUND', `No phone number ${number} found for this account.`, { param: 'number', suggestion: 'List the lines this key can use with GET /v2/api/numbers.' });
+    return fail('PHONE_NUMBER_NOT_FOUND', `No phone number ${number} found for this account.`, {
+      param: 'number',
+      suggestion: 'List the lines this key can use with GET /v2/api/numbers.',
+    });
   }
-  if (!keyMayUseLine(ctx.key, number)) return fail('SVC_NUMBER_FORBIDDEN', `This API key has no access to the line ${number}.`, { param: 'number' });
+  if (!keyMayUseLine(ctx.key, number))
+    return fail('SVC_NUMBER_FORBIDDEN', `This API key has no access to the line ${number}.`, { param: 'number' });
   return receptionist;
 }
 
@@ -52,7 +58,12 @@ export const getReceptionist: Handler = (ctx) => {
 };
 
 function at(source: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), source);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined),
+      source,
+    );
 }
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
@@ -81,7 +92,11 @@ export function updateReceptionist(rules: MergeRules): Handler {
       const top = body[name];
       const nested = at(body, `agent.${name}`);
       if (top !== undefined && nested !== undefined && JSON.stringify(top) !== JSON.stringify(nested)) {
-        errors.push({ field: `agent.${name}`, code: 'INVALID_REQUEST', message: `${name} is sent both at the top level and under agent, with different values` });
+        errors.push({
+          field: `agent.${name}`,
+          code: 'INVALID_REQUEST',
+          message: `${name} is sent both at the top level and under agent, with different values`,
+        });
       }
       const value = nested ?? top;
       if (value !== undefined) agentValues[name] = value;
@@ -100,7 +115,11 @@ export function updateReceptionist(rules: MergeRules): Handler {
       (value as Array<{ calendar_connection_id?: string }>).forEach((entry, index) => {
         const id = entry.calendar_connection_id;
         if (id === undefined || !team.calendars.some((c) => c.calendar_connection_id === id)) {
-          errors.push({ field: `scheduling.calendars[${index}].calendar_connection_id`, code: 'INVALID_REQUEST', message: `${id === undefined ? 'calendar_connection_id is required' : `${id} is not a calendar connected to the team`}` });
+          errors.push({
+            field: `scheduling.calendars[${index}].calendar_connection_id`,
+            code: 'INVALID_REQUEST',
+            message: `${id === undefined ? 'calendar_connection_id is required' : `${id} is not a calendar connected to the team`}`,
+          });
         } else if (!calendarIds!.includes(id)) calendarIds!.push(id);
       });
     }

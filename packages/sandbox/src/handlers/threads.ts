@@ -1,12 +1,17 @@
 // Threads: one per conversation item (call, text message or note), with comments in creation order.
-import { idPrefix, type IdSchema } from '../support/id-prefixes.js';
-import { parseMentions } from '../support/mentions.js';
+
 import type { CommentRecord, TeamRecord, ThreadEntityType, ThreadRecord } from '../store/model.js';
+import { type IdSchema, idPrefix } from '../support/id-prefixes.js';
+import { parseMentions } from '../support/mentions.js';
 import { userRef } from './common.js';
-import { fail, invalid, ok, type Handler } from './types.js';
+import { fail, type Handler, invalid, ok } from './types.js';
 
 // Keyed by the contract's ThreadEntityType (a generated type): a new entity type fails to compile here.
-const ID_SCHEMA_OF: Record<ThreadEntityType, IdSchema> = { CALL: 'CallId', TEXT_MESSAGE: 'TextMessageId', CONVERSATION_NOTE: 'NoteId' };
+const ID_SCHEMA_OF: Record<ThreadEntityType, IdSchema> = {
+  CALL: 'CallId',
+  TEXT_MESSAGE: 'TextMessageId',
+  CONVERSATION_NOTE: 'NoteId',
+};
 
 function renderComment(team: TeamRecord, comment: CommentRecord) {
   return {
@@ -45,10 +50,17 @@ export const createThread: Handler = ({ team, key, body, now, newId }) => {
   const entityId = body.entity_id as string;
   const prefix = idPrefix(ID_SCHEMA_OF[entityType]);
   if (!entityId.startsWith(prefix)) {
-    return invalid([{ field: 'entity_id', code: 'INVALID_REQUEST', message: `entity_id ${entityId} is not a ${entityType} id; ${entityType} ids start with ${prefix}` }]);
+    return invalid([
+      {
+        field: 'entity_id',
+        code: 'INVALID_REQUEST',
+        message: `entity_id ${entityId} is not a ${entityType} id; ${entityType} ids start with ${prefix}`,
+      },
+    ]);
   }
   const contactNumber = entityContact(team, entityType, entityId);
-  if (contactNumber === undefined) return fail('CONVERSATION_ITEM_NOT_FOUND', `No conversation item with id ${entityId}.`, { param: 'entity_id' });
+  if (contactNumber === undefined)
+    return fail('CONVERSATION_ITEM_NOT_FOUND', `No conversation item with id ${entityId}.`, { param: 'entity_id' });
   const existing = team.threads.find((t) => t.entity_id === entityId);
   if (existing) {
     return fail('THREAD_ALREADY_EXISTS', `Conversation item ${entityId} already has a thread, ${existing.id}.`, {
@@ -57,7 +69,13 @@ export const createThread: Handler = ({ team, key, body, now, newId }) => {
     });
   }
   const at = now();
-  const comment: CommentRecord = { id: newId(idPrefix('ThreadCommentId')), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
+  const comment: CommentRecord = {
+    id: newId(idPrefix('ThreadCommentId')),
+    content: body.content as string,
+    user_id: key.owner_user_id,
+    created_at: at,
+    updated_at: at,
+  };
   const thread: ThreadRecord = {
     id: newId(idPrefix('ThreadId')),
     entity_type: entityType,
@@ -74,7 +92,9 @@ export const createThread: Handler = ({ team, key, body, now, newId }) => {
 };
 
 export const findThread: Handler = ({ team, query }) => {
-  const thread = team.threads.find((t) => t.entity_type === query.get('entity_type') && t.entity_id === query.get('entity_id'));
+  const thread = team.threads.find(
+    (t) => t.entity_type === query.get('entity_type') && t.entity_id === query.get('entity_id'),
+  );
   // The lookup's shape is not shown; an item without a thread answers { data: null }.
   return ok({ data: thread ? renderThread(team, thread) : null });
 };
@@ -89,7 +109,13 @@ export const addThreadComment: Handler = ({ team, key, params, body, now, newId 
   const thread = team.threads.find((t) => t.id === params.id);
   if (!thread) return fail('THREAD_NOT_FOUND', `No thread with id ${params.id}.`, { param: 'id' });
   const at = now();
-  const comment: CommentRecord = { id: newId(idPrefix('ThreadCommentId')), content: body.content as string, user_id: key.owner_user_id, created_at: at, updated_at: at };
+  const comment: CommentRecord = {
+    id: newId(idPrefix('ThreadCommentId')),
+    content: body.content as string,
+    user_id: key.owner_user_id,
+    created_at: at,
+    updated_at: at,
+  };
   thread.comments.push(comment);
   return ok({ data: renderComment(team, comment) }, 201);
 };

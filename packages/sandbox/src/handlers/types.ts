@@ -2,8 +2,9 @@
 // authorisation, idempotency and contract validation: params, query and body are known to
 // conform to the contract, so a handler only checks what the contract cannot (existence,
 // uniqueness, line access, state).
-import type { FieldError } from '@svc/spec-runtime';
+
 import type { Failure, Outcome } from '@svc/server-kernel';
+import type { FieldError } from '@svc/spec-runtime';
 import type { ApiKeyRecord, TeamRecord } from '../store/model.js';
 
 export type { Failure };
@@ -27,7 +28,11 @@ export type Handler = (ctx: HandlerContext) => Outcome;
 /** A status and a JSON body (none for 204). */
 export const ok = (body: unknown, status = 200): Outcome => ({ status, body });
 export const noContent = (): Outcome => ({ status: 204 });
-export const fail = (error: string, message: string, extra: Omit<Failure, 'error' | 'message'> = {}): Failure => ({ error, message, ...extra });
+export const fail = (error: string, message: string, extra: Omit<Failure, 'error' | 'message'> = {}): Failure => ({
+  error,
+  message,
+  ...extra,
+});
 
 /** INVALID_REQUEST with one entry per field, for checks the contract's schemas cannot express. */
 export function invalid(errors: FieldError[]): Failure {

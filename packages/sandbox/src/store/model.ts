@@ -6,8 +6,8 @@ import type {
   Calendar,
   CalendarOwner,
   CallTranscription,
-  CustomFieldOption,
   ConversationListContact,
+  CustomFieldOption,
   CustomFieldType,
   DealCompany,
   DialingQueue,
@@ -177,7 +177,8 @@ export interface SummaryTemplateRecord {
 }
 
 /** The contract's queue entry (every field optional there), with the fields the sandbox always keeps. */
-export type DialingQueueNumber = QueueNumberSchema & Required<Pick<QueueNumberSchema, 'number_to' | 'position' | 'created_at' | 'updated_at'>>;
+export type DialingQueueNumber = QueueNumberSchema &
+  Required<Pick<QueueNumberSchema, 'number_to' | 'position' | 'created_at' | 'updated_at'>>;
 
 /** The contract's queue, with the entries above. */
 export type DialingQueueRecord = Omit<DialingQueue, 'numbers'> & { numbers: DialingQueueNumber[] };

@@ -49,11 +49,14 @@ export class Store {
 /** A light structural check, so that a broken --seed file fails at start with a clear message. */
 export function assertSeed(seed: unknown): asserts seed is SandboxState {
   const s = seed as Partial<SandboxState> | null;
-  if (!s || !Array.isArray(s.keys) || !Array.isArray(s.teams)) throw new Error('A seed needs a keys array and a teams array.');
+  if (!s || !Array.isArray(s.keys) || !Array.isArray(s.teams))
+    throw new Error('A seed needs a keys array and a teams array.');
   const teamIds = new Set(s.teams.map((t) => t.id));
   for (const key of s.keys) {
-    if (typeof key.key !== 'string' || !teamIds.has(key.team_id)) throw new Error(`Seed key ${String(key.name)} has no key string or an unknown team_id.`);
+    if (typeof key.key !== 'string' || !teamIds.has(key.team_id))
+      throw new Error(`Seed key ${String(key.name)} has no key string or an unknown team_id.`);
     const team = s.teams.find((t) => t.id === key.team_id)!;
-    if (!team.users.some((u) => u.id === key.owner_user_id)) throw new Error(`Seed key ${key.name}: owner ${key.owner_user_id} is not a user of ${team.id}.`);
+    if (!team.users.some((u) => u.id === key.owner_user_id))
+      throw new Error(`Seed key ${key.name}: owner ${key.owner_user_id} is not a user of ${team.id}.`);
   }
 }

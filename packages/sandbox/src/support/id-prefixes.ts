@@ -1,7 +1,8 @@
 // The id prefixes of the sandbox's resources, read from the bundled contract's id schemas
 // (ThreadId's x-svc-id-prefix), never typed here.
-import { idPrefixOf } from '@svc/spec-runtime';
+
 import { bundledContract } from '@svc/server-kernel';
+import { idPrefixOf } from '@svc/spec-runtime';
 
 export type IdSchema = 'ThreadId' | 'ThreadCommentId' | 'CallId' | 'TextMessageId' | 'NoteId' | 'UserId';
 

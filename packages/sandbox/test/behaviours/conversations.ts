@@ -3,16 +3,24 @@ import { describe, expect, it } from 'vitest';
 import type { Harness } from '../support/harness.js';
 import { KEYS } from '../support/harness.js';
 
-const conversation = (h: Harness, contact: string, line: string) => h.sandbox.store.team('team-harbor').conversations.find((c) => c.contact_number === contact && c.svc_number === line)!;
+const conversation = (h: Harness, contact: string, line: string) =>
+  h.sandbox.store.team('team-harbor').conversations.find((c) => c.contact_number === contact && c.svc_number === line)!;
 
 export function conversationBehaviours(h: () => Harness) {
   describe('GET /v2/api/conversations', () => {
     it('lists one entry per external number, latest first, with contacts and the last item', async () => {
       const res = await h().get('/v2/api/conversations');
       expect(res.body.pagination).toEqual({ page: 1, size: 20, total_count: 4, total_pages: 1, has_more: false });
-      expect(res.body.data.map((e: { contact_number: string }) => e.contact_number)).toEqual(['+14155550142', '+16505550111', '+14155550123', '+442071838750']);
+      expect(res.body.data.map((e: { contact_number: string }) => e.contact_number)).toEqual([
+        '+14155550142',
+        '+16505550111',
+        '+14155550123',
+        '+442071838750',
+      ]);
       const maria = res.body.data[2];
-      expect(maria.contacts).toEqual([{ id: 'cnt-3Nb6tY1q', name: 'Maria Lopez', company: { name: 'Northwind Logistics' } }]);
+      expect(maria.contacts).toEqual([
+        { id: 'cnt-3Nb6tY1q', name: 'Maria Lopez', company: { name: 'Northwind Logistics' } },
+      ]);
       expect(maria.last_item).toMatchObject({ id: 'msg-2Rf8nQ5v', type: 'TEXT_MESSAGE', direction: 'OUTBOUND' });
     });
 
@@ -31,14 +39,23 @@ export function conversationBehaviours(h: () => Harness) {
       expect(london.body.data.map((e: { contact_number: string }) => e.contact_number)).toEqual(['+442071838750']);
       const forbidden = await h().get('/v2/api/conversations?svc_number=%2B442071838700', { key: KEYS.mainLineOnly });
       expect(forbidden).toMatchObject({ status: 403, code: 'SVC_NUMBER_FORBIDDEN' });
-      expect(forbidden.body.error).toMatchObject({ param: 'svc_number', suggestion: expect.stringContaining('GET /v2/api/numbers') });
+      expect(forbidden.body.error).toMatchObject({
+        param: 'svc_number',
+        suggestion: expect.stringContaining('GET /v2/api/numbers'),
+      });
       expect((await h().get('/v2/api/conversations?svc_number=%2B19995550000')).code).toBe('SVC_NUMBER_FORBIDDEN');
       const limited = await h().get('/v2/api/conversations', { key: KEYS.mainLineOnly });
-      expect(limited.body.data.map((e: { contact_number: string }) => e.contact_number)).toEqual(['+16505550111', '+14155550123']);
+      expect(limited.body.data.map((e: { contact_number: string }) => e.contact_number)).toEqual([
+        '+16505550111',
+        '+14155550123',
+      ]);
     });
 
     it('searches with special characters stripped, words AND-ed and prefix-matched', async () => {
-      const search = async (q: string) => (await h().get(`/v2/api/conversations?search=${encodeURIComponent(q)}`)).body.data.map((e: { contact_number: string }) => e.contact_number);
+      const search = async (q: string) =>
+        (await h().get(`/v2/api/conversations?search=${encodeURIComponent(q)}`)).body.data.map(
+          (e: { contact_number: string }) => e.contact_number,
+        );
       expect(await search('north logist')).toEqual(['+14155550123']);
       expect(await search('NORTH!!! (logist)')).toEqual(['+14155550123']);
       expect(await search('north plumb')).toEqual([]);
@@ -121,8 +138,16 @@ export function conversationBehaviours(h: () => Harness) {
     });
 
     it('refuses a line the key may not use, and touches only its lines without svc_number', async () => {
-      const forbidden = await h().put(path, { action: 'ARCHIVE', svc_number: '+14155550188' }, { key: KEYS.mainLineOnly });
-      expect(forbidden).toMatchObject({ status: 403, code: 'SVC_NUMBER_FORBIDDEN', body: { error: { param: 'svc_number' } } });
+      const forbidden = await h().put(
+        path,
+        { action: 'ARCHIVE', svc_number: '+14155550188' },
+        { key: KEYS.mainLineOnly },
+      );
+      expect(forbidden).toMatchObject({
+        status: 403,
+        code: 'SVC_NUMBER_FORBIDDEN',
+        body: { error: { param: 'svc_number' } },
+      });
       await h().put(path, { action: 'ARCHIVE' }, { key: KEYS.mainLineOnly });
       expect(conversation(h(), '+14155550123', '+14155550100').archived).toBe(true);
       expect(conversation(h(), '+14155550123', '+14155550188').archived).toBe(false);
@@ -135,8 +160,12 @@ export function conversationBehaviours(h: () => Harness) {
       expect((await h().put(path, { action: 'read' })).code).toBe('INVALID_ACTION');
       const contact = await h().put('/v2/api/conversations/415-555-0123/action', { action: 'READ' });
       expect(contact).toMatchObject({ code: 'INVALID_PHONE_FORMAT', body: { error: { param: 'contact_number' } } });
-      expect((await h().put('/v2/api/conversations/14155550123/action', { action: 'READ' })).code).toBe('INVALID_PHONE_FORMAT');
-      expect((await h().put(path, { action: 'READ', svc_number: '+1 415 555 0100' })).code).toBe('INVALID_PHONE_FORMAT');
+      expect((await h().put('/v2/api/conversations/14155550123/action', { action: 'READ' })).code).toBe(
+        'INVALID_PHONE_FORMAT',
+      );
+      expect((await h().put(path, { action: 'READ', svc_number: '+1 415 555 0100' })).code).toBe(
+        'INVALID_PHONE_FORMAT',
+      );
       const several = await h().put(path, { svc_number: 'nope' });
       expect(several.body.error).toMatchObject({
         code: 'INVALID_REQUEST',

@@ -16,16 +16,21 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       expect(res.status).toBeLessThan(300);
     });
 
-    it.each(entries)('%s answers 401 without a key, with a malformed header, an unknown and a revoked key', async (_id, sample) => {
-      const send = (options: SendOptions) => h().send(sample.method, sample.path, { body: sample.body, ...options });
-      expect((await send({ key: null })).code).toBe('UNAUTHORIZED');
-      expect((await send({ key: null, headers: { Authorization: 'Bearer sbx_demo_full_access' } })).code).toBe('UNAUTHORIZED');
-      expect((await send({ key: null, headers: { Authorization: 'Api-Key' } })).code).toBe('UNAUTHORIZED');
-      expect((await send({ key: 'sbx_demo_nope' })).code).toBe('API_KEY_INVALID');
-      const revoked = await send({ key: KEYS.revoked });
-      expect(revoked).toMatchObject({ status: 401, code: 'API_KEY_REVOKED' });
-      expect(revoked.body.error).toMatchObject({ type: 'authentication_error', retryable: false });
-    });
+    it.each(entries)(
+      '%s answers 401 without a key, with a malformed header, an unknown and a revoked key',
+      async (_id, sample) => {
+        const send = (options: SendOptions) => h().send(sample.method, sample.path, { body: sample.body, ...options });
+        expect((await send({ key: null })).code).toBe('UNAUTHORIZED');
+        expect((await send({ key: null, headers: { Authorization: 'Bearer sbx_demo_full_access' } })).code).toBe(
+          'UNAUTHORIZED',
+        );
+        expect((await send({ key: null, headers: { Authorization: 'Api-Key' } })).code).toBe('UNAUTHORIZED');
+        expect((await send({ key: 'sbx_demo_nope' })).code).toBe('API_KEY_INVALID');
+        const revoked = await send({ key: KEYS.revoked });
+        expect(revoked).toMatchObject({ status: 401, code: 'API_KEY_REVOKED' });
+        expect(revoked.body.error).toMatchObject({ type: 'authentication_error', retryable: false });
+      },
+    );
 
     it.each(entries)('%s answers 403 for a trial plan and for a key without its scope', async (id, sample) => {
       const trial = await h().send(sample.method, sample.path, { body: sample.body, key: KEYS.trial });
@@ -39,7 +44,10 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
     });
 
     it.each(entries)('%s answers 429 past its per-second budget, with retry_after_seconds', async (_id, sample) => {
-      const limited = new Harness({ rateLimit: { readsPerSecond: 1, writesPerSecond: 1 }, clock: () => 1_772_442_000_500 }, coverage);
+      const limited = new Harness(
+        { rateLimit: { readsPerSecond: 1, writesPerSecond: 1 }, clock: () => 1_772_442_000_500 },
+        coverage,
+      );
       const first = await limited.send(sample.method, sample.path, { body: sample.body });
       expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
       const second = await limited.send(sample.method, sample.path, { body: sample.body });
@@ -51,61 +59,90 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
   });
 
   describe('idempotency on every write', () => {
-    it.each(writes)('%s replays a stored success with Idempotency-Replayed and the identical body', async (_id, sample) => {
-      const options = { body: sample.body, headers: { 'Idempotency-Key': `replay-${sample.path}` } };
-      const first = await h().send(sample.method, sample.path, options);
-      expect(first.headers.get('idempotency-replayed')).toBeNull();
-      const before = h().sandbox.store.snapshot();
-      const again = await h().send(sample.method, sample.path, options);
-      expect(again.status).toBe(first.status);
-      expect(again.text).toBe(first.text);
-      expect(again.headers.get('idempotency-replayed')).toBe('true');
-      expect(again.headers.get('idempotency-key')).toBe(`replay-${sample.path}`);
-      expect(h().sandbox.store.snapshot()).toBe(before);
-    });
+    it.each(writes)(
+      '%s replays a stored success with Idempotency-Replayed and the identical body',
+      async (_id, sample) => {
+        const options = { body: sample.body, headers: { 'Idempotency-Key': `replay-${sample.path}` } };
+        const first = await h().send(sample.method, sample.path, options);
+        expect(first.headers.get('idempotency-replayed')).toBeNull();
+        const before = h().sandbox.store.snapshot();
+        const again = await h().send(sample.method, sample.path, options);
+        expect(again.status).toBe(first.status);
+        expect(again.text).toBe(first.text);
+        expect(again.headers.get('idempotency-replayed')).toBe('true');
+        expect(again.headers.get('idempotency-key')).toBe(`replay-${sample.path}`);
+        expect(h().sandbox.store.snapshot()).toBe(before);
+      },
+    );
 
     it.each(writes)('%s answers 409 IDEMPOTENCY_KEY_REUSE for a key used on another endpoint', async (_id, sample) => {
       const key = { 'Idempotency-Key': 'shared-key' };
-      const elsewhere = await h().put('/v2/api/conversations/%2B14155550123/action', { action: 'READ' }, { headers: key });
+      const elsewhere = await h().put(
+        '/v2/api/conversations/%2B14155550123/action',
+        { action: 'READ' },
+        { headers: key },
+      );
       expect(elsewhere.status).toBe(200);
       const reused = await h().send(sample.method, sample.path, { body: sample.body, headers: key });
       expect(reused).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_REUSE' });
       expect(reused.headers.get('idempotency-key')).toBe('shared-key');
     });
 
-    it.each(writes)('%s answers 409 OTHER_TRANSACTION_IN_PROGRESS to a duplicate sent while the first runs', async (_id, sample) => {
-      const options = { body: sample.body, headers: { 'Idempotency-Key': 'in-flight' } };
-      const [first, second] = await Promise.all([h().send(sample.method, sample.path, options), h().send(sample.method, sample.path, options)]);
-      expect(first.status).toBeLessThan(300);
-      expect(second).toMatchObject({ status: 409, code: 'OTHER_TRANSACTION_IN_PROGRESS' });
-      expect(second.body.error.retryable).toBe(true);
-      const replay = await h().send(sample.method, sample.path, options);
-      expect(replay.headers.get('idempotency-replayed')).toBe('true');
-    });
+    it.each(writes)(
+      '%s answers 409 OTHER_TRANSACTION_IN_PROGRESS to a duplicate sent while the first runs',
+      async (_id, sample) => {
+        const options = { body: sample.body, headers: { 'Idempotency-Key': 'in-flight' } };
+        const [first, second] = await Promise.all([
+          h().send(sample.method, sample.path, options),
+          h().send(sample.method, sample.path, options),
+        ]);
+        expect(first.status).toBeLessThan(300);
+        expect(second).toMatchObject({ status: 409, code: 'OTHER_TRANSACTION_IN_PROGRESS' });
+        expect(second.body.error.retryable).toBe(true);
+        const replay = await h().send(sample.method, sample.path, options);
+        expect(replay.headers.get('idempotency-replayed')).toBe('true');
+      },
+    );
 
     it('does not consume the key of a failed request', async () => {
       const key = { 'Idempotency-Key': 'failed-first' };
-      const failed = await h().post('/v2/api/threads', { entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: ' ' }, { headers: key });
+      const failed = await h().post(
+        '/v2/api/threads',
+        { entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: ' ' },
+        { headers: key },
+      );
       expect(failed.code).toBe('EMPTY_NOTE_CONTENT');
-      const retried = await h().post('/v2/api/threads', { entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: 'Now with text' }, { headers: key });
+      const retried = await h().post(
+        '/v2/api/threads',
+        { entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: 'Now with text' },
+        { headers: key },
+      );
       expect(retried.status).toBe(201);
       expect(retried.headers.get('idempotency-replayed')).toBeNull();
       // A failed request does not hold the key for its endpoint either: another endpoint may take it.
       const other = { 'Idempotency-Key': 'failed-then-elsewhere' };
       expect((await h().get('/v2/api/threads/cth-5Lm1zX7e', { headers: other })).status).toBe(200);
-      expect((await h().delete('/v2/api/summary_templates/nope', { headers: other })).code).toBe('SUMMARY_TEMPLATE_NOT_FOUND');
+      expect((await h().delete('/v2/api/summary_templates/nope', { headers: other })).code).toBe(
+        'SUMMARY_TEMPLATE_NOT_FOUND',
+      );
       expect((await h().delete('/v2/api/summary_templates/9c1f5e7a3b22', { headers: other })).status).toBe(204);
     });
 
     it('scopes keys per API key', async () => {
       const key = { 'Idempotency-Key': 'per-api-key' };
       const mine = await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: 'Mine' }, { headers: key });
-      const theirs = await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: 'Theirs' }, { headers: key, key: KEYS.mainLineOnly });
+      const theirs = await h().post(
+        '/v2/api/threads/cth-5Lm1zX7e/comments',
+        { content: 'Theirs' },
+        { headers: key, key: KEYS.mainLineOnly },
+      );
       expect(theirs.body.data.id).not.toBe(mine.body.data.id);
       expect(theirs.headers.get('idempotency-replayed')).toBeNull();
       const patchKey = { 'Idempotency-Key': 'same-operation-other-resource' };
       await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: 'A' }, { headers: patchKey });
-      expect((await h().post('/v2/api/threads/cth-1Qa2Ws3e/comments', { content: 'A' }, { headers: patchKey })).code).toBe('IDEMPOTENCY_KEY_REUSE');
+      expect(
+        (await h().post('/v2/api/threads/cth-1Qa2Ws3e/comments', { content: 'A' }, { headers: patchKey })).code,
+      ).toBe('IDEMPOTENCY_KEY_REUSE');
     });
 
     it('keeps a stored response for the TTL of the contract (3600 s), then executes again', async () => {
@@ -133,7 +170,10 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
 
   describe('media types and bodies', () => {
     it.each(withBody)('%s answers 415 for another content type and 400 for malformed JSON', async (_id, sample) => {
-      const form = await h().send(sample.method, sample.path, { rawBody: 'a=1', contentType: 'application/x-www-form-urlencoded' });
+      const form = await h().send(sample.method, sample.path, {
+        rawBody: 'a=1',
+        contentType: 'application/x-www-form-urlencoded',
+      });
       expect(form).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
       expect(form.body.error.type).toBe('validation_error');
       const noType = await h().send(sample.method, sample.path, { rawBody: '{}', contentType: null });
@@ -144,13 +184,24 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       for (const rawBody of ['[]', '"text"', 'null', '42', '']) {
         expect((await h().send(sample.method, sample.path, { rawBody })).code).toBe('INVALID_REQUEST_BODY');
       }
-      expect((await h().send(sample.method, sample.path, { rawBody: '{}', contentType: 'application/json; charset=utf-8' })).code).not.toBe('UNSUPPORTED_MEDIA_TYPE');
+      expect(
+        (await h().send(sample.method, sample.path, { rawBody: '{}', contentType: 'application/json; charset=utf-8' }))
+          .code,
+      ).not.toBe('UNSUPPORTED_MEDIA_TYPE');
     });
   });
 
   describe('API-wide rules', () => {
     it('answers 404 ENDPOINT_NOT_FOUND for any undocumented path', async () => {
-      for (const path of ['/', '/v2/api', '/v2/api/nothing', '/v1/api/threads', '/v2/api/threads/', '/docs', '/__sandbox/reset']) {
+      for (const path of [
+        '/',
+        '/v2/api',
+        '/v2/api/nothing',
+        '/v1/api/threads',
+        '/v2/api/threads/',
+        '/docs',
+        '/__sandbox/reset',
+      ]) {
         const res = await h().get(path);
         expect(res).toMatchObject({ status: 404, code: 'ENDPOINT_NOT_FOUND' });
         expect(res.headers.get('x-ratelimit-limit')).toBe('20');
@@ -163,7 +214,9 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       const res = await h().delete('/v2/api/threads');
       expect(res).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
       expect(res.headers.get('allow')).toBe('GET, POST');
-      expect((await h().send('PATCH', '/v2/api/conversations/items/batch', { body: {} })).code).toBe('METHOD_NOT_ALLOWED');
+      expect((await h().send('PATCH', '/v2/api/conversations/items/batch', { body: {} })).code).toBe(
+        'METHOD_NOT_ALLOWED',
+      );
       expect((await h().send('OPTIONS', '/v2/api/tags')).code).toBe('METHOD_NOT_ALLOWED');
     });
 
@@ -171,7 +224,11 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       const generated = await h().get('/v2/api/threads/cth-none');
       expect(generated.headers.get('x-request-id')).toMatch(/^req_[A-Za-z0-9]{12}$/);
       expect(generated.body.error.request_id).toBe(generated.headers.get('x-request-id'));
-      const ids = new Set(await Promise.all(Array.from({ length: 20 }, async () => (await h().get('/v2/api/tags')).headers.get('x-request-id'))));
+      const ids = new Set(
+        await Promise.all(
+          Array.from({ length: 20 }, async () => (await h().get('/v2/api/tags')).headers.get('x-request-id')),
+        ),
+      );
       expect(ids.size).toBe(20);
       const echoed = await h().get('/v2/api/threads/cth-none', { headers: { 'X-Request-Id': 'my-trace-42' } });
       expect(echoed.headers.get('x-request-id')).toBe('my-trace-42');
@@ -210,8 +267,11 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       const limited = new Harness({ rateLimit: {}, clock: () => 1_772_442_000_000 }, coverage);
       for (let i = 0; i < 20; i++) expect((await limited.get('/v2/api/tags')).status).toBe(200);
       expect((await limited.get('/v2/api/tags')).code).toBe('RATE_LIMIT_EXCEEDED');
-      for (let i = 0; i < 5; i++) expect((await limited.put('/v2/api/conversations/%2B14155550123/action', { action: 'READ' })).status).toBe(200);
-      expect((await limited.put('/v2/api/conversations/%2B14155550123/action', { action: 'READ' })).code).toBe('RATE_LIMIT_EXCEEDED');
+      for (let i = 0; i < 5; i++)
+        expect((await limited.put('/v2/api/conversations/%2B14155550123/action', { action: 'READ' })).status).toBe(200);
+      expect((await limited.put('/v2/api/conversations/%2B14155550123/action', { action: 'READ' })).code).toBe(
+        'RATE_LIMIT_EXCEEDED',
+      );
     });
   });
 }

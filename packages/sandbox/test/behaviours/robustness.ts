@@ -18,7 +18,12 @@ export function robustnessBehaviours(h: () => Harness) {
           controller.close();
         },
       });
-      const request = new Request('http://sandbox.test/v2/api/threads', { method: 'POST', body: stream, headers: { 'Content-Type': 'application/json', Authorization: 'Api-Key sbx_demo_full_access' }, duplex: 'half' } as RequestInit);
+      const request = new Request('http://sandbox.test/v2/api/threads', {
+        method: 'POST',
+        body: stream,
+        headers: { 'Content-Type': 'application/json', Authorization: 'Api-Key sbx_demo_full_access' },
+        duplex: 'half',
+      } as RequestInit);
       const streamed = await h().validate('POST', '/v2/api/threads', await h().sandbox.fetch(request));
       expect(streamed.code).toBe('INVALID_REQUEST_BODY');
       expect(h().sandbox.store.snapshot()).toBe(before);
@@ -27,13 +32,18 @@ export function robustnessBehaviours(h: () => Harness) {
     it('refuses deeply nested JSON and invalid UTF-8', async () => {
       const deep = `{"content":"x","a":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
       const res = await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', undefined, { rawBody: deep });
-      expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST_BODY', message: expect.stringMatching(/nested deeper than 32/) });
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_REQUEST_BODY',
+        message: expect.stringMatching(/nested deeper than 32/),
+      });
       const bytes = new Uint8Array([0x7b, 0x22, 0x63, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
-      expect((await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', undefined, { rawBody: bytes })).body.error.message).toMatch(/UTF-8/);
+      expect(
+        (await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', undefined, { rawBody: bytes })).body.error.message,
+      ).toMatch(/UTF-8/);
     });
 
     it('stores and returns odd unicode intact', async () => {
-      const content = 'Zalgo Z̸̧̛a̵͖l̶g̷o ‮RTL‬ 👩🏽‍💻 zero​width \u0000 nul ' + '𝕏'.repeat(10) + ' @[Dana 👋](usr-4TgB81cd)';
+      const content = `Zalgo Z̸̧̛a̵͖l̶g̷o ‮RTL‬ 👩🏽‍💻 zero​width \u0000 nul ${'𝕏'.repeat(10)} @[Dana 👋](usr-4TgB81cd)`;
       const res = await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content });
       expect(res.status).toBe(201);
       expect(res.body.data.content).toBe(content);
@@ -41,14 +51,21 @@ export function robustnessBehaviours(h: () => Harness) {
       const thread = await h().get('/v2/api/threads/cth-5Lm1zX7e');
       expect(thread.body.data.comments.at(-1).content).toBe(content);
       // Prototype-looking keys are data, not prototypes.
-      const proto = await h().patch('/v2/api/numbers/%2B14155550100/agent', JSON.parse('{"__proto__": {"polluted": true}}'));
+      const proto = await h().patch(
+        '/v2/api/numbers/%2B14155550100/agent',
+        JSON.parse('{"__proto__": {"polluted": true}}'),
+      );
       expect(proto.code).toBe('UNKNOWN_FIELD');
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
     it('counts characters, not bytes or UTF-16 units, against the 4,000 limit', async () => {
-      expect((await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: '😀'.repeat(4000) })).status).toBe(201);
-      expect((await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: '😀'.repeat(4001) })).code).toBe('NOTE_CONTENT_TOO_LONG');
+      expect((await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: '😀'.repeat(4000) })).status).toBe(
+        201,
+      );
+      expect((await h().post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: '😀'.repeat(4001) })).code).toBe(
+        'NOTE_CONTENT_TOO_LONG',
+      );
     });
   });
 
@@ -64,7 +81,11 @@ export function robustnessBehaviours(h: () => Harness) {
         sandbox.fetch(
           new Request('http://sandbox.test/v2/api/threads', {
             method: 'POST',
-            headers: { Authorization: 'Api-Key sbx_demo_full_access', 'Content-Type': 'application/json', 'Idempotency-Key': 'before-reset' },
+            headers: {
+              Authorization: 'Api-Key sbx_demo_full_access',
+              'Content-Type': 'application/json',
+              'Idempotency-Key': 'before-reset',
+            },
             body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-4Xs8mN1c', content: 'x' }),
           }),
         );

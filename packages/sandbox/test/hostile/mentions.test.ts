@@ -19,7 +19,23 @@ function byPattern(content: string): Array<{ userId: string; displayName: string
 
 describe('mention scanning', () => {
   it('finds exactly what the old pattern found', () => {
-    const pieces = fc.constantFrom('@', '[', ']', '(', ')', 'usr-', 'usr-1', 'usr-2', ' ', '\n', 'a', 'Ann', '@[', '](usr-', ')');
+    const pieces = fc.constantFrom(
+      '@',
+      '[',
+      ']',
+      '(',
+      ')',
+      'usr-',
+      'usr-1',
+      'usr-2',
+      ' ',
+      '\n',
+      'a',
+      'Ann',
+      '@[',
+      '](usr-',
+      ')',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 40 }), (parts) => {
         const content = parts.join('');
@@ -30,7 +46,13 @@ describe('mention scanning', () => {
   });
 
   it('reads the hostile contents of the report (and worse) with the same answer', () => {
-    for (const content of ['@['.repeat(2000), `${'@[\n'.repeat(1300)}]`, '@[a](usr-'.repeat(400), `${'@[a]'.repeat(900)}(usr-1)`, `${'@[@['.repeat(900)}](usr-1)`]) {
+    for (const content of [
+      '@['.repeat(2000),
+      `${'@[\n'.repeat(1300)}]`,
+      '@[a](usr-'.repeat(400),
+      `${'@[a]'.repeat(900)}(usr-1)`,
+      `${'@[@['.repeat(900)}](usr-1)`,
+    ]) {
       expect(scanMentions(content)).toEqual(byPattern(content));
     }
   });

@@ -1,7 +1,8 @@
 // The hostile requests of the report, in process, each answered with its documented code and a
 // small body. Every response goes through the harness, which validates it against the contract.
-import { describe, expect, it } from 'vitest';
+
 import { MAX_FIELD_ERRORS } from '@svc/spec-runtime';
+import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/app.js';
 import { Harness } from '../support/harness.js';
 
@@ -34,7 +35,8 @@ describe('hostile requests', () => {
   it('a thread of hostile comments reads back whole, without mentions invented', async () => {
     const h = new Harness();
     const hostile = '@['.repeat(2000);
-    for (let i = 0; i < 50; i++) expect((await h.post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: hostile })).status).toBe(201);
+    for (let i = 0; i < 50; i++)
+      expect((await h.post('/v2/api/threads/cth-5Lm1zX7e/comments', { content: hostile })).status).toBe(201);
     const res = await h.get('/v2/api/threads/cth-5Lm1zX7e');
     expect(res.status).toBe(200);
     const added = res.body.data.comments.filter((c: { content: string }) => c.content === hostile);
@@ -49,11 +51,17 @@ describe('hostile requests', () => {
     const h = new Harness();
     const key = 'k'.repeat(8192);
     const body = { action: 'READ' };
-    const first = await h.put('/v2/api/conversations/%2B14155550123/action', body, { headers: { 'Idempotency-Key': key } });
+    const first = await h.put('/v2/api/conversations/%2B14155550123/action', body, {
+      headers: { 'Idempotency-Key': key },
+    });
     expect(first.status).toBe(200);
-    const replay = await h.put('/v2/api/conversations/%2B14155550123/action', body, { headers: { 'Idempotency-Key': key } });
+    const replay = await h.put('/v2/api/conversations/%2B14155550123/action', body, {
+      headers: { 'Idempotency-Key': key },
+    });
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
-    const reuse = await h.put('/v2/api/conversations/%2B14155550199/action', body, { headers: { 'Idempotency-Key': key } });
+    const reuse = await h.put('/v2/api/conversations/%2B14155550199/action', body, {
+      headers: { 'Idempotency-Key': key },
+    });
     expect(reuse.code).toBe('IDEMPOTENCY_KEY_REUSE');
     expect(reuse.body.error.message.length).toBeLessThan(300);
   });
@@ -62,12 +70,16 @@ describe('hostile requests', () => {
     const sandbox = createSandbox({ rateLimit: { readsPerSecond: 3 }, clock: () => 5_000 });
     const statuses = [];
     for (let i = 0; i < 5; i++) {
-      const res = await sandbox.fetch(new Request('http://sandbox.test/v2/api/tags', { headers: { Authorization: `Api-Key made-up-${i}` } }));
+      const res = await sandbox.fetch(
+        new Request('http://sandbox.test/v2/api/tags', { headers: { Authorization: `Api-Key made-up-${i}` } }),
+      );
       statuses.push(res.status);
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     // A key of the seed keeps its own budget.
-    const own = await sandbox.fetch(new Request('http://sandbox.test/v2/api/tags', { headers: { Authorization: 'Api-Key sbx_demo_full_access' } }));
+    const own = await sandbox.fetch(
+      new Request('http://sandbox.test/v2/api/tags', { headers: { Authorization: 'Api-Key sbx_demo_full_access' } }),
+    );
     expect(own.status).toBe(200);
   });
 });

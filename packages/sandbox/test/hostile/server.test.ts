@@ -3,7 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import { MAX_FIELD_ERRORS } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandboxServer, type RunningSandbox } from '../../src/server.js';
+import { type RunningSandbox, startSandboxServer } from '../../src/server.js';
 
 let running: RunningSandbox;
 
@@ -29,14 +29,19 @@ function raw(bytes: string): Promise<string> {
 function parse(response: string) {
   const [head, body] = response.split('\r\n\r\n') as [string, string];
   const [statusLine, ...lines] = head.split('\r\n');
-  const headers = new Headers(lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]));
+  const headers = new Headers(
+    lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]),
+  );
   return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
 describe('malformed HTTP gets the documented error body', () => {
   const cases: Array<[string, string]> = [
     ['a header with a bad byte', 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
-    ['two Content-Lengths', 'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    [
+      'two Content-Lengths',
+      'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    ],
     ['a 100 kB URL', `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n'],
   ];
@@ -47,7 +52,8 @@ describe('malformed HTTP gets the documented error body', () => {
     expect(body.error).toMatchObject({ code: 'INVALID_REQUEST_BODY', type: 'validation_error', retryable: false });
     expect(body.error.request_id).toMatch(/^req_[A-Za-z0-9]{12}$/);
     expect(headers.get('x-request-id')).toBe(body.error.request_id);
-    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(headers.get(name)).toMatch(/^\d+$/);
+    for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      expect(headers.get(name)).toMatch(/^\d+$/);
     expect(JSON.stringify(body)).not.toMatch(/stack|at .*\.js/);
   });
 });
@@ -55,7 +61,10 @@ describe('malformed HTTP gets the documented error body', () => {
 describe('a non-ASCII X-Request-Id', () => {
   it('comes back as the same bytes in the header and as the same text in the body, not encoded twice', async () => {
     const id = Buffer.from('req-é-中', 'utf8');
-    const head = Buffer.from('GET /v2/api/threads/cth-nope HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key sbx_demo_full_access\r\nConnection: close\r\nX-Request-Id: ', 'latin1');
+    const head = Buffer.from(
+      'GET /v2/api/threads/cth-nope HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key sbx_demo_full_access\r\nConnection: close\r\nX-Request-Id: ',
+      'latin1',
+    );
     const response = await new Promise<Buffer>((resolve, reject) => {
       const socket = connect(running.port, '127.0.0.1');
       const chunks: Buffer[] = [];
@@ -66,7 +75,11 @@ describe('a non-ASCII X-Request-Id', () => {
     });
     const split = response.indexOf('\r\n\r\n');
     // Header names are case-insensitive; the value's bytes are compared as sent.
-    const line = response.subarray(0, split).toString('latin1').split('\r\n').find((l) => l.toLowerCase().startsWith('x-request-id:'));
+    const line = response
+      .subarray(0, split)
+      .toString('latin1')
+      .split('\r\n')
+      .find((l) => l.toLowerCase().startsWith('x-request-id:'));
     expect(Buffer.from(line?.slice('x-request-id:'.length).trim() ?? '', 'latin1')).toEqual(id);
     const body = response.subarray(split + 4).toString('utf8');
     const json = JSON.parse(body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1));
@@ -79,12 +92,18 @@ describe('a client that hangs up mid-upload', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const socket: Socket = connect(running.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write('POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key sbx_demo_full_access\r\nIdempotency-Key: hang-up\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"entity_type":');
+    socket.write(
+      'POST /v2/api/threads HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key sbx_demo_full_access\r\nIdempotency-Key: hang-up\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"entity_type":',
+    );
     // Once the server holds the request (its key is in flight), hang up.
     const send = () =>
       fetch(`${running.url}/v2/api/threads`, {
         method: 'POST',
-        headers: { Authorization: 'Api-Key sbx_demo_full_access', 'Idempotency-Key': 'hang-up', 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: 'Api-Key sbx_demo_full_access',
+          'Idempotency-Key': 'hang-up',
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-0000', content: 'x' }),
       });
     await vi.waitFor(async () => expect((await send()).status).toBe(409), { timeout: 10_000, interval: 20 });
@@ -99,7 +118,11 @@ describe('a client that hangs up mid-upload', () => {
 
 describe('a large body (parsed and validated in the kernel worker thread)', () => {
   const post = (path: string, body: string) =>
-    fetch(`${running.url}${path}`, { method: 'POST', body, headers: { Authorization: 'Api-Key sbx_demo_full_access', 'Content-Type': 'application/json' } });
+    fetch(`${running.url}${path}`, {
+      method: 'POST',
+      body,
+      headers: { Authorization: 'Api-Key sbx_demo_full_access', 'Content-Type': 'application/json' },
+    });
 
   it('is stored whole when valid', async () => {
     // 4,000 characters (the documented maximum) written as 24 KB of escapes.
@@ -108,7 +131,9 @@ describe('a large body (parsed and validated in the kernel worker thread)', () =
     const created = await post('/v2/api/threads', body);
     expect(created.status).toBe(201);
     const { data } = await created.json();
-    const read = await fetch(`${running.url}/v2/api/threads/${data.id}`, { headers: { Authorization: 'Api-Key sbx_demo_full_access' } });
+    const read = await fetch(`${running.url}/v2/api/threads/${data.id}`, {
+      headers: { Authorization: 'Api-Key sbx_demo_full_access' },
+    });
     expect((await read.json()).data.comments[0].content).toBe('é'.repeat(4000));
   });
 

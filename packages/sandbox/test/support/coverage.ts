@@ -27,7 +27,12 @@ export function expectedCoverage(contract: Contract): Set<string> {
   for (const op of contract.operations) {
     for (const [status, codes] of op.codesByStatus) {
       for (const code of codes) {
-        if (CANNOT_PRODUCE.some((e) => e.code === code && (e.operationId === undefined || e.operationId === op.operationId))) continue;
+        if (
+          CANNOT_PRODUCE.some(
+            (e) => e.code === code && (e.operationId === undefined || e.operationId === op.operationId),
+          )
+        )
+          continue;
         expected.add(`${op.operationId} ${status} ${code}`);
       }
     }
@@ -37,5 +42,9 @@ export function expectedCoverage(contract: Contract): Set<string> {
 
 /** The operations for which no 2xx was seen. */
 export function operationsWithoutSuccess(contract: Contract, seen: ReadonlySet<string>): string[] {
-  return contract.operations.map((op) => op.operationId).filter((id) => ![...seen].some((entry) => /^2\d\d$/.test(entry.split(' ')[1] ?? '') && entry.startsWith(`${id} `)));
+  return contract.operations
+    .map((op) => op.operationId)
+    .filter(
+      (id) => ![...seen].some((entry) => /^2\d\d$/.test(entry.split(' ')[1] ?? '') && entry.startsWith(`${id} `)),
+    );
 }

@@ -61,8 +61,13 @@ export class Harness {
     let body: string | Uint8Array | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && options.contentType !== null && !headers.has('content-type')) headers.set('Content-Type', options.contentType ?? 'application/json');
-    return new Request(`http://sandbox.test${path}`, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}) });
+    if (body !== undefined && options.contentType !== null && !headers.has('content-type'))
+      headers.set('Content-Type', options.contentType ?? 'application/json');
+    return new Request(`http://sandbox.test${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: body as BodyInit } : {}),
+    });
   }
 
   /** Sends one request in-process and validates its response (see the file comment). */
@@ -85,7 +90,10 @@ export class Harness {
     if (status >= 500) throw new Error(`${method} ${pathname}: ${status} ${text}`);
     const operation = this.operationFor(method, pathname);
     const problems = this.sandbox.contract.validateResponse(operation, status, headers, body);
-    if (problems.length > 0) throw new Error(`${method} ${pathname}: the response does not conform to the contract:\n${problems.join('\n')}\n${text.slice(0, 500)}`);
+    if (problems.length > 0)
+      throw new Error(
+        `${method} ${pathname}: the response does not conform to the contract:\n${problems.join('\n')}\n${text.slice(0, 500)}`,
+      );
     if (!headers.get('x-request-id')) throw new Error(`${method} ${pathname}: X-Request-Id is missing`);
     const code = (body as { error?: { code?: string } } | undefined)?.error?.code;
     this.coverage.add(`${operation?.operationId ?? '-'} ${status}${code ? ` ${code}` : ''}`);
@@ -98,9 +106,11 @@ export class Harness {
   }
 
   get = (path: string, options?: SendOptions) => this.send('GET', path, options);
-  post = (path: string, body?: unknown, options?: SendOptions) => this.send('POST', path, { ...(body !== undefined ? { body } : {}), ...options });
-  put = (path: string, body?: unknown, options?: SendOptions) => this.send('PUT', path, { ...(body !== undefined ? { body } : {}), ...options });
-  patch = (path: string, body?: unknown, options?: SendOptions) => this.send('PATCH', path, { ...(body !== undefined ? { body } : {}), ...options });
+  post = (path: string, body?: unknown, options?: SendOptions) =>
+    this.send('POST', path, { ...(body !== undefined ? { body } : {}), ...options });
+  put = (path: string, body?: unknown, options?: SendOptions) =>
+    this.send('PUT', path, { ...(body !== undefined ? { body } : {}), ...options });
+  patch = (path: string, body?: unknown, options?: SendOptions) =>
+    this.send('PATCH', path, { ...(body !== undefined ? { body } : {}), ...options });
   delete = (path: string, options?: SendOptions) => this.send('DELETE', path, options);
-
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { loadContract, type Contract } from '../../src/index.js';
+import { type Contract, loadContract } from '../../src/index.js';
 
 const require = createRequire(import.meta.url);
 export const bundle = require('@svc/openapi/openapi.json') as Record<string, unknown>;

@@ -21,13 +21,16 @@ import { createRulesetFunction } from '@stoplight/spectral-core';
  * any (`properties` not null), are an object of those properties, each optional, and nothing else.
  */
 export const houseRule = (properties, fn) =>
-  createRulesetFunction({ input: null, options: properties && { type: ['object', 'null'], properties, additionalProperties: false } }, fn);
+  createRulesetFunction(
+    { input: null, options: properties && { type: ['object', 'null'], properties, additionalProperties: false } },
+    fn,
+  );
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 
-export const isObject = v => v !== null && typeof v === 'object' && !Array.isArray(v);
-export const isNonEmptyString = v => typeof v === 'string' && v.trim().length > 0;
+export const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isNonEmptyString = (v) => typeof v === 'string' && v.trim().length > 0;
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -68,7 +71,7 @@ export function operationLabel(where, key, method, op) {
     : `${id}(${method.toUpperCase()} ${key})`;
 }
 
-export const isWrite = o => o.where === 'paths' && WRITE_METHODS.has(o.method);
+export const isWrite = (o) => o.where === 'paths' && WRITE_METHODS.has(o.method);
 
 /**
  * The operation's parameters with the path item's ones merged in (an operation-level parameter
@@ -77,17 +80,25 @@ export const isWrite = o => o.where === 'paths' && WRITE_METHODS.has(o.method);
 export function parameters(o) {
   const own = listed(o.op.parameters, o.path);
   const overridden = new Set(own.map(({ param }) => paramKey(param)));
-  return [...own, ...listed(o.pathItem.parameters, [o.where, o.key]).filter(({ param }) => !overridden.has(paramKey(param)))];
+  return [
+    ...own,
+    ...listed(o.pathItem.parameters, [o.where, o.key]).filter(({ param }) => !overridden.has(paramKey(param))),
+  ];
 }
 
 /** The objects of a `parameters` list, as { param, path }. */
 const listed = (list, path) =>
-  (Array.isArray(list) ? list : []).flatMap((param, i) => (isObject(param) ? [{ param, path: [...path, 'parameters', i] }] : []));
+  (Array.isArray(list) ? list : []).flatMap((param, i) =>
+    isObject(param) ? [{ param, path: [...path, 'parameters', i] }] : [],
+  );
 
-const paramKey = p => `${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`;
+const paramKey = (p) => `${String(p.in)}:${p.in === 'header' ? String(p.name).toLowerCase() : String(p.name)}`;
 
 export const findParameter = (o, name, location) =>
-  parameters(o).find(({ param }) => param.in === location && typeof param.name === 'string' && paramKey(param) === paramKey({ in: location, name }));
+  parameters(o).find(
+    ({ param }) =>
+      param.in === location && typeof param.name === 'string' && paramKey(param) === paramKey({ in: location, name }),
+  );
 
 export function responses(o) {
   return isObject(o.op.responses) ? Object.entries(o.op.responses) : [];
@@ -101,7 +112,7 @@ export function statusOf(key) {
   return null;
 }
 
-export const isErrorStatus = key => [4, 5].includes(statusOf(key)?.klass);
+export const isErrorStatus = (key) => [4, 5].includes(statusOf(key)?.klass);
 
 export const statusMatches = (key, status) => {
   const s = statusOf(key);
@@ -140,7 +151,10 @@ export function errorResponseForm(response, errorTitle = 'ApiError') {
   if (isObject(error) && error.title === errorTitle) return { form: 'direct' };
   const members = Array.isArray(error.allOf) ? error.allOf : [];
   if (members.length !== 2 || !isObject(members[0]) || members[0].title !== fieldsTitle || !isObject(members[1])) {
-    return { form: 'bad', reason: `has a properties.error that is neither ${errorTitle} nor allOf [${fieldsTitle}, { its type and codes }]` };
+    return {
+      form: 'bad',
+      reason: `has a properties.error that is neither ${errorTitle} nor allOf [${fieldsTitle}, { its type and codes }]`,
+    };
   }
   const typeConst = members[1].properties?.type?.const;
   const code = members[1].properties?.code;
@@ -148,11 +162,14 @@ export function errorResponseForm(response, errorTitle = 'ApiError') {
     return { form: 'bad', reason: 'has no properties.error.allOf[1].properties.type.const string' };
   }
   const codes = isObject(code) ? code.enum : undefined;
-  if (!Array.isArray(codes) || codes.length === 0 || !codes.every(c => typeof c === 'string')) {
+  if (!Array.isArray(codes) || codes.length === 0 || !codes.every((c) => typeof c === 'string')) {
     return { form: 'bad', reason: 'has no properties.error.allOf[1].properties.code with a non-empty enum of strings' };
   }
   if (code.type !== 'string' || 'allOf' in code || '$ref' in code) {
-    return { form: 'bad', reason: 'has a properties.error.allOf[1].properties.code that is not a plain string enum (generators need one)' };
+    return {
+      form: 'bad',
+      reason: 'has a properties.error.allOf[1].properties.code that is not a plain string enum (generators need one)',
+    };
   }
   return { form: 'allOf', typeConst, codes, at: ['properties', 'error', 'allOf', 1, 'properties'] };
 }
@@ -298,13 +315,15 @@ function holdersOf(node, path, label, flag, out) {
   if (isObject(node.schema)) out.push({ holder: node, path, label, flag });
   if (!isObject(node.content)) return out;
   for (const [mt, media] of Object.entries(node.content)) {
-    if (isObject(media) && isObject(media.schema)) out.push({ holder: media, path: [...path, 'content', mt], label: `${label} (${mt})`, flag });
+    if (isObject(media) && isObject(media.schema))
+      out.push({ holder: media, path: [...path, 'content', mt], label: `${label} (${mt})`, flag });
   }
   return out;
 }
 
 /** The schemas of a parameter or request body, as [schema, path]: its `schema`, then each media type's. */
-export const schemasOf = (node, path) => holdersOf(node, path, '', null, []).map(h => [h.holder.schema, [...h.path, 'schema']]);
+export const schemasOf = (node, path) =>
+  holdersOf(node, path, '', null, []).map((h) => [h.holder.schema, [...h.path, 'schema']]);
 
 /**
  * Every schema holder of the document (see holdersOf): operations under paths and webhooks first,
@@ -313,11 +332,14 @@ export const schemasOf = (node, path) => holdersOf(node, path, '', null, []).map
 export function schemaHolders(doc) {
   const out = [];
   const parameters = (list, path) => {
-    if (Array.isArray(list)) list.forEach((p, i) => holdersOf(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`, null, out));
+    if (Array.isArray(list))
+      list.forEach((p, i) => holdersOf(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`, null, out));
   };
   const response = (r, path, label) => {
     holdersOf(r, path, label, 'writeOnly', out);
-    if (isObject(r?.headers)) for (const [h, header] of Object.entries(r.headers)) holdersOf(header, [...path, 'headers', h], `header ${h}`, null, out);
+    if (isObject(r?.headers))
+      for (const [h, header] of Object.entries(r.headers))
+        holdersOf(header, [...path, 'headers', h], `header ${h}`, null, out);
   };
   const pathItem = (item, path, name) => {
     if (!isObject(item)) return;
@@ -326,8 +348,16 @@ export function schemaHolders(doc) {
       const op = item[m];
       if (!isObject(op)) continue;
       parameters(op.parameters, [...path, m]);
-      holdersOf(op.requestBody, [...path, m, 'requestBody'], `the request body of ${m.toUpperCase()} ${name}`, 'readOnly', out);
-      if (isObject(op.responses)) for (const [st, r] of Object.entries(op.responses)) response(r, [...path, m, 'responses', st], `response ${st}`);
+      holdersOf(
+        op.requestBody,
+        [...path, m, 'requestBody'],
+        `the request body of ${m.toUpperCase()} ${name}`,
+        'readOnly',
+        out,
+      );
+      if (isObject(op.responses))
+        for (const [st, r] of Object.entries(op.responses))
+          response(r, [...path, m, 'responses', st], `response ${st}`);
     }
   };
   for (const where of ['paths', 'webhooks']) {
@@ -359,9 +389,9 @@ export function walkDocumentSchemas(doc, visit) {
 }
 
 /** The type keyword as a list (OAS 3.1: `type: [string, "null"]`). */
-export const typesOf = s => (Array.isArray(s?.type) ? s.type : typeof s?.type === 'string' ? [s.type] : []);
+export const typesOf = (s) => (Array.isArray(s?.type) ? s.type : typeof s?.type === 'string' ? [s.type] : []);
 
-export const isNullSchema = s => isObject(s) && typesOf(s).length > 0 && typesOf(s).every(t => t === 'null');
+export const isNullSchema = (s) => isObject(s) && typesOf(s).length > 0 && typesOf(s).every((t) => t === 'null');
 
 /**
  * The non-null alternative of a nullable wrapper (oneOf/anyOf of one schema and {type: "null"}),
@@ -371,7 +401,7 @@ export function unwrapNullable(s) {
   if (!isObject(s)) return s;
   for (const k of ['oneOf', 'anyOf']) {
     if (!Array.isArray(s[k])) continue;
-    const others = s[k].filter(x => !isNullSchema(x));
+    const others = s[k].filter((x) => !isNullSchema(x));
     if (others.length === 1 && s[k].length === 2) return others[0];
   }
   return s;
@@ -387,7 +417,10 @@ export function rawAt(context, path) {
   try {
     const item = inv.findAssociatedItemForPath(path, true);
     if (item === null || item === undefined) return undefined;
-    return item.path.reduce((node, segment) => (node !== null && typeof node === 'object' ? node[segment] : undefined), item.document.data);
+    return item.path.reduce(
+      (node, segment) => (node !== null && typeof node === 'object' ? node[segment] : undefined),
+      item.document.data,
+    );
   } catch {
     return undefined;
   }
@@ -408,9 +441,24 @@ export function childPath(context, parentPath, key) {
 const DATA_KEYS = new Set(['example', 'default', 'const', 'enum']);
 // ...unless they are names in a map of named things (a property called `default`, the default response).
 const NAME_MAPS = new Set([
-  'properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions', 'paths', 'webhooks',
-  'responses', 'schemas', 'parameters', 'headers', 'requestBodies', 'pathItems', 'securitySchemes',
-  'links', 'callbacks', 'content', 'variables',
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  '$defs',
+  'definitions',
+  'paths',
+  'webhooks',
+  'responses',
+  'schemas',
+  'parameters',
+  'headers',
+  'requestBodies',
+  'pathItems',
+  'securitySchemes',
+  'links',
+  'callbacks',
+  'content',
+  'variables',
 ]);
 
 /**
@@ -458,9 +506,11 @@ export function walkNodes(context, doc, visit) {
  */
 export function walkWritten(context, doc, visit) {
   walkNodes(context, doc, (_node, raw, path) => {
-    visit(raw, key => [...path, key], '');
+    visit(raw, (key) => [...path, key], '');
     for (const [k, v] of Object.entries(raw)) {
-      const items = Array.isArray(v) ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`]) : [[v, path, ` (next to the $ref at '${k}')`]];
+      const items = Array.isArray(v)
+        ? v.map((x, i) => [x, [...path, k], ` (next to the $ref at ${k}[${i}])`])
+        : [[v, path, ` (next to the $ref at '${k}')`]];
       for (const [x, at, where] of items) if (isObject(x) && typeof x.$ref === 'string') visit(x, () => at, where);
     }
   });
