@@ -19,7 +19,7 @@ export interface CheckOutcome {
   detail?: string;
   /** Sequence number of the exchange that shows the failure (see ExchangeSummary). */
   exchange?: number;
-  /** Passes of the same check on the same operation within one test are counted, not repeated. */
+  /** Passes of the same check on the same operation within one test are counted, not repeated (and the proxy counts the failures it does not keep). */
   count?: number;
   /** For a skip: why (see SkipKind). */
   skipKind?: SkipKind;

@@ -92,9 +92,11 @@ Exit status: 0 every check passed (skips within --max-skipped), 1 a check failed
 were skipped, 2 usage or config error.
 
        svc-contract proxy --upstream <url> [--port <n>] [--host <h>] [--reporter ...] [--output <dir>]
+                          [--timeout <ms>] [--max-response-bytes <n>]
 
 A validating proxy: relays any traffic to --upstream and checks every exchange against the
 contract (the response checks, and the documented error for a request the contract refuses).
+Bodies are relayed whole; a response past --max-response-bytes is relayed but not checked.
 At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
 `;
 
@@ -124,7 +126,7 @@ export type Parsed =
 /** The options `svc-contract proxy` takes from its command line (runProxy takes them and more). */
 export type ProxyCliOptions = Pick<
   ProxyRunOptions,
-  'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'quiet'
+  'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'maxResponseBytes' | 'quiet'
 >;
 
 const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
@@ -160,6 +162,9 @@ function wholeNumber(
   return n;
 }
 
+const maxResponseBytesOf = (value: string | undefined) =>
+  wholeNumber('max-response-bytes', value, 'a positive integer', 1);
+
 const timeoutOf = (value: string | undefined) => wholeNumber('timeout', value, 'a positive number of milliseconds', 1);
 
 function parseProxyCli(argv: string[]): Parsed {
@@ -170,10 +175,12 @@ function parseProxyCli(argv: string[]): Parsed {
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
     timeout: { type: 'string' },
+    'max-response-bytes': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) return { kind: 'help' };
+  const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const upstream = values.upstream;
   if (upstream === undefined || !isHttpUrl(upstream))
     throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
@@ -188,6 +195,7 @@ function parseProxyCli(argv: string[]): Parsed {
       reporters: parseReporters(values.reporter),
       ...(values.output !== undefined ? { output: values.output } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+      ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
       quiet: values.quiet === true,
     },
   };
@@ -219,7 +227,7 @@ export function parseCli(argv: string[]): Parsed {
   if (profile !== 'full' && profile !== 'mock') throw new UsageError(`--profile must be full or mock, got ${profile}`);
   const reporters = parseReporters(values.reporter);
   const timeout = timeoutOf(values.timeout);
-  const maxBytes = wholeNumber('max-response-bytes', values['max-response-bytes'], 'a positive integer', 1);
+  const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const maxSkipped = wholeNumber('max-skipped', values['max-skipped'], 'a whole number (0 or more)', 0);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !isHttpUrl(baseUrl))

@@ -1,16 +1,17 @@
 // The proxy as a command: start it, print where it listens, relay until SIGINT or SIGTERM (or
 // until `until` settles, for code and tests), then build the same report as a suite run from
-// every exchange it saw, print it and write the report files.
+// every exchange it saw, print it and write the report files (each on its own: proxy-deliver.ts).
 import { once } from 'node:events';
 import type { ContractOptions } from './options.js';
 import { type ProxyOptions, startProxy } from './proxy.js';
+import { deliverWhatCan } from './proxy-deliver.js';
 import { buildReport } from './report/model.js';
-import { deliver, type RunResult, runMeta } from './run.js';
+import { type RunResult, runMeta } from './run.js';
 import { loadSpec } from './spec.js';
 
 /** The proxy's own options, and those of a suite run's reporting. */
 export interface ProxyRunOptions
-  extends Pick<ProxyOptions, 'upstream' | 'port' | 'host' | 'timeoutMs'>,
+  extends Pick<ProxyOptions, 'upstream' | 'port' | 'host' | 'timeoutMs' | 'maxResponseBytes'>,
     Pick<ContractOptions, 'reporters' | 'output' | 'quiet' | 'stdout' | 'stderr' | 'env'> {
   /** Stop when this settles instead of at SIGINT/SIGTERM. */
   until?: Promise<unknown>;
@@ -57,5 +58,5 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
       only: [],
     },
   });
-  return deliver(report, proxy.redact, options);
+  return deliverWhatCan(report, proxy.redact, options);
 }

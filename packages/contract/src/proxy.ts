@@ -1,19 +1,24 @@
 // svc-contract proxy: a validating proxy. It relays any traffic (an integrator's own tests, a
-// browser, curl) to an upstream server and checks every exchange against the contract: the
-// response checks of a suite run (status, schema, headers, error code listed, type, retryable,
-// request id, idempotency echo, pagination), and for a request the contract refuses (an unknown
-// route, no key, a body that is not JSON, a value out of its limits) that the answer is the
-// documented error. Prism's proxy validates responses too; this one also holds error answers to
-// the catalogue. When it stops it builds the same report as a suite run.
+// browser, curl) to an upstream server, byte for byte (http/relay.ts), and checks every exchange
+// against the contract: the response checks of a suite run (status, schema, headers, error code
+// listed, type, retryable, request id, idempotency echo, pagination), and for a request the
+// contract refuses (an unknown route, no key, a body that is not JSON, a value out of its limits)
+// that the answer is the documented error. Prism's proxy validates responses too; this one also
+// holds error answers to the catalogue. What it keeps is bounded by bytes: bodies up to
+// --max-response-bytes for checking, results folded into a tally (proxy-tally.ts), keys in a
+// bounded set. When it stops it builds the same report as a suite run.
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
 import { documentedCodes, type Expected, errorProblems } from './checks/expect.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
 import { Recorder } from './http/recorder.js';
-import type { TestRecord } from './model.js';
-import { createRedactor, placeholderFor, type Redactor } from './redact.js';
+import { type Relayed, relay } from './http/relay.js';
+import type { CheckOutcome, TestRecord } from './model.js';
+import { ProxyTally } from './proxy-tally.js';
+import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
 import { responseVerdict } from './verdict.js';
 
@@ -23,39 +28,33 @@ export interface ProxyOptions {
   port?: number;
   host?: string;
   timeoutMs?: number;
+  /** Most bytes of a response kept for checking, after decompression (default as a run: 10 MiB). */
+  maxResponseBytes?: number;
   /** One line per exchange (already redacted). */
   progress?: (line: string) => void;
+  /** Told each exchange's record once it is checked and tallied (tests await it). */
+  onChecked?: (record: TestRecord) => void;
 }
 
 export interface RunningProxy {
   url: string;
-  /** Every exchange so far, as the suite's test records. */
+  /** Every exchange so far, folded into one bounded record (see ProxyTally). */
   records(): TestRecord[];
   redact: Redactor;
+  /** Exchanges whose client left before the answer ended (not checked). */
+  readonly clientsGone: number;
   close(): Promise<void>;
 }
 
-const HOP = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'proxy-connection',
-]);
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const KEY_PLACEHOLDER = placeholderFor('api-key', 'SVC_API_KEY');
+/** Request body characters kept in a report (as response bodies are cut). */
+const MAX_BODY_CHARS = 4000;
 
-async function readBody(req: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Read to the end whatever the size, so the client is not cut off mid-request; keep at most the cap.
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(c);
-  }
-  return size > MAX_BODY_BYTES ? 'too-large' : new Uint8Array(Buffer.concat(chunks));
+/** A request body as the report shows it: its first characters, never the whole of a large one. */
+function bodyText(bytes: Uint8Array | 'too-large', cap: number): string | undefined {
+  if (bytes === 'too-large') return `(a body of more than ${cap} bytes, not kept)`;
+  if (bytes.byteLength === 0) return undefined;
+  const text = new TextDecoder().decode(bytes.subarray(0, MAX_BODY_CHARS));
+  return bytes.byteLength > MAX_BODY_CHARS ? `${text}… (${bytes.byteLength} bytes)` : text;
 }
 
 const withStatus = (spec: Spec, code: string, why: string): Expected | undefined => {
@@ -71,7 +70,7 @@ const withStatus = (spec: Spec, code: string, why: string): Expected | undefined
 export function expectationFor(
   spec: Spec,
   method: string,
-  url: URL,
+  url: Pick<URL, 'pathname' | 'searchParams'>,
   headers: Headers,
   bytes: Uint8Array | 'too-large',
 ): { expected: Expected; authFirst: boolean } | undefined {
@@ -91,6 +90,9 @@ export function expectationFor(
   const hasBody = bytes === 'too-large' || bytes.byteLength > 0;
   if (op.requestBody || hasBody) {
     const parsed = parseJsonBody(bytes, headers.get('content-type'), op.requestBody?.required ?? false);
+    // A body past what the proxy keeps is not read: the contract states no size limit, so only
+    // its Content-Type can be held against it.
+    if (bytes === 'too-large' && (parsed.ok || parsed.code !== 'UNSUPPORTED_MEDIA_TYPE')) return undefined;
     if (!parsed.ok) {
       const expected = withStatus(spec, parsed.code, parsed.message);
       return expected ? { expected, authFirst: true } : undefined;
@@ -111,137 +113,166 @@ export function expectationFor(
   };
 }
 
+/** The exchange as the checks see it. */
+function exchangeOf(
+  spec: Spec,
+  relayed: Relayed,
+  method: string,
+  upstream: string,
+  seq: number,
+  cap: number,
+): Exchange {
+  const headers = relayed.requestHeaders;
+  const [pathname = '', search = ''] = splitTarget(relayed.target);
+  const match = spec.contract.matchRoute(method, pathname);
+  const rawBody = bodyText(relayed.requestBody, cap);
+  const request: ApiRequest = {
+    method,
+    path: pathname,
+    ...(search ? { query: Object.fromEntries(new URLSearchParams(search)) } : {}),
+    ...(rawBody !== undefined ? { rawBody } : {}),
+    ...(headers.get('content-type') ? { contentType: headers.get('content-type') as string } : {}),
+    auth: headers.has('authorization')
+      ? { kind: 'header', value: headers.get('authorization') as string }
+      : { kind: 'none' },
+    ...(headers.has(spec.requestIdHeader) ? { requestId: headers.get(spec.requestIdHeader) as string } : {}),
+    ...(headers.has(spec.idempotencyKeyHeader)
+      ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string }
+      : {}),
+  };
+  const text = relayed.body === 'too-large' ? '' : new TextDecoder().decode(relayed.body);
+  const common = {
+    seq,
+    request,
+    url: `${upstream}${relayed.target}`,
+    operation: 'operation' in match ? match.operation : null,
+  };
+  if (relayed.failure)
+    return {
+      ...common,
+      status: 0,
+      headers: new Headers(),
+      text: '',
+      body: undefined,
+      durationMs: 0,
+      error: relayed.failure.message,
+      failure: relayed.failure.kind,
+    };
+  return { ...common, status: relayed.status, headers: relayed.headers, text, body: parseBody(text), durationMs: 0 };
+}
+
+/** The path and the query of a request target, as the server reads them (no normalisation). */
+function splitTarget(target: string): [string, string] {
+  const at = target.indexOf('?');
+  return at < 0 ? [target, ''] : [target.slice(0, at), target.slice(at + 1)];
+}
+
+/** proxy.refusal on one exchange: the documented error, or a 401, 403 or 429 the key may have been refused with first. */
+function refusalOutcome(
+  spec: Spec,
+  exchange: Exchange,
+  expectation: { expected: Expected; authFirst: boolean },
+): CheckOutcome {
+  const { operation } = exchange;
+  const code = errorCode(exchange);
+  // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
+  const listed = (status: number) =>
+    operation
+      ? documentedCodes(spec, operation, status)
+      : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code);
+  const keyDecided =
+    expectation.authFirst &&
+    [401, 403, 429].includes(exchange.status) &&
+    code !== undefined &&
+    listed(exchange.status).includes(code);
+  const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
+  const where = `${exchange.request.method} ${exchange.request.path}`;
+  return responseVerdict(
+    'proxy.refusal',
+    operation?.operationId ?? '(api-wide)',
+    exchange.seq,
+    problems.map((p) => `${where}: ${p}`),
+  );
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const spec = loadSpec();
-  const upstream = options.upstream.replace(/\/+$/, '');
-  const keys = new Set<string>();
-  const redact: Redactor = (text) =>
-    createRedactor([...keys].map((value) => ({ value, placeholder: KEY_PLACEHOLDER })))(text);
+  const upstream = new URL(options.upstream);
+  const upstreamText = options.upstream.replace(/\/+$/, '');
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const relayOptions = {
+    upstream,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes,
+    maxRequestBytes: maxResponseBytes,
+  };
+  const keys = new SeenKeys(placeholderFor('api-key', 'SVC_API_KEY'));
   // Relayed requests carry their own Authorization header (auth kind 'header') or none: no run key.
-  const recorder = new Recorder(spec, redact, '');
-  const records: TestRecord[] = [];
+  const recorder = new Recorder(spec, keys.redact, '');
+  const tally = new ProxyTally();
+  const unchecked = `the response is larger than ${maxResponseBytes} bytes after decompression (--max-response-bytes): relayed whole, not checked`;
   let seq = 0;
+  let clientsGone = 0;
 
-  const server: Server = createServer(async (req, res) => {
-    const started = performance.now();
+  const check = (req: IncomingMessage, relayed: Relayed) => {
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (!HOP.has(name) && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    const key = apiKeyOf(headers.get('authorization'));
-    if (key) keys.add(key);
-    let bytes: Uint8Array | 'too-large';
-    try {
-      bytes = await readBody(req);
-    } catch {
-      res.destroy();
-      return;
-    }
-    const target = `${upstream}${url.pathname}${url.search}`;
-    const request: ApiRequest = {
-      method,
-      path: url.pathname,
-      ...(url.search ? { query: Object.fromEntries(url.searchParams) } : {}),
-      ...(bytes !== 'too-large' && bytes.byteLength > 0 ? { rawBody: new TextDecoder().decode(bytes) } : {}),
-      ...(headers.get('content-type') ? { contentType: headers.get('content-type') as string } : {}),
-      auth: headers.has('authorization')
-        ? { kind: 'header', value: headers.get('authorization') as string }
-        : { kind: 'none' },
-      ...(headers.has(spec.requestIdHeader) ? { requestId: headers.get(spec.requestIdHeader) as string } : {}),
-      ...(headers.has(spec.idempotencyKeyHeader)
-        ? { idempotencyKey: headers.get(spec.idempotencyKeyHeader) as string }
-        : {}),
-    };
-    const expectation = expectationFor(spec, method, url, headers, bytes);
-    const match = spec.contract.matchRoute(method, url.pathname);
-    const operation = 'operation' in match ? match.operation : null;
-    let exchange: Exchange;
-    try {
-      const response = await fetch(target, {
-        method,
-        headers,
-        ...(bytes !== 'too-large' && bytes.byteLength > 0 ? { body: bytes as unknown as BodyInit } : {}),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    const key = apiKeyOf(relayed.requestHeaders.get('authorization'));
+    if (key) keys.remember(key);
+    const exchange = exchangeOf(spec, relayed, method, upstreamText, ++seq, maxResponseBytes);
+    const operationId = exchange.operation?.operationId ?? '(api-wide)';
+    if (relayed.body === 'too-large' && !relayed.failure) {
+      recorder.recordUnchecked(exchange, {
+        check: 'proxy.unchecked-too-large',
+        operationId,
+        status: 'skipped',
+        skipKind: 'option',
+        detail: unchecked,
       });
-      const text = await response.text();
-      const out: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        if (!HOP.has(name) && name !== 'content-encoding') out[name] = value;
-      });
-      res.writeHead(response.status, out);
-      res.end(text);
-      exchange = {
-        seq: ++seq,
-        request,
-        url: target,
-        operation,
-        status: response.status,
-        headers: response.headers,
-        text,
-        body: parseBody(text),
-        durationMs: Math.round(performance.now() - started),
-        sentAt: started,
-        receivedAt: performance.now(),
-      };
-    } catch (error) {
-      res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`svc-contract proxy: the upstream did not answer: ${(error as Error).message}`);
-      exchange = {
-        seq: ++seq,
-        request,
-        url: target,
-        operation,
-        status: 0,
-        headers: new Headers(),
-        text: '',
-        body: undefined,
-        durationMs: Math.round(performance.now() - started),
-        error: (error as Error).message,
-      };
-    }
-    recorder.record(exchange);
-    const operationId = operation?.operationId ?? '(api-wide)';
-    if (expectation && exchange.error === undefined) {
-      const code = errorCode(exchange);
-      // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
-      const listed = (status: number) =>
-        operation
-          ? documentedCodes(spec, operation, status)
-          : [...spec.contract.catalogue.values()].filter((e) => e.status === 401).map((e) => e.code);
-      const keyDecided =
-        expectation.authFirst &&
-        [401, 403, 429].includes(exchange.status) &&
-        code !== undefined &&
-        listed(exchange.status).includes(code);
-      const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
-      recorder.add(
-        responseVerdict(
-          'proxy.refusal',
-          operationId,
-          exchange.seq,
-          problems.map((p) => `${method} ${url.pathname}: ${p}`),
-        ),
-      );
+    } else {
+      recorder.record(exchange);
+      const [pathname = '', search = ''] = splitTarget(relayed.target);
+      const target = { pathname, searchParams: new URLSearchParams(search) };
+      const expectation = expectationFor(spec, method, target, relayed.requestHeaders, relayed.requestBody);
+      if (expectation && exchange.error === undefined) recorder.add(refusalOutcome(spec, exchange, expectation));
     }
     const record = recorder.drain();
-    records.push(record);
+    tally.add(record);
+    options.onChecked?.(record);
     if (options.progress) {
       const failed = [...new Set(record.outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
+      const path =
+        exchange.request.path.length > 200 ? `${exchange.request.path.slice(0, 200)}…` : exchange.request.path;
       options.progress(
-        redact(
-          `  ${failed.length ? '✘' : '✔'} ${method} ${url.pathname} → ${exchange.status || exchange.error} ${operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`,
+        keys.redact(
+          `  ${failed.length ? '✘' : '✔'} ${method} ${path} → ${exchange.status || exchange.error} ${exchange.operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`,
         ),
       );
     }
-  });
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const relayed = await relay(req, res, relayOptions);
+      if (relayed.clientGone) clientsGone++;
+      else check(req, relayed);
+    } catch (error) {
+      // A bug here must not take the proxy (and every other client's exchange) down.
+      res.destroy();
+      options.progress?.(
+        keys.redact(`  svc-contract proxy: an exchange could not be checked: ${(error as Error).message}`),
+      );
+    }
+  };
+  const server: Server = createServer((req, res) => void handle(req, res));
   await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');
   const { port, address } = server.address() as AddressInfo;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
-    records: () => [...records],
-    redact,
+    records: () => [tally.record()],
+    redact: keys.redact,
+    get clientsGone() {
+      return clientsGone;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

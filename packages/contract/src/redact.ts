@@ -4,7 +4,8 @@
 //
 // Only the exact key token is replaced (never part of a longer word), so a key that happens to be
 // a word does not blank that word everywhere. A key shorter than SHORT characters ("any", "x")
-// could be any word at all: it is replaced only where it stands as the Authorization value.
+// could be any word at all: it is replaced only where it stands as the Authorization value, after
+// the scheme written in any case and any whitespace (`api-key any`, `Api-Key\tany`).
 
 export interface Secret {
   value: string;
@@ -15,36 +16,124 @@ export interface Secret {
 export type Redactor = (text: string) => string;
 
 const SHORT = 8;
-/** The scheme word of the Authorization header: a short key is redacted only right after it. */
-const AUTH_PREFIX = 'Api-Key ';
+/**
+ * The scheme of the Authorization value in any case, any whitespace (or a JSON-escaped one, as a
+ * server echoing the header writes it), then its value up to a quote, a backslash or a space.
+ * Linear: the parts cannot overlap.
+ */
+const AFTER_SCHEME = /(api-key)((?:\s|\\[tnr])+)([^\s"'\\]+)/gi;
 
 const isTokenChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_-]/.test(c);
 
-/** Replaces each occurrence of `before + value` that is a whole token (plain scan: no regex on data). */
-function replaceToken(text: string, value: string, placeholder: string, before = ''): string {
-  const needle = before + value;
+/** Replaces each occurrence of `value` that is a whole token (plain scan: no regex on data). */
+function replaceToken(text: string, value: string, placeholder: string): string {
   let out = '';
   let from = 0;
-  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
     if (at < from) continue;
-    const end = at + needle.length;
-    if ((before === '' && isTokenChar(text[at - 1])) || isTokenChar(text[end])) continue;
-    out += text.slice(from, at) + before + placeholder;
+    const end = at + value.length;
+    if (isTokenChar(text[at - 1]) || isTokenChar(text[end])) continue;
+    out += text.slice(from, at) + placeholder;
     from = end;
   }
   return out + text.slice(from);
 }
 
+/** The value after the scheme with a short key at its start (as a whole token) replaced; unchanged when none is. */
+function replaceShortKey(value: string, shortKeys: readonly Secret[]): string {
+  for (const { value: key, placeholder } of shortKeys)
+    if (value.startsWith(key) && !isTokenChar(value[key.length])) return placeholder + value.slice(key.length);
+  return value;
+}
+
 export function createRedactor(secrets: readonly Secret[]): Redactor {
   // Longest first, so a key that contains another key is replaced whole.
   const sorted = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
+  const long = sorted.filter((s) => s.value.length >= SHORT);
+  const short = sorted.filter((s) => s.value.length < SHORT);
   return (text) => {
     let out = text;
-    for (const { value, placeholder } of sorted)
-      out =
-        value.length >= SHORT
-          ? replaceToken(out, value, placeholder)
-          : replaceToken(out, value, placeholder, AUTH_PREFIX);
+    for (const { value, placeholder } of long) out = replaceToken(out, value, placeholder);
+    if (short.length > 0)
+      out = out.replace(AFTER_SCHEME, (_all, scheme: string, space: string, value: string) => {
+        return scheme + space + replaceShortKey(value, short);
+      });
+    return out;
+  };
+}
+
+/** Most keys a SeenKeys remembers (the most recently seen). */
+export const MAX_SEEN_KEYS = 10_000;
+/** Keys of at least SHORT characters, all token characters, found in one pass over the text. */
+const TOKEN_RUN = /[A-Za-z0-9_-]{8,}/g;
+const ONLY_TOKEN_CHARS = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A bounded set of the most recent keys, in two generations: when the young one is full it
+ * becomes the old one and the old one is dropped whole, so remembering costs the same whatever
+ * came before (no eviction scan), and between half and all of `max` keys are held.
+ */
+class RecentSet {
+  private young = new Set<string>();
+  private old = new Set<string>();
+
+  constructor(private readonly max: number) {}
+
+  add(key: string): void {
+    if (this.young.has(key)) return;
+    this.young.add(key);
+    if (this.young.size >= this.max / 2) {
+      this.old = this.young;
+      this.young = new Set();
+    }
+  }
+
+  has(key: string): boolean {
+    return this.young.has(key) || this.old.has(key);
+  }
+
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
+  *[Symbol.iterator](): Generator<string> {
+    yield* this.young;
+    for (const key of this.old) if (!this.young.has(key)) yield key;
+  }
+}
+
+/**
+ * The keys a proxy sees in requests, with one redactor whose cost does not grow with them: every
+ * value after the scheme is replaced whatever it is (any case of `Api-Key`, any whitespace, any
+ * length), and a remembered key elsewhere (a server echoing it) is found by one pass over the
+ * text's tokens and a set lookup. At most MAX_SEEN_KEYS are remembered, the most recent: texts
+ * are redacted when their exchange is recorded, while its key is among them.
+ */
+export class SeenKeys {
+  private readonly tokens: RecentSet;
+  /** Keys with other characters than token ones, scanned one by one: few are kept. */
+  private readonly others = new RecentSet(64);
+
+  constructor(
+    private readonly placeholder: string,
+    max = MAX_SEEN_KEYS,
+  ) {
+    this.tokens = new RecentSet(max);
+  }
+
+  remember(key: string): void {
+    if (key.length < SHORT) return; // redacted where it can be told from a word: after the scheme
+    (ONLY_TOKEN_CHARS.test(key) ? this.tokens : this.others).add(key);
+  }
+
+  get size(): number {
+    return this.tokens.size + this.others.size;
+  }
+
+  readonly redact: Redactor = (text) => {
+    let out = text.replace(AFTER_SCHEME, (_all, scheme: string, space: string) => scheme + space + this.placeholder);
+    if (this.tokens.size > 0) out = out.replace(TOKEN_RUN, (run) => (this.tokens.has(run) ? this.placeholder : run));
+    for (const key of this.others) out = replaceToken(out, key, this.placeholder);
     return out;
   };
 }

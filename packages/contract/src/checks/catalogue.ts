@@ -258,6 +258,11 @@ export const CHECKS = {
       'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error',
     source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code',
   },
+  'proxy.unchecked-too-large': {
+    title:
+      'A response larger than --max-response-bytes (after decompression) is relayed whole and left unchecked (a skip by option, not a failure)',
+    source: '--max-response-bytes',
+  },
 
   // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).
   'suite.error': { title: 'The check ran to completion', source: '' },

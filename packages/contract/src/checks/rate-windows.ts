@@ -8,6 +8,7 @@
 // counts seconds (its unit is not shown), the second answered before the first's reset could have
 // come even if the server rounds the seconds up. Anything less certain is not compared, so a
 // server with sub-second windows is never accused of a rise that a new window explains.
+import { createHash } from 'node:crypto';
 import type { Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
@@ -33,7 +34,9 @@ function keyOf(exchange: Exchange): string | undefined {
   const auth = exchange.request.auth ?? { kind: 'main' };
   if (auth.kind === 'none') return undefined;
   if (auth.kind === 'main') return 'main';
-  return auth.kind === 'key' ? `key ${auth.key}` : `header ${auth.value}`;
+  // Held as a digest: what is kept per key stays small whatever a client sends.
+  const digest = (text: string) => createHash('sha256').update(text).digest('base64');
+  return auth.kind === 'key' ? `key ${digest(auth.key)}` : `header ${digest(auth.value)}`;
 }
 
 /** Whether `later` (sent after `earlier` was answered) is certainly in `earlier`'s window. */
@@ -67,7 +70,8 @@ export class RateWindows {
     const limits = this.spec.contract.limits;
     const write = limits.writeMethods.includes(exchange.request.method.toUpperCase());
     const documented = write ? limits.writeRequestsPerSecond : limits.readRequestsPerSecond;
-    const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
+    const path = exchange.request.path;
+    const where = `${exchange.request.method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path} → ${exchange.status}`;
     const problems: string[] = [];
     if (limit !== documented)
       problems.push(
@@ -88,7 +92,20 @@ export class RateWindows {
       );
     }
     // Keep the latest answer; a request that overlapped the last one is compared no further.
-    if (before === undefined || seen.sentAt >= before.receivedAt) this.last.set(track, seen);
+    if (before === undefined || seen.sentAt >= before.receivedAt) this.remember(track, seen);
     return problems;
+  }
+
+  /** Most keys followed at once: a proxy sees any number, so the least recently answered is forgotten. */
+  static readonly MAX_TRACKED = 10_000;
+
+  get tracked(): number {
+    return this.last.size;
+  }
+
+  private remember(track: string, seen: Seen): void {
+    this.last.delete(track);
+    this.last.set(track, seen);
+    if (this.last.size > RateWindows.MAX_TRACKED) this.last.delete(this.last.keys().next().value as string);
   }
 }

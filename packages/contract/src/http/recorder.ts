@@ -13,7 +13,8 @@ import { type Exchange, errorCode, wireOf } from './exchange.js';
 
 const MAX_BODY_CHARS = 4000;
 
-function clip(text: string): string {
+/** A body as the report keeps it: the first MAX_BODY_CHARS characters. */
+export function clip(text: string): string {
   return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}… (${text.length} characters)` : text;
 }
 
@@ -44,6 +45,21 @@ export class Recorder {
   }
 
   record(exchange: Exchange): void {
+    this.count(exchange);
+    for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
+    const operationId = exchange.operation?.operationId ?? API_WIDE;
+    const windowProblems = this.windows.observe(exchange);
+    if (windowProblems !== undefined)
+      this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
+  }
+
+  /** An exchange counted and kept for reference, but not checked (its body was past the cap): `outcome` says so. */
+  recordUnchecked(exchange: Exchange, outcome: CheckOutcome): void {
+    this.count(exchange);
+    this.add(outcome);
+  }
+
+  private count(exchange: Exchange): void {
     this.current.requests++;
     if (this.spec.contract.limits.readMethods.includes(exchange.request.method)) this.current.reads++;
     const summary = this.summarise(exchange);
@@ -56,11 +72,6 @@ export class Recorder {
         ...(errorCode(exchange) ? { code: errorCode(exchange) } : {}),
       });
     }
-    for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
-    const operationId = exchange.operation?.operationId ?? API_WIDE;
-    const windowProblems = this.windows.observe(exchange);
-    if (windowProblems !== undefined)
-      this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
   }
 
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */

@@ -197,7 +197,7 @@ export function buildReport({
       details: [],
     };
     checks.set(o.check, summary);
-    const n = o.status === 'passed' ? (o.count ?? 1) : 1;
+    const n = o.count ?? 1;
     summary[o.status] += n;
     assertions[o.status] += n;
     if (o.status === 'failed') summary.failures.push(failureOf(o, exchanges));

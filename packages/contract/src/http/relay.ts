@@ -1,0 +1,176 @@
+// One exchange relayed between a client and the upstream over node:http, bytes in, bytes out: the
+// path exactly as sent, every end-to-end header (repeated ones apart, in order), the bodies as
+// streams of any size and content; only the hop-by-hop headers go (RFC 9110 7.6.1) and only
+// `Via` is added. node:http answers `Expect: 100-continue` itself, so Expect is not forwarded.
+//
+// Beside the relay, a copy of each body is kept for checking, up to a cap: the response's counted
+// after its Content-Encoding is undone (on the copy only; the client gets the bytes as sent).
+// Past the cap the body is 'too-large' and the relay goes on. When the client hangs up, the
+// upstream request is destroyed: nothing more is read. The whole exchange has one time limit.
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { TransportFailure } from './bounded-fetch.js';
+import { endToEnd, toHeaders } from './hop-by-hop.js';
+import { decoderFor, KeptBytes } from './kept-bytes.js';
+
+export const VIA = '1.1 svc-contract';
+
+export interface RelayOptions {
+  upstream: URL;
+  timeoutMs: number;
+  /** Most response bytes kept for checking, after decompression. */
+  maxResponseBytes: number;
+  /** Most request bytes kept for checking. */
+  maxRequestBytes: number;
+}
+
+export interface Relayed {
+  /** The request target as the client sent it (origin form). */
+  target: string;
+  requestHeaders: Headers;
+  requestBody: Uint8Array | 'too-large';
+  /** 0 when no response came. */
+  status: number;
+  headers: Headers;
+  body: Uint8Array | 'too-large';
+  failure?: { kind: TransportFailure; message: string };
+  /** The client left before the answer was complete. */
+  clientGone: boolean;
+}
+
+/** The target in origin form: as sent when it is a path; the path and query of an absolute URL (never another host). */
+export function originForm(url: string): string {
+  if (url.startsWith('/') || !URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function withVia(headers: Record<string, string[]>): Record<string, string[]> {
+  const name = Object.keys(headers).find((n) => n.toLowerCase() === 'via') ?? 'Via';
+  headers[name] = [...(headers[name] ?? []), VIA];
+  return headers;
+}
+
+function failureOf(error: unknown): { kind: TransportFailure; message: string } {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  return typeof code === 'string' && code.startsWith('HPE_')
+    ? { kind: 'malformed', message: `the response is not valid HTTP: ${text} (${code})` }
+    : { kind: 'network', message: typeof code === 'string' ? `${text} (${code})` : text };
+}
+
+/** Keeps the (decoded) response body up to the cap; settles when the body and its decoding end. */
+function keepResponse(upstream: IncomingMessage, cap: number): Promise<Uint8Array | 'too-large' | Error> {
+  const kept = new KeptBytes(cap);
+  const decoder = decoderFor(upstream.headers['content-encoding']);
+  return new Promise((resolve) => {
+    if (!decoder) {
+      upstream.on('data', (chunk: Buffer) => kept.add(chunk));
+      upstream.on('end', () => resolve(kept.result()));
+      return;
+    }
+    decoder.on('data', (chunk: Buffer) => {
+      kept.add(chunk);
+      // Past the cap the decoding stops: a bomb costs the cap, not its expansion.
+      if (kept.over) decoder.destroy();
+    });
+    decoder.on('error', (error) => resolve(error));
+    // 'close' comes after 'end', 'error' or a destroy past the cap, whichever happened: the first settles.
+    decoder.on('close', () => resolve(kept.result()));
+    upstream.on('data', (chunk: Buffer) => {
+      if (!decoder.destroyed) decoder.write(chunk);
+    });
+    upstream.on('end', () => (decoder.destroyed ? resolve(kept.result()) : decoder.end()));
+    upstream.on('close', () => decoder.destroyed || upstream.complete || decoder.destroy());
+  });
+}
+
+function upstreamRequest(req: IncomingMessage, target: string, options: RelayOptions): ClientRequest {
+  const { upstream } = options;
+  const base = upstream.pathname.replace(/\/+$/, '');
+  const headers = withVia(endToEnd(req.rawHeaders, ['host', 'expect']));
+  return (upstream.protocol === 'https:' ? httpsRequest : httpRequest)({
+    hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+    port: upstream.port || undefined,
+    method: req.method,
+    path: `${base}${target}`,
+    headers: { Host: upstream.host, ...headers },
+    setHost: false,
+  });
+}
+
+export function relay(req: IncomingMessage, res: ServerResponse, options: RelayOptions): Promise<Relayed> {
+  const target = originForm(req.url ?? '/');
+  const requestKept = new KeptBytes(options.maxRequestBytes);
+  const result: Relayed = {
+    target,
+    requestHeaders: toHeaders(req.rawHeaders),
+    requestBody: 'too-large',
+    status: 0,
+    headers: new Headers(),
+    body: 'too-large',
+    clientGone: false,
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      result.requestBody = requestKept.result();
+      resolve(result);
+    };
+    const up = upstreamRequest(req, target, options);
+    const fail = (failure: { kind: TransportFailure; message: string }) => {
+      if (settled) return;
+      result.failure ??= failure;
+      up.destroy();
+      if (res.headersSent) res.destroy();
+      else
+        res
+          .writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', Via: VIA })
+          .end(`svc-contract proxy: the upstream did not answer: ${failure.message}\n`);
+      finish();
+    };
+    const timer = setTimeout(
+      () => fail({ kind: 'timeout', message: `no complete answer within ${options.timeoutMs} ms` }),
+      options.timeoutMs,
+    );
+    up.on('error', (error) => fail(failureOf(error)));
+    up.on('response', (upstream) => answer(upstream));
+    const answer = (upstream: IncomingMessage) => {
+      result.status = upstream.statusCode ?? 0;
+      result.headers = toHeaders(upstream.rawHeaders);
+      try {
+        res.sendDate = false;
+        for (const [name, values] of Object.entries(withVia(endToEnd(upstream.rawHeaders))))
+          res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+        res.writeHead(result.status, upstream.statusMessage);
+      } catch (error) {
+        return fail({ kind: 'malformed', message: `the response cannot be relayed: ${(error as Error).message}` });
+      }
+      upstream.on('error', (error) => fail(failureOf(error)));
+      upstream.on('aborted', () => fail({ kind: 'network', message: 'the upstream closed the connection mid-body' }));
+      upstream.pipe(res);
+      keepResponse(upstream, options.maxResponseBytes).then((body) => {
+        if (body instanceof Error)
+          result.failure ??= {
+            kind: 'malformed',
+            message: `the response body's Content-Encoding could not be decoded: ${body.message}`,
+          };
+        else result.body = body;
+        finish();
+      });
+    };
+    // The client hung up (mid-body or before the answer ended): stop reading the upstream.
+    res.on('close', () => {
+      if (res.writableFinished || settled) return;
+      result.clientGone = true;
+      up.destroy();
+      finish();
+    });
+    req.on('data', (chunk: Buffer) => requestKept.add(chunk));
+    req.pipe(up);
+  });
+}
