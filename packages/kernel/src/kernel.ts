@@ -102,6 +102,8 @@ export interface Kernel {
   /** The same answers over node:http without a web Request where that changes nothing (see listen). */
   serveNode: NodeHandler;
   contract: Contract;
+  /** The one rate limiter, so that a server's own routes that act (the sandbox's webhook trigger) count against it too. */
+  readonly rateLimiter: RateLimiter;
   /** Forgets idempotency keys and rate-limit windows. */
   reset(): void;
   /** Requests answered with INTERNAL_SERVER_ERROR, i.e. bugs; tests assert it stays zero. */
@@ -443,6 +445,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       return true;
     },
     contract,
+    rateLimiter: limiter,
     reset() {
       reads?.clear();
       idempotency?.reset();

@@ -10,6 +10,7 @@ import {
   type RateLimits,
 } from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
+import { type GuardOptions, originRefusal } from './developer-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
@@ -36,6 +37,8 @@ export interface SandboxOptions extends KernelTuning {
   enableReset?: boolean;
   /** Serves POST /__sandbox/webhooks/trigger (sends a webhook delivery to a given URL). Off by default. */
   enableWebhookTrigger?: boolean;
+  /** The origin the sandbox listens on, once it does (startSandboxServer sets it): its own routes answer to it only. */
+  origin?: () => string | undefined;
 }
 
 export interface Sandbox {
@@ -58,6 +61,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = new Store(options.seed ?? loadSeedFile());
   const clock = options.clock ?? Date.now;
   const handlers = createHandlers(contract);
+  // What the sandbox-only routes that act hold to (developer-guard.ts); the kernel is there by the first request.
+  const guard: GuardOptions = {
+    contract,
+    findKey: (token) => store.findKey(token),
+    rateLimiter: () => kernel.rateLimiter,
+    origin: () => options.origin?.(),
+    ...(options.docUrl ? { docUrl: options.docUrl } : {}),
+  };
   const kernel = createKernel({
     contract,
     findKey: (token) => store.findKey(token),
@@ -85,11 +96,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     routes: (app) => {
       if (options.enableReset) {
         app.post(RESET_PATH, (c) => {
+          // Kept reachable with a bare POST (tests reset this way), but never from another page or Host.
+          const refused = originRefusal(guard, c.req.raw);
+          if (refused) return refused;
           sandbox.reset();
           return c.json({ data: { reset: true } });
         });
       }
-      if (options.enableWebhookTrigger) app.post(WEBHOOK_TRIGGER_PATH, (c) => handleWebhookTrigger(c.req.raw, store));
+      if (options.enableWebhookTrigger)
+        app.post(WEBHOOK_TRIGGER_PATH, (c) => handleWebhookTrigger(c.req.raw, { ...guard, store }));
     },
   });
 

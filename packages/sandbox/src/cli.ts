@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       ...(values.docs ? [`API reference: ${running.url}/docs/ (errors' doc_url points there)`] : []),
       ...(values['enable-webhook-trigger']
         ? [
-            `Webhook trigger: POST ${running.url}${WEBHOOK_TRIGGER_PATH} {"topic":"CALL_RECEIVED","url":"<your receiver>"}`,
+            `Webhook trigger: POST ${running.url}${WEBHOOK_TRIGGER_PATH} with a sandbox key and Content-Type: application/json, {"topic":"CALL_RECEIVED","url":"<your receiver>"}`,
           ]
         : []),
       '',

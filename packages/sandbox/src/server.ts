@@ -29,8 +29,9 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   // is known once listening; no request is answered before that).
   let origin = '';
   const ownDocs = options.docsDir !== undefined && options.docUrl === undefined;
+  const own = { ...options, origin: () => origin || undefined };
   const sandbox = createSandbox(
-    ownDocs ? { ...options, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : options,
+    ownDocs ? { ...own, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : own,
   );
   sandbox.contract.precompile();
   const fetch = options.docsDir

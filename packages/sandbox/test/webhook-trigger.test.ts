@@ -133,19 +133,21 @@ describe('svc-sandbox trigger', () => {
 });
 
 describe(`POST ${WEBHOOK_TRIGGER_PATH}`, () => {
-  const trigger = (sandbox: ReturnType<typeof createSandbox>, body: unknown) =>
+  const KEY = 'sbx_demo_full_access';
+  const trigger = (sandbox: ReturnType<typeof createSandbox>, body: unknown, headers: Record<string, string> = {}) =>
     sandbox.fetch(
       new Request(`http://sandbox${WEBHOOK_TRIGGER_PATH}`, {
         method: 'POST',
         body: JSON.stringify(body),
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', Authorization: `Api-Key ${KEY}`, ...headers },
       }),
     );
+  const codeOf = async (response: Response) => ((await response.json()) as { error: { code: string } }).error.code;
 
   it('is off unless enabled: the API answers it as an unknown endpoint', async () => {
     const response = await trigger(createSandbox(), { topic: 'CALL_RECEIVED', url: receiverUrl });
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('ENDPOINT_NOT_FOUND');
+    expect(await codeOf(response)).toBe('ENDPOINT_NOT_FOUND');
     expect(received).toEqual([]);
   });
 
@@ -154,23 +156,90 @@ describe(`POST ${WEBHOOK_TRIGGER_PATH}`, () => {
     const response = await trigger(sandbox, { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 'cll-9Jd3kW2p' });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      data: { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 'cll-9Jd3kW2p', status: 200, acknowledged: true },
+      data: {
+        topic: 'CALL_RECEIVED',
+        url: receiverUrl,
+        call_id: 'cll-9Jd3kW2p',
+        delivered: true,
+        status: 200,
+        acknowledged: true,
+      },
     });
     expect(received).toHaveLength(1);
     expect(validateDelivery(received[0]!.body)).toBe(true);
   });
 
-  it('refuses a bad request with 400 and sends nothing', async () => {
+  it('refuses a bad request with the documented 400 and sends nothing', async () => {
     const sandbox = createSandbox({ enableWebhookTrigger: true });
-    for (const body of [
-      { topic: 'NOPE', url: receiverUrl },
-      { topic: 'CALL_RECEIVED' },
-      { topic: 'CALL_RECEIVED', url: 'file:///etc/passwd' },
-      { topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 7 },
-      'x',
-    ]) {
-      expect((await trigger(sandbox, body)).status, JSON.stringify(body)).toBe(400);
+    for (const [body, code] of [
+      [{ topic: 'NOPE', url: receiverUrl }, 'INVALID_REQUEST'],
+      [{ topic: 'CALL_RECEIVED' }, 'INVALID_REQUEST'],
+      [{ topic: 'CALL_RECEIVED', url: 'file:///etc/passwd' }, 'INVALID_REQUEST'],
+      [{ topic: 'CALL_RECEIVED', url: receiverUrl, call_id: 7 }, 'INVALID_REQUEST'],
+      ['x', 'INVALID_REQUEST_BODY'],
+    ] as const) {
+      const response = await trigger(sandbox, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await codeOf(response), JSON.stringify(body)).toBe(code);
     }
     expect(received).toEqual([]);
+  });
+
+  it('needs application/json and a key of the sandbox', async () => {
+    const sandbox = createSandbox({ enableWebhookTrigger: true });
+    const body = { topic: 'CALL_RECEIVED', url: receiverUrl };
+    const plain = await trigger(sandbox, body, { 'Content-Type': 'text/plain' });
+    expect([plain.status, await codeOf(plain)]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    const noKey = await sandbox.fetch(
+      new Request(`http://sandbox${WEBHOOK_TRIGGER_PATH}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    );
+    expect([noKey.status, await codeOf(noKey)]).toEqual([401, 'UNAUTHORIZED']);
+    const madeUp = await trigger(sandbox, body, { Authorization: 'Api-Key made_up_key' });
+    expect([madeUp.status, await codeOf(madeUp)]).toEqual([401, 'API_KEY_INVALID']);
+    expect(received).toEqual([]);
+  });
+
+  it('counts against the same write limit as the API', async () => {
+    const sandbox = createSandbox({ enableWebhookTrigger: true, rateLimit: { writesPerSecond: 2 }, clock: () => 0 });
+    const body = { topic: 'CALL_RECEIVED', url: receiverUrl };
+    expect((await trigger(sandbox, body)).status).toBe(200);
+    // An API write of the same key spends the same budget.
+    const write = await sandbox.fetch(
+      new Request('http://sandbox/v2/api/threads', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'Content-Type': 'application/json', Authorization: `Api-Key ${KEY}` },
+      }),
+    );
+    expect(write.status).toBe(400);
+    const limited = await trigger(sandbox, body);
+    expect([limited.status, await codeOf(limited)]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
+    expect(received).toHaveLength(1);
+  });
+
+  it('names no network error of a receiver that cannot be reached: not delivered, no status', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const sandbox = createSandbox({ enableWebhookTrigger: true });
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    const response = await trigger(sandbox, { topic: 'CALL_RECEIVED', url });
+    const text = await response.text();
+    expect(JSON.parse(text)).toEqual({
+      data: {
+        topic: 'CALL_RECEIVED',
+        url,
+        call_id: expect.any(String),
+        delivered: false,
+        status: null,
+        acknowledged: false,
+      },
+    });
+    expect(text).not.toMatch(/ECONNREFUSED|refused|fetch failed/i);
   });
 });
