@@ -1,5 +1,6 @@
-// The adversarial benchmark (issue 15): replays a corpus of hostile requests against the sandbox
-// and the mock, one at a time, while an ordinary client (in a worker thread, so the attacker's
+// The adversarial benchmark (issues 15 and 25): replays a corpus of hostile requests against the
+// sandbox, the mock and the validating proxy (svc-contract proxy, in front of a hostile upstream
+// of its own: an endless answer, a gzip bomb, a 1 GiB answer), one at a time, while an ordinary client (in a worker thread, so the attacker's
 // own work cannot delay its clock) sends plain reads and measures their latency. Per case it
 // prints the hostile request's server time: the CPU time the server process spent on it, which
 // the server reports through a bench-only preload (scripts/bench-cpu-hook.cjs) over an IPC
@@ -80,7 +81,7 @@ function start(args, { hook = true } = {}) {
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+      const url = /listening on (http:\/\/[^\s,]+)/.exec(output)?.[1];
       if (url)
         resolve({
           url,
@@ -247,6 +248,106 @@ async function parked() {
   }
 }
 
+/** A GET of an endless answer, hung up after 1 MiB: the proxy must stop reading its upstream. */
+function hangUpAfter(base, path, bytes) {
+  const { hostname, port } = new URL(base);
+  const probe = probeId ? { 'x-bench-id': String(probeId) } : {};
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: hostname, port, path, headers: probe, agent: false }, (res) => {
+      let got = 0;
+      res.on('data', (chunk) => {
+        got += chunk.length;
+        if (got >= bytes) answerBytes.push(got), req.destroy(), resolve('cut');
+      });
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', () => resolve('cut'));
+    req.end();
+  });
+}
+
+/** A POST declaring `declared` bytes that hangs up once `sent` of them left. */
+function hangUpMidBody(base, path, declared, sent) {
+  const { hostname, port } = new URL(base);
+  const probe = probeId ? { 'x-bench-id': String(probeId) } : {};
+  return new Promise((resolve) => {
+    const req = httpRequest({
+      host: hostname,
+      port,
+      path,
+      method: 'POST',
+      agent: false,
+      headers: { ...auth, ...probe, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
+    });
+    req.on('error', () => resolve('cut'));
+    req.on('response', (res) => (res.resume(), res.on('end', () => resolve(res.statusCode))));
+    req.write(Buffer.alloc(sent, 0x20), () => (req.destroy(), resolve('cut')));
+  });
+}
+
+/** A POST with Expect: 100-continue and a binary body, sent once the server says continue. */
+function expectContinue(base, path, body) {
+  const { hostname, port } = new URL(base);
+  const probe = probeId ? { 'x-bench-id': String(probeId) } : {};
+  return new Promise((resolve) => {
+    const req = httpRequest({
+      host: hostname,
+      port,
+      path,
+      method: 'POST',
+      headers: {
+        ...auth,
+        ...probe,
+        Expect: '100-continue',
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(body.length),
+      },
+    });
+    req.on('error', () => resolve('closed'));
+    req.on('continue', () => req.end(body));
+    req.on('response', (res) => {
+      let bytes = 0;
+      res.on('data', (chunk) => (bytes += chunk.length));
+      res.on('end', () => (answerBytes.push(bytes), resolve(res.statusCode)));
+    });
+  });
+}
+
+/**
+ * The proxy's upstream, in its own process: an endless answer, a gzip bomb (64 MiB of zeros in
+ * about 64 KB), a 1 GiB answer, and {} to anything else (the ordinary client's reads).
+ */
+const HOSTILE_UPSTREAM = `
+const http = require('node:http');
+const bomb = require('node:zlib').gzipSync(Buffer.alloc(64 * 1024 * 1024));
+const mb = Buffer.alloc(1024 * 1024);
+const GIB = 1024 ** 3;
+const pump = (res, total) => {
+  let sent = 0;
+  const more = () => { while (sent < total) { sent += mb.length; if (!res.write(mb)) return; } res.end(); };
+  res.on('drain', more);
+  more();
+};
+const server = http.createServer((req, res) => {
+  req.on('data', () => {});
+  req.on('end', () => {
+    const path = req.url.split('?')[0];
+    if (path === '/endless') return (res.writeHead(200, { 'content-type': 'application/json' }), pump(res, Infinity));
+    if (path === '/bomb') return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
+    if (path === '/gib') return (res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(GIB) }), pump(res, GIB));
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+`;
+
+/** A raw request to the sandbox's webhook trigger at `base`, with these header lines (its own Host unless one is given). */
+function trigger(base, lines, body = '{"topic":"CALL_RECEIVED","url":"http://127.0.0.1:9/"}') {
+  const host = lines.some((l) => l.startsWith('Host:')) ? [] : [`Host: ${new URL(base).host}`];
+  return `POST /__sandbox/webhooks/trigger HTTP/1.1\r\n${[...host, ...lines].join('\r\n')}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+}
+const twoMiB = Buffer.alloc(2 * 1024 * 1024, 0xff);
+
 let keyCounter = 0;
 let hostileThread = 'cth-5Lm1zX7e';
 let closeReaders = () => {};
@@ -324,6 +425,7 @@ const corpus = [
   },
   {
     name: 'read with a made-up 8 kB API key',
+    servers: ['sandbox', 'mock', 'proxy'],
     run: (b) => send(b, { path: '/v2/api/tags', headers: { Authorization: `Api-Key ${longKey}${++keyCounter}` } }),
   },
   {
@@ -365,7 +467,78 @@ const corpus = [
     run: (b) => browserGet(b, '/docs/'),
     teardown: () => closeReaders(),
   },
+  // Issue 25: the proxy against a hostile upstream and a hostile client (the read with a made-up
+  // key above runs against it too: a fresh key per request, whose cost must not grow).
+  {
+    name: 'proxy: an endless answer, the client hangs up after 1 MiB',
+    servers: ['proxy'],
+    run: (b) => hangUpAfter(b, '/endless', 1024 * 1024),
+  },
+  {
+    name: 'proxy: a gzip bomb (64 MiB of zeros in 64 KB), asked with gzip',
+    servers: ['proxy'],
+    run: (b) => browserGet(b, '/bomb'),
+  },
+  {
+    name: 'proxy: a 1 GiB answer read whole',
+    servers: ['proxy'],
+    run: (b) => browserGet(b, '/gib'),
+  },
+  {
+    name: 'proxy: a 10 MB POST hung up after 1 MB',
+    servers: ['proxy'],
+    run: (b) => hangUpMidBody(b, '/v2/api/threads', 10 * 1024 * 1024, 1024 * 1024),
+  },
+  {
+    name: 'proxy: Expect: 100-continue with a 2 MiB binary body',
+    servers: ['proxy'],
+    run: (b) => expectContinue(b, '/v2/api/threads', twoMiB),
+  },
+  {
+    name: 'Authorization: api-key<tab>abc (a short key, odd spelling)',
+    servers: ['sandbox', 'mock', 'proxy'],
+    run: (b) => send(b, { path: '/v2/api/tags', headers: { Authorization: 'api-key\tabc' } }),
+  },
+  // Issue 25: the developer routes against a hostile page (the mock has none: it answers 404).
+  {
+    name: 'trigger: a page of another origin',
+    run: (b) =>
+      raw(
+        b,
+        trigger(b, ['Origin: http://evil.example', `Authorization: Api-Key ${KEY}`, 'Content-Type: application/json']),
+      ),
+  },
+  {
+    name: 'trigger: a rebound Host',
+    run: (b) =>
+      raw(b, trigger(b, ['Host: evil.example', `Authorization: Api-Key ${KEY}`, 'Content-Type: application/json'])),
+  },
+  {
+    name: 'trigger: a text/plain post without a key',
+    run: (b) => raw(b, trigger(b, ['Content-Type: text/plain'])),
+  },
+  {
+    name: 'trigger: 600 MB declared, 64 KiB sent',
+    run: (b) =>
+      raw(
+        b,
+        `POST /__sandbox/webhooks/trigger HTTP/1.1\r\nHost: ${new URL(b).host}\r\nAuthorization: Api-Key ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${600 * 1024 * 1024}\r\n\r\n${' '.repeat(64 * 1024)}`,
+      ),
+  },
+  {
+    name: 'malformed HTTP: no Host',
+    servers: ['sandbox', 'mock', 'proxy'],
+    run: (b) => raw(b, `GET /v2/api/tags HTTP/1.1\r\nAuthorization: Api-Key ${KEY}\r\nConnection: close\r\n\r\n`),
+  },
+  {
+    name: 'malformed HTTP: two Hosts',
+    servers: ['sandbox', 'mock', 'proxy'],
+    run: (b) => raw(b, `GET /v2/api/tags HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`),
+  },
 ];
+
+/** The servers a case runs against (default: the sandbox and the mock). */
+const serversOf = (kase) => kase.servers ?? (kase.sandboxOnly ? ['sandbox'] : ['sandbox', 'mock']);
 
 /** The pace of a case's target column: its key's budget (requests per second), or null (flood). */
 const paceOf = (kase) => (kase.keyed ? budgetOf(kase.keyed) : null);
@@ -427,7 +600,7 @@ async function benchServer(label, args) {
     const quiet = percentile(await ordinary(server.url), 99);
     const rssBefore = rssMb(server.pid);
     for (const kase of corpus) {
-      if ((kase.sandboxOnly && label !== 'sandbox') || (only && !kase.name.includes(only))) continue;
+      if (!serversOf(kase).includes(label) || (only && !kase.name.includes(only))) continue;
       // The quiet p99 again just before each case: on a shared machine the load moves within a run.
       const caseQuiet = percentile(await ordinary(server.url), 99);
       const rate = paceOf(kase);
@@ -437,7 +610,9 @@ async function benchServer(label, args) {
       const flood = rate === null ? null : await attack(server.url, kase);
       kase.teardown?.();
       const underAttack = percentile(target.ordinaryTimes, 99);
-      const benignP99 = await benign(server.url, kase, target.answerBytes, rate);
+      // A sink answering as many bytes would hold them in memory: past 64 MiB, no benign figure.
+      const benignP99 =
+        target.answerBytes > 64 * 1024 * 1024 ? null : await benign(server.url, kase, target.answerBytes, rate);
       const cpu = [...target.cpu, ...(flood?.cpu ?? [])];
       const loop = [...target.loop, ...(flood?.loop ?? [])];
       const floodP99 = flood ? percentile(flood.ordinaryTimes, 99) : null;
@@ -453,8 +628,8 @@ async function benchServer(label, args) {
         'quiet p99 ms': round(caseQuiet),
         'ordinary p99 ms': round(underAttack),
         'x quiet': round(underAttack / caseQuiet),
-        'benign p99 ms': round(benignP99),
-        'x benign': round(underAttack / benignP99),
+        'benign p99 ms': benignP99 === null ? null : round(benignP99),
+        'x benign': benignP99 === null ? null : round(underAttack / benignP99),
         'flood p99 ms': floodP99 === null ? null : round(floodP99),
         'x quiet, flood': floodP99 === null ? null : round(floodP99 / caseQuiet),
       });
@@ -471,9 +646,23 @@ const sandboxArgs = [
   '--port',
   '0',
   '--no-rate-limit',
+  '--enable-webhook-trigger',
   ...(existsSync(docsDir) ? ['--docs', docsDir] : []),
 ];
 const mockArgs = [join(root, 'apps/mock/dist/cli.js'), '--port', '0'];
+// A long time limit: the 1 GiB case measures the relay, not the limit (30 s by default, which a loaded machine reaches).
+const proxyArgs = (upstream) => [
+  join(root, 'packages/contract/dist/cli.js'),
+  'proxy',
+  '--upstream',
+  upstream,
+  '--port',
+  '0',
+  '--timeout',
+  '300000',
+  '--quiet',
+];
+const wanted = (label) => corpus.some((kase) => serversOf(kase).includes(label) && (!only || kase.name.includes(only)));
 const results = {
   date: new Date().toISOString(),
   node: process.version,
@@ -489,10 +678,13 @@ console.log(
   "x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine's share); x benign: the server's own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server's event loop was busy over the request (ordinary requests served meanwhile count too).",
 );
 const sink = await start(['-e', SINK], { hook: false });
+const upstream = await start(['-e', HOSTILE_UPSTREAM], { hook: false });
 for (const [label, args] of [
   ['sandbox', sandboxArgs],
   ['mock', mockArgs],
+  ['proxy', proxyArgs(upstream.url)],
 ]) {
+  if (!wanted(label)) continue;
   console.log(`\n== hostile corpus against the ${label} ==`);
   const run = await benchServer(label, args);
   console.table(run.rows);
@@ -503,6 +695,7 @@ for (const [label, args] of [
   results.servers[label] = run;
 }
 await sink.stop();
+await upstream.stop();
 
 // The shape the root harness reads: one row per figure, each beside its peer.
 results.figures = Object.entries(results.servers).flatMap(([label, run]) => [

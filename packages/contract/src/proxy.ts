@@ -195,6 +195,14 @@ function refusalOutcome(
   );
 }
 
+/** One line per exchange: what was asked, what came back, the checks that failed. */
+function progressLine(record: TestRecord, exchange: Exchange): string {
+  const failed = [...new Set(record.outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
+  const { method, path } = exchange.request;
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
+  return `  ${failed.length ? '✘' : '✔'} ${method} ${shown} → ${exchange.status || exchange.error} ${exchange.operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`;
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const spec = loadSpec();
   const upstream = new URL(options.upstream);
@@ -238,16 +246,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const record = recorder.drain();
     tally.add(record);
     options.onChecked?.(record);
-    if (options.progress) {
-      const failed = [...new Set(record.outcomes.filter((o) => o.status === 'failed').map((o) => o.check))];
-      const path =
-        exchange.request.path.length > 200 ? `${exchange.request.path.slice(0, 200)}…` : exchange.request.path;
-      options.progress(
-        keys.redact(
-          `  ${failed.length ? '✘' : '✔'} ${method} ${path} → ${exchange.status || exchange.error} ${exchange.operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`,
-        ),
-      );
-    }
+    if (options.progress) options.progress(keys.redact(progressLine(record, exchange)));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -264,6 +263,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
   };
   const server: Server = createServer((req, res) => void handle(req, res));
+  // A client that half-closes once its request is sent (nc, some scripts) still gets its answer:
+  // node:http's default ends such a socket at once, which would read as a hang-up here.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   await once(server.listen(options.port ?? 0, options.host ?? '127.0.0.1'), 'listening');
   const { port, address } = server.address() as AddressInfo;
   return {

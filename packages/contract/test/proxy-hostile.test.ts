@@ -4,6 +4,7 @@
 // events (a request ending, a socket closing), never a duration.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingMessage, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,6 +238,26 @@ describe('a hostile client', () => {
     const next = upstream.nextRequest();
     await send('http://evil.example/v2/api/users?x=1');
     expect((await next).url).toBe('/v2/api/users?x=1');
+  });
+});
+
+describe('a client that half-closes', () => {
+  it('gets its answer, and the upstream one Host, its own', async () => {
+    const url = new URL(proxy.url);
+    const next = upstream.nextRequest();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+      socket.end('GET /v2/api/tags HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    const hosts = (await next).rawHeaders.filter((_, i, all) => i % 2 === 1 && all[i - 1]?.toLowerCase() === 'host');
+    expect(hosts).toEqual([new URL(upstream.url).host]);
   });
 });
 
