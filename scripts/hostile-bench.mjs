@@ -257,7 +257,10 @@ function hangUpAfter(base, path, bytes) {
       let got = 0;
       res.on('data', (chunk) => {
         got += chunk.length;
-        if (got >= bytes) answerBytes.push(got), req.destroy(), resolve('cut');
+        if (got < bytes) return;
+        answerBytes.push(got);
+        req.destroy();
+        resolve('cut');
       });
       res.on('end', () => resolve(res.statusCode));
     });
@@ -280,8 +283,14 @@ function hangUpMidBody(base, path, declared, sent) {
       headers: { ...auth, ...probe, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
     });
     req.on('error', () => resolve('cut'));
-    req.on('response', (res) => (res.resume(), res.on('end', () => resolve(res.statusCode))));
-    req.write(Buffer.alloc(sent, 0x20), () => (req.destroy(), resolve('cut')));
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.write(Buffer.alloc(sent, 0x20), () => {
+      req.destroy();
+      resolve('cut');
+    });
   });
 }
 
@@ -307,8 +316,13 @@ function expectContinue(base, path, body) {
     req.on('continue', () => req.end(body));
     req.on('response', (res) => {
       let bytes = 0;
-      res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => (answerBytes.push(bytes), resolve(res.statusCode)));
+      res.on('data', (chunk) => {
+        bytes += chunk.length;
+      });
+      res.on('end', () => {
+        answerBytes.push(bytes);
+        resolve(res.statusCode);
+      });
     });
   });
 }
