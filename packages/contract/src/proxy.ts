@@ -14,6 +14,7 @@ import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
 import { documentedCodes, type Expected, errorProblems } from './checks/expect.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
+import { KeptBudget } from './http/kept-bytes.js';
 import { Recorder } from './http/recorder.js';
 import { type Relayed, relay } from './http/relay.js';
 import type { CheckOutcome, TestRecord } from './model.js';
@@ -45,6 +46,9 @@ export interface RunningProxy {
   readonly clientsGone: number;
   close(): Promise<void>;
 }
+
+/** Bodies kept for checking by all exchanges at once, in caps (--max-response-bytes): 40 MiB by default. */
+export const KEPT_BUDGET_CAPS = 4;
 
 /** Request body characters kept in a report (as response bodies are cut). */
 const MAX_BODY_CHARS = 4000;
@@ -213,12 +217,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     timeoutMs: options.timeoutMs ?? 30_000,
     maxResponseBytes,
     maxRequestBytes: maxResponseBytes,
+    budget: new KeptBudget(KEPT_BUDGET_CAPS * maxResponseBytes),
   };
   const keys = new SeenKeys(placeholderFor('api-key', 'SVC_API_KEY'));
   // Relayed requests carry their own Authorization header (auth kind 'header') or none: no run key.
   const recorder = new Recorder(spec, keys.redact, '');
   const tally = new ProxyTally();
   const unchecked = `the response is larger than ${maxResponseBytes} bytes after decompression (--max-response-bytes): relayed whole, not checked`;
+  const busy = `the response came while other exchanges held the proxy's memory for checking (${KEPT_BUDGET_CAPS} × --max-response-bytes at once): relayed whole, not checked`;
   let seq = 0;
   let clientsGone = 0;
 
@@ -234,7 +240,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         operationId,
         status: 'skipped',
         skipKind: 'option',
-        detail: unchecked,
+        detail: relayed.overBudget ? busy : unchecked,
       });
     } else {
       recorder.record(exchange);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RateWindows } from '../src/checks/rate-windows.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { hopByHopNames } from '../src/http/hop-by-hop.js';
-import { KeptBytes } from '../src/http/kept-bytes.js';
+import { KeptBudget, KeptBytes } from '../src/http/kept-bytes.js';
 import { originForm } from '../src/http/relay.js';
 import type { TestRecord } from '../src/model.js';
 import { FAILURES_KEPT, FAILURES_KEPT_PER_CHECK, ProxyTally } from '../src/proxy-tally.js';
@@ -114,10 +114,25 @@ describe('bounded state', () => {
   it('keeps the bytes of a body up to its cap, then none', () => {
     const kept = new KeptBytes(10);
     kept.add(Buffer.from('12345'));
-    expect(kept.result()).toEqual(new Uint8Array(Buffer.from('12345')));
-    kept.add(Buffer.from('678901'));
-    kept.add(Buffer.from('x'));
-    expect(kept.result()).toBe('too-large');
+    kept.add(Buffer.from('67890'));
+    expect(kept.result()).toEqual(new Uint8Array(Buffer.from('1234567890')));
+    const over = new KeptBytes(10);
+    over.add(Buffer.from('12345'));
+    over.add(Buffer.from('678901'));
+    over.add(Buffer.from('x'));
+    expect([over.result(), over.overBudget]).toEqual(['too-large', false]);
+  });
+
+  it('keeps bodies of every exchange at once within one budget, and gives it back', () => {
+    const budget = new KeptBudget(8);
+    const first = new KeptBytes(10, budget);
+    const second = new KeptBytes(10, budget);
+    first.add(Buffer.from('12345'));
+    second.add(Buffer.from('12345'));
+    expect([second.result(), second.overBudget]).toEqual(['too-large', true]);
+    expect(budget.inUse).toBe(5);
+    expect(first.result()).toEqual(new Uint8Array(Buffer.from('12345')));
+    expect(budget.inUse).toBe(0);
   });
 });
 

@@ -260,7 +260,7 @@ export const CHECKS = {
   },
   'proxy.unchecked-too-large': {
     title:
-      'A response larger than --max-response-bytes (after decompression) is relayed whole and left unchecked (a skip by option, not a failure)',
+      'A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)',
     source: '--max-response-bytes',
   },
 

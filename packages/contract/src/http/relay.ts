@@ -12,7 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TransportFailure } from './bounded-fetch.js';
 import { endToEnd, toHeaders } from './hop-by-hop.js';
-import { decoderFor, KeptBytes } from './kept-bytes.js';
+import { decoderFor, type KeptBudget, KeptBytes } from './kept-bytes.js';
 
 export const VIA = '1.1 svc-contract';
 
@@ -23,6 +23,8 @@ export interface RelayOptions {
   maxResponseBytes: number;
   /** Most request bytes kept for checking. */
   maxRequestBytes: number;
+  /** What every exchange at once may keep for checking. */
+  budget: KeptBudget;
 }
 
 export interface Relayed {
@@ -34,6 +36,8 @@ export interface Relayed {
   status: number;
   headers: Headers;
   body: Uint8Array | 'too-large';
+  /** The response body was not kept because the shared budget was spent, not because of its size. */
+  overBudget: boolean;
   failure?: { kind: TransportFailure; message: string };
   /** The client left before the answer was complete. */
   clientGone: boolean;
@@ -61,8 +65,7 @@ function failureOf(error: unknown): { kind: TransportFailure; message: string } 
 }
 
 /** Keeps the (decoded) response body up to the cap; settles when the body and its decoding end. */
-function keepResponse(upstream: IncomingMessage, cap: number): Promise<Uint8Array | 'too-large' | Error> {
-  const kept = new KeptBytes(cap);
+function keepResponse(upstream: IncomingMessage, kept: KeptBytes): Promise<Uint8Array | 'too-large' | Error> {
   const decoder = decoderFor(upstream.headers['content-encoding']);
   return new Promise((resolve) => {
     if (!decoder) {
@@ -102,7 +105,8 @@ function upstreamRequest(req: IncomingMessage, target: string, options: RelayOpt
 
 export function relay(req: IncomingMessage, res: ServerResponse, options: RelayOptions): Promise<Relayed> {
   const target = originForm(req.url ?? '/');
-  const requestKept = new KeptBytes(options.maxRequestBytes);
+  const requestKept = new KeptBytes(options.maxRequestBytes, options.budget);
+  const responseKept = new KeptBytes(options.maxResponseBytes, options.budget);
   const result: Relayed = {
     target,
     requestHeaders: toHeaders(req.rawHeaders),
@@ -110,6 +114,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
     status: 0,
     headers: new Headers(),
     body: 'too-large',
+    overBudget: false,
     clientGone: false,
   };
   return new Promise((resolve) => {
@@ -119,6 +124,8 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
       settled = true;
       clearTimeout(timer);
       result.requestBody = requestKept.result();
+      result.overBudget = responseKept.overBudget;
+      responseKept.result(); // gives back whatever a cut-off exchange still held
       resolve(result);
     };
     const up = upstreamRequest(req, target, options);
@@ -153,7 +160,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
       upstream.on('error', (error) => fail(failureOf(error)));
       upstream.on('aborted', () => fail({ kind: 'network', message: 'the upstream closed the connection mid-body' }));
       upstream.pipe(res);
-      keepResponse(upstream, options.maxResponseBytes).then((body) => {
+      keepResponse(upstream, responseKept).then((body) => {
         if (body instanceof Error)
           result.failure ??= {
             kind: 'malformed',
