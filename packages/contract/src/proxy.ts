@@ -150,6 +150,9 @@ function exchangeOf(
     request,
     url: `${upstream}${relayed.target}`,
     operation: 'operation' in match ? match.operation : null,
+    durationMs: relayed.durationMs,
+    sentAt: relayed.sentAt,
+    ...(relayed.receivedAt !== undefined ? { receivedAt: relayed.receivedAt } : {}),
   };
   if (relayed.failure)
     return {
@@ -158,11 +161,10 @@ function exchangeOf(
       headers: new Headers(),
       text: '',
       body: undefined,
-      durationMs: 0,
       error: relayed.failure.message,
       failure: relayed.failure.kind,
     };
-  return { ...common, status: relayed.status, headers: relayed.headers, text, body: parseBody(text), durationMs: 0 };
+  return { ...common, status: relayed.status, headers: relayed.headers, text, body: parseBody(text) };
 }
 
 /** The path and the query of a request target, as the server reads them (no normalisation). */

@@ -8,6 +8,7 @@ import { hopByHopNames } from '../src/http/hop-by-hop.js';
 import { KeptBudget, KeptBytes } from '../src/http/kept-bytes.js';
 import { originForm } from '../src/http/relay.js';
 import type { TestRecord } from '../src/model.js';
+import { parseCli } from '../src/options.js';
 import { FAILURES_KEPT, FAILURES_KEPT_PER_CHECK, ProxyTally } from '../src/proxy-tally.js';
 import { createRedactor, MAX_SEEN_KEYS, SeenKeys } from '../src/redact.js';
 import { buildReport } from '../src/report/model.js';
@@ -133,6 +134,18 @@ describe('bounded state', () => {
     expect(budget.inUse).toBe(5);
     expect(first.result()).toEqual(new Uint8Array(Buffer.from('12345')));
     expect(budget.inUse).toBe(0);
+  });
+});
+
+describe('the proxy command line', () => {
+  it('takes --max-response-bytes as a run does, and refuses what is not a positive integer', () => {
+    expect(parseCli(['proxy', '--upstream', 'http://127.0.0.1:1', '--max-response-bytes', '4096'])).toMatchObject({
+      kind: 'proxy',
+      options: { maxResponseBytes: 4096 },
+    });
+    expect(() => parseCli(['proxy', '--upstream', 'http://127.0.0.1:1', '--max-response-bytes', '0'])).toThrow(
+      '--max-response-bytes must be a positive integer, got 0',
+    );
   });
 });
 

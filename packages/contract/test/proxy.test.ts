@@ -81,6 +81,11 @@ describe('svc-contract proxy', () => {
       expect(result.report.requests).toBe(8);
       const refusals = result.report.operations.flatMap((op) => op.checks).filter((c) => c.id === 'proxy.refusal');
       expect(refusals.reduce((n, c) => n + c.passed, 0)).toBe(6);
+      // The rate windows are followed through the proxy too (each exchange carries when it was sent and answered).
+      const windows = result.report.operations
+        .flatMap((op) => op.checks)
+        .filter((c) => c.id === 'response.rate-limit-window');
+      expect(windows.reduce((n, c) => n + c.passed, 0)).toBeGreaterThan(0);
       const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as { requests: number };
       expect(written.requests).toBe(8);
       expect(readFileSync(join(output, 'junit.xml'), 'utf8')).toContain('classname="listCustomFields"');

@@ -41,6 +41,11 @@ export interface Relayed {
   failure?: { kind: TransportFailure; message: string };
   /** The client left before the answer was complete. */
   clientGone: boolean;
+  /** When the request arrived and when the upstream's answer began (performance.now(), ms): the rate windows' order. */
+  sentAt: number;
+  receivedAt?: number;
+  /** From the request's arrival to the end of the answer. */
+  durationMs: number;
 }
 
 /** The target in origin form: as sent when it is a path; the path and query of an absolute URL (never another host). */
@@ -116,6 +121,8 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
     body: 'too-large',
     overBudget: false,
     clientGone: false,
+    sentAt: performance.now(),
+    durationMs: 0,
   };
   return new Promise((resolve) => {
     let settled = false;
@@ -123,6 +130,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      result.durationMs = Math.round(performance.now() - result.sentAt);
       result.requestBody = requestKept.result();
       result.overBudget = responseKept.overBudget;
       responseKept.result(); // gives back whatever a cut-off exchange still held
@@ -147,6 +155,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
     up.on('error', (error) => fail(failureOf(error)));
     up.on('response', (upstream) => answer(upstream));
     const answer = (upstream: IncomingMessage) => {
+      result.receivedAt = performance.now();
       result.status = upstream.statusCode ?? 0;
       result.headers = toHeaders(upstream.rawHeaders);
       try {
