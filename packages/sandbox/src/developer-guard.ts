@@ -106,8 +106,11 @@ export function guardRefusal(options: GuardOptions, request: Request): Response 
   return { headers };
 }
 
-/** The body as text, reading at most `cap` bytes; 'too-large' past it (the rest is never read). */
-export async function readCapped(request: Request, cap: number): Promise<string | 'too-large'> {
+/**
+ * The body as text, reading at most `cap` bytes; 'too-large' past it (the rest is never read),
+ * 'aborted' when the client went away mid-body (an answer no one reads, but never an exception).
+ */
+export async function readCapped(request: Request, cap: number): Promise<string | 'too-large' | 'aborted'> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > cap) return 'too-large';
   if (!request.body) return '';
@@ -115,7 +118,9 @@ export async function readCapped(request: Request, cap: number): Promise<string 
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const read = await reader.read().catch(() => undefined);
+    if (read === undefined) return 'aborted';
+    const { done, value } = read;
     if (done) break;
     size += value.byteLength;
     if (size > cap) {

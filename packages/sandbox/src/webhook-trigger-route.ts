@@ -76,6 +76,8 @@ export async function handleWebhookTrigger(request: Request, options: TriggerOpt
       // The rest of an over-cap body is never read: the connection ends with the answer.
       { ...guarded.headers, Connection: 'close' },
     );
+  if (text === 'aborted')
+    return refuse({ code: 'INVALID_REQUEST_BODY', message: 'The client closed the request before it was complete.' });
   const input = inputOf(text);
   if ('code' in input) return refuse(input);
   const team = options.store.state.teams.find((candidate) => candidate.calls.length > 0);

@@ -185,6 +185,26 @@ describe(`POST ${WEBHOOK_TRIGGER_PATH}`, () => {
     expect(received).toEqual([]);
   });
 
+  it('answers a client gone mid-body with the documented 400, never an exception', async () => {
+    const sandbox = createSandbox({ enableWebhookTrigger: true });
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('{"topic":'));
+        controller.error(new Error('the client went away'));
+      },
+    });
+    const response = await sandbox.fetch(
+      new Request(`http://sandbox${WEBHOOK_TRIGGER_PATH}`, {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { 'Content-Type': 'application/json', Authorization: `Api-Key ${KEY}` },
+      } as RequestInit),
+    );
+    expect([response.status, await codeOf(response)]).toEqual([400, 'INVALID_REQUEST_BODY']);
+    expect(received).toEqual([]);
+  });
+
   it('needs application/json and a key of the sandbox', async () => {
     const sandbox = createSandbox({ enableWebhookTrigger: true });
     const body = { topic: 'CALL_RECEIVED', url: receiverUrl };
