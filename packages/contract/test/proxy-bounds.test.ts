@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateWindows } from '../src/checks/rate-windows.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { hopByHopNames } from '../src/http/hop-by-hop.js';
+import { endToEnd, hopByHopNames } from '../src/http/hop-by-hop.js';
 import { KeptBudget, KeptBytes } from '../src/http/kept-bytes.js';
 import { originForm } from '../src/http/relay.js';
 import type { TestRecord } from '../src/model.js';
@@ -162,6 +162,14 @@ describe('the relay', () => {
       'upgrade',
       'x-a',
       'x-b',
+    ]);
+  });
+
+  it('keeps a header named __proto__ or constructor as a header like any other', () => {
+    expect(Object.entries(endToEnd(['__proto__', 'a', 'constructor', 'b', 'X-A', '1', 'x-a', '2']))).toEqual([
+      ['__proto__', ['a']],
+      ['constructor', ['b']],
+      ['X-A', ['1', '2']],
     ]);
   });
 

@@ -225,6 +225,23 @@ describe('a hostile client', () => {
     expect(names).not.toContain('proxy-authenticate');
   });
 
+  it('relays headers named __proto__ and constructor like any other', async () => {
+    const url = new URL(proxy.url);
+    const next = upstream.nextRequest();
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const headers = ['Host', url.host, '__proto__', 'a', 'constructor', 'b'];
+      request({ host: url.hostname, port: url.port, path: '/v2/api/users', headers }, (res) => {
+        res.resume().on('end', () => resolve(res.statusCode));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(200);
+    const names = namesOf((await next).rawHeaders);
+    expect(names).toContain('__proto__');
+    expect(names).toContain('constructor');
+  });
+
   it('sends the path exactly as written, and never to another host', async () => {
     for (const path of [
       '/v2/api/./users/../users?size=%2B1&x=a+b',

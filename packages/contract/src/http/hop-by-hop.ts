@@ -36,7 +36,8 @@ export function endToEnd(rawHeaders: readonly string[], skip: readonly string[] 
   const drop = hopByHopNames(rawHeaders);
   for (const name of skip) drop.add(name);
   const spelling = new Map<string, string>();
-  const out: Record<string, string[]> = {};
+  // No prototype: a header named __proto__ or constructor is a header like any other.
+  const out: Record<string, string[]> = Object.create(null);
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i] as string;
     const lower = name.toLowerCase();
