@@ -3,6 +3,7 @@
 // a sample per check and operation (with the exchange each points at, bodies already cut by the
 // recorder) and count the rest; (operation, status, code) observations are kept once each. A
 // session of a million requests holds about what one of a thousand holds.
+import { clip } from './http/recorder.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from './model.js';
 
 /** Failures kept per check and operation, and in all. */
@@ -54,7 +55,8 @@ export class ProxyTally {
       return;
     }
     entry.kept++;
-    this.sampled.push(o);
+    // A failure's message quotes the request (its path): cut as bodies are.
+    this.sampled.push(o.detail === undefined ? o : { ...o, detail: clip(o.detail) });
     const summary = o.exchange === undefined ? undefined : summaries.get(o.exchange);
     if (summary) this.exchanges.set(summary.seq, summary);
   }
