@@ -18,6 +18,7 @@ import {
 } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../checks/expect.js';
+import { lineAccessReadings, withReadings } from '../checks/readings.js';
 import type { Spec } from '../spec.js';
 import { constraintId } from './constraints.js';
 import { isPhone, sample } from './schema.js';
@@ -139,8 +140,13 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (isPhone(spec, p.schema)) {
       for (const bad of phoneVariants(current ?? phoneExample))
         push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
+      // A number that is no line of the team is also one the key may not access: where the
+      // operation marks that answer ambiguous (x-svc-ambiguity line-access), either reading passes.
       const nf = op.codesByStatus.has(404) ? notFound(p) : undefined;
-      if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf });
+      if (nf)
+        push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), {
+          expected: withReadings(nf, lineAccessReadings(spec, op)),
+        });
       continue;
     }
     const prefixes = idPrefixes(p.schema);
@@ -311,5 +317,39 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     }
   }
 
-  return cases;
+  return withBodyFormReadings(spec, op, baseline, cases);
+}
+
+/** The aspect of a body schema's x-svc-ambiguity that says a server may take either of two body forms. */
+export const BODY_FORM = 'body-form';
+
+/**
+ * Where the request body's form is ambiguous (x-svc-ambiguity `body-form`: the single values of a
+ * receptionist update flat, or inside `agent`), a server taking one form refuses the other's
+ * fields as unknown. A case that breaks a field the two forms place differently (a top-level
+ * property the nested block also has, or the block itself) accepts that refusal too.
+ */
+function withBodyFormReadings(spec: Spec, op: Operation, baseline: OpRequest, cases: NegativeCase[]): NegativeCase[] {
+  const schema = op.requestBody ? deref(spec.contract, spec.resolve(op.requestBody.schemaPointer)) : undefined;
+  const marker = schema?.['x-svc-ambiguity'];
+  if (!schema || !isObject(marker) || typeof marker[BODY_FORM] !== 'string' || !isObject(baseline.body)) return cases;
+  const top = propertiesOf(spec.contract, schema);
+  const blocks = Object.entries(top).filter(([, p]) => typesOf(deref(spec.contract, p)).includes('object'));
+  const placedTwice = new Set(
+    blocks.flatMap(([block, p]) => {
+      const inner = Object.keys(propertiesOf(spec.contract, deref(spec.contract, p))).filter((n) => n in top);
+      return inner.length > 0 ? [block, ...inner] : [];
+    }),
+  );
+  const unknown = expectedFor(spec, op, { ...baseline, body: { ...baseline.body, svc_contract_unknown: true } });
+  if (!unknown || placedTwice.size === 0) return cases;
+  const reading = { ...unknown, why: `x-svc-ambiguity ${BODY_FORM}: the other body form's fields are unknown to it` };
+  const base = baseline.body;
+  return cases.map((c) => {
+    const body = c.request.body;
+    const touched = isObject(body)
+      ? Object.keys({ ...base, ...body }).filter((k) => JSON.stringify(body[k]) !== JSON.stringify(base[k]))
+      : [];
+    return touched.some((k) => placedTwice.has(k)) ? { ...c, expected: withReadings(c.expected, [reading]) } : c;
+  });
 }
