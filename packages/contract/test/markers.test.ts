@@ -13,7 +13,7 @@ const KINDS = ['x-svc-ambiguity', 'x-svc-unspecified', 'x-svc-inferred'];
 function markersOf(bundle: unknown): string[] {
   const found: string[] = [];
   const walk = (node: unknown, pointer: string) => {
-    if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${pointer}/${i}`));
+    if (Array.isArray(node)) for (const [i, v] of node.entries()) walk(v, `${pointer}/${i}`);
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (!KINDS.includes(key)) walk(value, `${pointer}/${key}`);
