@@ -6,6 +6,7 @@ import { type Expected, errorProblems } from '../src/checks/expect.js';
 import { describeReadings, lineAccessReadings, scopeRefusalReading, withReadings } from '../src/checks/readings.js';
 import { negativeCases } from '../src/generate/negatives.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { expectationFor } from '../src/proxy.js';
 import { runContract } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
 import { keysHoldingScope } from '../src/suite/operation-checks.js';
@@ -57,6 +58,30 @@ describe('several readings of one expectation', () => {
     expect(nested?.expected.or).toBeUndefined();
     const unknownPath = cases.find((c) => c.kind === 'negative.unknown-id');
     expect(unknownPath?.expected.or?.map((r) => `${r.status} ${r.codes.join()}`)).toEqual(['403 SVC_NUMBER_FORBIDDEN']);
+  });
+});
+
+describe('the proxy accepts the other body form too', () => {
+  const refusal = (body: unknown) =>
+    expectationFor(
+      spec,
+      'PATCH',
+      new URL('http://127.0.0.1/v2/api/numbers/%2B14155550100/agent'),
+      new Headers({ authorization: 'Api-Key sbx_demo_full_access', 'content-type': 'application/json' }),
+      new TextEncoder().encode(JSON.stringify(body)),
+    )?.expected;
+
+  it('a flat single value broken: its own code, or UNKNOWN_FIELD from a server taking the agent block', () => {
+    const expected = refusal({ business_phone: '555' });
+    expect(expected && describeReadings(expected)).toBe(
+      '400 INVALID_PHONE_FORMAT or 400 UNKNOWN_FIELD (x-svc-ambiguity body-form)',
+    );
+  });
+
+  it('a field both forms nest alike: one reading', () => {
+    const expected = refusal({ knowledge: { text: 'x', svc_contract_unknown: 1 } });
+    expect(expected?.codes).toEqual(['UNKNOWN_FIELD']);
+    expect(expected?.or).toBeUndefined();
   });
 });
 

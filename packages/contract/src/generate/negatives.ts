@@ -18,7 +18,7 @@ import {
 } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../checks/expect.js';
-import { lineAccessReadings, withReadings } from '../checks/readings.js';
+import { bodyFormReading, lineAccessReadings, withReadings } from '../checks/readings.js';
 import type { Spec } from '../spec.js';
 import { constraintId } from './constraints.js';
 import { isPhone, sample } from './schema.js';
@@ -320,36 +320,18 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
   return withBodyFormReadings(spec, op, baseline, cases);
 }
 
-/** The aspect of a body schema's x-svc-ambiguity that says a server may take either of two body forms. */
-export const BODY_FORM = 'body-form';
-
 /**
- * Where the request body's form is ambiguous (x-svc-ambiguity `body-form`: the single values of a
- * receptionist update flat, or inside `agent`), a server taking one form refuses the other's
- * fields as unknown. A case that breaks a field the two forms place differently (a top-level
- * property the nested block also has, or the block itself) accepts that refusal too.
+ * Where the request body's form is ambiguous (x-svc-ambiguity body-form), a case that breaks a
+ * field the two forms place differently also accepts the other form's refusal of it as unknown.
  */
 function withBodyFormReadings(spec: Spec, op: Operation, baseline: OpRequest, cases: NegativeCase[]): NegativeCase[] {
-  const schema = op.requestBody ? deref(spec.contract, spec.resolve(op.requestBody.schemaPointer)) : undefined;
-  const marker = schema?.['x-svc-ambiguity'];
-  if (!schema || !isObject(marker) || typeof marker[BODY_FORM] !== 'string' || !isObject(baseline.body)) return cases;
-  const top = propertiesOf(spec.contract, schema);
-  const blocks = Object.entries(top).filter(([, p]) => typesOf(deref(spec.contract, p)).includes('object'));
-  const placedTwice = new Set(
-    blocks.flatMap(([block, p]) => {
-      const inner = Object.keys(propertiesOf(spec.contract, deref(spec.contract, p))).filter((n) => n in top);
-      return inner.length > 0 ? [block, ...inner] : [];
-    }),
-  );
-  const unknown = expectedFor(spec, op, { ...baseline, body: { ...baseline.body, svc_contract_unknown: true } });
-  if (!unknown || placedTwice.size === 0) return cases;
-  const reading = { ...unknown, why: `x-svc-ambiguity ${BODY_FORM}: the other body form's fields are unknown to it` };
-  const base = baseline.body;
+  const base = isObject(baseline.body) ? baseline.body : {};
   return cases.map((c) => {
     const body = c.request.body;
     const touched = isObject(body)
       ? Object.keys({ ...base, ...body }).filter((k) => JSON.stringify(body[k]) !== JSON.stringify(base[k]))
       : [];
-    return touched.some((k) => placedTwice.has(k)) ? { ...c, expected: withReadings(c.expected, [reading]) } : c;
+    const reading = bodyFormReading(spec, op, baseline, touched);
+    return reading ? { ...c, expected: withReadings(c.expected, [reading]) } : c;
   });
 }

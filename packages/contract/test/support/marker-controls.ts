@@ -132,7 +132,7 @@ export const MARKER_RULES: MarkerRule[] = [
       `^${esc(PATHS)}/(conversations/\\{contact_number\\}/(action/put|notes/get)|crm/deals/\\{id\\}/get|crm/people/(search/post|\\{id\\}/put)|dialing-queues/current/patch|summary_templates/\\{id\\}/delete) x-svc-unspecified$`,
     ),
     reason:
-      'Operation-level gaps (answers for a contact without a conversation, error codes not shown, create-or-update statuses, template records): the suite acts only on listed conversations and existing records, accepts any 2xx where the status is open, and expects only the codes the operation lists.',
+      "Operation-level gaps (answers for a contact without a conversation, error codes not shown, template records, a new queue's defaults): the suite acts only on listed conversations and existing records and expects only the codes the operation lists. Not covered: a server answering 201 when the PATCH creates the key owner's first queue would fail response.status-documented, since the contract documents 200 only (the description gives 200).",
   },
   {
     markers: new RegExp(`^(#/webhooks/\\S+|${esc(SCHEMAS)}CallReceivedPayload\\S*) ${OPEN}$`),
