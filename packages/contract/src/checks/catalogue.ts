@@ -206,7 +206,7 @@ export const CHECKS = {
   },
   'custom-fields.options-not-supported': {
     title: 'Options on a field of a type without options are refused',
-    source: 'x-svc-option-rules DROPDOWN_ONLY',
+    source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
   },
   'custom-fields.managed-by-integration': {
     title: 'A field synced from an integration cannot be updated (409)',
