@@ -75,6 +75,18 @@ export const MARKER_RULES: MarkerRule[] = [
     controls: ['uses values beyond the examples where the allowed values are not shown'],
   },
   {
+    markers: new RegExp(
+      `^${esc(SCHEMAS)}(CustomField/properties/(description|options)|CustomFieldResponse) x-svc-unspecified$`,
+    ),
+    controls: ['leaves a cleared custom field description out and gives options [] on fields that are not DROPDOWN'],
+  },
+  {
+    markers: new RegExp(
+      `^${esc(SCHEMAS)}(UserListResponse|TagListResponse|NumberListResponse|ConversationNote) x-svc-unspecified$`,
+    ),
+    controls: ['lists users, tags and numbers without pagination, and a note without its line'],
+  },
+  {
     markers: at(`${PATHS}/conversations/items/{id}/get/responses/404`, 'x-svc-inferred'),
     controls: [
       'answers an unknown call or message id with CONVERSATION_ITEM_NOT_FOUND (not CALL_ or TEXT_MESSAGE_NOT_FOUND)',
