@@ -96,6 +96,18 @@ describe('operations', () => {
     },
   );
 
+  // "Write endpoints (POST, PUT, DELETE) accept an optional Idempotency-Key": storing and replaying
+  // are promised there; PATCH counts as a write for the rate limits only.
+  it.each(writes.map((o) => [label(o), o] as const))(
+    '%s says whether replay is promised exactly as the description does',
+    (_name, { method, op }) => {
+      const key = (op.parameters ?? []).map(resolve).find((p: Json) => p.name === 'Idempotency-Key');
+      const unpromised = key?.['x-svc-inferred']?.replay;
+      if (method === 'patch') expect(unpromised).toMatch(/not promised/);
+      else expect(unpromised).toBeUndefined();
+    },
+  );
+
   it('all live under /v2/api', () => {
     for (const path of Object.keys(bundle.paths)) expect(path.startsWith('/v2/api/')).toBe(true);
   });

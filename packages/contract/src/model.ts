@@ -25,6 +25,8 @@ export interface CheckOutcome {
   skipKind?: SkipKind;
   /** For a pass: the documented request constraint it exercised, and from which side. */
   constraint?: { id: string; side: 'inside' | 'outside' };
+  /** For a pass where the description is open (x-svc-ambiguity, -unspecified, -inferred): the readings it accepted. */
+  readings?: string;
 }
 
 /** One request and its response, redacted, kept for the failures that refer to it (curl). */

@@ -10,8 +10,9 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiKeyOf, parseJsonBody } from '@svc/spec-runtime';
+import { apiKeyOf, isObject, parseJsonBody } from '@svc/spec-runtime';
 import { documentedCodes, type Expected, errorProblems } from './checks/expect.js';
+import { bodyFormReading, withReadings } from './checks/readings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
 import { KeptBudget } from './http/kept-bytes.js';
@@ -111,10 +112,11 @@ export function expectationFor(
   });
   if (violations.length === 0) return undefined;
   const choice = spec.contract.errorFor(violations, op);
-  return {
-    expected: { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') },
-    authFirst: true,
-  };
+  const expected = { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') };
+  // A body form the contract leaves open (x-svc-ambiguity body-form): the other form's refusal passes too.
+  const fields = isObject(body) ? Object.keys(body) : [];
+  const other = bodyFormReading(spec, op, { params: match.params, body }, fields);
+  return { expected: withReadings(expected, other ? [other] : []), authFirst: true };
 }
 
 /** The exchange as the checks see it. */

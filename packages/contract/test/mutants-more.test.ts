@@ -1,12 +1,17 @@
 // The other half of the mutants (odd places; see mutants.test.ts), and the control: the same
 // subsets pass against the sandbox itself, so each mutation is what fails them.
 import { afterAll, describe, expect, it } from 'vitest';
+import { CONTROLS, itPassesEach } from './support/controls.js';
 import { itCatchesEachByName, MUTANTS, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
 import { mutatingProxy, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 const HALF: Mutant[] = MUTANTS.filter((_, i) => i % 2 === 1);
+
+describe('each control, a harmless variation where the contract is open, passes', () => {
+  itPassesEach(CONTROLS.filter((_, i) => i % 2 === 1));
+});
 
 describe('each mutant of the sandbox is caught by name', () => {
   itCatchesEachByName(HALF);

@@ -5,6 +5,7 @@
 import type { Contract } from './contract.js';
 import { childPointer, follow, getByPointer, isObject, type JsonObject } from './json-pointer.js';
 import { findCodeEnum, type Operation, responsePointer } from './operations.js';
+import { serverHeaderNames } from './server-headers.js';
 
 export interface ResponseHeader {
   name: string;
@@ -55,6 +56,44 @@ export function isSafe(contract: Contract, op: Operation): boolean {
 export function isScopeInferred(op: Operation): boolean {
   const inferred = op.raw['x-svc-inferred'];
   return isObject(inferred) && 'scope' in inferred;
+}
+
+/**
+ * The operation's `x-svc-ambiguity` about one aspect (`line-access`, ...), when the marker is a map
+ * of aspects: the description's conflicting statements, each a reading a server may take.
+ */
+export function ambiguityOf(op: Operation, aspect: string): string | undefined {
+  const marker = op.raw['x-svc-ambiguity'];
+  return isObject(marker) && typeof marker[aspect] === 'string' ? marker[aspect] : undefined;
+}
+
+/**
+ * Whether the contract promises that a repeated Idempotency-Key replays the operation's stored
+ * response: a write that takes the key, unless its parameter says replay is not promised
+ * (`x-svc-inferred.replay`: the description promises it for POST, PUT and DELETE, not PATCH).
+ */
+export function isReplayPromised(contract: Contract, op: Operation): boolean {
+  const name = serverHeaderNames(contract).idempotencyKey.toLowerCase();
+  const raw = Array.isArray(op.raw.parameters) ? op.raw.parameters : [];
+  const key = raw
+    .map((p) => follow(contract.bundle, p, '#').node)
+    .find((p) => isObject(p) && p.in === 'header' && String(p.name).toLowerCase() === name);
+  if (op.class !== 'write' || !isObject(key)) return false;
+  const inferred = key['x-svc-inferred'];
+  return !(isObject(inferred) && 'replay' in inferred);
+}
+
+/**
+ * How a set of scopes stands against an operation's security requirement. Several alternatives are
+ * several readings of the description (x-svc-ambiguity, or an inferred scope): 'sufficient' when
+ * the scopes satisfy every reading, 'insufficient' when they satisfy none, 'depends' when the
+ * readings disagree (a key holding one reading's scope only). [] (no scope needed) is sufficient.
+ */
+export function scopeStanding(op: Operation, scopes: readonly string[]): 'sufficient' | 'insufficient' | 'depends' {
+  if (op.security.length === 0) return 'sufficient';
+  const met = op.security.filter((alt) => alt.every((scope) => scopes.includes(scope))).length;
+  if (met === op.security.length) return 'sufficient';
+  return met === 0 ? 'insufficient' : 'depends';
 }
 
 /** The API-wide code the catalogue gives a status (ENDPOINT_NOT_FOUND for 404, METHOD_NOT_ALLOWED for 405). */

@@ -6,13 +6,16 @@ export { answerClientError, canAnswerClientError, clientErrorResponse } from './
 export type { Contract, Limits, LoadContractOptions } from './contract.js';
 export { DEFAULT_DOC_URL_BASE, loadContract, readLimits } from './contract.js';
 export {
+  ambiguityOf,
   apiWideCode,
   componentSchema,
   everyResponseHeaders,
+  isReplayPromised,
   isSafe,
   isScopeInferred,
   type ResponseHeader,
   resourceOf,
+  scopeStanding,
   sharedResponseCodes,
 } from './contract-facts.js';
 export { isDecimal } from './decimal.js';

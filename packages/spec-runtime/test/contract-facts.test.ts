@@ -2,10 +2,12 @@
 // bundle themselves.
 import { describe, expect, it } from 'vitest';
 import {
+  ambiguityOf,
   apiWideCode,
   componentSchema,
   everyResponseHeaders,
   idPrefixes,
+  isReplayPromised,
   isSafe,
   isScopeInferred,
   itemsOf,
@@ -14,6 +16,7 @@ import {
   requiredOf,
   resourceOf,
   responseKeyFor,
+  scopeStanding,
   sharedResponseCodes,
   typesOf,
 } from '../src/index.js';
@@ -27,6 +30,37 @@ describe('contract facts', () => {
       { name: 'X-RateLimit-Remaining', numeric: true },
       { name: 'X-RateLimit-Reset', numeric: true },
     ]);
+  });
+
+  it('replay is promised on POST, PUT and DELETE, not on PATCH (x-svc-inferred.replay) nor on reads', () => {
+    const promised = (id: string) => isReplayPromised(contract(), op(id));
+    expect(['addThreadComment', 'applyConversationAction', 'removeConversationItemTag'].map(promised)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(['upsertCurrentDialingQueue', 'updateCustomField', 'updateReceptionist', 'getThread'].map(promised)).toEqual(
+      [false, false, false, false],
+    );
+  });
+
+  it('an ambiguity by aspect: only where the marker is a map holding that aspect', () => {
+    expect(ambiguityOf(op('getReceptionist'), 'line-access')).toMatch(
+      /404 PHONE_NUMBER_NOT_FOUND.*403 SVC_NUMBER_FORBIDDEN/,
+    );
+    expect(ambiguityOf(op('updateReceptionist'), 'line-access')).toMatch(/SVC_NUMBER_FORBIDDEN/);
+    expect(ambiguityOf(op('getReceptionist'), 'scope')).toBeUndefined();
+    expect(ambiguityOf(op('applyConversationAction'), 'line-access')).toBeUndefined(); // a plain string marker
+  });
+
+  it('scope standing: every reading, none, or readings that disagree', () => {
+    const action = op('applyConversationAction'); // CONVERSATIONS_WRITE or CONVERSATIONS_READ (x-svc-ambiguity)
+    expect(scopeStanding(action, ['CONVERSATIONS_READ', 'CONVERSATIONS_WRITE'])).toBe('sufficient');
+    expect(scopeStanding(action, ['CONVERSATIONS_READ'])).toBe('depends');
+    expect(scopeStanding(action, ['CONVERSATIONS_WRITE', 'TAGS_READ'])).toBe('depends');
+    expect(scopeStanding(action, ['TAGS_READ'])).toBe('insufficient');
+    expect(scopeStanding(op('listTags'), ['TAGS_READ'])).toBe('sufficient');
+    expect(scopeStanding(op('listTags'), [])).toBe('insufficient');
   });
 
   it('a header one response does not require is not among them', () => {

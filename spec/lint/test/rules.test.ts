@@ -223,6 +223,51 @@ describe('operations', () => {
     expectReported(r, 'svc-write-idempotency-key', [...POST, 'responses', '409'], /OTHER_TRANSACTION_IN_PROGRESS/);
   });
 
+  // The description promises the key on POST, PUT and DELETE; a PATCH takes it with replay marked as not promised.
+  const asPatch = (d: Json) => {
+    d.components.pathItems.Notes.patch = postOp(d);
+    delete d.components.pathItems.Notes.post;
+  };
+  const unpromisedKey = (d: Json) => ({
+    ...d.components.parameters.IdempotencyKeyParameter,
+    'x-svc-inferred': { replay: 'Replay is not promised on PATCH.' },
+  });
+  const keyIndex = (op: Json) =>
+    op.parameters.findIndex((p: Json) => p.$ref === '#/components/parameters/IdempotencyKeyParameter');
+
+  it('svc-write-idempotency-key: a PATCH whose Idempotency-Key does not say replay is not promised', async () => {
+    // Reported where the parameter is written (Spectral maps the path through the $ref).
+    const r = await lint(mutate(asPatch));
+    expectReported(
+      r,
+      'svc-write-idempotency-key',
+      ['components', 'parameters', 'IdempotencyKeyParameter'],
+      /createNote.*PATCH.*x-svc-inferred\.replay/,
+    );
+  });
+
+  it('svc-write-idempotency-key: a PATCH whose Idempotency-Key says replay is not promised passes', async () => {
+    const r = await lint(
+      mutate((d) => {
+        d.components.parameters.PatchIdempotencyKeyParameter = unpromisedKey(d);
+        asPatch(d);
+        const op = d.components.pathItems.Notes.patch;
+        op.parameters[keyIndex(op)] = { $ref: '#/components/parameters/PatchIdempotencyKeyParameter' };
+      }),
+    );
+    expectSilent(r, 'svc-write-idempotency-key');
+  });
+
+  it('svc-write-idempotency-key: a POST whose Idempotency-Key says replay is not promised', async () => {
+    const r = await lint(mutate((d) => (d.components.parameters.IdempotencyKeyParameter = unpromisedKey(d))));
+    expectReported(
+      r,
+      'svc-write-idempotency-key',
+      ['components', 'parameters', 'IdempotencyKeyParameter'],
+      /createNote.*promises idempotency on POST/,
+    );
+  });
+
   it('svc-list-pagination: a paged list without the size parameter', async () => {
     const r = await lint(mutate((d) => removeParam(getOp(d), 'SizeParameter')));
     expectReported(r, 'svc-list-pagination', [...GET, 'parameters'], /does not take the query parameter\(s\) size/);

@@ -206,7 +206,7 @@ export const CHECKS = {
   },
   'custom-fields.options-not-supported': {
     title: 'Options on a field of a type without options are refused',
-    source: 'x-svc-option-rules DROPDOWN_ONLY',
+    source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
   },
   'custom-fields.managed-by-integration': {
     title: 'A field synced from an integration cannot be updated (409)',
@@ -240,8 +240,8 @@ export const CHECKS = {
   },
   'idempotency.replay': {
     title:
-      'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again, on every write method',
-    source: 'IdempotencyKeyParameter',
+      'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution',
+    source: 'IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay',
   },
   'idempotency.key-reuse': {
     title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',

@@ -19,6 +19,16 @@ export interface Expected {
   codes: string[];
   /** Why this is expected (the violation, the documented response). */
   why: string;
+  /**
+   * Other readings the contract allows for the same request (x-svc-ambiguity): an answer matching
+   * any of them conforms as well.
+   */
+  or?: Expected[];
+}
+
+/** Every reading an expectation accepts: itself, then its alternatives. */
+export function readingsOf(expected: Expected): Expected[] {
+  return [expected, ...(expected.or ?? []).flatMap(readingsOf)];
 }
 
 /** The expected error for a request that violates the contract, or undefined when it does not. */
@@ -52,11 +62,11 @@ export function errorProblems(exchange: Exchange, expected: Expected): string[] 
   if (exchange.error !== undefined) return [`no response: ${exchange.error}`];
   const error = errorOf(exchange);
   const code = typeof error?.code === 'string' ? error.code : undefined;
-  const want = `${expected.status} ${expected.codes.join(' or ')}`;
-  if (exchange.status !== expected.status || code === undefined || !expected.codes.includes(code)) {
-    return [`expected ${want} (${expected.why}), got ${exchange.status}${code ? ` ${code}` : ''}`];
-  }
-  return [];
+  const readings = readingsOf(expected);
+  const matches = (r: Expected) => exchange.status === r.status && code !== undefined && r.codes.includes(code);
+  if (readings.some(matches)) return [];
+  const want = readings.map((r) => `${r.status} ${r.codes.join(' or ')} (${r.why})`).join(', or ');
+  return [`expected ${want}, got ${exchange.status}${code ? ` ${code}` : ''}`];
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../checks/expect.js';
+import { bodyFormReading, lineAccessReadings, withReadings } from '../checks/readings.js';
 import type { Spec } from '../spec.js';
 import { constraintId } from './constraints.js';
 import { isPhone, sample } from './schema.js';
@@ -139,8 +140,13 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     if (isPhone(spec, p.schema)) {
       for (const bad of phoneVariants(current ?? phoneExample))
         push('negative.phone-format', `path ${p.name}=${preview(bad)}`, withParam(bad));
+      // A number that is no line of the team is also one the key may not access: where the
+      // operation marks that answer ambiguous (x-svc-ambiguity line-access), either reading passes.
       const nf = op.codesByStatus.has(404) ? notFound(p) : undefined;
-      if (nf) push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), { expected: nf });
+      if (nf)
+        push('negative.unknown-id', `path ${p.name}=${UNUSED_PHONE}`, withParam(UNUSED_PHONE), {
+          expected: withReadings(nf, lineAccessReadings(spec, op)),
+        });
       continue;
     }
     const prefixes = idPrefixes(p.schema);
@@ -311,5 +317,21 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
     }
   }
 
-  return cases;
+  return withBodyFormReadings(spec, op, baseline, cases);
+}
+
+/**
+ * Where the request body's form is ambiguous (x-svc-ambiguity body-form), a case that breaks a
+ * field the two forms place differently also accepts the other form's refusal of it as unknown.
+ */
+function withBodyFormReadings(spec: Spec, op: Operation, baseline: OpRequest, cases: NegativeCase[]): NegativeCase[] {
+  const base = isObject(baseline.body) ? baseline.body : {};
+  return cases.map((c) => {
+    const body = c.request.body;
+    const touched = isObject(body)
+      ? Object.keys({ ...base, ...body }).filter((k) => JSON.stringify(body[k]) !== JSON.stringify(base[k]))
+      : [];
+    const reading = bodyFormReading(spec, op, baseline, touched);
+    return reading ? { ...c, expected: withReadings(c.expected, [reading]) } : c;
+  });
 }

@@ -43,6 +43,8 @@ export interface CheckSummary {
   skipKind?: SkipKind;
   /** What the passes exercised, where the check says (negative cases, observed state). */
   details: string[];
+  /** Where the description is open: the readings the passes accepted (each once). */
+  readings: string[];
 }
 
 export interface OperationReport {
@@ -195,6 +197,7 @@ export function buildReport({
       failures: [],
       skipReasons: [],
       details: [],
+      readings: [],
     };
     checks.set(o.check, summary);
     const n = o.count ?? 1;
@@ -207,6 +210,8 @@ export function buildReport({
       summary.skipKind =
         summary.skipKind === undefined || summary.skipKind === 'option' ? (o.skipKind ?? 'n/a') : summary.skipKind;
     if (o.status === 'passed' && o.detail && summary.details.length < 50) summary.details.push(o.detail);
+    if (o.status === 'passed' && o.readings && !summary.readings.includes(o.readings))
+      summary.readings.push(o.readings);
   }
   for (const checks of byOperation.values()) for (const c of checks.values()) c.status = statusOf(c);
 

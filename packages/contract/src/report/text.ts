@@ -45,6 +45,9 @@ function operationBlock(op: OperationReport): string[] {
     .filter((c) => c.status === 'passed' && !isResponseCheck(c))
     .map((c) => (c.passed > 1 ? `${c.id} ×${c.passed}` : c.id));
   lines.push(...wrap('    passed: ', passed));
+  // Where the description is open, what each check accepted instead of requiring one reading.
+  for (const c of op.checks.filter((x) => x.readings.length > 0))
+    for (const reading of c.readings) lines.push(...wrap(`    open: ${c.id}: `, reading.split(' '), 120, ' '));
   const responses = Math.max(0, ...responseChecks.map((c) => c.passed + c.failed));
   if (responseChecks.length > 0) {
     const held = responseChecks.filter((c) => c.status === 'passed').length;

@@ -46,10 +46,15 @@ function update(t: CheckContext, number: string, body: Json): Promise<Exchange> 
   return t.call({ params: { number }, body }, {}, 'updateReceptionist');
 }
 
-/** A merged text value to play with: one that is a plain string and not a phone number. */
+/**
+ * A merged text value to play with: a plain string, not a phone number. A dotted one
+ * (knowledge.text) first: both readings of the body's form (x-svc-ambiguity body-form) nest it
+ * alike, while the other single values go flat in one reading and inside `agent` in the other.
+ */
 function textField(t: CheckContext, config: Json | undefined): string {
   const rules = mergeRules(t);
-  const name = rules.merged.find((n) => !n.includes('.') && typeof single(config, n) === 'string' && !/phone/.test(n));
+  const text = (n: string) => typeof single(config, n) === 'string' && !/phone/.test(n);
+  const name = rules.merged.find((n) => n.includes('.') && text(n)) ?? rules.merged.find(text);
   return need(name, 'a text value in the receptionist configuration');
 }
 

@@ -70,6 +70,14 @@ function optionsOf(exchange: Exchange): Option[] | undefined {
     : undefined;
 }
 
+/** The field type whose answers must carry options (CustomFieldResponse: if type is DROPDOWN then options). */
+function optionTypesOf(t: CheckContext): string[] {
+  const data = t.spec.schema('CustomFieldResponse')?.properties;
+  const condition = isObject(data) && isObject(data.data) ? data.data.if : undefined;
+  const type = isObject(condition) && isObject(condition.properties) ? condition.properties.type : undefined;
+  return isObject(type) && typeof type.const === 'string' ? [type.const] : [];
+}
+
 operationChecks('listCustomFields', { baseline: () => ({}) });
 
 operationChecks('updateCustomField', {
@@ -236,9 +244,14 @@ operationChecks('updateCustomField', {
     });
 
     scenario('custom-fields.options-not-supported', async (t) => {
-      // A field of a type that never carries options (the types with options are the ones seen with them).
+      // A field of a type that never carries options: the types with options are the one the
+      // response schema requires them for, and the ones seen with some. An empty list proves
+      // nothing: whether other types show `options: []` is not shown (x-svc-unspecified).
       const fields = editable(t, await t.fixtures());
-      const typesWithOptions = new Set(fields.filter((x) => Array.isArray(x.options)).map((x) => x.type));
+      const typesWithOptions = new Set([
+        ...optionTypesOf(t),
+        ...fields.filter((x) => (x.options?.length ?? 0) > 0).map((x) => x.type),
+      ]);
       if (typesWithOptions.size === 0)
         return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
       const field = need(

@@ -106,8 +106,11 @@ export class CheckContext {
     });
   }
 
-  /** A pass; `constraint`: the documented request constraint it exercised (for coverage). */
-  pass(detail?: string, constraint?: CheckOutcome['constraint']): void {
+  /**
+   * A pass; `constraint`: the documented request constraint it exercised (for coverage);
+   * `readings`: where the description is open, the readings the pass accepted (for the report).
+   */
+  pass(detail?: string, constraint?: CheckOutcome['constraint'], readings?: string): void {
     this.passes++;
     this.session.recorder.add({
       check: this.check,
@@ -115,6 +118,7 @@ export class CheckContext {
       status: 'passed',
       ...(detail !== undefined ? { detail } : {}),
       ...(constraint ? { constraint } : {}),
+      ...(readings ? { readings } : {}),
     });
   }
 

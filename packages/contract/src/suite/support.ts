@@ -51,6 +51,42 @@ export function short(value: unknown): string {
 }
 
 /**
+ * Repeats of a key where the contract does not promise replay (a PATCH: x-svc-inferred.replay on
+ * its Idempotency-Key parameter): each repeat may be the stored response replayed or the update
+ * executed again; both readings pass. What holds either way is checked: every repeat succeeds (the
+ * echo of the key is a response check), and a repeat marked replayed is the stored response.
+ */
+export async function expectUnpromisedRepeats(
+  t: CheckContext,
+  what: string,
+  send: (idempotencyKey: string) => Promise<Exchange>,
+): Promise<boolean> {
+  const key = `svc-contract-${t.config.runId}-repeat-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const replayed = t.spec.idempotencyReplayedHeader;
+  const first = await send(key);
+  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return false;
+  const seen = new Set<string>();
+  for (const n of [1, 2, 3]) {
+    const again = await send(key);
+    const isReplay = header(again, replayed) === 'true';
+    seen.add(isReplay ? 'replayed' : 'executed again');
+    t.expect(
+      isReplay ? again.status === first.status && deepEqual(again.body, first.body) : ok(again),
+      isReplay
+        ? `${what}, repeat ${n} of the key says ${replayed}: true but is not the stored ${first.status}: got ${again.status} ${short(again.body)}`
+        : `${what}, repeat ${n} of the key: expected 2xx, got ${again.status}`,
+      again,
+    );
+  }
+  t.pass(
+    `${what}: 3 repeats (this server: ${[...seen].join(', ')})`,
+    undefined,
+    `a replay of the stored response or a new execution of each repeat: replay is not promised on ${t.op().method} (x-svc-inferred.replay)`,
+  );
+  return true;
+}
+
+/**
  * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
  * key (three) answers the stored response, marked replayed, with the same status and body.
  * false when the keyed request itself failed.

@@ -357,13 +357,21 @@ operationChecks('addThreadComment', {
       const key = `svc-contract-${t.config.runId}-reuse`;
       const first = await comment(t, thread, probeText(t, 'keyed comment'), { idempotencyKey: key });
       if (!t.expect(ok(first), `the keyed comment: expected 2xx, got ${first.status}`, first)) return;
-      // The same key on another endpoint: the item search, a write-class request without side effects.
-      const search = t.op('searchConversationItems');
-      const reused = await t.call({ body: { query: 'svc' } }, { idempotencyKey: key }, search.operationId);
+      // The same key on another endpoint whose idempotency is promised (not the read-only item
+      // search: that it takes part is only inferred, x-svc-inferred.idempotency): a new thread on
+      // the item that already has the probe thread, so a server that ignored the key would only
+      // answer 409 THREAD_ALREADY_EXISTS and create nothing.
+      const create = t.op('createThread');
+      const probe = (await readThread(t, thread)).thread;
+      const reused = await t.call(
+        { body: { entity_type: probe?.entity_type, entity_id: probe?.entity_id, content: probeText(t, 'reused key') } },
+        { idempotencyKey: key },
+        create.operationId,
+      );
       t.expectError(
         reused,
-        listedCode(t.spec, search, 'IDEMPOTENCY_KEY_REUSE'),
-        `the key of a comment sent to ${search.method} ${search.path}`,
+        listedCode(t.spec, create, 'IDEMPOTENCY_KEY_REUSE'),
+        `the key of a comment sent to ${create.method} ${create.path}`,
       );
       // And with another method (a PUT): the description names the method as well as the endpoint.
       const action = t.op('applyConversationAction');

@@ -1,0 +1,367 @@
+// The controls of the mutation tests: harmless variations, each the sandbox taking another reading
+// of a point the contract marks open (x-svc-ambiguity, x-svc-unspecified, x-svc-inferred). A
+// correct server may do what each control does, so the suite must pass every one of them; the
+// mutants (mutants.ts) are the opposite, rules broken that it must catch. marker-controls.ts maps
+// every marker of the contract to a control here or to the reason none is needed.
+import { expect, it } from 'vitest';
+import { runAgainst } from './mutants.js';
+import {
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  sandbox,
+  type Target,
+} from './servers.js';
+
+export interface Control {
+  name: string;
+  only: string[];
+  allowWrites?: boolean;
+  /** The variation, or one made from the upstream (its keys). */
+  mutation: Mutation | ((upstream: Target) => Mutation);
+  /** A check that must have passed with the variation in place (so the variation was exercised). */
+  exercises: string;
+}
+
+const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
+const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
+
+/** The response replaced by another documented error (status, type and code), its request id kept. */
+function answerError(r: ProxiedResponse, status: number, type: string, code: string): ProxiedResponse {
+  const headers = new Headers(r.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('idempotency-replayed');
+  const error = {
+    type,
+    code,
+    message: `${code} (a harmless variation)`,
+    retryable: false,
+    request_id: r.headers.get('x-request-id'),
+  };
+  return { status, headers, body: JSON.stringify({ error }) };
+}
+
+/** The error code of a JSON error response, if it is one. */
+function codeOf(r: ProxiedResponse): string | undefined {
+  try {
+    const code = (JSON.parse(r.body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Idempotency-Key of the matching requests hidden from the server (so it executes every
+ * repeat again) and echoed back on the response as the contract asks.
+ */
+export function forgetsKeys(matches: (q: ProxiedRequest) => boolean): Mutation {
+  return {
+    request: (q) =>
+      matches(q) && q.headers.has('idempotency-key')
+        ? {
+            ...q,
+            headers: new Headers(
+              [...q.headers].map(([n, v]): [string, string] => [
+                n === 'idempotency-key' ? 'x-svc-forgotten-key' : n,
+                v,
+              ]),
+            ),
+          }
+        : q,
+    response: (r, q) => {
+      const forgotten = q.headers.get('x-svc-forgotten-key');
+      if (forgotten === null) return r;
+      const headers = new Headers(r.headers);
+      headers.set('idempotency-key', forgotten);
+      return { ...r, headers };
+    },
+  };
+}
+
+/** The scopes a config key holds, by the Authorization header of a request (undefined: the run's own key). */
+function scopesOf(upstream: Target, q: ProxiedRequest): readonly string[] | undefined {
+  const sent = q.headers.get('authorization');
+  return upstream.config.keys.find((k) => sent === `Api-Key ${k.key}`)?.scopes;
+}
+
+/** A success status changed to the other one the contract documents (a 204 carries no body). */
+function successStatus(change: (q: ProxiedRequest, status: number) => number | undefined): Mutation {
+  return {
+    response: (r, q) => {
+      const status = r.status >= 200 && r.status < 300 ? change(q, r.status) : undefined;
+      if (status === undefined || status === r.status) return r;
+      if (status !== 204) return { ...r, status };
+      const headers = new Headers(r.headers);
+      headers.delete('content-type');
+      return { status, headers, body: '' };
+    },
+  };
+}
+
+/** The single values of a receptionist update, as the description lists them (flat). */
+const RECEPTIONIST_SINGLE_VALUES = [
+  'name',
+  'business_name',
+  'business_address',
+  'business_phone',
+  'business_email',
+  'business_website',
+  'business_industry',
+  'language',
+  'voice_id',
+  'greeting_message',
+  'closing_message',
+  'tone_of_voice',
+  'answer_type',
+];
+
+/** A receptionist update in the body form the server does not take refused: 400 UNKNOWN_FIELD. */
+function refusesBodyForm(other: (body: Record<string, unknown>) => boolean): Mutation {
+  return {
+    response: (r, q) => {
+      if (q.method !== 'PATCH' || !isAgent(q)) return r;
+      let body: unknown;
+      try {
+        body = JSON.parse(q.body ?? '');
+      } catch {
+        return r;
+      }
+      return body !== null && typeof body === 'object' && !Array.isArray(body) && other(body as Record<string, unknown>)
+        ? answerError(r, 400, 'validation_error', 'UNKNOWN_FIELD')
+        : r;
+    },
+  };
+}
+
+/** A custom field (or each of a list) with an empty description left out and options [] where it has none. */
+function customFieldReadings(b: Record<string, unknown>): void {
+  for (const field of Array.isArray(b.data) ? b.data : [b.data]) {
+    if (field === null || typeof field !== 'object') continue;
+    const f = field as Record<string, unknown>;
+    // Omitted rather than null: the contract types description as a string (see the report).
+    if (f.description === '') delete f.description;
+    if (f.type !== 'DROPDOWN' && f.options === undefined) f.options = [];
+  }
+}
+
+/** Values beyond the examples in the fields whose allowed values the description does not list. */
+function openValues(b: Record<string, unknown>): void {
+  const set = (node: unknown, values: Record<string, string>) => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [field, value] of Object.entries(values))
+      if (typeof (node as Record<string, unknown>)[field] === 'string')
+        (node as Record<string, unknown>)[field] = value;
+  };
+  const data = b.data as Record<string, unknown> | Array<Record<string, unknown>> | undefined;
+  for (const entry of Array.isArray(data) ? data : [])
+    set(entry.last_item, { type: 'VOICEMAIL', direction: 'OUTBOUND', result: 'MISSED' });
+  if (data === undefined || Array.isArray(data)) return;
+  set(data, { status: 'WON' }); // a deal
+  set(data.agent, {
+    status: 'PAUSED',
+    tone_of_voice: 'FORMAL',
+    answer_type: 'DETAILED',
+    language: 'fr-CA',
+    voice_id: 'voice-other',
+  });
+  const scheduling = data.scheduling as { calendars?: unknown[] } | undefined;
+  for (const calendar of scheduling?.calendars ?? []) set(calendar, { provider: 'OUTLOOK', status: 'DISCONNECTED' });
+  for (const rule of Array.isArray(data.transfer_rules) ? data.transfer_rules : []) set(rule, { type: 'TEAM_MEMBER' });
+  const knowledge = data.knowledge as { websites?: unknown[]; files?: unknown[] } | undefined;
+  for (const entry of [...(knowledge?.websites ?? []), ...(knowledge?.files ?? [])]) set(entry, { status: 'DISABLED' });
+}
+
+export const CONTROLS: Control[] = [
+  {
+    name: 'executes a repeated PATCH again instead of replaying it (replay is not promised on PATCH)',
+    only: ['upsertCurrentDialingQueue'],
+    allowWrites: true,
+    exercises: 'idempotency.replay',
+    mutation: forgetsKeys((q) => q.method === 'PATCH'),
+  },
+  {
+    name: 'follows the action page: a CONVERSATIONS_READ key without CONVERSATIONS_WRITE is refused',
+    only: ['applyConversationAction'],
+    allowWrites: true,
+    exercises: 'auth.sufficient-scope',
+    mutation: (upstream) => ({
+      response: (r, q) => {
+        // Past authentication only: a revoked or unknown key is still a 401.
+        const scopes = r.status === 401 ? undefined : scopesOf(upstream, q);
+        return q.method === 'PUT' && /\/action$/.test(pathOf(q)) && scopes && !scopes.includes('CONVERSATIONS_WRITE')
+          ? answerError(r, 403, 'permission_error', 'API_KEY_INSUFFICIENT_SCOPE')
+          : r;
+      },
+    }),
+  },
+  {
+    name: 'answers a line the key may not access with 404 PHONE_NUMBER_NOT_FOUND (the receptionist page)',
+    only: ['getReceptionist'],
+    exercises: 'auth.line-forbidden',
+    mutation: {
+      response: (r, q) =>
+        isAgent(q) && codeOf(r) === 'SVC_NUMBER_FORBIDDEN'
+          ? answerError(r, 404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')
+          : r,
+    },
+  },
+  {
+    name: 'answers a number that is no line of the team with 403 SVC_NUMBER_FORBIDDEN (the Authentication section)',
+    only: ['getReceptionist'],
+    exercises: 'negative.unknown-id',
+    mutation: {
+      response: (r, q) =>
+        isAgent(q) && codeOf(r) === 'PHONE_NUMBER_NOT_FOUND'
+          ? answerError(r, 403, 'permission_error', 'SVC_NUMBER_FORBIDDEN')
+          : r,
+    },
+  },
+  {
+    name: 'answers each write with the other documented success status (200 for 201, 201 for 200, 204 for 200)',
+    only: ['threads', 'conversation-items', 'updateReceptionist'],
+    allowWrites: true,
+    exercises: 'tags.add-remove',
+    mutation: successStatus((q, status) => {
+      const path = pathOf(q);
+      if (q.method === 'POST' && (path === '/v2/api/threads' || /\/comments$/.test(path))) return 200;
+      if (q.method === 'POST' && /\/tags$/.test(path)) return status === 200 ? 201 : 200;
+      if ((q.method === 'DELETE' && /\/tags\//.test(path)) || (q.method === 'PATCH' && isAgent(q))) return 204;
+      return undefined;
+    }),
+  },
+  {
+    name: 'expects the single values of a receptionist update inside an agent block, refusing them flat',
+    only: ['updateReceptionist'],
+    allowWrites: true,
+    exercises: 'receptionist.merge-rules',
+    mutation: refusesBodyForm((body) => Object.keys(body).some((k) => RECEPTIONIST_SINGLE_VALUES.includes(k))),
+  },
+  {
+    name: "names a deal's fields as the field table does (value, close_date, person)",
+    only: ['getDeal'],
+    exercises: 'conformance.success',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && /^\/v2\/api\/crm\/deals\//.test(pathOf(q))
+          ? json(r, (b) => {
+              const deal = b.data as Record<string, unknown>;
+              Object.assign(deal, { value: deal.amount, close_date: deal.closed_at, person: null });
+              delete deal.amount;
+              delete deal.closed_at;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'answers an unknown call or message id with CONVERSATION_ITEM_NOT_FOUND (not CALL_ or TEXT_MESSAGE_NOT_FOUND)',
+    only: ['getConversationItem'],
+    exercises: 'negative.unknown-id',
+    mutation: {
+      response: (r, q) =>
+        /^\/v2\/api\/conversations\/items\/[^/]+$/.test(pathOf(q)) &&
+        ['CALL_NOT_FOUND', 'TEXT_MESSAGE_NOT_FOUND'].includes(codeOf(r) ?? '')
+          ? answerError(r, 404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND')
+          : r,
+    },
+  },
+  {
+    name: 'uses values beyond the examples where the allowed values are not shown',
+    only: ['listConversations', 'getReceptionist', 'getDeal'],
+    exercises: 'response.schema',
+    mutation: { response: (r) => (r.status === 200 ? json(r, openValues) : r) },
+  },
+  {
+    name: 'leaves total_pages out of the conversation list, as its example does',
+    only: ['listConversations'],
+    exercises: 'response.pagination',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/conversations'
+          ? json(r, (b) => delete (b.pagination as Record<string, unknown>).total_pages)
+          : r,
+    },
+  },
+  {
+    name: 'leaves a cleared custom field description out and gives options [] on fields that are not DROPDOWN',
+    only: ['custom-fields'],
+    allowWrites: true,
+    exercises: 'custom-fields.partial-update',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q).startsWith('/v2/api/crm/attributes') ? json(r, customFieldReadings) : r,
+    },
+  },
+  {
+    name: 'lists users, tags and numbers without pagination, and a note without its line',
+    only: ['listUsers', 'listTags', 'listNumbers', 'getConversationNote', 'threads'],
+    allowWrites: true,
+    exercises: 'fixtures.discovery',
+    mutation: {
+      response: (r, q) => {
+        if (r.status !== 200) return r;
+        if (['/v2/api/users', '/v2/api/tags', '/v2/api/numbers'].includes(pathOf(q)))
+          return json(r, (b) => delete b.pagination);
+        return /^\/v2\/api\/conversations\/notes\//.test(pathOf(q))
+          ? json(r, (b) => ((b.data as Record<string, unknown>).svc_number = null))
+          : r;
+      },
+    },
+  },
+  {
+    name: 'gives X-RateLimit-Reset as a Unix time (its unit is not shown)',
+    only: ['listTags'],
+    exercises: 'response.rate-limit-headers',
+    mutation: {
+      response: (r) => {
+        const headers = new Headers(r.headers);
+        headers.set('x-ratelimit-reset', '2000000000');
+        return { ...r, headers };
+      },
+    },
+  },
+];
+
+/** The mutation with a count of the exchanges it changed, so a control proves its variation happened. */
+function counted(mutation: Mutation): { mutation: Mutation; changed: () => number } {
+  let n = 0;
+  const note = <T>(before: T, after: T): T => {
+    if (after !== before) n++;
+    return after;
+  };
+  return {
+    changed: () => n,
+    mutation: {
+      ...(mutation.request ? { request: (q: ProxiedRequest) => note(q, mutation.request?.(q) ?? q) } : {}),
+      ...(mutation.response
+        ? { response: (r: ProxiedResponse, q: ProxiedRequest) => note(r, mutation.response?.(r, q) ?? r) }
+        : {}),
+    },
+  };
+}
+
+/** One test per control: the sandbox with that variation passes its subset, the variation seen at work. */
+export function itPassesEach(controls: readonly Control[]): void {
+  for (const control of controls) {
+    it(`${control.name}: passes`, async () => {
+      const upstream = await sandbox();
+      const { mutation, changed } = counted(
+        typeof control.mutation === 'function' ? control.mutation(upstream) : control.mutation,
+      );
+      const target = await mutatingProxy(upstream, mutation);
+      try {
+        const { result, failed } = await runAgainst(target, { ...control, caughtBy: '' });
+        expect(failed).toEqual([]);
+        expect(result.exitCode).toBe(0);
+        expect(changed()).toBeGreaterThan(0);
+        const checks = result.report.operations.flatMap((op) => op.checks);
+        expect(checks.some((c) => c.id === control.exercises && c.status === 'passed')).toBe(true);
+      } finally {
+        await target.close();
+        await upstream.close();
+      }
+    });
+  }
+}
