@@ -62,6 +62,8 @@ export interface TestRecord {
   /** Of those, reads and writes as the rate limits count them (the pacing floor's request mix). */
   reads?: number;
   writes?: number;
+  /** The check that made it needs a server that keeps state or tells keys apart (what --profile mock skips). */
+  stateful?: boolean;
 }
 
 export type Profile = 'full' | 'mock';

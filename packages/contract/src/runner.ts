@@ -1,14 +1,14 @@
 // The suite's runner: the registered checks that --only selects, one after the other, against one
 // session (one client with its rate limiter, one recorder, the fixtures found once). Each check
 // hands back its record: the assertions it and its responses made, closed by verdict.ts. Progress
-// is one line per operation, once its checks have run.
+// is one line per operation, once its checks have run, counted as the report counts (CheckTally).
 import { matchesOnly } from './filters.js';
-import type { OutcomeStatus, TestRecord } from './model.js';
+import type { TestRecord } from './model.js';
 import { MARK, tally } from './report/text.js';
 import type { Session } from './session.js';
 import { CheckContext, type RegisteredCheck } from './suite/harness.js';
 import { registeredChecks } from './suite/index.js';
-import { closingOutcome, recordStatus, statusOf, unmetNeed } from './verdict.js';
+import { CheckTally, closingOutcome, statusOf, unmetNeed } from './verdict.js';
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
@@ -23,29 +23,33 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
   }
   const closing = closingOutcome(check, { unmet, thrown, failed: t.failed, passes: t.passes });
   if (closing) session.recorder.add(closing);
-  return session.recorder.drain();
+  const record = session.recorder.drain();
+  return check.needs.stateful || check.needs.keys ? { ...record, stateful: true } : record;
 }
 
 export async function runChecks(session: Session, progress?: (line: string) => void): Promise<TestRecord[]> {
   const records: TestRecord[] = [];
+  const checks = new CheckTally();
   let requests = 0;
-  let group: { operationId: string; tally: Record<OutcomeStatus, number> } | undefined;
+  let group: string | undefined;
   const report = () => {
-    if (!group || !progress) return;
+    if (group === undefined || !progress) return;
+    const own = checks.counts(group);
+    const failed = checks.counts().failed;
     progress(
-      `  ${MARK[statusOf(group.tally)]} ${group.operationId.padEnd(28)} ${tally(group.tally)}  (${requests} requests so far)`,
+      `  ${MARK[statusOf(own)]} ${group.padEnd(28)} ${tally(own)}  (${requests} requests, ${failed} failed check${failed === 1 ? '' : 's'} so far)`,
     );
   };
   for (const check of registeredChecks()) {
     if (!matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec)) continue;
-    if (group?.operationId !== check.operationId) {
+    if (group !== check.operationId) {
       report();
-      group = { operationId: check.operationId, tally: { passed: 0, failed: 0, skipped: 0 } };
+      group = check.operationId;
     }
     const record = await runCheck(session, check);
     records.push(record);
     requests += record.requests;
-    group.tally[recordStatus(record, check.id)]++;
+    checks.add(record.outcomes);
   }
   report();
   return records;

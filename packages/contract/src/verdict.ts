@@ -73,15 +73,26 @@ export function responseVerdict(
     : { check, operationId, status: 'passed' };
 }
 
+/** A rule's verdict: one failure per problem, each pointing at its exchange; one pass without any. */
+export function ruleOutcomes(
+  check: string,
+  operationId: string,
+  problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>,
+  passed?: string,
+): CheckOutcome[] {
+  if (problems.length === 0) return [{ check, operationId, status: 'passed', ...(passed ? { detail: passed } : {}) }];
+  return problems.map((p) => ({
+    check,
+    operationId,
+    status: 'failed',
+    detail: p.message,
+    ...(p.exchange ? { exchange: p.exchange.seq } : {}),
+  }));
+}
+
 /** Any failure fails; otherwise any pass passes; otherwise it was skipped. */
 export function statusOf(counts: { passed: number; failed: number }): OutcomeStatus {
   return counts.failed > 0 ? 'failed' : counts.passed > 0 ? 'passed' : 'skipped';
-}
-
-/** One check's status from its record: any failure there (a response it caused too) fails it. */
-export function recordStatus(record: TestRecord, check: string): OutcomeStatus {
-  if (record.outcomes.some((o) => o.status === 'failed')) return 'failed';
-  return record.outcomes.some((o) => o.check === check && o.status === 'skipped') ? 'skipped' : 'passed';
 }
 
 /** A selection that runs no check at all is a mistake, not a pass (response checks do not count). */
@@ -96,6 +107,59 @@ export function tooManySkips(counted: number, max: number): string | undefined {
   return `${counted} checks were skipped for want of configuration, more than --max-skipped ${max}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`;
 }
 
-export function runOutcome(failures: number, errors: number): 'passed' | 'failed' {
-  return failures > 0 || errors > 0 ? 'failed' : 'passed';
+export function runOutcome(failedChecks: number, errors: number): 'passed' | 'failed' {
+  return failedChecks > 0 || errors > 0 ? 'failed' : 'passed';
+}
+
+/** The unit every count of the run is made of: one check on one operation. */
+export const checkKey = (o: { operationId: string; check: string }): string => `${o.operationId} ${o.check}`;
+
+/**
+ * The run's checks as they stand, each (operation, check) with its passes and failures: the one
+ * count of the progress line, the summary and the JUnit file (a failed check is counted once
+ * however many problems it found).
+ */
+export class CheckTally {
+  private readonly checks = new Map<string, { operationId: string; passed: number; failed: number }>();
+
+  add(outcomes: Iterable<CheckOutcome>): void {
+    for (const o of outcomes) {
+      const key = checkKey(o);
+      const entry = this.checks.get(key) ?? { operationId: o.operationId, passed: 0, failed: 0 };
+      if (o.status === 'passed') entry.passed += o.count ?? 1;
+      if (o.status === 'failed') entry.failed++;
+      this.checks.set(key, entry);
+    }
+  }
+
+  /** Checks by status, of one operation or of the whole run. */
+  counts(operationId?: string): Record<OutcomeStatus, number> {
+    const n: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
+    for (const c of this.checks.values())
+      if (operationId === undefined || c.operationId === operationId) n[statusOf(c)]++;
+    return n;
+  }
+
+  /** The keys (checkKey) of the failed checks. */
+  failedKeys(): string[] {
+    return [...this.checks].filter(([, c]) => statusOf(c) === 'failed').map(([key]) => key);
+  }
+}
+
+export const STATELESS_HINT = 'this looks like a stateless server: try `--profile mock`';
+
+/**
+ * The hint for a stateless server checked with the full profile: most of its failed checks are
+ * checks that need a server keeping state or telling keys apart (the ones `--profile mock` skips:
+ * writes read back, ids found after creation, scopes), so the run most likely chose the wrong profile.
+ */
+export function statelessHint(
+  profile: string,
+  failedKeys: readonly string[],
+  statefulKeys: ReadonlySet<string>,
+): string | undefined {
+  if (profile !== 'full' || failedKeys.length === 0) return undefined;
+  const stateful = failedKeys.filter((k) => statefulKeys.has(k)).length;
+  if (2 * stateful <= failedKeys.length) return undefined;
+  return `${STATELESS_HINT} (${stateful} of the ${failedKeys.length} failed checks need a server that keeps state or tells keys apart)`;
 }

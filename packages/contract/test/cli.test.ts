@@ -148,6 +148,48 @@ describe('svc-contract', () => {
       await upstream.close();
     }
   });
+  it('counts failures once, the same in the progress line, the summary, the FAILED line and the JUnit file', async () => {
+    const upstream = await sandbox();
+    // Every successful answer of users and tags comes back as 201: many problems, few failed checks.
+    const wrong = await mutatingProxy(upstream, {
+      response: (r, q) => (r.status === 200 && /^\/v2\/api\/(tags|users)/.test(q.path) ? { ...r, status: 201 } : r),
+    });
+    const dir = tempDir();
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify(upstream.config));
+    try {
+      const result = await run(
+        [
+          ...['--base-url', wrong.url, '--config', config, '--only', 'tags,users'],
+          ...['--reporter', 'json,junit', '--output', join(dir, 'out'), '--rate', 'off'],
+        ],
+        { SVC_API_KEY: upstream.apiKey },
+      );
+      expect(result.code).toBe(1);
+      const progress = [...result.stderr.matchAll(/(\d+) failed checks? so far/g)].map((m) => Number(m[1]));
+      const counted = progress.at(-1);
+      const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as {
+        failures: unknown[];
+        summary: { checks: { failed: number }; hint?: string };
+      };
+      expect(counted).toBeGreaterThan(1);
+      expect(report.failures.length).toBeGreaterThan(counted!);
+      expect(report.summary.checks.failed).toBe(counted);
+      expect(result.stdout).toMatch(
+        new RegExp(`Summary: \\d+ checks over \\d+ operations: \\d+ passed, ${counted} failed`),
+      );
+      expect(result.stdout).toContain(`FAILED: ${counted} failed checks\n`);
+      const xml = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
+      expect(xml).toMatch(new RegExp(`<testsuites [^>]*failures="${counted}" errors="0"`));
+      // Wrong statuses are not what a stateless server does: no hint.
+      expect(report.summary.hint).toBeUndefined();
+      expect(result.stdout).not.toContain('stateless');
+    } finally {
+      await wrong.close();
+      await upstream.close();
+    }
+  });
+
   it('--only createThread: the JUnit file holds createThread alone, not the operations fixtures were found through', async () => {
     const dir = tempDir();
     const result = await run([

@@ -2,7 +2,7 @@
 // embedded sandbox, and passes again when run a second time against the same (stateful) sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
-import { sandbox, type Target } from './support/servers.js';
+import { forgetfulServer, sandbox, type Target } from './support/servers.js';
 
 const quiet = { quiet: true, print: false, rate: 'off' as const };
 
@@ -71,5 +71,25 @@ describe('the full profile with --allow-writes', () => {
     const result = await runContract({ ...quiet, profile: 'mock' });
     expect(failuresOf(result)).toEqual([]);
     expect(result.report.summary.checks.passed).toBeGreaterThan(200);
+  });
+});
+
+describe('a stateless server checked with the full profile', () => {
+  it('is told to try --profile mock, and passes it', async () => {
+    const server = await forgetfulServer();
+    try {
+      const options = { ...quiet, baseUrl: server.url, apiKey: server.apiKey, config: server.config };
+      const full = await runContract({ ...options, allowWrites: true, only: ['threads', 'custom-fields'] });
+      expect(full.exitCode).toBe(1);
+      expect(full.report.summary.hint).toMatch(
+        /^this looks like a stateless server: try `--profile mock` \(\d+ of the \d+/,
+      );
+      expect(full.text).toContain('Hint: this looks like a stateless server: try `--profile mock`');
+      const mock = await runContract({ ...options, profile: 'mock', only: ['threads', 'custom-fields'] });
+      expect(failuresOf(mock)).toEqual([]);
+      expect(mock.report.summary.hint).toBeUndefined();
+    } finally {
+      await server.closeAll();
+    }
   });
 });

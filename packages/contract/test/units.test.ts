@@ -18,7 +18,18 @@ import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
 import { loadSpec } from '../src/spec.js';
 import { keysLackingScope } from '../src/suite/operation-checks.js';
-import { type CheckRun, closingOutcome, nothingRan, recordStatus, Skip, statusOf, unmetNeed } from '../src/verdict.js';
+import {
+  type CheckRun,
+  CheckTally,
+  closingOutcome,
+  nothingRan,
+  ruleOutcomes,
+  Skip,
+  STATELESS_HINT,
+  statelessHint,
+  statusOf,
+  unmetNeed,
+} from '../src/verdict.js';
 
 const spec = loadSpec();
 const op = (id: string) => spec.contract.operationsById.get(id)!;
@@ -117,7 +128,7 @@ describe('the verdict', () => {
     expect([closing({ failed: true }), closing({ passes: 2 })]).toEqual([undefined, undefined]);
   });
 
-  it('fails a check on any failure its record holds, and a run in which no check ran', () => {
+  it('counts one check on one operation once, however many problems it found, and a run in which no check ran', () => {
     const record = (outcomes: TestRecord['outcomes']): TestRecord => ({
       outcomes,
       exchanges: [],
@@ -128,13 +139,17 @@ describe('the verdict', () => {
       { check: 'auth.missing-key', operationId: 'listTags', status: 'passed' },
       { check: 'response.schema', operationId: 'listTags', status: 'failed' },
     ]);
-    expect(recordStatus(responseFailed, 'auth.missing-key')).toBe('failed');
-    expect(
-      recordStatus(
-        record([{ check: 'auth.missing-key', operationId: 'listTags', status: 'skipped' }]),
-        'auth.missing-key',
-      ),
-    ).toBe('skipped');
+    const tally = new CheckTally();
+    tally.add(responseFailed.outcomes);
+    tally.add([
+      { check: 'response.schema', operationId: 'listTags', status: 'failed' },
+      { check: 'response.schema', operationId: 'listUsers', status: 'failed' },
+      { check: 'auth.unknown-key', operationId: 'listUsers', status: 'skipped' },
+    ]);
+    // Three problems, two failed checks (response.schema on two operations): the unit of every count.
+    expect(tally.counts()).toEqual({ passed: 1, failed: 2, skipped: 1 });
+    expect(tally.counts('listTags')).toEqual({ passed: 1, failed: 1, skipped: 0 });
+    expect(tally.failedKeys()).toEqual(['listTags response.schema', 'listUsers response.schema']);
     expect([
       statusOf({ passed: 3, failed: 1 }),
       statusOf({ passed: 1, failed: 0 }),
@@ -144,6 +159,29 @@ describe('the verdict', () => {
       nothingRan([record([{ check: 'response.schema', operationId: 'listTags', status: 'passed' }])], ['nothing']),
     ).toBe('no check ran: --only nothing selects none');
     expect(nothingRan([responseFailed], [])).toBeUndefined();
+  });
+
+  it("turns a rule's problems into one failure each, pointing at their exchange, or into one pass", () => {
+    expect(ruleOutcomes('conformance.success', 'listTags', [], 'seen')).toEqual([
+      { check: 'conformance.success', operationId: 'listTags', status: 'passed', detail: 'seen' },
+    ]);
+    expect(
+      ruleOutcomes('lists.walk', 'listTags', [{ message: 'a gap', exchange: { seq: 7 } }, { message: 'a duplicate' }]),
+    ).toEqual([
+      { check: 'lists.walk', operationId: 'listTags', status: 'failed', detail: 'a gap', exchange: 7 },
+      { check: 'lists.walk', operationId: 'listTags', status: 'failed', detail: 'a duplicate' },
+    ]);
+  });
+
+  it('hints at --profile mock when most failed checks are ones only a stateful server passes', () => {
+    const failed = ['createThread threads.duplicate', 'getThread negative.unknown-id', 'listTags response.schema'];
+    const stateful = new Set(failed.slice(0, 2));
+    expect(statelessHint('full', failed, stateful)).toBe(
+      `${STATELESS_HINT} (2 of the 3 failed checks need a server that keeps state or tells keys apart)`,
+    );
+    expect(statelessHint('full', failed, new Set(failed.slice(0, 1)))).toBeUndefined();
+    expect(statelessHint('mock', failed, stateful)).toBeUndefined();
+    expect(statelessHint('full', [], stateful)).toBeUndefined();
   });
 });
 

@@ -34,7 +34,7 @@ function coverageProperties(row: CoverageRow): Array<[string, string]> {
 }
 
 export function renderJunit(report: Report): string {
-  const total = { tests: 0, failures: 0, skipped: 0 };
+  const total = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   const suites: string[] = [];
   for (const op of report.operations) {
     const cases = op.checks.map((c) => {
@@ -63,11 +63,13 @@ export function renderJunit(report: Report): string {
       `  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${props}${cases.join('\n')}\n  </testsuite>`,
     );
   }
+  // Problems outside any check are JUnit errors, so that failures counts failed checks alone, as
+  // the summary and the progress line do.
   if (report.errors.length) {
     total.tests++;
-    total.failures++;
+    total.errors++;
     suites.push(
-      `  <testsuite name="svc-contract" tests="1" failures="1" errors="0" skipped="0">\n    <testcase name="suite.error" classname="svc-contract">\n      <failure message="errors outside any check">${xml(report.errors.join('\n\n'))}</failure>\n    </testcase>\n  </testsuite>`,
+      `  <testsuite name="svc-contract" tests="1" failures="0" errors="1" skipped="0">\n    <testcase name="run.error" classname="svc-contract">\n      <error message="errors outside any check">${xml(report.errors.join('\n\n'))}</error>\n    </testcase>\n  </testsuite>`,
     );
   }
   // The run's totals: coverage and skips, as properties of a suite of their own (no test cases).
@@ -85,8 +87,9 @@ export function renderJunit(report: Report): string {
       ['skipped.counted', String(s.counted)],
       ['skipped.max', String(s.max)],
       ['warnings', report.warnings.join('; ')],
+      ['hint', report.summary.hint ?? ''],
     ])}  </testsuite>`,
   );
   const seconds = (report.durationMs / 1000).toFixed(3);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(`svc-contract ${report.target.baseUrl}`)}" tests="${total.tests}" failures="${total.failures}" errors="0" skipped="${total.skipped}" time="${seconds}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xml(`svc-contract ${report.target.baseUrl}`)}" tests="${total.tests}" failures="${total.failures}" errors="${total.errors}" skipped="${total.skipped}" time="${seconds}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

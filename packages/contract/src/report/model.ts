@@ -17,7 +17,7 @@ import type {
 } from '../model.js';
 import { DEFAULT_MAX_SKIPPED } from '../options.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
-import { runOutcome, statusOf, tooManySkips } from '../verdict.js';
+import { CheckTally, checkKey, runOutcome, statelessHint, statusOf, tooManySkips } from '../verdict.js';
 import { toCurl } from './curl.js';
 
 export interface Failure {
@@ -100,6 +100,8 @@ export interface Report {
     checks: Record<OutcomeStatus, number>;
     assertions: Record<OutcomeStatus, number>;
     skipped: SkipSummary;
+    /** Where the failures point at a likely cause (a stateless server checked with --profile full). */
+    hint?: string;
   };
   /** Operations whose answers were all errors: the success path was never reached. */
   warnings: string[];
@@ -238,8 +240,11 @@ export function buildReport({
     });
   }
 
-  const checkCounts: Record<OutcomeStatus, number> = { passed: 0, failed: 0, skipped: 0 };
-  for (const op of operations) for (const c of op.checks) checkCounts[c.status]++;
+  // The same tally as the progress line's, over the checks the report shows.
+  const shown = new Set(operations.flatMap((op) => op.checks.map((c) => checkKey({ ...op, check: c.id }))));
+  const tally = new CheckTally();
+  tally.add(outcomes.filter((o) => shown.has(checkKey(o))));
+  const checkCounts = tally.counts();
 
   const inScope = selectedOperations(spec, meta.only);
   const rows: CoverageRow[] = spec.contract.operations
@@ -292,6 +297,13 @@ export function buildReport({
   const documented = statuses.documented + codes.documented + constraintSides.documented;
 
   const failures = operations.flatMap((op) => op.checks.flatMap((c) => c.failures));
+  // A stateful check's own verdicts; the response checks of its requests hold for any server.
+  const statefulKeys = new Set(
+    records
+      .filter((r) => r.stateful)
+      .flatMap((r) => r.outcomes.filter((o) => !o.check.startsWith('response.')).map(checkKey)),
+  );
+  const hint = statelessHint(meta.profile, tally.failedKeys(), statefulKeys);
   const skippedChecks = operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped'));
   const reasons = new Map<string, { reason: string; kind: SkipKind; checks: number }>();
   for (const c of skippedChecks) {
@@ -315,7 +327,7 @@ export function buildReport({
     ...meta,
     requests: records.reduce((n, r) => n + r.requests, 0),
     summary: {
-      outcome: runOutcome(failures.length, errors.length),
+      outcome: runOutcome(checkCounts.failed, errors.length),
       checks: checkCounts,
       assertions,
       skipped: {
@@ -324,6 +336,7 @@ export function buildReport({
         max: maxSkipped,
         reasons: [...reasons.values()].sort((a, b) => b.checks - a.checks),
       },
+      ...(hint ? { hint } : {}),
     },
     warnings,
     ...(meta.rate ? { pacing: pacingOf(records, meta.rate, meta.durationMs) } : {}),

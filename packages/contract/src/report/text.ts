@@ -136,10 +136,12 @@ export function renderText(report: Report): string {
     out.push(
       `Pacing: ${p.reads} reads and ${p.writes} writes at ${report.rate?.readsPerSecond}/${report.rate?.writesPerSecond} per second have a floor of ${p.floorSeconds} s; this run took ${p.wallSeconds} s (${p.ratio}x the floor)`,
     );
-  out.push(
-    s.outcome === 'passed'
-      ? 'PASSED'
-      : `FAILED: ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.errors.length ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}` : ''}`,
-  );
+  if (s.hint) out.push(`Hint: ${s.hint}`);
+  // The same count as the summary line's and the JUnit file's: failed checks, not problems found.
+  const failed = `${s.checks.failed} failed check${s.checks.failed === 1 ? '' : 's'}`;
+  const errors = report.errors.length
+    ? ` and ${report.errors.length} error${report.errors.length === 1 ? '' : 's'}`
+    : '';
+  out.push(s.outcome === 'passed' ? 'PASSED' : `FAILED: ${failed}${errors}`);
   return `${out.join('\n')}\n`;
 }

@@ -10,7 +10,7 @@ import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
 import type { CheckOutcome, SkipKind } from '../model.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
-import { Skip } from '../verdict.js';
+import { ruleOutcomes, Skip } from '../verdict.js';
 
 export interface Needs {
   /** Changes data: only with --allow-writes. */
@@ -42,6 +42,36 @@ const registry: RegisteredCheck[] = [];
 /** Declares one check; `where.operationId` is the operation the verdict belongs to. */
 export function check(id: CheckId, where: Where, needs: Needs, run: (t: CheckContext) => Promise<void>): void {
   registry.push({ id, ...where, needs, run });
+}
+
+/** A problem a rule found: what is wrong, and the exchange that shows it. */
+export interface Problem {
+  message: string;
+  exchange?: Exchange;
+}
+
+/**
+ * A check as data: the requests it sends, built from what the run knows (fixtures, the contract),
+ * and a function of their answers returning problems. verdict.ts (rulesVerdict) turns those into
+ * pass or fail; a throw (a Skip, a missing fixture) is a skip as for any check.
+ */
+export interface Rule<State> extends Where {
+  id: CheckId;
+  needs: Needs;
+  /** Sends what the rule is about and keeps what its problems need (exchanges, values read). */
+  requests: (t: CheckContext) => Promise<State>;
+  problems: (state: State, t: CheckContext) => Problem[];
+  /** What a pass exercised, for the report (optional). */
+  passed?: (state: State) => string;
+}
+
+/** Declares a rule (see Rule): one entry, whatever the rule. */
+export function rule<State>(entry: Rule<State>): void {
+  const { id, needs, requests, problems, passed, ...where } = entry;
+  check(id, where, needs, async (t) => {
+    const state = await requests(t);
+    for (const outcome of ruleOutcomes(id, where.operationId, problems(state, t), passed?.(state))) t.record(outcome);
+  });
 }
 
 /** Every check the suite's files declared, in declaration order. */
@@ -120,6 +150,13 @@ export class CheckContext {
       ...(constraint ? { constraint } : {}),
       ...(readings ? { readings } : {}),
     });
+  }
+
+  /** An outcome decided by verdict.ts (a rule's). */
+  record(outcome: CheckOutcome): void {
+    if (outcome.status === 'failed') this.failed = true;
+    if (outcome.status === 'passed') this.passes++;
+    this.session.recorder.add(outcome);
   }
 
   /** true when the condition holds; records a failure otherwise. */

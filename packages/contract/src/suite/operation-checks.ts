@@ -25,10 +25,10 @@ import type { Fixtures } from '../fixtures.js';
 import { boundaryCases } from '../generate/boundaries.js';
 import { MALFORMED_BODY, type NegativeKind, negativeCases } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
-import { type ApiRequest, errorOf, header } from '../http/exchange.js';
+import { type ApiRequest, errorCode, errorOf, header } from '../http/exchange.js';
 import type { ConfigKey } from '../model.js';
 import { loadSpec, type Spec } from '../spec.js';
-import { type CheckContext, check, type Scenario, scenarioOf } from './harness.js';
+import { type CheckContext, check, rule, type Scenario, scenarioOf } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -153,9 +153,20 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   };
 
   if (plan.success !== false) {
-    check('conformance.success', where, { writes: changesData }, async (t) => {
-      const exchange = await t.call(await baseline(t));
-      t.expectStatus(exchange, (s) => s >= 200 && s < 300, `${op.method} ${op.path} with a valid request`);
+    rule({
+      id: 'conformance.success',
+      ...where,
+      needs: { writes: changesData },
+      requests: async (t) => t.call(await baseline(t)),
+      problems: (exchange) =>
+        exchange.error === undefined && exchange.status >= 200 && exchange.status < 300
+          ? []
+          : [
+              {
+                message: `${op.method} ${op.path} with a valid request: got ${exchange.error ?? exchange.status}${errorCode(exchange) ? ` ${errorCode(exchange)}` : ''}`,
+                exchange,
+              },
+            ],
     });
   }
 

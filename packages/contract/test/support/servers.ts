@@ -112,3 +112,25 @@ export function json(response: ProxiedResponse, change: (body: Record<string, un
     return response;
   }
 }
+
+/**
+ * A server that keeps no writes, as a stateless mock behaves: reads go to one sandbox, writes to
+ * another, so every write is answered as documented and never seen again.
+ */
+export async function forgetfulServer(): Promise<Target & { closeAll(): Promise<void> }> {
+  const reads = await sandbox();
+  const writes = await sandbox();
+  // The proxy sends to `${url}${path}`: with no url of its own, the path carries the server's.
+  const server = await mutatingProxy(
+    { ...reads, url: '' },
+    { request: (q) => ({ ...q, path: `${q.method === 'GET' ? reads.url : writes.url}${q.path}` }) },
+  );
+  return {
+    ...server,
+    closeAll: async () => {
+      await server.close();
+      await reads.close();
+      await writes.close();
+    },
+  };
+}
