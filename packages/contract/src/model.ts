@@ -53,11 +53,22 @@ export interface Observation {
   code?: string;
 }
 
+/** The documented inputs one operation's exchanges exercised (reach/inputs.ts ids). */
+export interface InputObservation {
+  operationId: string;
+  /** Inputs carried by a request that succeeded. */
+  sent: string[];
+  /** Validation rules a refused request broke alone. */
+  broke: string[];
+}
+
 /** What one check recorded: its assertions and those of every response it caused. */
 export interface TestRecord {
   outcomes: CheckOutcome[];
   exchanges: ExchangeSummary[];
   observations: Observation[];
+  /** Documented inputs its requests exercised, per operation (absent: none). */
+  inputs?: InputObservation[];
   requests: number;
   /** Of those, reads and writes as the rate limits count them (the pacing floor's request mix). */
   reads?: number;
@@ -139,4 +150,6 @@ export interface SessionConfig {
   maxRetryWaitSeconds: number;
   /** Unique per run: names probe data and idempotency keys. */
   runId: string;
+  /** How many fixtures of each kind the checks use at most (--fixtures-per-kind, default 20). */
+  fixturesPerKind?: number;
 }

@@ -32,6 +32,14 @@ export interface ContractOptions {
    * not declared) are listed but not counted. Default DEFAULT_MAX_SKIPPED.
    */
   maxSkipped?: number;
+  /**
+   * The least input coverage (percent of the documented inputs sent in a request that succeeded
+   * and of the validation rules broken alone) a run must reach. Default 100 for a complete run
+   * that may show everything (--profile full --allow-writes, no --only), otherwise 0.
+   */
+  minInputCoverage?: number;
+  /** How many fixtures of each kind (items, lines, ...) the checks use at most; default 20. */
+  fixturesPerKind?: number;
   /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
   rate?: RateSetting | 'off';
   burst?: boolean;
@@ -61,6 +69,12 @@ export function toolVersion(): string {
 
 /** A full config against the sandbox skips nothing for want of configuration. */
 export const DEFAULT_MAX_SKIPPED = 0;
+export const DEFAULT_FIXTURES_PER_KIND = 20;
+
+/** --min-input-coverage when not given: 100 for a complete run with writes (it can send every input), else 0. */
+export function defaultMinInputCoverage(o: Pick<ContractOptions, 'profile' | 'allowWrites' | 'only'>): number {
+  return (o.profile ?? 'full') === 'full' && o.allowWrites === true && (o.only ?? []).length === 0 ? 100 : 0;
+}
 
 export const USAGE = `Usage: svc-contract [options]
 
@@ -84,12 +98,16 @@ Options:
   --max-response-bytes <n>  Largest response body read (default 10485760)
   --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
                          (a fixture, a key); default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
+  --min-input-coverage <pct>  Fail below this share of documented inputs sent and rules broken
+                         alone (default 100 with --profile full --allow-writes and no --only, else 0)
+  --fixtures-per-kind <n>  Fixtures of each kind (items, lines, ...) used at most (default ${DEFAULT_FIXTURES_PER_KIND})
   --quiet                No progress lines
   -h, --help             This help
   -v, --version          The version
 
-Exit status: 0 every check passed (skips within --max-skipped), 1 a check failed or too many
-were skipped, 2 usage or config error.
+Exit status: 0 every check passed (skips within --max-skipped, input coverage at least
+--min-input-coverage), 1 a check failed, too many were skipped or too few inputs exercised,
+2 usage or config error.
 
        svc-contract proxy --upstream <url> [--port <n>] [--host <h>] [--reporter ...] [--output <dir>]
                           [--timeout <ms>] [--max-response-bytes <n>]
@@ -217,6 +235,8 @@ export function parseCli(argv: string[]): Parsed {
     timeout: { type: 'string' },
     'max-response-bytes': { type: 'string' },
     'max-skipped': { type: 'string' },
+    'min-input-coverage': { type: 'string' },
+    'fixtures-per-kind': { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
@@ -229,6 +249,10 @@ export function parseCli(argv: string[]): Parsed {
   const timeout = timeoutOf(values.timeout);
   const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const maxSkipped = wholeNumber('max-skipped', values['max-skipped'], 'a whole number (0 or more)', 0);
+  const minCoverage = values['min-input-coverage'];
+  if (minCoverage !== undefined && !(/^\d+(\.\d+)?$/.test(minCoverage) && Number(minCoverage) <= 100))
+    throw new UsageError(`--min-input-coverage must be a percentage from 0 to 100, got ${minCoverage}`);
+  const perKind = wholeNumber('fixtures-per-kind', values['fixtures-per-kind'], 'a positive whole number', 1);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !isHttpUrl(baseUrl))
     throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
@@ -248,6 +272,8 @@ export function parseCli(argv: string[]): Parsed {
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
       ...(maxSkipped !== undefined ? { maxSkipped } : {}),
+      ...(minCoverage !== undefined ? { minInputCoverage: Number(minCoverage) } : {}),
+      ...(perKind !== undefined ? { fixturesPerKind: perKind } : {}),
       quiet: values.quiet === true,
     },
   };

@@ -8,7 +8,14 @@ import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
 import type { ContractConfig, RateSetting } from './model.js';
-import { type ContractOptions, DEFAULT_MAX_SKIPPED, toolVersion, UsageError } from './options.js';
+import {
+  type ContractOptions,
+  DEFAULT_FIXTURES_PER_KIND,
+  DEFAULT_MAX_SKIPPED,
+  defaultMinInputCoverage,
+  toolVersion,
+  UsageError,
+} from './options.js';
 import type { Redactor } from './redact.js';
 import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
@@ -16,6 +23,7 @@ import { writeReports } from './report/write.js';
 import { runChecks } from './runner.js';
 import { createSession } from './session.js';
 import { loadSpec } from './spec.js';
+import { withheldOperations } from './suite/operation-checks.js';
 import { nothingRan } from './verdict.js';
 
 export interface RunResult {
@@ -106,6 +114,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
     maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
     runId: randomAlphanumeric(8),
+    fixturesPerKind: options.fixturesPerKind ?? DEFAULT_FIXTURES_PER_KIND,
   });
   const { redact, config: run } = session;
   const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
@@ -124,6 +133,8 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     records,
     errors: problem ? [problem] : [],
     maxSkipped: options.maxSkipped ?? DEFAULT_MAX_SKIPPED,
+    withheld: withheldOperations(),
+    minInputCoverage: options.minInputCoverage ?? defaultMinInputCoverage({ ...options, only }),
     meta: {
       ...runMeta('svc-contract', started),
       target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },

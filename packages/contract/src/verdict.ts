@@ -107,6 +107,12 @@ export function tooManySkips(counted: number, max: number): string | undefined {
   return `${counted} checks were skipped for want of configuration, more than --max-skipped ${max}: a gate must not pass by skipping (see "Skipped" for the reasons; add the fixtures and keys, or raise --max-skipped)`;
 }
 
+/** Input coverage below --min-input-coverage fails the run: what was never exercised is listed in the report. */
+export function tooLittleCoverage(percent: number, min: number): string | undefined {
+  if (percent >= min) return undefined;
+  return `input coverage ${percent}% is below --min-input-coverage ${min}%: documented inputs were never sent in a request that succeeded, or rules never broken alone (see "Input coverage" for each by name)`;
+}
+
 export function runOutcome(failedChecks: number, errors: number): 'passed' | 'failed' {
   return failedChecks > 0 || errors > 0 ? 'failed' : 'passed';
 }

@@ -52,9 +52,11 @@ describe('each mutant of the sandbox is caught by name', () => {
         ]),
       );
       expect(failed).not.toContain('suite.error');
-      // Nothing crashed; the only problem outside a check is that too much was skipped.
+      // Nothing crashed; the only problems outside a check are that too much was skipped and
+      // too little of the input reached (nothing succeeded).
       expect(result.report.errors).toEqual([
         expect.stringMatching(/^\d+ checks were skipped for want of configuration, more than --max-skipped 0/),
+        expect.stringMatching(/^input coverage [\d.]+% is below --min-input-coverage 100%/),
       ]);
     } finally {
       server.closeAllConnections();

@@ -583,3 +583,104 @@ describe('the README', () => {
     for (const option of USAGE.match(/--[a-z-]+/g) ?? []) expect(readme, option).toContain(`\`${option}`);
   });
 });
+
+describe('input coverage (reach/inputs.ts)', () => {
+  it('reads what an operation documents from the bundle: parameters, body fields, enum values, rules', async () => {
+    const { documentedInputs } = await import('../src/reach/inputs.js');
+    expect(documentedInputs(spec, op('listCustomFields'))).toEqual({
+      sent: ['query page', 'query size', 'header X-Request-Id'],
+      rules: ['query page minimum', 'query size minimum', 'query size maximum'],
+    });
+    const queue = documentedInputs(spec, op('upsertCurrentDialingQueue'));
+    expect(queue.sent).toEqual(
+      expect.arrayContaining(['body voicemail_handling=SKIP', 'body do_not_disturb=DISABLED', 'body email']),
+    );
+    // The precedence stated in words is the spec's x-svc-input-rules, and counted like an input.
+    expect(queue.sent).toContain('rule precedence user_id over email');
+    expect(documentedInputs(spec, op('updateCustomField')).sent).toContain('rule blank-clears description');
+    // At every depth; a rule without a code of its own (a header's minLength) is the spec's, not counted.
+    const receptionist = documentedInputs(spec, op('updateReceptionist'));
+    expect(receptionist.sent).toContain('body business_hours.schedule[].schedule[].start_time');
+    expect(receptionist.rules).toContain('body transfer_rules[].target_number pattern');
+    expect(receptionist.rules.some((r) => r.startsWith('header '))).toBe(false);
+  });
+
+  it('takes from one exchange what it exercised: inputs of a success, the one rule a refusal broke alone', async () => {
+    const { exercisedInputs } = await import('../src/reach/inputs.js');
+    const list = op('listCustomFields');
+    const get = (query: Record<string, string>, extra = {}) => ({
+      method: 'GET',
+      path: '/v2/api/crm/attributes',
+      query,
+      ...extra,
+    });
+    expect(exercisedInputs(spec, list, get({ size: '100' }, { requestId: 'x' }), {}, 200)).toEqual({
+      sent: ['query size', 'header X-Request-Id'],
+      broke: [],
+    });
+    expect(exercisedInputs(spec, list, get({ size: '101' }), {}, 400)).toEqual({
+      sent: [],
+      broke: ['query size maximum'],
+    });
+    // Two rules broken at once prove neither; a refusal of a valid request proves nothing.
+    expect(exercisedInputs(spec, list, get({ size: '101', page: '0' }), {}, 400).broke).toEqual([]);
+    expect(exercisedInputs(spec, list, get({ size: '10' }), {}, 400).broke).toEqual([]);
+    const queue = op('upsertCurrentDialingQueue');
+    const patch = { method: 'PATCH', path: '/v2/api/dialing-queues/current' };
+    expect(
+      exercisedInputs(spec, queue, { ...patch, body: { user_id: 'usr-1', email: 'a@example.com' } }, {}, 200).sent,
+    ).toEqual(['body user_id', 'body email', 'rule precedence user_id over email']);
+    expect(exercisedInputs(spec, queue, { ...patch, body: { email: 'a@example.com' } }, {}, 200).sent).not.toContain(
+      'rule precedence user_id over email',
+    );
+  });
+
+  it('fails a run below --min-input-coverage and lists what was never exercised by name', async () => {
+    const { buildReport } = await import('../src/report/model.js');
+    const meta = {
+      tool: { name: 'svc-contract', version: '0' },
+      target: { baseUrl: 'http://h', embedded: false },
+      profile: 'full' as const,
+      allowWrites: true,
+      burst: false,
+      rate: null,
+      only: ['listCustomFields'],
+      startedAt: '',
+      durationMs: 1,
+    };
+    const records = [
+      {
+        outcomes: [{ check: 'conformance.success', operationId: 'listCustomFields', status: 'passed' as const }],
+        exchanges: [],
+        observations: [],
+        inputs: [{ operationId: 'listCustomFields', sent: ['query size'], broke: ['query size maximum'] }],
+        requests: 2,
+      },
+    ];
+    const gated = buildReport({ spec, records, errors: [], meta, minInputCoverage: 100 });
+    expect(gated.coverage.inputs).toMatchObject({ documented: 6, covered: 2, percent: 33.3, min: 100 });
+    expect(gated.coverage.inputs.rows[0]?.missing).toEqual([
+      'sent: query page',
+      'sent: header X-Request-Id',
+      'broken: query page minimum',
+      'broken: query size minimum',
+    ]);
+    expect(gated.summary.outcome).toBe('failed');
+    expect(gated.errors).toEqual([expect.stringMatching(/^input coverage 33.3% is below --min-input-coverage 100%/)]);
+    expect(buildReport({ spec, records, errors: [], meta, minInputCoverage: 33 }).summary.outcome).toBe('passed');
+  });
+
+  it('takes --min-input-coverage and --fixtures-per-kind, and defaults the gate to 100 for a complete run with writes', async () => {
+    const { defaultMinInputCoverage } = await import('../src/options.js');
+    expect(parseCli(['--min-input-coverage', '97.5', '--fixtures-per-kind', '3'])).toMatchObject({
+      kind: 'run',
+      options: { minInputCoverage: 97.5, fixturesPerKind: 3 },
+    });
+    expect(() => parseCli(['--min-input-coverage', '101'])).toThrow(/percentage from 0 to 100/);
+    expect(() => parseCli(['--fixtures-per-kind', '0'])).toThrow(/positive whole number/);
+    expect(defaultMinInputCoverage({ profile: 'full', allowWrites: true, only: [] })).toBe(100);
+    expect(defaultMinInputCoverage({ profile: 'full', allowWrites: false, only: [] })).toBe(0);
+    expect(defaultMinInputCoverage({ profile: 'full', allowWrites: true, only: ['threads'] })).toBe(0);
+    expect(defaultMinInputCoverage({ profile: 'mock', allowWrites: true, only: [] })).toBe(0);
+  });
+});

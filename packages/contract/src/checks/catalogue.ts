@@ -214,6 +214,30 @@ export const CHECKS = {
   },
   'custom-fields.built-in': { title: 'A built-in field key cannot be updated (400)', source: 'updateCustomField 400' },
   'custom-fields.partial-update': { title: 'Only the fields sent change', source: 'UpdateCustomFieldRequest' },
+  'threads.create-each-kind': {
+    title: 'A thread can be created on each kind of item (entity_type), with every documented header',
+    source: 'CreateThreadRequest.entity_type enum',
+  },
+  'conversations.action-on-line': {
+    title: 'An action scoped to each line of the team (svc_number) is accepted',
+    source: 'ConversationActionRequest.svc_number: when given, only to that line',
+  },
+  'dialer-queues.each-value': {
+    title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
+    source: 'UpdateDialingQueueRequest enums + x-svc-input-rules precedence',
+  },
+  'custom-fields.description': {
+    title: 'A description is set, and a blank value clears it',
+    source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
+  },
+  'inputs.explore': {
+    title: 'Every optional query parameter is accepted with each value the contract names for it',
+    source: 'query parameters: enum, examples, the team lines for a line filter',
+  },
+  'receptionist.write-back': {
+    title: 'The configuration written back as read (single values at the top level) changes nothing',
+    source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
+  },
   'receptionist.merge-rules': {
     title: 'Single values are merged: the others keep their values',
     source: 'x-svc-merge-rules.merged',

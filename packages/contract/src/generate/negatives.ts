@@ -206,6 +206,9 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
         raw: { body: MALFORMED_BODY, unparseable: true },
         expected: asIfNoBody,
       });
+    // No body at all, where one is required (the rule breaks alone: nothing else is sent wrong).
+    if (op.requestBody.required && asIfNoBody)
+      push('negative.missing-required', 'body missing', { ...baseline, body: undefined }, { expected: asIfNoBody });
     const mediaCodes = op.codesByStatus.get(415);
     if (mediaCodes && mediaCodes.size > 0 && baseline.body !== undefined) {
       push('negative.content-type', 'Content-Type: text/plain', baseline, {
@@ -282,6 +285,17 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       push('negative.enum', `body ${at}=${invalidEnumValue(s.enum)}`, withBodyAt(path, invalidEnumValue(s.enum)));
       return;
     }
+    // A number of a body field outside its documented range, at any depth (business hours' times).
+    for (const [keyword, step] of [
+      ['minimum', -1],
+      ['maximum', 1],
+    ] as const) {
+      const limit = s[keyword];
+      if (typeof limit === 'number' && typeof value === 'number')
+        push('negative.out-of-range', `body ${at}=${limit + step}`, withBodyAt(path, limit + step), {
+          constraint: constraintId('body', at, keyword, limit),
+        });
+    }
     if (typeof s.minLength === 'number' && s.minLength > 0)
       push(
         'negative.too-long',
@@ -301,7 +315,9 @@ export function negativeCases(spec: Spec, op: Operation, baseline: OpRequest): N
       push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, withBodyAt(path, WRONG_PREFIX));
       const prefix = prefixes.find((p) => value.startsWith(p));
       const listed = op.codesByStatus.get(404);
-      if (prefix && listed && listed.size > 0) {
+      // Only a top-level id names the resource the operation's 404 is about; what an unknown id
+      // inside a collection (a calendar of a receptionist) gets is not shown.
+      if (prefix && listed && listed.size > 0 && path.length === 1) {
         push(
           'negative.unknown-id',
           `body ${at}=${prefix}${UNKNOWN_SUFFIX}`,

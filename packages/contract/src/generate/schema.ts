@@ -6,10 +6,11 @@ import type { Spec } from '../spec.js';
 /** The contract's phone number: the PhoneNumber schema, recognised by its pattern. */
 export function isPhone(spec: Spec, schema: JsonObject): boolean {
   const phone = spec.schema('PhoneNumber');
-  return (
-    phone !== undefined &&
-    (schema === phone || (typeof schema.pattern === 'string' && schema.pattern === phone.pattern))
-  );
+  if (phone === undefined) return false;
+  if (schema === phone || (typeof schema.pattern === 'string' && schema.pattern === phone.pattern)) return true;
+  // A nullable phone number (oneOf: [PhoneNumber, null]) is a phone number where it is not null.
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  return branches.some((b) => deref(spec.contract, b) === phone);
 }
 
 /**
@@ -39,4 +40,28 @@ export function sample(spec: Spec, node: unknown, depth = 0): unknown {
   if (types.includes('integer') || types.includes('number')) return typeof s.minimum === 'number' ? s.minimum : 1;
   if (types.includes('boolean')) return true;
   return 'x';
+}
+
+/**
+ * A value read from the API cut down to what a write schema declares (recursively, through
+ * arrays): the read shape sent back as the write shape, without the read-only fields (ids,
+ * timestamps, status) that a strict write schema refuses. Undefined when nothing is left.
+ */
+export function projectOnto(spec: Spec, node: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 12) return undefined;
+  const { contract } = spec;
+  if (Array.isArray(value)) {
+    const items = itemsOf(contract, node);
+    return items ? value.map((v) => projectOnto(spec, items, v, depth + 1)).filter((v) => v !== undefined) : value;
+  }
+  if (!isObject(value)) return value;
+  const props = propertiesOf(contract, node);
+  if (Object.keys(props).length === 0) return deref(contract, node).additionalProperties === false ? undefined : value;
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(props)) {
+    if (value[name] === undefined) continue;
+    const projected = projectOnto(spec, schema, value[name], depth + 1);
+    if (projected !== undefined) out[name] = projected;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }

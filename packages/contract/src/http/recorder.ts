@@ -5,7 +5,8 @@
 import { API_WIDE } from '../checks/catalogue.js';
 import { RateWindows } from '../checks/rate-windows.js';
 import { responseOutcomes } from '../checks/response.js';
-import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from '../model.js';
+import type { CheckOutcome, ExchangeSummary, InputObservation, Observation, TestRecord } from '../model.js';
+import { exercisedInputs } from '../reach/inputs.js';
 import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
 import { responseVerdict } from '../verdict.js';
@@ -23,6 +24,7 @@ const nothingYet = () => ({
   outcomes: [] as CheckOutcome[],
   exchanges: new Map<number, ExchangeSummary>(),
   observations: [] as Observation[],
+  inputs: new Map<string, { sent: Set<string>; broke: Set<string> }>(),
   requests: 0,
   reads: 0,
 });
@@ -32,6 +34,8 @@ export class Recorder {
   /** Summaries of recent exchanges, so that a scenario failure can point at one after the fact. */
   private recent = new Map<number, ExchangeSummary>();
   private readonly windows: RateWindows;
+  /** Every documented input sent in a request that succeeded so far in the run: `operationId id`. */
+  private readonly sentInRun = new Set<string>();
 
   constructor(
     private readonly spec: Spec,
@@ -46,6 +50,7 @@ export class Recorder {
 
   record(exchange: Exchange): void {
     this.count(exchange);
+    this.observeInputs(exchange);
     for (const outcome of responseOutcomes(this.spec, exchange, this.stateless)) this.add(outcome);
     const operationId = exchange.operation?.operationId ?? API_WIDE;
     const windowProblems = this.windows.observe(exchange);
@@ -74,6 +79,34 @@ export class Recorder {
     }
   }
 
+  /** The documented inputs the exchange exercised (input coverage), kept per operation as ids. */
+  private observeInputs(exchange: Exchange): void {
+    if (exchange.error !== undefined || !exchange.operation) return;
+    const match = this.spec.contract.matchRoute(exchange.request.method, exchange.request.path.split('?')[0] as string);
+    if (!('operation' in match)) return;
+    const { sent, broke } = exercisedInputs(
+      this.spec,
+      match.operation,
+      exchange.request,
+      match.params,
+      exchange.status,
+    );
+    if (sent.length === 0 && broke.length === 0) return;
+    const id = match.operation.operationId;
+    const seen = this.current.inputs.get(id) ?? { sent: new Set<string>(), broke: new Set<string>() };
+    for (const x of sent) {
+      seen.sent.add(x);
+      this.sentInRun.add(`${match.operation.operationId} ${x}`);
+    }
+    for (const x of broke) seen.broke.add(x);
+    this.current.inputs.set(id, seen);
+  }
+
+  /** Whether a request that succeeded earlier in the run carried this documented input (reach/inputs.ts id). */
+  everSent(operationId: string, input: string): boolean {
+    return this.sentInRun.has(`${operationId} ${input}`);
+  }
+
   /** A scenario's own verdict (or a response check's). Passes of one check on one operation are counted. */
   add(outcome: CheckOutcome): void {
     const o = outcome.detail === undefined ? outcome : { ...outcome, detail: this.redact(outcome.detail) };
@@ -96,9 +129,22 @@ export class Recorder {
 
   /** Everything recorded since the last drain (the running check's share). */
   drain(): TestRecord {
-    const { outcomes, exchanges, observations, requests, reads } = this.current;
+    const { outcomes, exchanges, observations, inputs, requests, reads } = this.current;
     this.current = nothingYet();
-    return { outcomes, exchanges: [...exchanges.values()], observations, requests, reads, writes: requests - reads };
+    const exercised: InputObservation[] = [...inputs].map(([operationId, x]) => ({
+      operationId,
+      sent: [...x.sent],
+      broke: [...x.broke],
+    }));
+    return {
+      outcomes,
+      exchanges: [...exchanges.values()],
+      observations,
+      ...(exercised.length ? { inputs: exercised } : {}),
+      requests,
+      reads,
+      writes: requests - reads,
+    };
   }
 
   private summarise(exchange: Exchange): ExchangeSummary {

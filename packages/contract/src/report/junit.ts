@@ -1,6 +1,7 @@
 // JUnit XML for CI: one testsuite per operation, one testcase per check (classname the
 // operationId, name the check id), a <failure> per failing check with every message and its
 // curl, a <skipped> with the reason. CI systems (GitHub, GitLab, Jenkins) render this format.
+import type { InputCoverageRow } from '../reach/input-report.js';
 import type { CoverageRow, Report } from './model.js';
 
 function xml(text: string): string {
@@ -20,7 +21,7 @@ function properties(entries: Array<[string, string]>): string {
 }
 
 /** Coverage of one operation as JUnit properties: what was documented, what was seen. */
-function coverageProperties(row: CoverageRow): Array<[string, string]> {
+function coverageProperties(row: CoverageRow, inputs?: InputCoverageRow): Array<[string, string]> {
   const missing = (documented: string[], covered: string[]) =>
     documented.filter((x) => !covered.includes(x)).join(', ');
   return [
@@ -30,6 +31,13 @@ function coverageProperties(row: CoverageRow): Array<[string, string]> {
     ['coverage.codes.not-seen', missing(row.codes.documented, row.codes.covered)],
     ['coverage.constraints.inside', `${row.constraints.inside.length}/${row.constraints.documented.length}`],
     ['coverage.constraints.outside', `${row.constraints.outside.length}/${row.constraints.documented.length}`],
+    ...(inputs
+      ? ([
+          ['coverage.inputs.sent', `${inputs.sent.covered}/${inputs.sent.documented}`],
+          ['coverage.inputs.rules', `${inputs.rules.covered}/${inputs.rules.documented}`],
+          ['coverage.inputs.never', inputs.missing.join('; ')],
+        ] as Array<[string, string]>)
+      : []),
   ];
 }
 
@@ -58,7 +66,8 @@ export function renderJunit(report: Report): string {
     total.skipped += skipped;
     const title = op.method ? `${op.operationId} (${op.method} ${op.path})` : op.operationId;
     const row = report.coverage.rows.find((r) => r.operationId === op.operationId);
-    const props = row ? properties(coverageProperties(row)) : '';
+    const inputs = report.coverage.inputs.rows.find((r) => r.operationId === op.operationId);
+    const props = row ? properties(coverageProperties(row, inputs)) : '';
     suites.push(
       `  <testsuite name="${xml(title)}" tests="${op.checks.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${props}${cases.join('\n')}\n  </testsuite>`,
     );
@@ -82,6 +91,9 @@ export function renderJunit(report: Report): string {
       ['coverage.statuses', `${c.statuses.exercised}/${c.statuses.documented}`],
       ['coverage.codes', `${c.codes.exercised}/${c.codes.documented}`],
       ['coverage.constraint-sides', `${c.constraintSides.exercised}/${c.constraintSides.documented}`],
+      ['coverage.inputs.percent', String(c.inputs.percent)],
+      ['coverage.inputs', `${c.inputs.covered}/${c.inputs.documented}`],
+      ['coverage.inputs.min', String(c.inputs.min)],
       ['coverage.operations.never-reached', c.neverReached.operations.join(', ')],
       ['skipped.total', String(s.total)],
       ['skipped.counted', String(s.counted)],

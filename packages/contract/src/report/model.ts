@@ -16,8 +16,17 @@ import type {
   TestRecord,
 } from '../model.js';
 import { DEFAULT_MAX_SKIPPED } from '../options.js';
+import { type InputCoverage, inputCoverage } from '../reach/input-report.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
-import { CheckTally, checkKey, runOutcome, statelessHint, statusOf, tooManySkips } from '../verdict.js';
+import {
+  CheckTally,
+  checkKey,
+  runOutcome,
+  statelessHint,
+  statusOf,
+  tooLittleCoverage,
+  tooManySkips,
+} from '../verdict.js';
 import { toCurl } from './curl.js';
 
 export interface Failure {
@@ -81,6 +90,8 @@ export interface Coverage {
   /** Statuses and codes seen on API-wide answers (unknown paths, wrong methods). */
   apiWide: Array<{ status: number; code?: string }>;
   unspecifiedOperations: UnspecifiedOperation[];
+  /** Every documented input sent in a request that succeeded, every validation rule broken alone; min: the gate. */
+  inputs: InputCoverage & { min: number };
 }
 
 export interface Report {
@@ -133,6 +144,10 @@ export interface ReportInput {
   errors: string[];
   /** Default DEFAULT_MAX_SKIPPED. */
   maxSkipped?: number;
+  /** Operations whose success is withheld on purpose, with the reason (input coverage). */
+  withheld?: ReadonlyMap<string, string>;
+  /** --min-input-coverage (default 0: not gated). */
+  minInputCoverage?: number;
   meta: Pick<
     Report,
     'tool' | 'target' | 'profile' | 'allowWrites' | 'burst' | 'rate' | 'only' | 'startedAt' | 'durationMs'
@@ -176,6 +191,8 @@ export function buildReport({
   records,
   errors: outside,
   maxSkipped = DEFAULT_MAX_SKIPPED,
+  withheld,
+  minInputCoverage = 0,
   meta: { tool, ...meta },
 }: ReportInput): Report {
   const errors = [...outside];
@@ -315,6 +332,14 @@ export function buildReport({
   const counted = skippedChecks.filter((c) => c.skipKind !== 'option').length;
   const skipProblem = tooManySkips(counted, maxSkipped);
   if (skipProblem) errors.push(skipProblem);
+  const inputs = inputCoverage(
+    spec,
+    spec.contract.operations.filter((op) => inScope.has(op.operationId)),
+    records,
+    withheld,
+  );
+  const coverageProblem = tooLittleCoverage(inputs.percent, minInputCoverage);
+  if (coverageProblem) errors.push(coverageProblem);
   const warnings = rows
     .filter(
       (r) =>
@@ -360,6 +385,7 @@ export function buildReport({
       rows,
       apiWide,
       unspecifiedOperations: spec.unspecifiedOperations,
+      inputs: { ...inputs, min: minInputCoverage },
     },
     errors,
   };

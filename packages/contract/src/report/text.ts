@@ -73,6 +73,21 @@ function operationBlock(op: OperationReport): string[] {
   return lines;
 }
 
+/** The input-coverage table: per operation what was sent and broken alone, and by name what was not. */
+export function inputCoverageLines(inputs: Report['coverage']['inputs']): string[] {
+  const lines = [
+    '',
+    `Input coverage (documented inputs sent in a request that succeeded, validation rules broken alone): ${inputs.percent}% (${inputs.covered}/${inputs.documented}${inputs.min > 0 ? `, at least ${inputs.min}% required` : ''})`,
+  ];
+  const width = Math.max(0, ...inputs.rows.map((r) => r.operationId.length));
+  for (const row of inputs.rows) {
+    const head = `  ${row.missing.length ? '!' : ' '} ${row.operationId.padEnd(width)}  sent ${`${row.sent.covered}/${row.sent.documented}`.padEnd(6)} rules broken alone ${row.rules.covered}/${row.rules.documented}`;
+    lines.push(...(row.missing.length ? wrap(`${head} never: `, row.missing, 120, '; ') : [head]));
+    if (row.withheld) lines.push(`      withheld on purpose: ${row.withheld}`);
+  }
+  return lines;
+}
+
 export function renderText(report: Report): string {
   const out: string[] = [];
   const rate = report.rate ? `${report.rate.readsPerSecond} reads/s, ${report.rate.writesPerSecond} writes/s` : 'off';
@@ -105,6 +120,7 @@ export function renderText(report: Report): string {
     out.push(...wrap('  operations never reached: ', c.neverReached.operations, 120, ' '));
   if (c.apiWide.length)
     out.push(`  API-wide answers seen: ${c.apiWide.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(', ')}`);
+  out.push(...inputCoverageLines(c.inputs));
   // A titled block after a blank line, left out when it has nothing to say.
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push('', title, ...lines.map((l) => indent(l, '  ')));

@@ -5,6 +5,7 @@
 import { isObject } from '@svc/spec-runtime';
 import { expectedFor } from '../checks/expect.js';
 import { need } from '../fixtures.js';
+import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
 import type { CheckContext } from './harness.js';
@@ -60,17 +61,65 @@ function textField(t: CheckContext, config: Json | undefined): string {
 
 operationChecks('getReceptionist', { baseline: async (t) => ({ params: { number: await line(t) } }) });
 
+/**
+ * The configuration as read, sent back in the write shape (projectOnto): the single values in the
+ * `agent` block or at the top level (the two readings of x-svc-ambiguity), every collection, the
+ * knowledge text. Undefined where the contract would refuse it (a read shape it does not accept).
+ */
+function writeBack(
+  t: CheckContext,
+  number: string,
+  config: Json | undefined,
+  reading: 'agent' | 'top',
+): Json | undefined {
+  const op = t.op('updateReceptionist');
+  if (!config || !op.requestBody) return undefined;
+  const singles = isObject(config.agent) ? config.agent : {};
+  const read = { ...config, ...(reading === 'agent' ? { agent: singles } : { ...singles, agent: undefined }) };
+  const body = projectOnto(t.spec, t.spec.resolve(op.requestBody.schemaPointer), read) as Json | undefined;
+  return body && !expectedFor(t.spec, op, { params: { number }, body }) ? body : undefined;
+}
+
 operationChecks('updateReceptionist', {
+  // The whole configuration written back as read (nothing changes), so that the negative inputs
+  // break each rule of every block once; one value alone where the read shape is not accepted.
   baseline: async (t) => {
     const number = await line(t);
     const body = await once(t.session, `receptionist-baseline:${number}`, async () => {
       const { config } = await read(t, number);
+      const whole = writeBack(t, number, config, 'agent');
+      if (whole) return whole;
       const name = textField(t, config);
       return nest(name, single(config, name));
     });
     return { params: { number }, body };
   },
   scenarios: (op, scenario) => {
+    // Writing back what was read, single values at the top level (the other reading), changes nothing.
+    scenario('receptionist.write-back', async (t) => {
+      const number = await line(t);
+      const before = await read(t, number);
+      const body = writeBack(t, number, before.config, 'top');
+      if (!body) return t.skip('the configuration as read is not a body the update accepts');
+      const written = await update(t, number, body);
+      if (
+        !t.expect(ok(written), `writing the configuration back as read: expected 200, got ${written.status}`, written)
+      )
+        return;
+      const after = (await read(t, number)).config;
+      const rules = mergeRules(t);
+      const stateOf = (config: Json | undefined, name: string) =>
+        rules.replaced.includes(name) ? at(config, name) : single(config, name);
+      for (const name of [...rules.merged, ...rules.replaced]) {
+        const [was, now] = [stateOf(before.config, name), stateOf(after, name)];
+        t.expect(
+          deepEqual(now, was),
+          `${name} changed when written back as read: ${short(was)} → ${short(now)}`,
+          written,
+        );
+      }
+    });
+
     scenario('receptionist.merge-rules', async (t) => {
       const number = await line(t);
       const before = await read(t, number);

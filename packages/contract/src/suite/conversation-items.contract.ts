@@ -6,7 +6,7 @@ import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { expectReplays, ok } from './support.js';
 
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
@@ -56,9 +56,17 @@ operationChecks('addConversationItemTags', {
       const f = await t.fixtures();
       const item = anItem(t, f).id;
       const tag = tagOf(t, f);
+      // With every header each documents (a request id, an idempotency key), fresh per request.
+      let n = 0;
+      const headers = (id: string) => documentedHeaders(t.op(id), `${t.config.runId}-tags-${++n}`);
       const add = (): Promise<Exchange> =>
-        t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
-      const remove = (): Promise<Exchange> => t.call({ params: { id: item, tag } }, {}, 'removeConversationItemTag');
+        t.call(
+          { params: { id: item }, body: { tags: [tag] } },
+          headers('addConversationItemTags'),
+          'addConversationItemTags',
+        );
+      const remove = (): Promise<Exchange> =>
+        t.call({ params: { id: item, tag } }, headers('removeConversationItemTag'), 'removeConversationItemTag');
       const removeOp = t.op('removeConversationItemTag');
 
       let first = await add();

@@ -8,7 +8,7 @@ import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { deepEqual, expectReplays, ok, short } from './support.js';
 
 interface Transition {
@@ -46,6 +46,23 @@ operationChecks('applyConversationAction', {
     body: { action: actionSchema(t).actions[0] },
   }),
   scenarios: (op, scenario) => {
+    // "When given, only to that line": the action scoped to each line of the team (svc_number),
+    // with every header the operation documents. The first action of the enum (READ) on each line.
+    scenario('conversations.action-on-line', async (t) => {
+      const f = await t.fixtures();
+      const contact = need(f.contacts[0], 'a conversation');
+      const lines = need(f.lines, 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
+      const [action] = actionSchema(t).actions;
+      if (action === undefined) return t.skip('ConversationAction has no enum');
+      for (const line of lines.slice(0, t.config.fixturesPerKind ?? 20)) {
+        const answer = await t.call(
+          { params: { contact_number: contact }, body: { action, svc_number: line } },
+          documentedHeaders(op, `${t.config.runId}-action-${line}`),
+        );
+        t.expect(ok(answer), `${action} on line ${line}: expected 200, got ${answer.status}`, answer);
+      }
+    });
+
     scenario('conversations.action-idempotent', async (t) => {
       const contact = need((await t.fixtures()).contacts[0], 'a conversation');
       for (const action of actionSchema(t).actions) {

@@ -9,7 +9,7 @@ import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
 import type { CheckContext } from './harness.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { data, deepEqual, lengthLimits, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
@@ -121,6 +121,58 @@ operationChecks('updateCustomField', {
         `restoring the label of ${field.key} failed (${restored.status})`,
         restored,
       );
+    });
+
+    // "description: a blank value clears it": set, cleared with a blank, put back as it was; each
+    // answer read back. Only where the answer shows the description (so the original is known).
+    scenario('custom-fields.description', async (t) => {
+      const field = need(
+        editable(t, await t.fixtures()).find((x) => x.label),
+        'an editable custom field with a label',
+      );
+      let n = 0;
+      const send = (description: string) =>
+        t.call(
+          { params: { key: field.key }, body: { description } },
+          documentedHeaders(op, `${t.config.runId}-description-${++n}`),
+        );
+      const current = data(await patch(t, field.key, { label: field.label }));
+      if (!current || !('description' in current))
+        return t.skip('the field as answered shows no description, so it could not be put back');
+      const original = current.description;
+      const probe = `svc-contract ${t.config.runId}`;
+      try {
+        const set = await send(probe);
+        t.expect(
+          ok(set) && data(set)?.description === probe,
+          `setting the description: got ${set.status} ${short(data(set)?.description)}`,
+          set,
+        );
+        const cleared = await send(' ');
+        const left = data(cleared)?.description;
+        t.expect(
+          ok(cleared) && (left === undefined || left === null || (typeof left === 'string' && left.trim() === '')),
+          `a blank description clears it: got ${cleared.status} ${short(left)}`,
+          cleared,
+        );
+      } finally {
+        if (typeof original === 'string' && original.trim() !== '') {
+          const restored = await send(original);
+          t.expect(ok(restored), `restoring the description of ${field.key} failed (${restored.status})`, restored);
+        }
+      }
+    });
+
+    // An option label that breaks its pattern (blank), alone: refused as the contract says.
+    scenario({ id: 'negative.pattern', variant: 'option labels' }, async (t) => {
+      const list = dropdown(t, await t.fixtures());
+      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
+      const request = { params: { key: list.key }, body: { options: [...original, { label: ' ' }] } };
+      const expected = expectedFor(t.spec, op, request);
+      if (!expected) return t.skip('the contract accepts a blank option label');
+      const refused = await t.call(request);
+      if (!t.expectError(refused, expected, 'a blank option label') && ok(refused))
+        await patch(t, list.key, { options: original });
     });
 
     // The label limits from inside: a label and an option label of exactly the maximum are accepted.

@@ -1,8 +1,8 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
-import { idPrefixes, isReplayPromised } from '@svc/spec-runtime';
+import { idPrefixes, isReplayPromised, propertiesOf } from '@svc/spec-runtime';
 import { documentedCodes } from '../checks/expect.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { data, deepEqual, expectReplays, expectUnpromisedRepeats, ok, short } from './support.js';
 
 operationChecks('upsertCurrentDialingQueue', {
@@ -55,6 +55,43 @@ operationChecks('upsertCurrentDialingQueue', {
         const restored = await t.call({ body: { name: queue.name } });
         t.expect(ok(restored), `restoring the queue name failed (${restored.status})`, restored);
       }
+    });
+
+    // Each value of each enum field, read back from the answer, then the queue as it was; and
+    // the documented precedence: with user_id and an email matching no one, user_id is used (the
+    // queue's own assignee: nobody else's queue is touched) and the email ignored.
+    scenario('dialer-queues.each-value', async (t) => {
+      const before = data(await t.call({ body: {} }));
+      if (!before) return t.fail('reading the queue through an empty update gave no queue');
+      const body = op.requestBody ? t.spec.resolve(op.requestBody.schemaPointer) : undefined;
+      const fields = Object.entries(propertiesOf(t.spec.contract, body)).filter(([, s]) => Array.isArray(s.enum));
+      try {
+        for (const [field, schema] of fields)
+          for (const value of (schema.enum as unknown[]).map(String)) {
+            const changed = await t.call(
+              { body: { [field]: value } },
+              documentedHeaders(op, `${t.config.runId}-${field}-${value}`),
+            );
+            t.expect(
+              ok(changed) && data(changed)?.[field] === value,
+              `${field} ${value}: expected 200 with ${field} ${value}, got ${changed.status} ${short(data(changed)?.[field])}`,
+              changed,
+            );
+          }
+      } finally {
+        const restore = Object.fromEntries(fields.map(([f]) => [f, before[f]]).filter(([, v]) => v !== undefined));
+        const restored = await t.call({ body: restore });
+        t.expect(ok(restored), `restoring ${Object.keys(restore).join(', ')} failed (${restored.status})`, restored);
+      }
+      const assignee = before.assignee_id;
+      if (typeof assignee !== 'string') return;
+      const email = `svc-contract-${t.config.runId}@example.invalid`;
+      const both = await t.call({ body: { user_id: assignee, email } });
+      t.expect(
+        ok(both) && data(both)?.assignee_id === assignee,
+        `user_id ${assignee} with an email matching no one: user_id wins over email, so expected 200 with that queue, got ${both.status} ${short(data(both)?.assignee_id)}`,
+        both,
+      );
     });
 
     scenario('dialer-queues.unknown-assignee', async (t) => {

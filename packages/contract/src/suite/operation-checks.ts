@@ -27,7 +27,9 @@ import { MALFORMED_BODY, type NegativeKind, negativeCases } from '../generate/ne
 import { isPhone, sample } from '../generate/schema.js';
 import { type ApiRequest, errorCode, errorOf, header } from '../http/exchange.js';
 import type { ConfigKey } from '../model.js';
+import { documentedInputs } from '../reach/inputs.js';
 import { loadSpec, type Spec } from '../spec.js';
+import { explore, exploreProblems } from './explore-inputs.js';
 import { type CheckContext, check, rule, type Scenario, scenarioOf } from './harness.js';
 
 export interface OperationPlan {
@@ -38,6 +40,12 @@ export interface OperationPlan {
    * covers success (creating a thread twice would be a 409, not a success).
    */
   success?: boolean;
+  /**
+   * Why no request of the operation is meant to succeed at all (a PUT whose merge or replace is
+   * not shown could wipe a record): its inputs are reported as withheld, with this reason, instead
+   * of counted as never sent.
+   */
+  withheld?: string;
   /** The operation's scenario checks, declared after its generated ones. */
   scenarios?: (op: Operation, scenario: Scenario) => void;
 }
@@ -57,7 +65,11 @@ function sampleRequest(spec: Spec, op: Operation): OpRequest {
 }
 
 export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
-  return [...new Set(negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind))];
+  const kinds = negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind);
+  // The sample holds required fields only: a range deeper in an optional block still needs its check.
+  if (documentedInputs(spec, op).rules.some((r) => /^body \S+ (minimum|maximum)$/.test(r)))
+    kinds.push('negative.out-of-range');
+  return [...new Set(kinds)];
 }
 
 /** The codes of the key kinds' refusals: the description names each, and the operations list them. */
@@ -135,8 +147,27 @@ export function onLine(
   return placed > 0 ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
 }
 
+/** The optional headers an operation documents as parameters, with fresh values (request id, idempotency key). */
+export function documentedHeaders(op: Operation, unique: string): Partial<ApiRequest> {
+  const spec = loadSpec();
+  const takes = (name: string) =>
+    op.parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === name.toLowerCase());
+  return {
+    ...(takes(spec.requestIdHeader) ? { requestId: `svc-contract-${unique}` } : {}),
+    ...(takes(spec.idempotencyKeyHeader) ? { idempotencyKey: `svc-contract-${unique}` } : {}),
+  };
+}
+
+const withheld = new Map<string, string>();
+
+/** The operations no request is meant to succeed on, each with the reason (OperationPlan.withheld). */
+export function withheldOperations(): ReadonlyMap<string, string> {
+  return withheld;
+}
+
 export function operationChecks(operationId: string, plan: OperationPlan): void {
   const spec = loadSpec();
+  if (plan.withheld) withheld.set(operationId, plan.withheld);
   const op = spec.contract.operationsById.get(operationId);
   if (!op) throw new Error(`The contract has no operation ${operationId}.`);
   const changesData = spec.contract.limits.writeMethods.includes(op.method) && !spec.isSafe(op);
@@ -157,7 +188,9 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       id: 'conformance.success',
       ...where,
       needs: { writes: changesData },
-      requests: async (t) => t.call(await baseline(t)),
+      // With every documented header it takes (its own request id, an idempotency key), so that
+      // they too are sent in a request that succeeded (input coverage).
+      requests: async (t) => t.call(await baseline(t), documentedHeaders(op, `${t.config.runId}-${operationId}-ok`)),
       problems: (exchange) =>
         exchange.error === undefined && exchange.status >= 200 && exchange.status < 300
           ? []
@@ -169,6 +202,16 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
             ],
     });
   }
+
+  if (!changesData && op.parameters.some((p) => p.in === 'query' && !p.required))
+    rule({
+      id: 'inputs.explore',
+      ...where,
+      needs: {},
+      requests: async (t) => explore(t, op, await baseline(t)),
+      problems: exploreProblems,
+      passed: (explored) => `sent ${explored.tried.map((x) => x.label).join(', ')}`,
+    });
 
   check('request-id.echo', where, { writes: changesData && !op.requestBody }, async (t) => {
     const base = await baseline(t);

@@ -3,7 +3,7 @@
 // so a staging server needs a supply (or the 204 half is reported as skipped once all are used).
 import { listedCode } from '../checks/expect.js';
 import { need } from '../fixtures.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { ok } from './support.js';
 
 interface Transition {
@@ -28,7 +28,7 @@ operationChecks('deleteSummaryTemplate', {
       if (!gone) return t.skip('the operation has no x-svc-transitions naming the error of a deactivated template');
       const notFound = listedCode(t.spec, op, gone);
       for (const id of ids) {
-        const first = await t.call({ params: { id } });
+        const first = await t.call({ params: { id } }, documentedHeaders(op, `${t.config.runId}-delete-${id}`));
         if (first.status === notFound.status) continue; // deactivated by an earlier run
         if (!t.expect(ok(first), `DELETE ${id}: expected 204, got ${first.status}`, first)) return;
         t.expectError(await t.call({ params: { id } }), notFound, `DELETE ${id} again`);

@@ -2,14 +2,14 @@
 // effect is easy to count). Staging servers keep what earlier runs left, so thread creation
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
-import { deref, isObject, propertiesOf } from '@svc/spec-runtime';
+import { deref, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { type Exchange, header } from '../http/exchange.js';
 import { once } from '../session.js';
 import type { CheckContext } from './harness.js';
-import { operationChecks } from './operation-checks.js';
+import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { data, expectReplays, lengthLimits, ok, probeText, short } from './support.js';
 
 function entities(f: Fixtures): ItemFixture[] {
@@ -58,7 +58,8 @@ function comment(
   content: string,
   extra: { idempotencyKey?: string } = {},
 ): Promise<Exchange> {
-  return t.call({ params: { id: thread }, body: { content } }, extra, 'addThreadComment');
+  const headers = documentedHeaders(t.op('addThreadComment'), `${t.config.runId}-comment-${thread}-${content.length}`);
+  return t.call({ params: { id: thread }, body: { content } }, { ...headers, ...extra }, 'addThreadComment');
 }
 
 operationChecks('findThread', {
@@ -87,7 +88,10 @@ operationChecks('createThread', {
       for (const item of entities(f)) {
         const existing = await findThread(t, item);
         if (existing.id !== undefined || !ok(existing.exchange)) continue;
-        const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content } });
+        const created = await t.call(
+          { body: { entity_type: item.entityType, entity_id: item.id, content } },
+          documentedHeaders(op, `${t.config.runId}-create-${item.id}`),
+        );
         if (
           !t.expect(
             ok(created),
@@ -169,7 +173,7 @@ operationChecks('createThread', {
       const lengths = lengthLimits(content, ['maxLength', 'minLength']);
       if (lengths.length === 0) return t.skip('the thread content has no length limits in the contract');
       const free: ItemFixture[] = [];
-      for (const item of [...f.threadless, ...entities(f)]) {
+      for (const item of [...f.threadless, ...unsentKindsFirst(t, op, entities(f))]) {
         if (free.length === lengths.length) break;
         if (free.some((i) => i.id === item.id)) continue;
         const existing = await findThread(t, item);
@@ -203,6 +207,42 @@ operationChecks('createThread', {
           side: 'inside',
         });
       }
+    });
+
+    // Each kind of item the contract lets a thread be on (entity_type's enum) that no thread of
+    // this run was created on yet, on a free item of that kind; kinds with no free item are named.
+    // After the other creations, so that a run leaves as few threads as its reach needs.
+    scenario('threads.create-each-kind', async (t) => {
+      const f = await t.fixtures();
+      const kinds = enumAt(t, op, 'entity_type');
+      const created: string[] = [];
+      const none: string[] = [];
+      const done = kinds.filter((kind) => t.session.recorder.everSent(op.operationId, `body entity_type=${kind}`));
+      for (const kind of kinds.filter((k) => !done.includes(k))) {
+        let made = false;
+        for (const item of entities(f)
+          .filter((i) => i.entityType === kind)
+          .slice(0, t.config.fixturesPerKind ?? 20)) {
+          if ((await findThread(t, item)).id !== undefined) continue;
+          const body = { entity_type: kind, entity_id: item.id, content: probeText(t, 'thread') };
+          const answer = await t.call({ body }, documentedHeaders(op, `${t.config.runId}-thread-${item.id}`));
+          t.expect(
+            ok(answer) && data(answer)?.entity_type === kind,
+            `a thread on ${kind} ${item.id}: got ${answer.status} ${short(data(answer)?.entity_type)}`,
+            answer,
+          );
+          created.push(`${kind} ${item.id}`);
+          made = true;
+          break;
+        }
+        if (!made) none.push(kind);
+      }
+      if (none.length > 0)
+        return t.skip(
+          `no item without a thread is known of ${none.join(', ')} (fixtures.threadless_item_ids)`,
+          'config',
+        );
+      t.pass(`threads on ${[...done.map((k) => `${k} (earlier in the run)`), ...created].join(', ')}`);
     });
 
     scenario('threads.duplicate', async (t) => {
@@ -412,3 +452,21 @@ operationChecks('addThreadComment', {
     });
   },
 });
+
+/** The enum of a top-level body field, read from the operation's request schema. */
+function enumAt(t: CheckContext, op: Operation, field: string): string[] {
+  const body = op.requestBody ? t.spec.resolve(op.requestBody.schemaPointer) : undefined;
+  const schema = deref(t.spec.contract, propertiesOf(t.spec.contract, body)[field]);
+  return Array.isArray(schema.enum) ? schema.enum.map(String) : [];
+}
+
+/**
+ * Items with one of each kind no thread of this run was created on first, then the rest: the
+ * threads a run must create anyway also show every entity_type, so it leaves as few as it can.
+ */
+function unsentKindsFirst(t: CheckContext, op: Operation, items: ItemFixture[]): ItemFixture[] {
+  const unsent = (i: ItemFixture) => !t.session.recorder.everSent(op.operationId, `body entity_type=${i.entityType}`);
+  const first: ItemFixture[] = [];
+  for (const item of items.filter(unsent)) if (!first.some((i) => i.entityType === item.entityType)) first.push(item);
+  return [...first, ...items.filter((i) => !first.includes(i))];
+}
