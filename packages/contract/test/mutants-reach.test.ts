@@ -1,0 +1,204 @@
+// The mutants of the checks that reach further into the contract (inputs.explore, the scenarios
+// that send every documented input, the read-backs of their effects): each a sandbox broken in one
+// way the description states, caught by name; and for each, a harmless variation of the same
+// class (a control) that must pass, so that teeth and false positives are both tested.
+import { afterAll, describe, expect, it } from 'vitest';
+import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox } from './support/servers.js';
+
+afterAll(removeOutputs);
+
+const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
+const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
+  try {
+    const body = JSON.parse(q.body ?? '') as unknown;
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+const withBody = (q: ProxiedRequest, body: Record<string, unknown>): ProxiedRequest => ({
+  ...q,
+  body: JSON.stringify(body),
+});
+
+/** An error answer in the API's dialect, for a mutant that refuses what the contract allows. */
+function refuse(status: number, type: string, code: string): Mutation['response'] {
+  return (r) =>
+    json({ ...r, status }, (b) => {
+      delete b.data;
+      b.error = { type, code, message: 'refused', retryable: false, request_id: r.headers.get('x-request-id') };
+    });
+}
+
+/** Requests whose body matches `when` are refused as invalid input. */
+function refuses(when: (q: ProxiedRequest) => boolean, code: string): Mutation {
+  const answer = refuse(400, 'validation_error', code);
+  return { response: (r, q) => (when(q) && answer ? answer(r, q) : r) };
+}
+
+const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
+const isField = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
+
+const REACH: Mutant[] = [
+  {
+    name: 'refuses extend=transcript, a documented value',
+    caughtBy: 'inputs.explore',
+    only: ['getConversationItem', 'inputs.explore'],
+    mutation: refuses((q) => /[?&]extend=transcript(&|$)/.test(q.path), 'UNSUPPORTED_EXTEND_VALUE'),
+  },
+  {
+    name: 'ignores do_not_disturb (answers the queue unchanged)',
+    caughtBy: 'dialer-queues.each-value',
+    only: ['dialer-queues.each-value'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (!isQueue(q)) return q;
+        const { do_not_disturb: _dropped, ...rest } = bodyOf(q);
+        return withBody(q, rest);
+      },
+    },
+  },
+  {
+    name: 'uses email over user_id (the description says user_id wins)',
+    caughtBy: 'dialer-queues.each-value',
+    only: ['dialer-queues.each-value'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (!isQueue(q) || body.user_id === undefined || body.email === undefined) return q;
+        const { user_id: _ignored, ...rest } = body;
+        return withBody(q, rest);
+      },
+    },
+  },
+  {
+    name: 'keeps the description when a blank one is sent',
+    caughtBy: 'custom-fields.description',
+    only: ['custom-fields.description'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (!isField(q) || typeof body.description !== 'string' || body.description.trim() !== '') return q;
+        const { description: _kept, ...rest } = body;
+        return withBody(q, rest);
+      },
+    },
+  },
+  {
+    name: 'refuses the single values of the receptionist at the top level (one reading only)',
+    caughtBy: 'receptionist.write-back',
+    only: ['receptionist.write-back'],
+    allowWrites: true,
+    mutation: refuses(
+      (q) => q.method === 'PATCH' && pathOf(q).endsWith('/agent') && 'name' in bodyOf(q),
+      'UNKNOWN_FIELD',
+    ),
+  },
+  {
+    name: 'refuses threads on conversation notes',
+    caughtBy: 'threads.create-each-kind',
+    only: ['threads.create-each-kind'],
+    allowWrites: true,
+    mutation: refuses(
+      (q) => q.method === 'POST' && pathOf(q) === '/v2/api/threads' && bodyOf(q).entity_type === 'CONVERSATION_NOTE',
+      'INVALID_THREAD_ENTITY_TYPE',
+    ),
+  },
+  {
+    name: 'refuses an action scoped to a line',
+    caughtBy: 'conversations.action-on-line',
+    only: ['conversations.action-on-line'],
+    allowWrites: true,
+    mutation: refuses(
+      (q) => q.method === 'PUT' && pathOf(q).endsWith('/action') && bodyOf(q).svc_number !== undefined,
+      'INVALID_PHONE_FORMAT',
+    ),
+  },
+];
+
+/** Harmless variations of the same classes: each must pass the checks its mutant fails. */
+const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
+  {
+    // A template key is per team: a server without it answers the documented 404.
+    name: 'answers every template_key with the documented 404',
+    only: ['getConversationItem', 'inputs.explore'],
+    mutation: {
+      response: (r, q) =>
+        /[?&]template_key=/.test(q.path)
+          ? (refuse(404, 'not_found_error', 'SUMMARY_TEMPLATE_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    name: 'answers the queue with its fields in another order',
+    only: ['dialer-queues.each-value'],
+    mutation: {
+      response: (r, q) =>
+        isQueue(q) && r.status === 200
+          ? json(r, (b) => {
+              const data = b.data as Record<string, unknown>;
+              b.data = Object.fromEntries(Object.entries(data).reverse());
+            })
+          : r,
+    },
+  },
+  {
+    // A cleared description may be left out of the answer instead of sent blank.
+    name: 'leaves a cleared description out of the answer',
+    only: ['custom-fields.description'],
+    mutation: {
+      response: (r, q) => {
+        const sent = bodyOf(q).description;
+        if (!isField(q) || r.status !== 200 || typeof sent !== 'string' || sent.trim() !== '') return r;
+        return json(r, (b) => {
+          delete (b.data as Record<string, unknown>).description;
+        });
+      },
+    },
+  },
+  {
+    name: 'answers JSON as application/json; charset=utf-8 (the write-back, a thread per kind, actions per line)',
+    only: ['receptionist.write-back', 'threads.create-each-kind', 'conversations.action-on-line'],
+    mutation: {
+      response: (r) => {
+        if (!r.headers.get('content-type')?.startsWith('application/json')) return r;
+        const headers = new Headers(r.headers);
+        headers.set('content-type', 'application/json; charset=utf-8');
+        return { ...r, headers };
+      },
+    },
+  },
+];
+
+describe('the checks that reach further: each mutant caught by name, each control passing', () => {
+  itCatchesEachByName(REACH);
+
+  for (const control of CONTROLS) {
+    it(`control: ${control.name}`, async () => {
+      const upstream = await sandbox();
+      const proxied = await mutatingProxy(upstream, control.mutation);
+      try {
+        const { result, failed } = await runAgainst(proxied, {
+          name: control.name,
+          caughtBy: '',
+          only: control.only,
+          allowWrites: true,
+        });
+        expect(failed).toEqual([]);
+        const checks = result.report.operations.flatMap((op) => op.checks);
+        for (const id of control.only.filter((x) => x.includes('.')))
+          expect(
+            checks.some((c) => c.id === id && c.status === 'passed'),
+            id,
+          ).toBe(true);
+      } finally {
+        await proxied.close();
+        await upstream.close();
+      }
+    });
+  }
+});
