@@ -118,10 +118,40 @@ const REACH: Mutant[] = [
       'INVALID_PHONE_FORMAT',
     ),
   },
+  {
+    // Each page consistent on its own (response.pagination holds): only the walk sees the rest missing.
+    name: 'counts only the page in total_count on small pages (the rest of the list unreachable)',
+    caughtBy: 'lists.walk',
+    only: ['listCustomFields', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes' && /[?&]size=2(&|$)/.test(q.path)
+          ? json(r, (b) => {
+              const n = (b.data as unknown[]).length;
+              Object.assign(b.pagination as object, { total_count: n, total_pages: n > 0 ? 1 : 0, has_more: false });
+            })
+          : r,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */
 const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
+  {
+    // The same entries, their fields in another order: the walk compares values, not text.
+    name: 'answers list entries with their fields in another order',
+    only: ['listCustomFields', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes'
+          ? json(r, (b) => {
+              b.data = (b.data as Array<Record<string, unknown>>).map((e) =>
+                Object.fromEntries(Object.entries(e).reverse()),
+              );
+            })
+          : r,
+    },
+  },
   {
     // A template key is per team: a server without it answers the documented 404.
     name: 'answers every template_key with the documented 404',

@@ -230,6 +230,10 @@ export const CHECKS = {
     title: 'A description is set, and a blank value clears it',
     source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
   },
+  'lists.walk': {
+    title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
+    source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
+  },
   'inputs.explore': {
     title: 'Every optional query parameter is accepted with each value the contract names for it',
     source: 'query parameters: enum, examples, the team lines for a line filter',

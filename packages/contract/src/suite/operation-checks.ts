@@ -31,6 +31,7 @@ import { documentedInputs } from '../reach/inputs.js';
 import { loadSpec, type Spec } from '../spec.js';
 import { explore, exploreProblems } from './explore-inputs.js';
 import { type CheckContext, check, rule, type Scenario, scenarioOf } from './harness.js';
+import { listProblems, pagingOf, walkList } from './lists-walk.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -211,6 +212,18 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       requests: async (t) => explore(t, op, await baseline(t)),
       problems: exploreProblems,
       passed: (explored) => `sent ${explored.tried.map((x) => x.label).join(', ')}`,
+    });
+
+  // A stateless mock invents each page on its own: only a server that holds the list is walked.
+  if (!changesData && pagingOf(spec, op))
+    rule({
+      id: 'lists.walk',
+      ...where,
+      needs: { stateful: true },
+      requests: async (t) => walkList(t, op, await baseline(t)),
+      problems: listProblems,
+      passed: ({ small, whole }) =>
+        `walked at size ${whole.size} (${whole.pages.length} page) and ${small.size} (${small.pages.length} pages)`,
     });
 
   check('request-id.echo', where, { writes: changesData && !op.requestBody }, async (t) => {

@@ -1,0 +1,150 @@
+// lists.walk: a paged list walked whole, at a small page size and at the largest, compared across
+// its pages. One response at a time (response.pagination) cannot see a total_count that is really
+// the page's length, a gap or a duplicate between pages, or has_more set on the last page; the
+// walk can. The paging parameters are those the Pagination schema names (page, size) among the
+// operation's query parameters; the largest size is info.x-svc-limits.page_size_max.
+import { isDeepStrictEqual } from 'node:util';
+import { isObject, type Operation } from '@svc/spec-runtime';
+import type { OpRequest } from '../checks/expect.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Spec } from '../spec.js';
+import type { CheckContext, Problem } from './harness.js';
+
+/** The small page size of the walk: pages of two show gaps and duplicates between pages. */
+const SMALL = 2;
+/** At most this many pages per walk: a larger list is walked with pages big enough to fit. */
+const MAX_PAGES = 25;
+
+/** The operation's page and size parameters, when it is a paged list (both named by Pagination). */
+export function pagingOf(spec: Spec, op: Operation): { page: string; size: string } | undefined {
+  const names = Object.keys(spec.schema('Pagination')?.properties ?? {});
+  const query = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
+  const [page, size] = ['page', 'size'].filter((n) => names.includes(n) && query.includes(n));
+  return page && size ? { page, size } : undefined;
+}
+
+interface Page {
+  exchange: Exchange;
+  entries: unknown[];
+  pagination: Record<string, unknown>;
+}
+
+export interface Walk {
+  size: number;
+  pages: Page[];
+  /** The page after the last, as answered. */
+  past?: Exchange;
+}
+
+function pageOf(exchange: Exchange): Page | undefined {
+  const body = exchange.body;
+  if (!isObject(body)) return undefined;
+  const { data, pagination } = body as { data?: unknown; pagination?: unknown };
+  if (!Array.isArray(data) || !isObject(pagination)) return undefined;
+  return { exchange, entries: data, pagination: pagination as Record<string, unknown> };
+}
+
+async function walk(t: CheckContext, base: OpRequest, names: { page: string; size: string }, size: number) {
+  const result: Walk = { size, pages: [] };
+  const at = (page: number) =>
+    t.call({ ...base, query: { ...base.query, [names.page]: String(page), [names.size]: String(size) } });
+  for (let n = 1; n <= MAX_PAGES; n++) {
+    const exchange = await at(n);
+    const page = pageOf(exchange);
+    if (!page) return { ...result, past: exchange };
+    result.pages.push(page);
+    if (page.pagination.has_more !== true) break;
+  }
+  result.past = await at(result.pages.length + 1);
+  return result;
+}
+
+export interface Walks {
+  small: Walk;
+  whole: Walk;
+}
+
+/** Walks the list at the largest size, then at a small one (larger when the list needs more than MAX_PAGES). */
+export async function walkList(t: CheckContext, op: Operation, base: OpRequest): Promise<Walks> {
+  const names = pagingOf(t.spec, op);
+  if (!names) return t.skip('not a paged list');
+  const whole = await walk(t, base, names, Number(t.spec.pageSizeMax));
+  const total = Number(whole.pages[0]?.pagination.total_count ?? 0);
+  const small = await walk(t, base, names, Math.max(SMALL, Math.ceil(total / MAX_PAGES)));
+  return { small, whole };
+}
+
+/** Entries compared as values, whatever their key order. */
+const sameEntry = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
+
+function walkProblems(w: Walk, reference: unknown[]): Problem[] {
+  const problems: Problem[] = [];
+  const first = w.pages[0];
+  if (!first)
+    return [
+      {
+        message: `size ${w.size}: the first page is not a list with pagination`,
+        ...(w.past ? { exchange: w.past } : {}),
+      },
+    ];
+  const union = w.pages.flatMap((p) => p.entries);
+  const total = first.pagination.total_count;
+  for (const [i, p] of w.pages.entries()) {
+    const last = i === w.pages.length - 1;
+    const where = `size ${w.size}, page ${i + 1} of ${w.pages.length}`;
+    if (p.pagination.total_count !== total)
+      problems.push({
+        message: `${where}: total_count ${String(p.pagination.total_count)}, page 1 said ${String(total)}`,
+        exchange: p.exchange,
+      });
+    if (p.pagination.total_pages !== undefined && p.pagination.total_pages !== first.pagination.total_pages)
+      problems.push({
+        message: `${where}: total_pages ${String(p.pagination.total_pages)}, page 1 said ${String(first.pagination.total_pages)}`,
+        exchange: p.exchange,
+      });
+    if ((p.pagination.has_more === true) === last)
+      problems.push({
+        message: `${where}: has_more is ${String(p.pagination.has_more)} on ${last ? 'the last page' : 'a page before the last'}`,
+        exchange: p.exchange,
+      });
+  }
+  const lastPage = w.pages.at(-1) as Page;
+  if (total !== union.length)
+    problems.push({
+      message: `size ${w.size}: total_count is ${String(total)}, but the pages hold ${union.length} entries in all`,
+      exchange: lastPage.exchange,
+    });
+  if (first.pagination.total_pages !== undefined && first.pagination.total_pages !== w.pages.length)
+    problems.push({
+      message: `size ${w.size}: total_pages is ${String(first.pagination.total_pages)}, but ${w.pages.length} pages were walked`,
+      exchange: lastPage.exchange,
+    });
+  const left = [...reference];
+  for (const entry of union) {
+    const i = left.findIndex((r) => sameEntry(r, entry));
+    if (i < 0)
+      problems.push({
+        message: `size ${w.size}: an entry appears on more pages than the whole list holds it: ${JSON.stringify(entry).slice(0, 120)}`,
+        exchange: lastPage.exchange,
+      });
+    else left.splice(i, 1);
+  }
+  if (left.length > 0)
+    problems.push({
+      message: `size ${w.size}: ${left.length} entr${left.length === 1 ? 'y' : 'ies'} of the whole list on no page (a gap), e.g. ${JSON.stringify(left[0]).slice(0, 120)}`,
+      exchange: lastPage.exchange,
+    });
+  const past = w.past ? pageOf(w.past) : undefined;
+  if (past && past.entries.length > 0)
+    problems.push({
+      message: `size ${w.size}: the page after the last holds ${past.entries.length} entries`,
+      exchange: past.exchange,
+    });
+  return problems;
+}
+
+/** The pages partition the whole: each walk against the list read at the largest size (where it fits one page). */
+export function listProblems({ small, whole }: Walks): Problem[] {
+  const reference = whole.pages.length === 1 ? (whole.pages[0] as Page).entries : whole.pages.flatMap((p) => p.entries);
+  return [...walkProblems(whole, reference), ...walkProblems(small, reference)];
+}
