@@ -684,3 +684,32 @@ describe('input coverage (reach/inputs.ts)', () => {
     expect(defaultMinInputCoverage({ profile: 'mock', allowWrites: true, only: [] })).toBe(0);
   });
 });
+
+describe('the traceability of the rule extensions (reach/rules.ts)', () => {
+  it('has a check for every rule a rule extension of the spec encodes, and no claim on a rule it lacks', async () => {
+    const { ruleExtensions, traceGaps } = await import('../src/reach/rules.js');
+    expect(ruleExtensions(spec).map((r) => r.id)).toEqual(
+      expect.arrayContaining([
+        'x-svc-transitions action ARCHIVE (any → archived)',
+        'x-svc-merge-rules replaced',
+        'x-svc-option-rules LABEL_UNIQUE',
+        'x-svc-input-rules precedence user_id, email',
+      ]),
+    );
+    expect(traceGaps(spec)).toEqual({ unclaimed: [], stale: [] });
+  });
+
+  it('names a rule added to the spec without a check, and a claim on a rule removed from it', async () => {
+    const { createRequire } = await import('node:module');
+    const { traceGaps } = await import('../src/reach/rules.js');
+    const bundle = structuredClone(createRequire(import.meta.url)('@svc/openapi/openapi.json')) as {
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
+    const queue = bundle.components.schemas.UpdateDialingQueueRequest as Record<string, unknown>;
+    queue['x-svc-input-rules'] = [{ kind: 'mutual-exclusion', fields: ['name', 'email'] }];
+    expect(traceGaps(loadSpec(bundle))).toEqual({
+      unclaimed: ['x-svc-input-rules mutual-exclusion name, email'],
+      stale: ['x-svc-input-rules precedence user_id, email'],
+    });
+  });
+});
