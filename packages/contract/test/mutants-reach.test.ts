@@ -133,6 +133,18 @@ const REACH: Mutant[] = [
           : r,
     },
   },
+  {
+    // Only the first line is the baseline's: a server broken on another line is seen by walking them all.
+    name: 'answers the receptionist of the last line of the team with 404 PHONE_NUMBER_NOT_FOUND',
+    caughtBy: 'reads.every-line',
+    only: ['getReceptionist', 'reads.every-line'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && /^\/v2\/api\/numbers\/%2B442071838700\/agent$/i.test(pathOf(q))
+          ? (refuse(404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */
@@ -148,6 +160,18 @@ const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
               b.data = (b.data as Array<Record<string, unknown>>).map((e) =>
                 Object.fromEntries(Object.entries(e).reverse()),
               );
+            })
+          : r,
+    },
+  },
+  {
+    name: 'answers the receptionist of every line with its blocks in another order',
+    only: ['getReceptionist', 'reads.every-line'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q).endsWith('/agent')
+          ? json(r, (b) => {
+              b.data = Object.fromEntries(Object.entries(b.data as Record<string, unknown>).reverse());
             })
           : r,
     },

@@ -230,6 +230,10 @@ export const CHECKS = {
     title: 'A description is set, and a blank value clears it',
     source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
   },
+  'reads.every-line': {
+    title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
+    source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
+  },
   'lists.walk': {
     title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
     source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',

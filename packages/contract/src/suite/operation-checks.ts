@@ -29,6 +29,7 @@ import { type ApiRequest, errorCode, errorOf, header } from '../http/exchange.js
 import type { ConfigKey } from '../model.js';
 import { documentedInputs } from '../reach/inputs.js';
 import { loadSpec, type Spec } from '../spec.js';
+import { eachLineProblems, linePathParameter, readEachLine } from './each-line.js';
 import { explore, exploreProblems } from './explore-inputs.js';
 import { type CheckContext, check, rule, type Scenario, scenarioOf } from './harness.js';
 import { listProblems, pagingOf, walkList } from './lists-walk.js';
@@ -212,6 +213,16 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
       requests: async (t) => explore(t, op, await baseline(t)),
       problems: exploreProblems,
       passed: (explored) => `sent ${explored.tried.map((x) => x.label).join(', ')}`,
+    });
+
+  if (!changesData && linePathParameter(spec, op, LINE_FORBIDDEN))
+    rule({
+      id: 'reads.every-line',
+      ...where,
+      needs: { stateful: true },
+      requests: async (t) => readEachLine(t, op, await baseline(t), LINE_FORBIDDEN),
+      problems: eachLineProblems,
+      passed: ({ reads }) => `read on ${reads.map((r) => `${r.line} (${r.key})`).join(', ')}`,
     });
 
   // A stateless mock invents each page on its own: only a server that holds the list is walked.
