@@ -89,14 +89,20 @@ const REACH: Mutant[] = [
     },
   },
   {
-    name: 'refuses the single values of the receptionist at the top level (one reading only)',
+    // Refusing the flat single values is a reading the contract allows (body-form); storing a value
+    // other than the one written back is not.
+    name: 'stores a greeting other than the one written back',
     caughtBy: 'receptionist.write-back',
     only: ['receptionist.write-back'],
     allowWrites: true,
-    mutation: refuses(
-      (q) => q.method === 'PATCH' && pathOf(q).endsWith('/agent') && 'name' in bodyOf(q),
-      'UNKNOWN_FIELD',
-    ),
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (q.method !== 'PATCH' || !pathOf(q).endsWith('/agent') || typeof body.greeting_message !== 'string')
+          return q;
+        return withBody(q, { ...body, greeting_message: `${body.greeting_message} (changed)` });
+      },
+    },
   },
   {
     name: 'refuses threads on conversation notes',

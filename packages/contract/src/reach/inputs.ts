@@ -11,10 +11,12 @@ import {
   isObject,
   type JsonObject,
   type Operation,
+  propertiesOf,
   requiredOf,
   typesOf,
   type Violation,
 } from '@svc/spec-runtime';
+import { bodyFormFields } from '../checks/readings.js';
 import { type ApiRequest, wireOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import { inputRulesOf, ruleSent } from './input-rules.js';
@@ -141,6 +143,31 @@ function bodyInputs(spec: Spec, op: Operation, out: DocumentedInputs): void {
   }
 }
 
+/**
+ * Where a body's form is ambiguous (x-svc-ambiguity body-form: the receptionist's single values
+ * flat or inside `agent`), the two places of one field are one input: `body agent.name` and
+ * `body name` both read `body name`, and the block itself is no input of its own. Identity elsewhere.
+ */
+function formAlias(spec: Spec, op: Operation): (id: string) => string | undefined {
+  const placed = bodyFormFields(spec, op);
+  if (placed.size === 0 || !op.requestBody) return (id) => id;
+  const top = propertiesOf(spec.contract, spec.resolve(op.requestBody.schemaPointer));
+  const blocks = [...placed].filter((n) => top[n] !== undefined && typesOf(top[n] as JsonObject).includes('object'));
+  return (id) => {
+    for (const block of blocks) {
+      if (id === `body ${block}`) return undefined;
+      const prefix = `body ${block}.`;
+      if (id.startsWith(prefix) && placed.has(/^[^.[= ]+/.exec(id.slice(prefix.length))?.[0] ?? ''))
+        return `body ${id.slice(prefix.length)}`;
+    }
+    return id;
+  };
+}
+
+const aliased = (ids: readonly string[], alias: (id: string) => string | undefined): string[] => [
+  ...new Set(ids.map(alias).filter((id): id is string => id !== undefined)),
+];
+
 const memo = new WeakMap<Operation, DocumentedInputs>();
 
 /** Everything the operation documents about its input, read from the bundle. */
@@ -166,7 +193,8 @@ export function documentedInputs(spec: Spec, op: Operation): DocumentedInputs {
   }
   bodyInputs(spec, op, out);
   for (const r of inputRulesOf(spec, op)) out.sent.push(r.id);
-  const unique = { sent: [...new Set(out.sent)], rules: [...new Set(out.rules)] };
+  const alias = formAlias(spec, op);
+  const unique = { sent: aliased(out.sent, alias), rules: aliased(out.rules, alias) };
   memo.set(op, unique);
   return unique;
 }
@@ -236,11 +264,14 @@ export function exercisedInputs(
     }
     if (request.rawBody === undefined) bodyPaths(request.body, '', carried);
     for (const r of inputRulesOf(spec, op)) if (ruleSent(r, request.body)) carried.add(r.id);
-    return { sent: documented.sent.filter((id) => carried.has(id)), broke: [] };
+    const sent = new Set(aliased([...carried], formAlias(spec, op)));
+    return { sent: documented.sent.filter((id) => sent.has(id)), broke: [] };
   }
   if (status < 400 || status >= 500 || request.rawBody !== undefined) return { sent: [], broke: [] };
   const violations = spec.contract.validateRequest(op, partsOf(spec, request, params));
-  const broken = new Set(violations.filter((v) => !COMBINATORS.has(v.keyword)).map(ruleOf));
+  const broken = new Set(
+    aliased(violations.filter((v) => !COMBINATORS.has(v.keyword)).map(ruleOf), formAlias(spec, op)),
+  );
   const [only] = broken;
   return { sent: [], broke: broken.size === 1 && only && documented.rules.includes(only) ? [only] : [] };
 }

@@ -3,7 +3,8 @@
 // value or one collection, compare everything else with the configuration read before, and put
 // the original back.
 import { isObject } from '@svc/spec-runtime';
-import { expectedFor } from '../checks/expect.js';
+import { errorProblems, expectedFor } from '../checks/expect.js';
+import { BODY_FORM, bodyFormReading } from '../checks/readings.js';
 import { need } from '../fixtures.js';
 import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
@@ -101,7 +102,15 @@ operationChecks('updateReceptionist', {
       const before = await read(t, number);
       const body = writeBack(t, number, before.config, 'top');
       if (!body) return t.skip('the configuration as read is not a body the update accepts');
-      const written = await update(t, number, body);
+      let written = await update(t, number, body);
+      // A server taking the other body form (x-svc-ambiguity body-form) refuses the flat single
+      // values as unknown: that reading is accepted, and the configuration written back in its form.
+      const otherForm = bodyFormReading(t.spec, op, { params: { number }, body }, Object.keys(body));
+      const nested = writeBack(t, number, before.config, 'agent');
+      if (otherForm && nested && errorProblems(written, otherForm).length === 0) {
+        t.pass(`the flat single values refused as unknown (${BODY_FORM}: the agent form); written back in that form`);
+        written = await update(t, number, nested);
+      }
       if (
         !t.expect(ok(written), `writing the configuration back as read: expected 200, got ${written.status}`, written)
       )
