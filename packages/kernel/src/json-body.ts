@@ -17,6 +17,9 @@ import type { KernelRequest } from './node-request.js';
 
 export type { BodyLimits, BodyResult, CheckedBody };
 
+/** A body read: `validated` when the worker validated the whole request with it (never again on the main thread). */
+export type ReadBody = CheckedBody | (Extract<CheckedBody, { ok: true }> & { validated: true });
+
 export interface BodyOffloadOptions {
   contract: Contract;
   minBytes: number;
@@ -29,7 +32,7 @@ export async function readJsonBody(
   required: boolean,
   limits: BodyLimits,
   offload?: BodyOffloadOptions,
-): Promise<CheckedBody> {
+): Promise<ReadBody> {
   const contentType = request.headers.get('content-type');
   const unsupported = unsupportedContentType(contentType);
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
@@ -40,7 +43,14 @@ export async function readJsonBody(
   if (bytes === 'aborted')
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
   if (offload && bytes !== 'too-large' && bytes.byteLength >= offload.minBytes) {
-    return checkInWorker(offload.contract, { ...offload.request(), bytes, contentType, required, limits });
+    const checked = await checkInWorker(offload.contract, {
+      ...offload.request(),
+      bytes,
+      contentType,
+      required,
+      limits,
+    });
+    return checked.ok ? { ...checked, validated: true } : checked;
   }
   return parseJsonBody(bytes, contentType, required, limits);
 }

@@ -3,7 +3,7 @@
 // the server's answer whole.
 import { createRequire } from 'node:module';
 import { loadContract, MAX_FIELD_ERRORS } from '@svc/spec-runtime';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { checkInWorker } from '../src/body-offload.js';
 import { createKernel } from '../src/index.js';
 
@@ -65,6 +65,24 @@ describe('a body at or over the offload size', () => {
     const { status } = await post(kernelWith(1, received), '/v2/api/threads', body);
     expect(status).toBe(200);
     expect(received).toEqual([{ entity_type: 'CALL', entity_id: 'cll-9Jd3kW2p', content }]);
+  });
+});
+
+describe('work done once', () => {
+  it('validates a valid large body in the worker only: no validation on the main thread', async () => {
+    const validations = vi.spyOn(contract, 'validateRequest');
+    try {
+      const large = `{"entity_type":"CALL","entity_id":"cll-9Jd3kW2p","content":"${'\\u00e9'.repeat(4000)}"}`;
+      expect(large.length).toBeGreaterThanOrEqual(16 * 1024);
+      expect((await post(kernelWith(16 * 1024), '/v2/api/threads', large)).status).toBe(200);
+      expect(validations).toHaveBeenCalledTimes(0);
+      // The same request with a small body is validated here, once: the count would see one.
+      const small = '{"entity_type":"CALL","entity_id":"cll-9Jd3kW2p","content":"Call back"}';
+      expect((await post(kernelWith(16 * 1024), '/v2/api/threads', small)).status).toBe(200);
+      expect(validations).toHaveBeenCalledTimes(1);
+    } finally {
+      validations.mockRestore();
+    }
   });
 });
 

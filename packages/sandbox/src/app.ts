@@ -17,6 +17,7 @@ import type { SandboxState } from './store/model.js';
 import { Store } from './store/store.js';
 import { issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
+import { unknownFieldSuggestion } from './unknown-field.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 import { handleWebhookTrigger } from './webhook-trigger-route.js';
 
@@ -89,6 +90,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // Handlers see only the store, the key and the URL, answer synchronously, and the store
     // changes only through writes: a read's answer can be kept until the next write.
     readCache: true,
+    suggestionFor: unknownFieldSuggestion,
     ...(options.docUrl ? { docUrl: options.docUrl } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxBodyDepth !== undefined ? { maxBodyDepth: options.maxBodyDepth } : {}),

@@ -213,7 +213,7 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
     it('answers 405 METHOD_NOT_ALLOWED with Allow for a documented path and an undocumented method', async () => {
       const res = await h().delete('/v2/api/threads');
       expect(res).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
-      expect(res.headers.get('allow')).toBe('GET, POST');
+      expect(res.headers.get('allow')).toBe('GET, POST, HEAD');
       expect((await h().send('PATCH', '/v2/api/conversations/items/batch', { body: {} })).code).toBe(
         'METHOD_NOT_ALLOWED',
       );

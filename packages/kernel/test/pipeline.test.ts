@@ -1,0 +1,77 @@
+// The pipeline's own test: the order of its steps, once. Each step's behaviour is tested on its
+// own (steps.test.ts, http-semantics.test.ts, ...); here, the way a request goes, and which step
+// answers a request that several would refuse.
+import { createRequire } from 'node:module';
+import { loadContract } from '@svc/spec-runtime';
+import { describe, expect, it } from 'vitest';
+import { fetchAdapter } from '../src/adapters.js';
+import type { Credentials } from '../src/auth.js';
+import { createKernel, kernelServices } from '../src/kernel.js';
+import { createPipeline, kernelSteps } from '../src/pipeline.js';
+
+const require = createRequire(import.meta.url);
+const contract = loadContract(require('@svc/openapi/openapi.json'));
+const keys: Record<string, Credentials> = {
+  full: { key: 'full', scopes: Object.keys(contract.scopes) },
+  none: { key: 'none', scopes: [] },
+};
+const options = {
+  contract,
+  findKey: (token: string) => keys[token],
+  answer: () => ({ status: 200, body: { data: {} } }),
+};
+
+describe('the pipeline', () => {
+  it('takes a valid keyed write through every step, in this order', async () => {
+    const services = kernelServices({ ...options, readCache: true });
+    const visited: string[] = [];
+    const steps = kernelSteps(services).map((step) => ({
+      name: step.name,
+      run: (x: Parameters<typeof step.run>[0], next: Parameters<typeof step.run>[1]) => {
+        visited.push(step.name);
+        return step.run(x, next);
+      },
+    }));
+    const fetch = fetchAdapter(createPipeline({ services, steps, onCrash: () => undefined }), options.findKey);
+    const response = await fetch(
+      new Request('http://x/v2/api/threads', {
+        method: 'POST',
+        headers: { Authorization: 'Api-Key full', 'Content-Type': 'application/json', 'Idempotency-Key': 'k1' },
+        body: JSON.stringify({ entity_type: 'CALL', entity_id: 'cll-9Jd3kW2p', content: 'Call back' }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(visited).toEqual([
+      'request id',
+      'rate limit: count',
+      'route',
+      'rate limit: refuse past the budget',
+      'authentication',
+      'scopes and plan',
+      'idempotency',
+      'body',
+      'validation',
+      'read cache',
+      'answer',
+    ]);
+  });
+
+  it('answers a request that several steps would refuse from the first of them', async () => {
+    const kernel = createKernel({ ...options, rateLimits: { readsPerSecond: 1 }, clock: () => 5_000 });
+    const send = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+      const response = await kernel.fetch(new Request(`http://x${path}`, { method, headers, body: body ?? null }));
+      return `${response.status} ${((await response.json()) as { error: { code: string } }).error.code}`;
+    };
+    const noScope = { Authorization: 'Api-Key none' };
+    const text = { Authorization: 'Api-Key full', 'Content-Type': 'text/plain' };
+    expect(await send('GET', '/v2/api/nowhere')).toBe('404 ENDPOINT_NOT_FOUND'); // before the budget's refusal
+    expect(await send('DELETE', '/v2/api/tags')).toBe('405 METHOD_NOT_ALLOWED');
+    expect(await send('GET', '/v2/api/tags')).toBe('429 RATE_LIMIT_EXCEEDED'); // before authentication
+    expect(await send('POST', '/v2/api/threads', { Authorization: 'Api-Key nobody' })).toBe('401 API_KEY_INVALID');
+    expect(await send('POST', '/v2/api/threads', noScope, '{')).toBe('403 API_KEY_INSUFFICIENT_SCOPE'); // before the body
+    expect(await send('POST', '/v2/api/threads', text, '{}')).toBe('415 UNSUPPORTED_MEDIA_TYPE'); // before validation
+    expect(await send('POST', '/v2/api/threads', { ...text, 'Content-Type': 'application/json' }, '{}')).toBe(
+      '400 INVALID_REQUEST',
+    );
+  });
+});
