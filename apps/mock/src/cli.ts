@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // svc-mock: the Prism-powered mock on http://127.0.0.1:4011, answering in the API's error dialect;
 // --plain starts prism-cli's plain `prism mock` of the same bundle instead, for comparison.
-import { bundledContract, Cli } from '@svc/server-kernel';
+import { bundledContract } from '@svc/server-kernel';
+import { Cli, portUsage } from '@svc/server-kernel/cli';
 import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.js';
 import { loadKeysFile, type MockKey } from './keys-file.js';
+
+/** Where the port comes from after --port, in order. */
+const PORT_VARIABLES = ['SVC_MOCK_PORT', 'PORT'];
 
 // Prism is imported and the contract loaded only once the arguments are known to be usable, so --help
 // and usage errors answer at once.
@@ -14,7 +18,7 @@ Mock of the Team Communications Service API: Prism serves every documented examp
 layer answers invalid requests, bad keys and unknown routes with the API's own error bodies.
 
 Options:
-  --port <n>      Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+${portUsage(PORT_VARIABLES, DEFAULT_PORT)}
   --host <host>   Interface to bind (default ${DEFAULT_HOST})
   --keys <file>   Known keys and scopes, {"keys":[{"key":"...","scopes":["..."]}]}: unknown keys get
                   401 API_KEY_INVALID and missing scopes 403 (default: any Api-Key is accepted)
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
     plain: { type: 'boolean' },
   });
   if (!values) return;
-  const port = cli.port(values.port, DEFAULT_PORT);
+  const port = cli.port(values.port, PORT_VARIABLES, DEFAULT_PORT);
   const host = values.host ?? DEFAULT_HOST;
 
   if (values.plain) {

@@ -53,7 +53,27 @@ it('prints its usage with --help', () => {
   expect(run.status).toBe(0);
   for (const option of ['--port', '--host', '--keys', '--plain', '--dynamic', 'Prefer'])
     expect(run.stdout).toContain(option);
-  expect(run.stdout).toContain('4011');
+  expect(run.stdout).toContain('--port <n>         Port to listen on (default: $SVC_MOCK_PORT, else $PORT, else 4011;');
+});
+
+it('reads its port from SVC_MOCK_PORT, else PORT; an empty one is an error, not port 0', () => {
+  requireBuild();
+  const env = (vars: Record<string, string>) => ({
+    ...process.env,
+    SVC_MOCK_PORT: undefined,
+    PORT: undefined,
+    ...vars,
+  });
+  for (const [name, vars] of [
+    ['PORT', { PORT: '' }],
+    ['SVC_MOCK_PORT', { SVC_MOCK_PORT: '', PORT: '4999' }],
+  ] as const) {
+    const run = spawnSync(process.execPath, [cli], { encoding: 'utf8', env: env(vars) });
+    expect([run.status, run.stderr.split('\n')[0]]).toEqual([
+      2,
+      `svc-mock: ${name} must be an integer from 0 to 65535, got an empty value`,
+    ]);
+  }
 });
 
 it('refuses unknown options, bad ports and bad keys files with exit code 2', () => {

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { type BodyTask, type CheckedBody, type Contract, checkJsonRequest } from '@svc/spec-runtime';
 
-const workerFile = createRequire(import.meta.url).resolve('@svc/spec-runtime/body-worker');
+// The built worker, also when this module runs from src (tests): the package's own export.
+const workerFile = createRequire(import.meta.url).resolve('@svc/server-kernel/body-worker');
 
 class BodyOffload {
   private worker: Worker | undefined;

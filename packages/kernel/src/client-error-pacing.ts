@@ -11,7 +11,8 @@
 // closes it, as before. At most MAX_MALFORMED_WAITING connections wait; past that, one is closed
 // unanswered.
 import type { Socket } from 'node:net';
-import { answerClientError, type Contract, canAnswerClientError } from '@svc/spec-runtime';
+import type { Contract } from '@svc/spec-runtime';
+import { answerClientError, canAnswerClientError } from './malformed-http.js';
 import { SharedBudget } from './shared-budget.js';
 
 /** Answers to malformed HTTP per second, all connections together (half a second of it at once). */

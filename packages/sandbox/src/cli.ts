@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
-import { bundledContract, Cli } from '@svc/server-kernel';
+import { bundledContract } from '@svc/server-kernel';
+import { Cli, portUsage } from '@svc/server-kernel/cli';
 import { RESET_PATH } from './app.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
@@ -11,6 +12,8 @@ import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = bundledContract().limits;
 const MIB = 1024 * 1024;
+/** Where the port comes from after --port, in order. */
+const PORT_VARIABLES = ['SVC_SANDBOX_PORT', 'PORT'];
 
 const USAGE = `Usage: svc-sandbox [options]
        svc-sandbox trigger <topic> --url <url>   (send a webhook delivery; trigger --help)
@@ -18,7 +21,7 @@ const USAGE = `Usage: svc-sandbox [options]
 Runs the stateful sandbox of the Team Communications Service API (in memory, seeded).
 
 Options:
-  --port <n>         Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)
+${portUsage(PORT_VARIABLES, DEFAULT_PORT)}
   --host <host>      Interface to bind (default ${DEFAULT_HOST})
   --seed <file>      Seed JSON to load instead of the bundled fixtures/seed.json
   --no-rate-limit    Turn off the ${readRequestsPerSecond} reads/s and ${writeRequestsPerSecond} writes/s per-key limits
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
     'docs-rate': { type: 'string' },
   });
   if (!values) return;
-  const port = cli.port(values.port, DEFAULT_PORT);
+  const port = cli.port(values.port, PORT_VARIABLES, DEFAULT_PORT);
   const docsUrl = values['docs-url'];
   if (docsUrl !== undefined && !URL.canParse(docsUrl)) cli.fatal(`--docs-url must be an absolute URL, got ${docsUrl}`);
   const docsRate = values['docs-rate'];

@@ -19,6 +19,37 @@ it('prints its usage with --help', () => {
     expect(run.stdout).toContain(option);
 });
 
+it('reads its port from --port, else SVC_SANDBOX_PORT, else PORT, and says so in --help', async () => {
+  requireBuild();
+  const help = spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout;
+  expect(help).toContain('--port <n>         Port to listen on (default: $SVC_SANDBOX_PORT, else $PORT, else 4010;');
+  const env = (vars: Record<string, string>) => ({
+    ...process.env,
+    SVC_SANDBOX_PORT: undefined,
+    PORT: undefined,
+    ...vars,
+  });
+  const empty = spawnSync(process.execPath, [cli], { encoding: 'utf8', env: env({ PORT: '' }) });
+  expect([empty.status, empty.stderr.split('\n')[0]]).toEqual([
+    2,
+    'svc-sandbox: PORT must be an integer from 0 to 65535, got an empty value',
+  ]);
+  // A port held by another server: the error names the port the command read.
+  const { createServer } = await import('node:net');
+  const holder = createServer();
+  await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+  const held = String((holder.address() as { port: number }).port);
+  try {
+    const sources: Record<string, string>[] = [{ PORT: held }, { SVC_SANDBOX_PORT: held, PORT: 'not-read' }];
+    for (const vars of sources) {
+      const run = spawnSync(process.execPath, [cli], { encoding: 'utf8', env: env(vars), timeout: 15_000 });
+      expect(run.stderr, JSON.stringify(vars)).toContain(`port ${held} on 127.0.0.1 is already in use`);
+    }
+  } finally {
+    holder.close();
+  }
+});
+
 it('refuses unknown options and bad values with exit code 2', () => {
   requireBuild();
   expect(spawnSync(process.execPath, [cli, '--nope'], { encoding: 'utf8' }).status).toBe(2);
@@ -49,7 +80,7 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
       // A hang is caught by the test's own limit (sized for a loaded machine, vitest.config.ts).
     });
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-    expect(url).toBeDefined();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
     expect(output).toContain('sbx_demo_full_access');
     expect(output).toContain('demo keys');
     expect(output).toContain('Rate limits: off');

@@ -1,8 +1,6 @@
 export { apiKeyOf } from './api-key.js';
 export type { Catalogue, CatalogueEntry } from './catalogue.js';
 export { isRetryable, readCatalogue, readStatusesOfType } from './catalogue.js';
-export type { ClientErrorSocket } from './client-error.js';
-export { answerClientError, canAnswerClientError, clientErrorResponse } from './client-error.js';
 export type { Contract, Limits, LoadContractOptions } from './contract.js';
 export { DEFAULT_DOC_URL_BASE, loadContract, readLimits } from './contract.js';
 export {

@@ -35,6 +35,22 @@ function parse(response: string) {
   return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
+describe('HEAD on a running sandbox', () => {
+  it("answers GET's status and headers without the body", async () => {
+    const request = (method: string) =>
+      `${method} /v2/api/tags HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: req_headheadhead\r\nAuthorization: Api-Key sbx_demo_full_access\r\n\r\n`;
+    const split = (answer: string) => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      return { head: head.split('\r\n').filter((line) => !line.startsWith('Date:')), body };
+    };
+    const get = split(await raw(request('GET')));
+    const head = split(await raw(request('HEAD')));
+    expect(get.head[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(get.body).data.length).toBeGreaterThan(0);
+    expect(head).toEqual({ head: get.head, body: '' });
+  });
+});
+
 describe('malformed HTTP gets the documented error body', () => {
   const cases: Array<[string, string]> = [
     ['a header with a bad byte', 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n'],
@@ -44,6 +60,8 @@ describe('malformed HTTP gets the documented error body', () => {
     ],
     ['a 100 kB URL', `GET /v2/api/tags?q=${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
     ['a request line that is not HTTP', 'HELLO\r\n\r\n'],
+    ['no Host header', 'GET /v2/api/tags HTTP/1.1\r\nAuthorization: Api-Key sbx_demo_full_access\r\n\r\n'],
+    ['two Host headers', 'GET /v2/api/tags HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n'],
   ];
   it.each(cases)('%s', async (_name, bytes) => {
     const { status, headers, body } = parse(await raw(bytes));

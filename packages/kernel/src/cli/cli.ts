@@ -2,6 +2,7 @@
 // usage errors answered with the usage and exit code 2, --help, the port checked, a crash reported
 // with its stack (exit 1) and a clean stop on SIGINT or SIGTERM.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { choosePort } from './port.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true }>>['values'];
@@ -36,13 +37,11 @@ export class Cli {
     return undefined;
   }
 
-  /** --port: digits only, 0 (any free port) to 65535; the default when absent. */
-  port(value: string | undefined, fallback: number): number {
-    if (value === undefined) return fallback;
-    // Digits only, so Number() gives a whole number of at least 0: only the top needs checking.
-    if (!/^\d+$/.test(value) || Number(value) > 65535)
-      this.fatal(`--port must be an integer from 0 to 65535, got ${value}`);
-    return Number(value);
+  /** The port from --port, else the environment variables named, else the default (see port.ts). */
+  port(flag: string | undefined, envNames: readonly string[], fallback: number): number {
+    const choice = choosePort({ flag, env: process.env, envNames, fallback });
+    if ('error' in choice) this.fatal(choice.error);
+    return choice.port;
   }
 
   /** Runs the command; an unexpected error prints its stack and exits 1. */
