@@ -1,39 +1,21 @@
-// A tiny static file server for dist/: used by `pnpm docs` and by the browser test. Loopback
-// only; GET and HEAD. @fastify/send (as the sandbox's /docs) resolves the path, refuses `..`,
-// picks the Content-Type and streams the file.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import send from '@fastify/send';
+// The static server of dist/: used by `pnpm docs` and by the browser test. Loopback only. The
+// files are served by the sandbox's docs handler (the one static handler of the docs folder:
+// @fastify/send, `..` and links out of the folder refused, GET and HEAD only), mounted at the
+// root and revalidated on every load (the docs are rebuilt in place: never a stale page), over
+// the kernel's node:http server.
+import { withDocs } from '@svc/sandbox';
+import { bundledContract, listen } from '@svc/server-kernel';
 
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
 }
 
+const notFound = () => new Response('Not found', { status: 404 });
+
 /** Starts a server on 127.0.0.1; port 0 picks a free one. */
 export async function startStaticServer(root: string, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
-  const server = createServer(async (request, response) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    // The docs are rebuilt in place; never let a browser keep a stale page.
-    const { statusCode, headers, stream } = await send(request, pathname, { root, cacheControl: false });
-    response.writeHead(statusCode, { ...headers, 'cache-control': 'no-cache' });
-    stream.pipe(response);
-  });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, host, () => done());
-  });
-  const address = server.address() as AddressInfo;
-  return {
-    url: `http://${host}:${address.port}/`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
+  const files = withDocs(notFound, root, { mount: '', maxAgeSeconds: 0, bytesPerSecond: false });
+  const running = await listen(files, bundledContract(), port, host);
+  return { url: `${running.url}/`, close: running.close };
 }

@@ -34,7 +34,8 @@ describe('static server', () => {
   it('never serves outside its root', async () => {
     for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt']) {
       const response = await fetch(`${server.url.slice(0, -1)}${path}`);
-      expect(response.status, path).not.toBe(200);
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).toBe('Not found');
     }
   });
 

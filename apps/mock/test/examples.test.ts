@@ -33,7 +33,7 @@ describe.each(contract.operations.map((op) => [op.operationId, op] as const))('%
     const sent = await harness.send(op.method, url, {
       ...(body ? { body } : {}),
       headers: { Prefer: prefer, 'X-Request-Id': `ex-${op.operationId}-${example.name}` },
-      preferServerError: /^5/.test(example.key),
+      expectServerError: /^5/.test(example.key),
     });
     if (code) expect(sent.status).toBe(Number(code));
     if (sent.status >= 400) {

@@ -2,8 +2,6 @@ export type { Credentials, Refusal } from './auth.js';
 export { authenticate, authorize } from './auth.js';
 export { bundledContract } from './bundled-contract.js';
 export { MALFORMED_ANSWERS_PER_SECOND, MAX_MALFORMED_WAITING } from './client-error-pacing.js';
-export type { FileVersion } from './file-cache.js';
-export { DEFAULT_FILE_CACHE_BYTES, DEFAULT_MAX_CACHED_FILE_BYTES, FileCache } from './file-cache.js';
 export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './idempotency.js';
 export { DEFAULT_IDEMPOTENCY_BUDGET_BYTES, IdempotencyStore, MAX_IN_FLIGHT } from './idempotency.js';
 export { readJsonBody } from './json-body.js';

@@ -9,7 +9,7 @@
 //   X-Content-Type-Options: nosniff on every file;
 // - redirects are relative (`/docs` -> `docs/`, a folder -> `./name/`), never built from the
 //   Host header;
-// - a whole file of at most 4 MiB comes from the kernel's byte-bounded FileCache (read once per
+// - a whole file of at most 4 MiB comes from a byte-bounded FileCache (file-cache.ts) (read once per
 //   version, one shared buffer for every reader): 200 slow readers of the 3 MB page hold no file
 //   stream each, and a full read costs no disk reads. Ranges and larger files are streamed;
 // - precompressed copies: a client that accepts brotli or gzip gets `<file>.br` or `<file>.gz`
@@ -29,7 +29,8 @@ import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
-import { FileCache, type Grant, SharedBudget } from '@svc/server-kernel';
+import { type Grant, SharedBudget } from '@svc/server-kernel';
+import { FileCache } from './file-cache.js';
 
 export const DOCS_PATH = '/docs';
 /** Seconds a browser may reuse a file of the reference before asking again (with its ETag). */
@@ -117,103 +118,142 @@ type FetchHandler = (request: Request) => Response | Promise<Response>;
 export interface DocsOptions {
   /** Bytes per second that /docs may send in all (DOCS_BYTES_PER_SECOND), or false for no limit. */
   bytesPerSecond?: number | false;
+  /** Where the folder is served (default /docs); '' serves it at the root, and `handler` is never asked. */
+  mount?: string;
+  /** Seconds a browser may reuse a file before asking again with its ETag (default DOCS_MAX_AGE_SECONDS). */
+  maxAgeSeconds?: number;
 }
 
-export function withDocs(
-  handler: FetchHandler,
-  docsDir: string,
-  { bytesPerSecond = DOCS_BYTES_PER_SECOND }: DocsOptions = {},
-): FetchHandler {
+/** What serving one folder needs: where it is, send's options, the file cache and the byte budget. */
+interface Folder {
+  root: string;
+  mount: string;
+  options: SendOptions;
+  files: FileCache;
+  budget: SharedBudget | undefined;
+}
+
+type SendOptions = NonNullable<Parameters<typeof send>[2]>;
+type SendResult = Awaited<ReturnType<typeof send>>;
+type FileResult = Extract<SendResult, { type: 'file' }>;
+
+function folderOf(docsDir: string, mount: string, maxAgeSeconds: number, bytesPerSecond: number | false): Folder {
   const root = realFolder(docsDir);
-  const budget = bytesPerSecond === false ? undefined : new SharedBudget({ perSecond: bytesPerSecond });
-  const files = new FileCache();
   const inside = root.endsWith(sep) ? root : `${root}${sep}`;
   const options = {
     root,
     index: ['index.html'],
     dotfiles: 'ignore' as const,
-    maxAge: DOCS_MAX_AGE_SECONDS * 1000,
+    maxAge: maxAgeSeconds * 1000,
     async onFile(path: string) {
       const real = await realpath(path);
       // The real file must lie inside the real folder (the stat send made followed the links).
       if (!real.startsWith(inside)) throw new Error(`${path} lies outside the docs folder`);
     },
   };
+  const budget = bytesPerSecond === false ? undefined : new SharedBudget({ perSecond: bytesPerSecond });
+  return { root, mount, options, files: new FileCache(), budget };
+}
+
+/** The one static handler of the docs folder: the sandbox's /docs, and the docs server (apps/docs). */
+export function withDocs(
+  handler: FetchHandler,
+  docsDir: string,
+  { bytesPerSecond = DOCS_BYTES_PER_SECOND, mount = DOCS_PATH, maxAgeSeconds = DOCS_MAX_AGE_SECONDS }: DocsOptions = {},
+): FetchHandler {
+  const folder = folderOf(docsDir, mount, maxAgeSeconds, bytesPerSecond);
   // Not async: an API request is handed on as it is (a synchronous answer stays synchronous).
   return (request) => {
     const url = new URL(request.url);
     const { pathname } = url;
-    if (pathname !== DOCS_PATH && !pathname.startsWith(`${DOCS_PATH}/`)) return handler(request);
-    return serveDocs(request, url);
+    if (mount !== '' && pathname !== mount && !pathname.startsWith(`${mount}/`)) return handler(request);
+    return serveDocs(folder, request, url);
   };
+}
 
-  async function serveDocs(request: Request, url: URL): Promise<Response> {
-    const { pathname } = url;
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
-    // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
-    if (pathname === DOCS_PATH) return plain(301, 'Moved', { Location: `docs/${url.search}` });
-    const headers = Object.fromEntries(request.headers);
-    const fromFolder = (path: string) => send({ headers, method: request.method } as never, path, options);
-    let result;
-    try {
-      result = await fromFolder(pathname.slice(DOCS_PATH.length));
-    } catch {
-      // A link out of the folder, or a file that vanished between stat and open.
-      return plain(404, 'Not found');
-    }
-    if (result.type === 'error') {
-      result.stream.destroy();
-      return plain(
-        result.statusCode === 403 || result.statusCode === 400 ? 404 : result.statusCode,
-        result.statusCode === 416 ? 'Range not satisfiable' : 'Not found',
-        result.statusCode === 416 ? { 'Content-Range': result.headers['Content-Range'] ?? '' } : {},
-      );
-    }
-    if (result.type === 'directory') {
-      result.stream.destroy();
-      // A folder asked without its slash: its last segment plus `/`, relative to where it is.
-      const segment = pathname.slice(pathname.lastIndexOf('/') + 1);
-      return plain(301, 'Moved', { Location: `./${segment}/${url.search}` });
-    }
-    if (!result.metadata.stat.isFile()) {
-      result.stream.destroy();
-      return plain(404, 'Not found');
-    }
-    const contentType = result.headers['Content-Type'];
-    const accepted = request.headers.has('range')
-      ? []
-      : PRECOMPRESSED.filter(([coding]) => acceptsEncoding(request.headers.get('accept-encoding'), coding));
-    for (const [coding, suffix] of accepted) {
-      const copy = await fromFolder(`${result.metadata.path.slice(root.length)}${suffix}`).catch(() => undefined);
-      if (copy?.type === 'file' && copy.metadata.stat.isFile()) {
-        result.stream.destroy();
-        result = copy;
-        result.headers['Content-Encoding'] = coding;
-        break;
-      }
-      copy?.stream.destroy();
-    }
-    const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(result.headers)) responseHeaders.set(name, String(value));
-    if (contentType !== undefined) responseHeaders.set('Content-Type', String(contentType));
-    responseHeaders.set('X-Content-Type-Options', 'nosniff');
-    responseHeaders.set('Vary', 'Accept-Encoding');
-    const unread = request.method === 'HEAD' || result.statusCode === 304;
-    const whole =
-      !unread && result.statusCode === 200 ? await files.get(result.metadata.path, result.metadata.stat) : undefined;
-    const { stream } = result;
-    if (unread || whole) stream.destroy();
-    const body = unread
-      ? null
-      : whole
-        ? paced(slices(whole), whole.byteLength, budget, () => {})
-        : paced(
-            stream[Symbol.asyncIterator](),
-            Number(result.headers['Content-Length'] ?? Number.MAX_SAFE_INTEGER),
-            budget,
-            () => stream.destroy(),
-          );
-    return new Response(body, { status: result.statusCode, headers: responseHeaders });
+function fromFolder(folder: Folder, request: Request, path: string): Promise<SendResult> {
+  const headers = Object.fromEntries(request.headers);
+  return send({ headers, method: request.method } as never, path, folder.options);
+}
+
+async function serveDocs(folder: Folder, request: Request, url: URL): Promise<Response> {
+  const { pathname } = url;
+  const { mount } = folder;
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return plain(405, 'Method not allowed', { Allow: 'GET, HEAD' });
+  // Relative to /docs, `docs/` is /docs/ on whatever host the browser asked.
+  if (mount !== '' && pathname === mount)
+    return plain(301, 'Moved', { Location: `${mount.slice(mount.lastIndexOf('/') + 1)}/${url.search}` });
+  let result: SendResult;
+  try {
+    result = await fromFolder(folder, request, pathname.slice(mount.length));
+  } catch {
+    // A link out of the folder, or a file that vanished between stat and open.
+    return plain(404, 'Not found');
   }
+  if (result.type === 'error') {
+    result.stream.destroy();
+    return plain(
+      result.statusCode === 403 || result.statusCode === 400 ? 404 : result.statusCode,
+      result.statusCode === 416 ? 'Range not satisfiable' : 'Not found',
+      result.statusCode === 416 ? { 'Content-Range': result.headers['Content-Range'] ?? '' } : {},
+    );
+  }
+  if (result.type === 'directory') {
+    result.stream.destroy();
+    // A folder asked without its slash: its last segment plus `/`, relative to where it is.
+    const segment = pathname.slice(pathname.lastIndexOf('/') + 1);
+    return plain(301, 'Moved', { Location: `./${segment}/${url.search}` });
+  }
+  if (!result.metadata.stat.isFile()) {
+    result.stream.destroy();
+    return plain(404, 'Not found');
+  }
+  return fileResponse(folder, request, await precompressed(folder, request, result));
+}
+
+/** The brotli or gzip copy of a file when the client accepts it and the build wrote one, else the file. */
+async function precompressed(folder: Folder, request: Request, result: FileResult): Promise<FileResult> {
+  if (request.headers.has('range')) return result;
+  const contentType = result.headers['Content-Type'];
+  for (const [coding, suffix] of PRECOMPRESSED) {
+    if (!acceptsEncoding(request.headers.get('accept-encoding'), coding)) continue;
+    const path = `${result.metadata.path.slice(folder.root.length)}${suffix}`;
+    const copy = await fromFolder(folder, request, path).catch(() => undefined);
+    if (copy?.type === 'file' && copy.metadata.stat.isFile()) {
+      result.stream.destroy();
+      copy.headers['Content-Encoding'] = coding;
+      // The original's Content-Type, not the copy's (application/brotli, ...).
+      if (contentType !== undefined) copy.headers['Content-Type'] = contentType;
+      return copy;
+    }
+    copy?.stream.destroy();
+  }
+  return result;
+}
+
+/** The file's answer: its headers, and its bytes paced by the budget (none for HEAD or a 304). */
+async function fileResponse(folder: Folder, request: Request, result: FileResult): Promise<Response> {
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(result.headers)) responseHeaders.set(name, String(value));
+  responseHeaders.set('X-Content-Type-Options', 'nosniff');
+  responseHeaders.set('Vary', 'Accept-Encoding');
+  const unread = request.method === 'HEAD' || result.statusCode === 304;
+  const whole =
+    !unread && result.statusCode === 200
+      ? await folder.files.get(result.metadata.path, result.metadata.stat)
+      : undefined;
+  const { stream } = result;
+  if (unread || whole) stream.destroy();
+  const body = unread
+    ? null
+    : whole
+      ? paced(slices(whole), whole.byteLength, folder.budget, () => {})
+      : paced(
+          stream[Symbol.asyncIterator](),
+          Number(result.headers['Content-Length'] ?? Number.MAX_SAFE_INTEGER),
+          folder.budget,
+          () => stream.destroy(),
+        );
+  return new Response(body, { status: result.statusCode, headers: responseHeaders });
 }

@@ -2,6 +2,7 @@ export { bundledContract } from '@svc/server-kernel';
 export type { Sandbox, SandboxOptions } from './app.js';
 export { createSandbox, RESET_PATH } from './app.js';
 export { docsErrorUrl, servedDocsUrl } from './doc-url.js';
+export { type DocsOptions, withDocs } from './docs-route.js';
 export { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 export type { RunningSandbox, ServeOptions } from './server.js';
 export { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';

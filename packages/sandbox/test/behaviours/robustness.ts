@@ -24,7 +24,7 @@ export function robustnessBehaviours(h: () => Harness) {
         headers: { 'Content-Type': 'application/json', Authorization: 'Api-Key sbx_demo_full_access' },
         duplex: 'half',
       } as RequestInit);
-      const streamed = await h().validate('POST', '/v2/api/threads', await h().sandbox.fetch(request));
+      const streamed = await h().validate(request, await h().sandbox.fetch(request));
       expect(streamed.code).toBe('INVALID_REQUEST_BODY');
       expect(h().sandbox.store.snapshot()).toBe(before);
     });
