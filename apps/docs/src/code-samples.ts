@@ -3,7 +3,7 @@
 // parameters, the first request-body example, the API key header and, on writes, an
 // Idempotency-Key. Nothing is written per operation by hand, so a new operation gets its samples
 // the moment it is in the contract.
-import { headerNamesOf } from '@svc/spec-runtime';
+import { headerNamesOf } from '@svc/spec-runtime/walk';
 import {
   asJson,
   defaultServerUrl,

@@ -1,7 +1,8 @@
 // The error catalogue as data: @svc/spec-runtime's reading of the `ErrorCode` schema (each code's
 // meaning, status, type, suggestion, retryable) with the honesty markers the docs also show
 // (x-svc-unspecified, x-svc-inferred in the code's x-svc-codes entry).
-import { type CatalogueEntry, findCodeEnum, readCatalogue } from '@svc/spec-runtime';
+import type { CatalogueEntry } from '@svc/spec-runtime';
+import { findCodeEnum, readCatalogue } from '@svc/spec-runtime/walk';
 import { asJson, type OpenApiDocument, type Reference, type Response, resolve } from './openapi.js';
 
 export type { CatalogueEntry };

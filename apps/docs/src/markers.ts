@@ -1,7 +1,8 @@
 // Finds every honesty marker of the contract (x-svc-unspecified, x-svc-ambiguity,
 // x-svc-inferred) and names its location the way a reader would look for it:
 // "GET /v2/api/conversations › parameter search", "schema Deal › status", "error code FORBIDDEN".
-import { childPointer, getByPointer, headerNamesByComponent } from '@svc/spec-runtime';
+import { childPointer, getByPointer } from '@svc/spec-runtime';
+import { headerNamesByComponent } from '@svc/spec-runtime/walk';
 import { asJson, HTTP_METHODS, type JsonObject, type OpenApiDocument, resolve } from './openapi.js';
 
 export const MARKER_KINDS = ['x-svc-unspecified', 'x-svc-ambiguity', 'x-svc-inferred'] as const;

@@ -3,16 +3,15 @@
 // header names, the catalogue) is @svc/spec-runtime's job: asJson() hands it the document, and the
 // typed views below only name what it found. The bundle keeps `$ref`s, so a value that may be one
 // goes through resolve() before it is read.
+import { type JsonObject as BundleJson, follow } from '@svc/spec-runtime';
 import {
-  type JsonObject as BundleJson,
   type OperationEntry as BundleOperationEntry,
-  follow,
   headerNamesByComponent,
   operationEntries,
   ownExample,
   parameterObjects,
   requestBodyMedia,
-} from '@svc/spec-runtime';
+} from '@svc/spec-runtime/walk';
 import type {
   HeaderObject as Header,
   MediaTypeObject as MediaType,
@@ -24,7 +23,7 @@ import type {
   SchemaObject as Schema,
 } from 'openapi3-ts/oas31';
 
-export { HTTP_METHODS } from '@svc/spec-runtime';
+export { HTTP_METHODS } from '@svc/spec-runtime/walk';
 export type {
   ResponseObject as Response,
   SecurityRequirementObject as SecurityRequirement,

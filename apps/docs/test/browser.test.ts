@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsErrorUrl } from '@svc/sandbox';
-import { readUnspecifiedOperations } from '@svc/spec-runtime';
+import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_LABEL, CURL_LABEL } from '../src/code-samples.js';

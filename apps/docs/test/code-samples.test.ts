@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readLimits } from '@svc/spec-runtime';
+import { readLimits } from '@svc/spec-runtime/walk';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import {

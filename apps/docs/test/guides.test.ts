@@ -1,6 +1,7 @@
 // The guides are generated from the bundle: every fact they promise to show is checked against
 // the bundle itself, so a change to the contract can never leave a guide silently stale.
-import { readLimits, readUnspecifiedOperations } from '@svc/spec-runtime';
+import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
+import { readLimits } from '@svc/spec-runtime/walk';
 import { describe, expect, it } from 'vitest';
 import { codesOfResponse, errorCatalogue } from '../src/error-catalogue.js';
 import { requirementText } from '../src/guides/authentication.js';

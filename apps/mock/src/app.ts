@@ -42,82 +42,93 @@ export interface Mock {
 /** Generated responses tried before falling back to the documented example. */
 const DYNAMIC_ATTEMPTS = 10;
 
+/** What answering with Prism needs: the contract, Prism, the examples by code, the default of Prefer: dynamic. */
+interface PrismAnswering {
+  contract: Contract;
+  prism: PrismEngine;
+  examples: ExampleIndex;
+  dynamic: boolean;
+}
+
+/** A served example or generated body: error bodies get this request's id (and a coherent retryable). */
+function served(
+  contract: Contract,
+  requestId: string,
+  status: number,
+  body: unknown,
+): { status: number; body: unknown } {
+  const found = (body as { error?: unknown } | null | undefined)?.error;
+  if (typeof found !== 'object' || found === null) return { status, body };
+  const error: Record<string, unknown> = { ...found, request_id: headerText(requestId) };
+  const entry = typeof error.code === 'string' ? contract.catalogue.get(error.code) : undefined;
+  // Generated (dynamic) bodies draw retryable at random; the catalogue knows the answer.
+  if (entry) error.retryable = isRetryable(entry);
+  return { status, body: { ...(body as object), error } };
+}
+
+/** The call as Prism reads it: its query with one value as a string, a repeated name's values as an array. */
+function prismRequestOf({ request, pathname, query, operation, body }: Call<Credentials>): PrismRequest {
+  return {
+    method: operation.method,
+    path: pathname,
+    // maxKeys 0: no cap on the number of names.
+    query: parse(query.toString(), '&', '=', { maxKeys: 0 }) as PrismRequest['query'],
+    headers: Object.fromEntries(request.headers),
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+async function answerWithPrism(ctx: PrismAnswering, call: Call<Credentials>): Promise<Outcome> {
+  const { contract, prism } = ctx;
+  const { request, operation, requestId, responseHeaders } = call;
+  const preferences = parsePrefer(request.headers.get('prefer') ?? undefined);
+  const choice = preferences.ok
+    ? resolvePreferences(operation, ctx.examples, preferences.value, ctx.dynamic)
+    : preferences;
+  // A Prefer header the operation cannot satisfy: the mock's caller erred, not the API's client.
+  if (!choice.ok) {
+    return {
+      error: 'INVALID_REQUEST',
+      message: choice.message,
+      param: 'Prefer',
+      suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.`,
+    };
+  }
+  const prismRequest = prismRequestOf(call);
+  let outcome = await prism.request(prismRequest, choice.value);
+  // json-schema-faker does not honour every construct of the contract (oneOf branches that only
+  // add `required`, as in the receptionist's prompt, get `sections: true`), so a generated
+  // response is checked like any other and generated again when it does not conform; after a
+  // few misses (or with a seed, which repeats itself) the example is served.
+  for (let attempt = 1; choice.value.dynamic && outcome.kind === 'response'; attempt++) {
+    const candidate = served(contract, requestId, outcome.status, outcome.body);
+    if (contract.validateResponse(operation, candidate.status, responseHeaders, candidate.body).length === 0) break;
+    const again = attempt < DYNAMIC_ATTEMPTS && choice.value.seed === undefined;
+    outcome = await prism.request(prismRequest, again ? choice.value : { ...choice.value, dynamic: false });
+    if (!again) break;
+  }
+  if (outcome.kind === 'failure') {
+    throw new Error(
+      `Prism could not answer ${operation.operationId} (${outcome.status ?? '?'} ${outcome.title}): ${outcome.detail}`,
+    );
+  }
+  return served(contract, requestId, outcome.status, outcome.body);
+}
+
 export async function createMock(options: MockOptions = {}): Promise<Mock> {
   const contract = options.contract ?? bundledContract();
   const prism: PrismEngine = await createPrismEngine(options.bundlePath ?? BUNDLE_PATH);
-  const examples: ExampleIndex = indexExamples(contract);
+  const answering = { contract, prism, examples: indexExamples(contract), dynamic: options.dynamic ?? false };
   const known = options.keys ? new Map(options.keys.map((k) => [k.key, k])) : undefined;
   const everyScope = Object.keys(contract.scopes);
   // Without a keys file any well-formed key is accepted with every scope.
   const findKey = (token: string): Credentials | undefined =>
     known ? known.get(token) : { key: token, scopes: everyScope };
 
-  /** A served example or generated body: error bodies get this request's id (and a coherent retryable). */
-  function served(requestId: string, status: number, body: unknown): { status: number; body: unknown } {
-    const found = (body as { error?: unknown } | null | undefined)?.error;
-    if (typeof found !== 'object' || found === null) return { status, body };
-    const error: Record<string, unknown> = { ...found, request_id: headerText(requestId) };
-    const entry = typeof error.code === 'string' ? contract.catalogue.get(error.code) : undefined;
-    // Generated (dynamic) bodies draw retryable at random; the catalogue knows the answer.
-    if (entry) error.retryable = isRetryable(entry);
-    return { status, body: { ...(body as object), error } };
-  }
-
-  async function answer({
-    request,
-    pathname,
-    query,
-    operation,
-    body,
-    requestId,
-    responseHeaders,
-  }: Call<Credentials>): Promise<Outcome> {
-    const preferences = parsePrefer(request.headers.get('prefer') ?? undefined);
-    const choice = preferences.ok
-      ? resolvePreferences(operation, examples, preferences.value, options.dynamic ?? false)
-      : preferences;
-    // A Prefer header the operation cannot satisfy: the mock's caller erred, not the API's client.
-    if (!choice.ok) {
-      return {
-        error: 'INVALID_REQUEST',
-        message: choice.message,
-        param: 'Prefer',
-        suggestion: `Ask for a documented status and example of ${operation.operationId}, or send no Prefer header.`,
-      };
-    }
-    // Prism's query: one value as a string, a repeated name's values as an array (maxKeys 0: no cap).
-    const prismRequest: PrismRequest = {
-      method: operation.method,
-      path: pathname,
-      query: parse(query.toString(), '&', '=', { maxKeys: 0 }) as PrismRequest['query'],
-      headers: Object.fromEntries(request.headers),
-      ...(body !== undefined ? { body } : {}),
-    };
-    let outcome = await prism.request(prismRequest, choice.value);
-
-    // json-schema-faker does not honour every construct of the contract (oneOf branches that only
-    // add `required`, as in the receptionist's prompt, get `sections: true`), so a generated
-    // response is checked like any other and generated again when it does not conform; after a
-    // few misses (or with a seed, which repeats itself) the example is served.
-    for (let attempt = 1; choice.value.dynamic && outcome.kind === 'response'; attempt++) {
-      const candidate = served(requestId, outcome.status, outcome.body);
-      if (contract.validateResponse(operation, candidate.status, responseHeaders, candidate.body).length === 0) break;
-      const again = attempt < DYNAMIC_ATTEMPTS && choice.value.seed === undefined;
-      outcome = await prism.request(prismRequest, again ? choice.value : { ...choice.value, dynamic: false });
-      if (!again) break;
-    }
-    if (outcome.kind === 'failure') {
-      throw new Error(
-        `Prism could not answer ${operation.operationId} (${outcome.status ?? '?'} ${outcome.title}): ${outcome.detail}`,
-      );
-    }
-    return served(requestId, outcome.status, outcome.body);
-  }
-
   const kernel = createKernel({
     contract,
     findKey,
-    answer,
+    answer: (call) => answerWithPrism(answering, call),
     // The mock never refuses for the budget (429 is reachable with Prefer: code=429), but the
     // headers move as the real service's do; it stores nothing, so idempotency is only echoed.
     rateLimit: 'report',

@@ -5,7 +5,8 @@
 // holds that example, so `Prefer: example=THREAD_NOT_FOUND` is enough.
 import type { IHttpOperationConfig } from '@stoplight/prism-http';
 import type { Contract, Operation } from '@svc/spec-runtime';
-import { previewValue, responseKeyFor } from '@svc/spec-runtime';
+import { previewValue } from '@svc/spec-runtime';
+import { responseKeyFor } from '@svc/spec-runtime/walk';
 
 export interface Preferences {
   code?: number;

@@ -12,14 +12,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  getByPointer,
-  headerNamesOf,
-  operationEntries,
-  readCatalogue,
-  readLimits,
-  requestBodyMedia,
-} from '@svc/spec-runtime';
+import { getByPointer } from '@svc/spec-runtime';
+import { headerNamesOf, operationEntries, readCatalogue, readLimits, requestBodyMedia } from '@svc/spec-runtime/walk';
 import { _ } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';

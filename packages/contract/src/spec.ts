@@ -3,20 +3,16 @@
 // the headers every response carries, the operations not yet specified) at hand. Everything here
 // is read from the bundle by spec-runtime.
 import { createRequire } from 'node:module';
+import { type Contract, isObject, loadContract, type Operation, serverHeaderNames } from '@svc/spec-runtime';
 import {
   apiWideCode,
-  type Contract,
   componentSchema,
   everyResponseHeaders,
-  isObject,
   isSafe,
-  loadContract,
-  type Operation,
   readUnspecifiedOperations,
   resourceOf,
-  serverHeaderNames,
   type UnspecifiedOperation,
-} from '@svc/spec-runtime';
+} from '@svc/spec-runtime/facts';
 
 export type { UnspecifiedOperation };
 export type Spec = ReturnType<typeof specOf>;

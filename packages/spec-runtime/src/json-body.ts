@@ -105,7 +105,7 @@ export function parseJsonBody(
   return { ok: true, value: value as Record<string, unknown>, valueCount: shape.valueCount };
 }
 
-/** A request whose body is read and checked away from the server's main thread (see body-worker.ts). */
+/** A request whose body is read and checked away from the server's main thread (@svc/server-kernel's body worker). */
 export interface BodyTask {
   bytes: Uint8Array;
   contentType: string | null;

@@ -52,6 +52,8 @@ export interface ResponseContext {
   validator: SchemaValidator;
 }
 
+type Report = (kind: ResponseProblemKind, message: string, header?: string) => void;
+
 export function checkResponse(
   ctx: ResponseContext,
   operation: Operation | null,
@@ -60,82 +62,113 @@ export function checkResponse(
   body: unknown,
 ): ResponseProblem[] {
   const problems: ResponseProblem[] = [];
-  const problem = (kind: ResponseProblemKind, message: string, header?: string): void => {
+  const problem: Report = (kind, message, header) => {
     problems.push(header === undefined ? { kind, message } : { kind, message, header });
   };
   const where = operation ? `${operation.operationId} ${status}` : `(no operation) ${status}`;
-  const errorCode =
-    isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
-  const entry = errorCode ? ctx.catalogue.get(errorCode) : undefined;
   const key = operation ? responseKeyFor(operation, status) : undefined;
-
   if (!operation || !key) {
-    // Only the API-wide codes may answer where the operation documents nothing.
-    if (!entry?.apiWide || entry.status !== status) {
-      problem(
-        'status',
-        `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`,
-      );
-      return problems;
-    }
-    if (!isObject(body) || !('error' in body))
-      problem('body', `${where}: body is not an error body { "error": { ... } }`);
-    else {
-      const errors = ctx.validator.errors(API_ERROR_POINTER, body.error);
-      if (errors.length)
-        problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
-    }
-    checkErrorBody(ctx, where, operation, status, headers, body, true, problem);
+    checkUndocumented(ctx, where, operation, status, headers, body, problem);
     return problems;
   }
-
   const pointer = responsePointer(operation, key);
   const { node: response, pointer: responseAt } = follow(ctx.bundle, getByPointer(ctx.bundle, pointer), pointer);
   if (!isObject(response))
     return [{ kind: 'status', message: `${where}: response ${key} cannot be read from the bundle` }];
-
-  if (isObject(response.headers)) {
-    for (const [name, raw] of Object.entries(response.headers)) {
-      const { node: spec, pointer: headerAt } = follow(ctx.bundle, raw, childPointer(responseAt, 'headers', name));
-      if (!isObject(spec)) continue;
-      const value = readHeader(headers, name);
-      if (value === undefined) {
-        if (spec.required === true) problem('header', `${where}: required header ${name} is missing`, name);
-        continue;
-      }
-      if (spec.schema === undefined) continue;
-      const { node: schema } = follow(ctx.bundle, spec.schema, childPointer(headerAt, 'schema'));
-      const errors = ctx.validator.errors(
-        childPointer(headerAt, 'schema'),
-        coerceParameter(value, isObject(schema) ? schema : {}),
-      );
-      if (errors.length)
-        problem(
-          'header',
-          `${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`,
-          name,
-        );
-    }
-  }
-
-  const media = isObject(response.content) ? response.content['application/json'] : undefined;
-  if (isObject(media) && media.schema !== undefined) {
-    if (body === undefined) {
-      problem('body', `${where}: a JSON body is documented but the response has none`);
-    } else {
-      const contentType = readHeader(headers, 'content-type');
-      if (contentType !== undefined && !/^application\/json\b/i.test(contentType))
-        problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
-      const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
-      if (errors.length)
-        problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
-    }
-  } else if (body !== undefined && body !== null && body !== '') {
-    problem('body', `${where}: the response documents no body but one was sent`);
-  }
-
+  checkHeaders(ctx, where, response, responseAt, headers, problem);
+  checkBody(ctx, where, response, responseAt, headers, body, problem);
   if (status >= 400) checkErrorBody(ctx, where, operation, status, headers, body, false, problem);
   return problems;
+}
+
+/** A status the operation does not document: only an API-wide error, in the error body, may answer. */
+function checkUndocumented(
+  ctx: ResponseContext,
+  where: string,
+  operation: Operation | null,
+  status: number,
+  headers: HeaderSource | undefined,
+  body: unknown,
+  problem: Report,
+): void {
+  const errorCode =
+    isObject(body) && isObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
+  const entry = errorCode ? ctx.catalogue.get(errorCode) : undefined;
+  if (!entry?.apiWide || entry.status !== status) {
+    problem(
+      'status',
+      `${where}: status ${status} is not documented${operation ? ` for ${operation.operationId}` : ''} and is not an API-wide error (got ${errorCode ?? 'no error code'})`,
+    );
+    return;
+  }
+  if (!isObject(body) || !('error' in body))
+    problem('body', `${where}: body is not an error body { "error": { ... } }`);
+  else {
+    const errors = ctx.validator.errors(API_ERROR_POINTER, body.error);
+    if (errors.length)
+      problem('body', `${where}: body does not match { "error": ApiError }: ${describeErrors(errors)}`);
+  }
+  checkErrorBody(ctx, where, operation, status, headers, body, true, problem);
+}
+
+/** The response's documented headers: present when required, valid against their schemas. */
+function checkHeaders(
+  ctx: ResponseContext,
+  where: string,
+  response: JsonObject,
+  responseAt: string,
+  headers: HeaderSource | undefined,
+  problem: Report,
+): void {
+  if (!isObject(response.headers)) return;
+  for (const [name, raw] of Object.entries(response.headers)) {
+    const { node: spec, pointer: headerAt } = follow(ctx.bundle, raw, childPointer(responseAt, 'headers', name));
+    if (!isObject(spec)) continue;
+    const value = readHeader(headers, name);
+    if (value === undefined) {
+      if (spec.required === true) problem('header', `${where}: required header ${name} is missing`, name);
+      continue;
+    }
+    if (spec.schema === undefined) continue;
+    const { node: schema } = follow(ctx.bundle, spec.schema, childPointer(headerAt, 'schema'));
+    const errors = ctx.validator.errors(
+      childPointer(headerAt, 'schema'),
+      coerceParameter(value, isObject(schema) ? schema : {}),
+    );
+    if (errors.length)
+      problem(
+        'header',
+        `${where}: header ${name}=${JSON.stringify(value)} is invalid: ${describeErrors(errors)}`,
+        name,
+      );
+  }
+}
+
+/** The body: JSON of the documented schema when one is documented, else none. */
+function checkBody(
+  ctx: ResponseContext,
+  where: string,
+  response: JsonObject,
+  responseAt: string,
+  headers: HeaderSource | undefined,
+  body: unknown,
+  problem: Report,
+): void {
+  const media = isObject(response.content) ? response.content['application/json'] : undefined;
+  if (!isObject(media) || media.schema === undefined) {
+    if (body !== undefined && body !== null && body !== '')
+      problem('body', `${where}: the response documents no body but one was sent`);
+    return;
+  }
+  if (body === undefined) {
+    problem('body', `${where}: a JSON body is documented but the response has none`);
+    return;
+  }
+  const contentType = readHeader(headers, 'content-type');
+  if (contentType !== undefined && !/^application\/json\b/i.test(contentType))
+    problem('content-type', `${where}: content-type is ${contentType}, not application/json`);
+  const errors = ctx.validator.errors(childPointer(responseAt, 'content', 'application/json', 'schema'), body);
+  if (errors.length) problem('body', `${where}: body does not match the documented schema: ${describeErrors(errors)}`);
 }
 
 function checkErrorBody(

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { headerNamesByComponent, type JsonObject, readUnspecifiedOperations } from '../src/index.js';
+import { readUnspecifiedOperations } from '../src/facts.js';
+import type { JsonObject } from '../src/index.js';
+import { headerNamesByComponent } from '../src/walk.js';
 import { bundle as parsed } from './support/contract.js';
 
 const bundle = parsed as JsonObject;

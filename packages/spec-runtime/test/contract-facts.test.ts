@@ -6,20 +6,15 @@ import {
   apiWideCode,
   componentSchema,
   everyResponseHeaders,
-  idPrefixes,
   isReplayPromised,
   isSafe,
   isScopeInferred,
-  itemsOf,
-  loadContract,
-  propertiesOf,
-  requiredOf,
   resourceOf,
-  responseKeyFor,
   scopeStanding,
   sharedResponseCodes,
-  typesOf,
-} from '../src/index.js';
+} from '../src/facts.js';
+import { idPrefixes, itemsOf, loadContract, propertiesOf, requiredOf, typesOf } from '../src/index.js';
+import { responseKeyFor } from '../src/walk.js';
 import { bundle, contract, op } from './support/contract.js';
 
 describe('contract facts', () => {

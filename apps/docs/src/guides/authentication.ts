@@ -1,7 +1,7 @@
 // "Authentication and scopes": the ApiKey scheme's own description, every scope with what it
 // grants (x-svc-scopes), and which scope each operation needs, read from its security
 // requirements (several requirements are alternatives: "either A or B").
-import { readUnspecifiedOperations } from '@svc/spec-runtime';
+import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import {
   asJson,

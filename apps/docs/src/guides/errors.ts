@@ -2,7 +2,7 @@
 // their statuses, the API-wide rules and the full catalogue grouped by HTTP status — every code
 // with its type, meaning, suggestion and retryability, read from the ErrorCode schema.
 import { STATUS_CODES } from 'node:http';
-import { readStatusesOfType } from '@svc/spec-runtime';
+import { readStatusesOfType } from '@svc/spec-runtime/walk';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
 import { type CatalogueEntry, errorAnchor, errorCatalogue } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';

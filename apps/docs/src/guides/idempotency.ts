@@ -1,6 +1,6 @@
 // "Idempotency": the contract's numbered rules, how long a response is kept (x-svc-limits), the
 // headers involved, the conflict codes, and which operations take an Idempotency-Key.
-import { headerNamesOf, readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime/walk';
 import { catalogueEntry, codesOfResponse } from '../error-catalogue.js';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import { asJson, listOperations, namedHeaders, type OperationEntry, operationLabel, parametersOf } from '../openapi.js';

@@ -1,7 +1,7 @@
 // "Not yet specified": everything the description leaves open, generated from the contract's
 // markers — the operations named without a method and path (info.x-svc-unspecified-operations),
 // then every x-svc-ambiguity, x-svc-unspecified and x-svc-inferred with its location and text.
-import { readUnspecifiedOperations, type UnspecifiedOperation } from '@svc/spec-runtime';
+import { readUnspecifiedOperations, type UnspecifiedOperation } from '@svc/spec-runtime/facts';
 import { blocks, bulletList, code, oneLine } from '../markdown.js';
 import type { Marker, MarkerArea, MarkerKind } from '../markers.js';
 import { asJson } from '../openapi.js';

@@ -1,6 +1,6 @@
 // "Rate limits": the contract's prose, the per-second budgets and every other numeric limit from
 // info.x-svc-limits, the X-RateLimit-* headers (their own descriptions) and the 429 codes.
-import { headerNamesOf, readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime/walk';
 import { errorCatalogue } from '../error-catalogue.js';
 import { blocks, bulletList, code, oneLine, table } from '../markdown.js';
 import { asJson, namedHeaders } from '../openapi.js';

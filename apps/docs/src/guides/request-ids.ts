@@ -1,6 +1,6 @@
 // "Request ids": the contract's prose, the generated form (x-svc-limits.request_id_pattern), and
 // the X-Request-Id request parameter and response header in their own words.
-import { headerNamesOf, readLimits } from '@svc/spec-runtime';
+import { headerNamesOf, readLimits } from '@svc/spec-runtime/walk';
 import { blocks, code, oneLine, table } from '../markdown.js';
 import {
   asJson,

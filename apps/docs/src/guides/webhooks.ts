@@ -1,7 +1,8 @@
 // "Webhooks": every event of the contract's `webhooks` (today CALL_RECEIVED) with its delivery,
 // payload fields and example, then the events and webhook management the description names but
 // does not specify.
-import { ownExample, readUnspecifiedOperations } from '@svc/spec-runtime';
+import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
+import { ownExample } from '@svc/spec-runtime/walk';
 import { callout } from '../callouts.js';
 import { blocks, bulletList, code, fencedBlock, oneLine } from '../markdown.js';
 import {

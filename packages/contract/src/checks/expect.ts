@@ -2,7 +2,8 @@
 // validateRequest finds the violations (with the codes x-svc-error-code attaches to them) and
 // errorFor picks the one error the operation answers with. No table of expected codes exists in
 // this package; only the operation's documented responses and the catalogue are consulted.
-import { type Operation, sharedResponseCodes } from '@svc/spec-runtime';
+import type { Operation } from '@svc/spec-runtime';
+import { sharedResponseCodes } from '@svc/spec-runtime/facts';
 import { type Exchange, errorOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 

@@ -3,7 +3,8 @@
 // 404), a key that satisfies only some readings of an ambiguous scope, or a key of a kind (trial,
 // line-limited) that also lacks the scope (which refusal comes first is not stated). The codes
 // are the catalogue's, named by the description; which ones an operation answers is read from it.
-import { ambiguityOf, deref, isObject, type Operation, propertiesOf, scopeStanding, typesOf } from '@svc/spec-runtime';
+import { deref, isObject, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
+import { ambiguityOf, scopeStanding } from '@svc/spec-runtime/facts';
 import type { ConfigKey } from '../model.js';
 import type { Spec } from '../spec.js';
 import { documentedCodes, type Expected, expectedFor, type OpRequest, readingsOf } from './expect.js';

@@ -1,7 +1,7 @@
 // The report: every outcome the checks recorded, per operation and check, with the failures
 // (each with the curl that reproduces it) and the coverage of the contract (operations, statuses
 // and error codes exercised against those documented; the operations not yet specified).
-import { responseKeyFor } from '@svc/spec-runtime';
+import { responseKeyFor } from '@svc/spec-runtime/walk';
 import { API_WIDE, checkInfo } from '../checks/catalogue.js';
 import { ALWAYS_ON, selectedOperations } from '../filters.js';
 import { constraintsOf } from '../generate/constraints.js';

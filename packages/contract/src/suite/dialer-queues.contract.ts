@@ -1,5 +1,6 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
-import { idPrefixes, isReplayPromised, propertiesOf } from '@svc/spec-runtime';
+import { idPrefixes, propertiesOf } from '@svc/spec-runtime';
+import { isReplayPromised } from '@svc/spec-runtime/facts';
 import { documentedCodes } from '../checks/expect.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';

@@ -2,16 +2,8 @@
 // echo, authentication (no key, malformed header, unknown key), scopes, and every kind of negative
 // input its parameters and body allow. A suite file only says how to build one valid request for
 // the operation from the fixtures (its baseline); everything else is read from the spec.
-import {
-  deref,
-  isObject,
-  isScopeInferred,
-  type Operation,
-  type OperationParameter,
-  propertiesOf,
-  requiredOf,
-  scopeStanding,
-} from '@svc/spec-runtime';
+import { deref, isObject, type Operation, type OperationParameter, propertiesOf, requiredOf } from '@svc/spec-runtime';
+import { isScopeInferred, scopeStanding } from '@svc/spec-runtime/facts';
 import { documentedCodes, errorProblems, expectedFor, listedCode, type OpRequest } from '../checks/expect.js';
 import {
   describeReadings,

@@ -1,7 +1,7 @@
 // People: their search and update bodies are not shown by the contract. The search sends the
 // contract's own example; the update is exercised through its negative inputs only, because a
 // PUT whose semantics (merge or replace) are not shown could wipe a record on a real server.
-import { ownExample, requestBodyMedia } from '@svc/spec-runtime';
+import { ownExample, requestBodyMedia } from '@svc/spec-runtime/walk';
 import { need } from '../fixtures.js';
 import { operationChecks } from './operation-checks.js';
 
