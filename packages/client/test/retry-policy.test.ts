@@ -30,7 +30,7 @@ describe('retryDelay', () => {
   });
 
   it('stops at maxRetries', () => {
-    expect(retryDelay(outcome({ retriesSoFar: 2 }), policy)).toBeDefined();
+    expect(retryDelay(outcome({ retriesSoFar: 2 }), policy, () => 0.999)).toBe(399);
     expect(retryDelay(outcome({ retriesSoFar: 3 }), policy)).toBeUndefined();
   });
 

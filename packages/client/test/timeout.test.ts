@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSvcClient, SvcTimeoutError } from '../src/index.js';
+import { createSvcClient, type SvcLogEvent, SvcTimeoutError } from '../src/index.js';
 import { type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_timeout_0123456789';
@@ -135,7 +135,17 @@ describe('timeouts and aborts', () => {
   });
 
   it('stops waiting between retries when the caller aborts', async () => {
-    const svc = createSvcClient({ baseUrl: server.url, apiKey });
+    // Aborted once the client has logged its retry (it then waits 5 s): an event, not a guess at
+    // how long the first attempt takes.
+    const retries: SvcLogEvent[] = [];
+    let retrying: () => void = () => {};
+    const waiting = new Promise<void>((resolve) => (retrying = resolve));
+    const onLog = (event: SvcLogEvent) => {
+      if (event.type !== 'retry') return;
+      retries.push(event);
+      retrying();
+    };
+    const svc = createSvcClient({ baseUrl: server.url, apiKey, onLog });
     server.inject('GET', '/v2/api/conversations', {
       kind: 'respond',
       status: 429,
@@ -152,8 +162,8 @@ describe('timeouts and aborts', () => {
     const controller = new AbortController();
     const before = server.requests.length;
     const pending = svc.GET('/v2/api/conversations', { signal: controller.signal });
-    await server.waitForRequests(before + 1);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await waiting;
+    expect(retries).toMatchObject([{ attempt: 2, delayMs: 5000, reason: 'status 429' }]);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(server.requests.length - before).toBe(1);

@@ -90,6 +90,6 @@ describe('buildError', () => {
       expect(problems, name).toEqual([]);
     }
     expect(built.length).toBeGreaterThan(100);
-    expect(op('createThread')).toBeDefined();
+    expect(op('createThread')).toMatchObject({ method: 'POST', path: '/v2/api/threads' });
   });
 });
