@@ -1,4 +1,4 @@
-// `pnpm docs` / `pnpm serve`: serves the built dist/ on 127.0.0.1 (port from --port, default
+// `pnpm docs:serve` / `pnpm serve`: serves the built dist/ on 127.0.0.1 (port from --port, default
 // 4012) and prints the URL.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -1,4 +1,4 @@
-// A tiny static file server for dist/: used by `pnpm docs` and by the browser test. Loopback
+// A tiny static file server for dist/: used by `pnpm docs:serve` and by the browser test. Loopback
 // only; GET and HEAD. @fastify/send (as the sandbox's /docs) resolves the path, refuses `..`,
 // picks the Content-Type and streams the file.
 import { createServer } from 'node:http';
