@@ -2,6 +2,7 @@
 // svc-sandbox: runs the sandbox on http://127.0.0.1:4010 and prints how to call it.
 import { bundledContract, Cli } from '@svc/server-kernel';
 import { RESET_PATH } from './app.js';
+import { contractCommandLines, demoKeyLines, withDemoContractConfig } from './cli-contract-config.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
@@ -68,10 +69,12 @@ async function main(): Promise<void> {
   } catch (error) {
     cli.fatal((error as Error).message);
   }
+  const demo = withDemoContractConfig(seed, Object.keys(bundledContract().scopes));
   const running = await startSandboxServer({
     port,
     host: values.host ?? DEFAULT_HOST,
-    seed,
+    seed: demo.seed,
+    serveContractConfig: demo.apiKey !== undefined,
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
     enableWebhookTrigger: values['enable-webhook-trigger'] === true,
@@ -90,7 +93,6 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
   process.stdout.write(
     [
       `Sandbox of the Team Communications Service API listening on ${running.url}`,
@@ -103,10 +105,11 @@ async function main(): Promise<void> {
         : []),
       '',
       'Sandbox demo keys (fictional data, valid only against this sandbox):',
-      keys,
+      ...demoKeyLines(seed, demo),
       '',
       'Try:',
       `  curl -H 'Authorization: Api-Key sbx_demo_full_access' ${running.url}/v2/api/threads/cth-5Lm1zX7e`,
+      ...contractCommandLines(running.url, demo),
       '',
     ].join('\n'),
   );
