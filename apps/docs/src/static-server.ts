@@ -17,7 +17,14 @@ export async function startStaticServer(root: string, port = 0, host = '127.0.0.
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // A request target that is no path (`//`, `//host`) is a bad request, never a crash.
+    const pathname = URL.canParse(request.url ?? '/', 'http://localhost')
+      ? new URL(request.url ?? '/', 'http://localhost').pathname
+      : undefined;
+    if (pathname === undefined) {
+      response.writeHead(400).end();
+      return;
+    }
     // The docs are rebuilt in place; never let a browser keep a stale page.
     const { statusCode, headers, stream } = await send(request, pathname, { root, cacheControl: false });
     response.writeHead(statusCode, { ...headers, 'cache-control': 'no-cache' });
