@@ -20,7 +20,7 @@ export {
 } from './contract-facts.js';
 export { isDecimal } from './decimal.js';
 export type { ApiErrorBody, BuildErrorOptions, BuiltError, ErrorChoice, FieldError } from './errors.js';
-export { MAX_FIELD_ERRORS } from './errors.js';
+export { INVALID_REQUEST, MAX_FIELD_ERRORS } from './errors.js';
 export { headerNamesByComponent } from './header-names.js';
 export { idPrefixOf } from './id-prefixes.js';
 export type { BodyLimits, BodyResult, BodyTask, CheckedBody } from './json-body.js';
