@@ -110,7 +110,12 @@ function reachableSchemas(ref, seen = new Set()) {
 
 /** The first sentence of a description, as a phrase that follows "must be" (no trailing period). */
 const expectedForm = (description) =>
-  typeof description === 'string' ? description.trim().split(/(?<=\.)\s/)[0].replace(/\.$/, '') : undefined;
+  typeof description === 'string'
+    ? description
+        .trim()
+        .split(/(?<=\.)\s/)[0]
+        .replace(/\.$/, '')
+    : undefined;
 
 function webhookSchemaRules() {
   const names = new Set(topics.flatMap(({ ref }) => [...reachableSchemas(ref)]));
