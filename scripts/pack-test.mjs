@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-// The pack test: are the published packages usable as published? Packs every published package
-// (`pnpm pack`, which rewrites workspace:* to versions) into a temporary folder, installs the
-// tarballs with npm into a fresh project outside the workspace (npm `overrides` point the
-// @svc/* dependencies between them at the tarballs too: no workspace links), then, as an
-// integrator would:
-//   - type-checks and compiles a consumer of @svc/api-client and @svc/api-types (strict, NodeNext),
-//     whose @ts-expect-error lines fail the check if the published types degrade;
-//   - starts the sandbox from the installed `svc-sandbox` bin and runs the consumer against it;
-//   - runs the installed `svc-contract` bin: --help, --version, and a short contract run
-//     (threads) against that sandbox;
+// The pack test: are the published packages usable as published, installed as the READMEs say?
+// Packs every published package with `pnpm release:pack`'s own function (`pnpm pack`, which
+// rewrites workspace:* to versions) into a temporary folder, then runs each distinct install
+// command of the READMEs' install sections (`npm install "$SVC_PACKS"/...`, the root README's and
+// every published package's) as written, in an empty project of its own outside the workspace,
+// with SVC_PACKS set to that folder. Then, as an integrator would:
+//   - in the project of the client's command (client and types only), type-checks and compiles a
+//     consumer of @svc/api-client and @svc/api-types (strict, NodeNext), whose @ts-expect-error
+//     lines fail the check if the published types degrade, and runs it against the sandbox;
+//   - in the project of the command that installs every tarball, starts the sandbox from the
+//     installed `svc-sandbox` bin and runs the installed `svc-contract` bin: --help, --version,
+//     and a short contract run (threads) against that sandbox;
 //   - prints @svc/contract's install size: what `npx @svc/contract` brings in, measured in a
-//     second fresh project that installs its tarball alone.
+//     project that installs its tarball alone (npm `overrides` point its @svc/* dependencies at
+//     the tarballs, as the registry would serve them).
 // Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
@@ -31,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { publishedPackages, root } from './published-packages.mjs';
+import { packInto } from './release-pack.mjs';
 
 const TYPESCRIPT = '5.9.3';
 const TYPES_NODE = '20.19.43';
@@ -45,9 +49,7 @@ const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'svc-pack-test-')));
 const tarballs = join(work, 'tarballs');
-const project = join(work, 'project');
 mkdirSync(tarballs);
-mkdirSync(project);
 const children = new Set();
 let cleanedUp = false;
 
@@ -152,11 +154,10 @@ const specVersion = JSON.parse(readFileSync(bundlePath, 'utf8')).info.version;
 
 process.stdout.write(`pack test: ${names.length} published packages (${names.join(', ')}) in ${work}\n`);
 
-await step('outside', 'the temporary project is outside the workspace', [], () => {
-  const rel = relative(root, project);
-  if (!rel.startsWith(`..${sep}`) && rel !== '..')
-    throw new Error(`${project} is inside ${root}: set TMPDIR elsewhere`);
-  return project;
+await step('outside', 'the temporary folder is outside the workspace', [], () => {
+  const rel = relative(root, work);
+  if (!rel.startsWith(`..${sep}`) && rel !== '..') throw new Error(`${work} is inside ${root}: set TMPDIR elsewhere`);
+  return work;
 });
 
 /** Every file a manifest points at (exports, bin, types, main), as a path inside the package. */
@@ -171,39 +172,83 @@ function manifestTargets(manifest) {
   return [...targets];
 }
 
-await step('pack', `pnpm pack ${names.length} packages`, [], async () => {
-  const results = await Promise.all(
-    packages.map(async ({ dir, manifest }) => {
-      const result = ok(
-        await run('pnpm', ['pack', '--pack-destination', tarballs, '--json'], { cwd: join(root, dir) }),
-        `pnpm pack in ${dir}`,
-      );
-      const packed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{')));
-      const files = new Set(packed.files.map((f) => f.path));
-      const missing = manifestTargets(manifest).filter((target) => !files.has(target));
-      if (missing.length > 0)
-        throw new Error(`${manifest.name}: the tarball lacks ${missing.join(', ')} (run \`pnpm build\` first?)`);
-      tarballOf.set(manifest.name, packed.filename);
-      return `${manifest.name} (${files.size} files)`;
-    }),
-  );
+await step('pack', `pnpm release:pack's packing: ${names.length} packages`, [], async () => {
+  const packed = await packInto(tarballs);
+  const results = packed.map(({ name, filename, files }) => {
+    const manifest = packages.find((p) => p.manifest.name === name).manifest;
+    const missing = manifestTargets(manifest).filter((target) => !files.includes(target));
+    if (missing.length > 0)
+      throw new Error(`${name}: the tarball lacks ${missing.join(', ')} (run \`pnpm build\` first?)`);
+    tarballOf.set(name, filename);
+    return `${name} (${files.length} files)`;
+  });
   return results.join(', ');
 });
 
-await step('install', 'npm install the tarballs into a fresh project', ['outside', 'pack'], async () => {
-  const dependencies = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
-  writeJson(join(project, 'package.json'), {
-    name: 'svc-pack-test-consumer',
-    private: true,
-    type: 'module',
-    dependencies: { ...dependencies, '@types/node': TYPES_NODE, typescript: TYPESCRIPT },
-    // The @svc/* dependencies between the packages resolve to the same tarballs.
-    overrides: dependencies,
-  });
-  ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: project, timeoutMs: 150_000 }), 'npm install');
-  return `${names.length} tarballs, typescript ${TYPESCRIPT}, @types/node ${TYPES_NODE}`;
-});
+// The install commands of the READMEs, as written: each line of a ```sh block that starts with
+// `npm install "$SVC_PACKS"`, with the README(s) that give it.
+const PACKS_INSTALL = 'npm install "$SVC_PACKS"';
+const EVERYTHING = `${PACKS_INSTALL}/*.tgz`;
+const readmes = ['README.md', ...packages.map(({ dir }) => `${dir}/README.md`)];
+const installCommands = new Map();
+for (const readme of readmes) {
+  const text = existsSync(join(root, readme)) ? readFileSync(join(root, readme), 'utf8') : '';
+  for (const [, body] of text.matchAll(/^```(?:sh|bash)\n([\s\S]*?)^```$/gm))
+    for (const line of body.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()))
+      if (line.startsWith(PACKS_INSTALL)) installCommands.set(line, [...(installCommands.get(line) ?? []), readme]);
+}
+/** The project (folder) each install command ran in, and the @svc packages it installed. */
+const projects = new Map();
+const svcDependencies = (dir) =>
+  Object.keys(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies ?? {}).sort();
+const projectInstalling = (wanted) =>
+  [...projects.values()].find((p) => p.installed.join(' ') === [...wanted].sort().join(' '))?.dir;
 
+await step(
+  'install',
+  "every README's install command, as written, in an empty project",
+  ['outside', 'pack'],
+  async () => {
+    const missing = [];
+    for (const readme of readmes.filter((r) => existsSync(join(root, r))))
+      if (![...installCommands.values()].some((where) => where.includes(readme))) missing.push(readme);
+    if (missing.length > 0) throw new Error(`no \`${PACKS_INSTALL}/...\` line in ${missing.join(', ')}`);
+    if (!installCommands.has(EVERYTHING)) throw new Error(`README.md does not say \`${EVERYTHING}\``);
+    let index = 0;
+    await Promise.all(
+      [...installCommands].map(async ([command, where]) => {
+        const dir = join(work, `project-${++index}`);
+        mkdirSync(dir);
+        const result = await run('sh', ['-c', command], {
+          cwd: dir,
+          env: {
+            SVC_PACKS: tarballs,
+            npm_config_audit: 'false',
+            npm_config_fund: 'false',
+            npm_config_prefer_offline: 'true',
+          },
+          timeoutMs: 150_000,
+        });
+        ok(result, `${command} (${where.join(', ')})`);
+        const installed = svcDependencies(dir);
+        const nested = installed.flatMap((name) =>
+          names.filter((dep) =>
+            existsSync(join(dir, 'node_modules', ...name.split('/'), 'node_modules', ...dep.split('/'))),
+          ),
+        );
+        if (nested.length > 0)
+          throw new Error(`${command}: its own copy of ${nested.join(', ')} inside another package`);
+        projects.set(command, { dir, installed });
+      }),
+    );
+    return [...projects]
+      .map(([command, { installed }]) => `${command.slice(PACKS_INSTALL.length)}: ${installed.length}`)
+      .join('; ');
+  },
+);
+
+const integrator = () => projectInstalling(['@svc/api-client', '@svc/api-types']);
+const everything = () => projects.get(EVERYTHING)?.dir;
 /** Bytes of every file under a folder (apparent sizes, as `npm pack` reports unpacked sizes). */
 function folderBytes(dir) {
   let bytes = 0;
@@ -236,9 +281,10 @@ await step(
 
 await step(
   'manifests',
-  'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves',
+  'installed manifests (every tarball): versions instead of workspace:*, svc.specVersion, the bundle resolves',
   ['install'],
   () => {
+    const project = everything();
     const problems = [];
     for (const { manifest: source } of packages) {
       const installedPath = join(project, 'node_modules', ...source.name.split('/'), 'package.json');
@@ -249,10 +295,6 @@ await step(
       if (text.includes('workspace:')) problems.push(`${source.name}: its package.json still says workspace:`);
       if (installed.svc?.specVersion !== specVersion)
         problems.push(`${source.name}: svc.specVersion is ${installed.svc?.specVersion}, the spec is ${specVersion}`);
-      for (const dep of names) {
-        const nested = join(project, 'node_modules', ...source.name.split('/'), 'node_modules', ...dep.split('/'));
-        if (existsSync(nested)) problems.push(`${source.name} has its own copy of ${dep} (the override did not apply)`);
-      }
     }
     // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
     const requireFromProject = createRequire(join(project, 'package.json'));
@@ -335,9 +377,15 @@ const TSCONFIG = {
 
 await step(
   'tsc',
-  'tsc: the consumer type-checks and compiles (strict, NodeNext, skipLibCheck off)',
+  'tsc: the consumer type-checks and compiles (client and types only, strict, NodeNext, skipLibCheck off)',
   ['install'],
   async () => {
+    const project = integrator();
+    if (!project) throw new Error('no README install command installs exactly @svc/api-client and @svc/api-types');
+    // What any TypeScript project has beside the client: the compiler and Node's types.
+    const tools = [`typescript@${TYPESCRIPT}`, `@types/node@${TYPES_NODE}`];
+    ok(await run('npm', ['install', '--save-dev', ...NPM_FLAGS, ...tools], { cwd: project }), 'npm install typescript');
+    ok(await run('npm', ['pkg', 'set', 'type=module'], { cwd: project }), 'npm pkg set type=module');
     writeFileSync(join(project, 'consumer.ts'), CONSUMER);
     writeJson(join(project, 'tsconfig.json'), TSCONFIG);
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -348,12 +396,12 @@ await step(
   },
 );
 
-const bin = (name) => join(project, 'node_modules', '.bin', name);
+const bin = (name) => join(everything(), 'node_modules', '.bin', name);
 let sandboxUrl;
 
 await step('sandbox', 'svc-sandbox (installed bin) starts and prints its demo keys', ['install'], async () => {
   const child = spawn(bin('svc-sandbox'), ['--port', '0', '--no-rate-limit'], {
-    cwd: project,
+    cwd: everything(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -386,7 +434,7 @@ await step(
   async () => {
     const result = ok(
       await run(process.execPath, ['out/consumer.js'], {
-        cwd: project,
+        cwd: integrator(),
         env: { SVC_BASE_URL: sandboxUrl, SVC_API_KEY: DEMO_KEY },
         timeoutMs: 30_000,
       }),
@@ -400,10 +448,10 @@ await step(
 );
 
 await step('help', 'svc-contract --help and --version (installed bin)', ['install'], async () => {
-  const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: project }), 'svc-contract --help');
+  const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: everything() }), 'svc-contract --help');
   expectMatch(help.stdout, /^Usage: svc-contract \[options\]/, 'usage');
   expectMatch(help.stdout, /--base-url <url>/, 'usage');
-  const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: project }), 'svc-contract --version');
+  const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: everything() }), 'svc-contract --version');
   const expected = packages.find((p) => p.manifest.name === '@svc/contract')?.manifest.version;
   if (version.stdout.trim() !== expected)
     throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
@@ -414,7 +462,7 @@ await step('contract', 'svc-contract checks the sandbox (threads, writes allowed
   const output = join(work, 'contract-report');
   const result = await run(
     bin('svc-contract'),
-    // No config: the 8 scope checks of the two threads scopes (no key lacking or holding exactly each) are skipped.
+    // No --config: the installed sandbox declares its demo keys and fixtures, so nothing may be skipped for configuration.
     [
       '--base-url',
       sandboxUrl,
@@ -430,10 +478,8 @@ await step('contract', 'svc-contract checks the sandbox (threads, writes allowed
       'json',
       '--output',
       output,
-      '--max-skipped',
-      '8',
     ],
-    { cwd: project, timeoutMs: 60_000 },
+    { cwd: everything(), timeoutMs: 60_000 },
   );
   const reportPath = join(output, 'report.json');
   if (!existsSync(reportPath))

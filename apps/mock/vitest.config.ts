@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     passWithNoTests: false,
     // Sized for a loaded 2-core machine (a shared CI runner): a limit trips on a hang, never on a
-    // slow machine. See 'Tests on a busy machine' in the root README.
+    // slow machine. See 'Tests on a busy machine' in CONTRIBUTING.md.
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

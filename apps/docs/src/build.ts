@@ -1,6 +1,6 @@
 // `pnpm build`: the docs copy of the bundle (generated code samples and guides) in
 // dist/openapi.docs.json, rendered by Redocly build-docs into one self-contained
-// dist/index.html, then checked for anything the page would fetch from the network. The published
+// dist/index.html (without Redoc's remote badge logo), then checked for anything the page would fetch from the network. The published
 // bundle is copied beside it as dist/openapi.json (the page's download link). Each file gets a
 // brotli and a gzip copy beside it (`<file>.br`, `<file>.gz`), which the sandbox's /docs sends to
 // clients that accept them: the 3 MB page is 0.66 MB in brotli (quality 9: 0.3 s here, where the
@@ -14,7 +14,7 @@ import { oneLine } from './markdown.js';
 import { findExternalLoads } from './offline-check.js';
 import { listOperations } from './openapi.js';
 import { DIST_DIR, DOCS_HTML, DOCS_SPEC, PACKAGE_DIR } from './paths.js';
-import { renderWithRedoc } from './redoc.js';
+import { renderWithRedoc, withoutRemoteBadge } from './redoc.js';
 
 const bundle = loadBundle();
 const { spec, guides } = makeDocsSpec(bundle);
@@ -30,7 +30,8 @@ const report = renderWithRedoc(DOCS_SPEC, DOCS_HTML, {
 });
 for (const line of report) console.log(`build-docs: ${line}`);
 
-const html = readFileSync(DOCS_HTML, 'utf8');
+const html = withoutRemoteBadge(readFileSync(DOCS_HTML, 'utf8'));
+writeFileSync(DOCS_HTML, html);
 const external = findExternalLoads(html);
 if (external.length > 0) {
   throw new Error(

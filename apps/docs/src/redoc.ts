@@ -68,3 +68,16 @@ export function renderWithRedoc(specPath: string, outputPath: string, page: Page
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^[╔║╚]/.test(line));
 }
+
+// Redoc mounts an "API docs by Redocly" badge whose logo it loads from Redocly's CDN after
+// hydration; offline that left an empty badge and a request to the network. The page keeps no
+// remote load: the logo's address becomes an empty inline image, and the page template hides the
+// badge. Should Redoc move the logo, the build's offline check reports the new address.
+const REDOCLY_LOGO_URLS = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+/** A 1×1 transparent GIF: an image that needs no request. */
+const EMPTY_IMAGE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/** The built page without Redoc's remote badge logo. */
+export function withoutRemoteBadge(html: string): string {
+  return html.replace(REDOCLY_LOGO_URLS, EMPTY_IMAGE);
+}

@@ -1,5 +1,5 @@
-// `pnpm docs` / `pnpm serve`: serves the built dist/ on 127.0.0.1 and prints the URL. The port is
-// read as every server command of this repository reads it (@svc/server-kernel/cli).
+// `pnpm docs:serve` / `pnpm serve`: serves the built dist/ on 127.0.0.1 and prints the URL. The
+// port is read as every server command of this repository reads it (@svc/server-kernel/cli).
 import { existsSync } from 'node:fs';
 import { Cli, portUsage } from '@svc/server-kernel/cli';
 import { DIST_DIR, DOCS_HTML } from './paths.js';

@@ -1,4 +1,4 @@
-// The static server of dist/: used by `pnpm docs` and by the browser test. Loopback only. The
+// The static server of dist/: used by `pnpm docs:serve` and by the browser test. Loopback only. The
 // files are served by the sandbox's docs handler (the one static handler of the docs folder:
 // @fastify/send, `..` and links out of the folder refused, GET and HEAD only), mounted at the
 // root and revalidated on every load (the docs are rebuilt in place: never a stale page), over

@@ -22,6 +22,17 @@ describe('findExternalLoads', () => {
     ]);
   });
 
+  it('reports an asset URL a script would load, such as a logo it mounts, once', () => {
+    const html =
+      '<script>const logo = (full) => ({ src: full ? `https://cdn.redoc.ly/redoc/logo-mini-full.svg` : "//cdn.example.com/a/logo.png?v=2" });</script>' +
+      '<img src="https://cdn.example.com/once.svg">';
+    expect(findExternalLoads(html).map((load) => `${load.kind} ${load.url}`)).toEqual([
+      'image https://cdn.example.com/once.svg',
+      'asset-url https://cdn.redoc.ly/redoc/logo-mini-full.svg',
+      'asset-url //cdn.example.com/a/logo.png',
+    ]);
+  });
+
   it('ignores what is only linked or only text, and what is local', () => {
     const html = [
       '<a href="https://redocly.com/redoc/">API docs by Redocly</a>',
@@ -29,6 +40,8 @@ describe('findExternalLoads', () => {
       '<script src="./local.js"></script>',
       '<link rel="stylesheet" href="styles.css">',
       '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+      '<p>recording_url: https://recordings.example.com/cll-1.mp3</p>',
+      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">',
     ].join('\n');
     expect(findExternalLoads(html)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +38,18 @@ describe('static server', () => {
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).toBe('Not found');
     }
+  });
+
+  it('answers a request target that is no path with 400, and goes on serving', async () => {
+    const { port } = new URL(server.url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '//' }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      }).on('error', reject);
+    });
+    expect(status).toBe(400);
+    expect((await fetch(server.url)).status).toBe(200);
   });
 
   it('answers only GET and HEAD', async () => {

@@ -7,12 +7,16 @@
 // It also generates src/generated/webhooks.ts: one validator per webhook topic (the keys of
 // `webhooks`), compiled ahead of time by Ajv's standalone code generator from the topic's
 // `{ topic, body }` schema. The client then validates a delivery with no schema compiler at run
-// time, and the topics come from the contract, never typed by hand.
+// time, and the topics come from the contract, never typed by hand. Beside them, what turns a
+// validator's findings into the API's own error dialect (field, code, a human sentence): the code
+// and the expected form (its description's first sentence) of each named schema the webhook
+// schemas reach, and the code of a field error that names none (INVALID_REQUEST, as the API's own
+// errors[] entries say it: @svc/spec-runtime's errorFor).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getByPointer } from '@svc/spec-runtime';
+import { getByPointer, INVALID_REQUEST } from '@svc/spec-runtime';
 import { headerNamesOf, operationEntries, readCatalogue, readLimits, requestBodyMedia } from '@svc/spec-runtime/walk';
 import { _ } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -81,6 +85,50 @@ console.log(
   `generated ${catalogue.length} error codes, limits ${readsPerSecond}/${writesPerSecond} per second, from ${bundlePath}`,
 );
 
+/** The names of the component schemas a schema reaches through its $refs, itself included. */
+function reachableSchemas(ref, seen = new Set()) {
+  const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+  if (name === undefined || seen.has(name)) return seen;
+  seen.add(name);
+  const visit = (node) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node))
+        if (key === '$ref' && typeof value === 'string') reachableSchemas(value, seen);
+        else visit(value);
+  };
+  visit(getByPointer(bundle, ref));
+  return seen;
+}
+
+/** The first sentence of a description, as a phrase that follows "must be" (no trailing period). */
+const expectedForm = (description) =>
+  typeof description === 'string'
+    ? description
+        .trim()
+        .split(/(?<=\.)\s/)[0]
+        .replace(/\.$/, '')
+    : undefined;
+
+function webhookSchemaRules() {
+  const names = new Set(topics.flatMap(({ ref }) => [...reachableSchemas(ref)]));
+  const rules = {};
+  for (const name of [...names].sort()) {
+    const schema = getByPointer(bundle, `#/components/schemas/${name}`);
+    const code = schema['x-svc-error-code'];
+    const expected = schema.pattern !== undefined ? expectedForm(schema.description) : undefined;
+    if (code === undefined && expected === undefined) continue;
+    rules[name] = { ...(code !== undefined ? { code } : {}), ...(expected !== undefined ? { expected } : {}) };
+  }
+  return rules;
+}
+
+function fieldErrorDefaultCode() {
+  if (!catalogue.some(([code]) => code === INVALID_REQUEST))
+    throw new Error(`generate: the catalogue has no ${INVALID_REQUEST}`);
+  return INVALID_REQUEST;
+}
+
 const topics = operationEntries(bundle, 'webhooks').map(({ path: topic, operation }) => {
   const ref = requestBodyMedia(bundle, operation)?.schema?.$ref;
   if (typeof ref !== 'string') throw new Error(`generate: webhooks.${topic} has no application/json schema $ref`);
@@ -114,6 +162,16 @@ ${code.replace(/^"use strict";/, '')}
 export const WEBHOOK_VALIDATORS = {
 ${topics.map(({ topic }, index) => `  ${JSON.stringify(topic)}: topic${index},`).join('\n')}
 };
+
+/**
+ * Per named schema the webhook schemas reach (by its name in \`#/components/schemas/<name>\`):
+ * the error code its violation gets (\`x-svc-error-code\`: a code, or one per keyword) and the
+ * form it expects, in words (its description's first sentence), said instead of a raw pattern.
+ */
+export const WEBHOOK_SCHEMA_RULES = ${json(webhookSchemaRules())};
+
+/** The code of a field error whose schema names none (the API's own \`errors[]\` entries say it too). */
+export const FIELD_ERROR_DEFAULT_CODE = ${json(fieldErrorDefaultCode())};
 `;
 if (/\brequire\(/.test(webhooksSource)) throw new Error('generate: the generated validators need a run-time require');
 writeFileSync(webhooksFile, webhooksSource);

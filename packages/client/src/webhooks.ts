@@ -21,6 +21,9 @@
  */
 import type { WebhookEvent, webhooks } from '@svc/api-types';
 import { WEBHOOK_VALIDATORS } from './generated/webhooks.js';
+import { problemOf, type SvcWebhookProblem, type ValidatorError } from './webhook-problems.js';
+
+export type { SvcWebhookProblem } from './webhook-problems.js';
 
 /** Every webhook topic of the contract (`CALL_RECEIVED`, …). */
 export type SvcWebhookTopic = keyof webhooks & string;
@@ -29,12 +32,6 @@ export type SvcWebhookTopic = keyof webhooks & string;
 export type SvcWebhookEvent<Topic extends SvcWebhookTopic = SvcWebhookTopic> = Topic extends unknown
   ? WebhookEvent<Topic>
   : never;
-
-/** One way a delivery breaks its topic's schema: the JSON pointer of the value, and why. */
-export interface SvcWebhookProblem {
-  readonly path: string;
-  readonly message: string;
-}
 
 /** Why a delivery was refused. */
 export interface SvcWebhookError {
@@ -47,7 +44,10 @@ export interface SvcWebhookError {
   readonly message: string;
   /** The delivery's topic, when it had one. */
   readonly topic: string | undefined;
-  /** What the schema refused (at most {@link MAX_PROBLEMS}); empty unless `kind` is `invalid-event`. */
+  /**
+   * What the schema refused (at most {@link MAX_PROBLEMS}), each as an entry of the API's own
+   * `errors[]`: field, code, message; empty unless `kind` is `invalid-event`.
+   */
   readonly problems: readonly SvcWebhookProblem[];
 }
 
@@ -61,7 +61,7 @@ export const MAX_PROBLEMS = 20;
 
 interface Validator {
   (value: unknown): boolean;
-  errors?: Array<{ instancePath: string; message?: string }> | null;
+  errors?: ValidatorError[] | null;
 }
 
 const validators = WEBHOOK_VALIDATORS as Record<SvcWebhookTopic, Validator>;
@@ -114,13 +114,12 @@ export function parseWebhook(payload: string | Uint8Array | unknown): SvcWebhook
   }
   const validate = validators[topic];
   if (validate(value)) return { ok: true, event: value as SvcWebhookEvent };
-  const problems = (validate.errors ?? [])
-    .slice(0, MAX_PROBLEMS)
-    .map((error) => ({ path: error.instancePath || '/', message: error.message ?? 'is invalid' }));
-  const first = problems[0];
+  const problems = (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((error) => problemOf(error, value));
+  const [first] = problems;
+  const more = (validate.errors?.length ?? 0) - 1;
   return refuse(
     'invalid-event',
-    `The ${topic} delivery does not match the contract${first ? `: ${first.path} ${first.message}` : ''}.`,
+    `The ${topic} delivery does not match the contract${first ? `: ${first.message}${more > 0 ? ` (and ${more} more)` : ''}` : ''}.`,
     topic,
     problems,
   );

@@ -45,7 +45,7 @@ describe('parseWebhook', () => {
     }
   });
 
-  it('refuses a body that breaks the schema, naming where', () => {
+  it('refuses a body that breaks the schema in the API’s own dialect: field, code, a sentence', () => {
     const broken = structuredClone(callReceived);
     broken.body.from_number = '415 555 0123';
     broken.body.transcriptions = [{ source: 'ROBOT', time: 'yesterday', text: 'hi' }];
@@ -53,15 +53,63 @@ describe('parseWebhook', () => {
     expect(result.ok).toBe(false);
     expect(result.error?.kind).toBe('invalid-event');
     expect(result.error?.topic).toBe('CALL_RECEIVED');
-    expect(result.error?.problems.map((problem) => problem.path)).toEqual(
-      expect.arrayContaining(['/body/from_number', '/body/transcriptions/0/source', '/body/transcriptions/0/time']),
+    const byField = new Map(result.error?.problems.map((problem) => [problem.field, problem]));
+    expect(byField.get('body.from_number')).toEqual({
+      field: 'body.from_number',
+      code: 'INVALID_PHONE_FORMAT',
+      message:
+        'body.from_number must be a phone number in E.164: `+`, country code and number, with no spaces or dashes; got "415 555 0123"',
+      path: '/body/from_number',
+    });
+    expect(byField.get('body.transcriptions[0].source')).toEqual({
+      field: 'body.transcriptions[0].source',
+      code: 'INVALID_REQUEST',
+      message: 'body.transcriptions[0].source must be one of USER, AGENT; got "ROBOT"',
+      path: '/body/transcriptions/0/source',
+    });
+    expect(byField.get('body.transcriptions[0].time')?.message).toBe(
+      'body.transcriptions[0].time must be an ISO 8601 date-time; got "yesterday"',
     );
-    expect(result.error?.message).toMatch(/^The CALL_RECEIVED delivery does not match the contract: \/body\//);
+    expect(result.error?.message).toBe(
+      `The CALL_RECEIVED delivery does not match the contract: ${result.error?.problems[0]?.message} (and 2 more).`,
+    );
+  });
+
+  it('never prints a raw pattern', () => {
+    const result = parseWebhook({
+      topic: 'CALL_RECEIVED',
+      body: { start_date: '2026-13-01', from_number: '0', to: '+0', transcriptions: [{ time: '1 pm' }] },
+    });
+    const text = [result.error?.message, ...(result.error?.problems.map((p) => p.message) ?? [])].join('\n');
+    expect(result.error?.problems.map((p) => `${p.field} ${p.code}`)).toEqual([
+      'body.start_date INVALID_REQUEST',
+      'body.from_number INVALID_PHONE_FORMAT',
+      'body.to INVALID_PHONE_FORMAT',
+      'body.transcriptions[0].source INVALID_REQUEST',
+      'body.transcriptions[0].text INVALID_REQUEST',
+      'body.transcriptions[0].time INVALID_REQUEST',
+    ]);
+    for (const raw of ['^', '$', '\\d', '[0-9]', '{1,14}', 'must match pattern']) expect(text).not.toContain(raw);
+  });
+
+  it('names a missing field as required, and a value of the wrong type by its type', () => {
+    expect(parseWebhook({ topic: 'CALL_RECEIVED' }).error?.problems).toEqual([
+      { field: 'body', code: 'INVALID_REQUEST', message: 'body is required', path: '/' },
+    ]);
+    const wrongType = parseWebhook({ topic: 'CALL_RECEIVED', body: { length_in_minutes: 'long' } });
+    expect(wrongType.error?.problems[0]?.message).toBe('body.length_in_minutes must be a number; got "long"');
   });
 
   it('checks the recording URL as a URL', () => {
     const result = parseWebhook({ ...callReceived, body: { ...callReceived.body, recording_url: 'not a url' } });
-    expect(result.error?.problems).toEqual([expect.objectContaining({ path: '/body/recording_url' })]);
+    expect(result.error?.problems).toEqual([
+      {
+        field: 'body.recording_url',
+        code: 'INVALID_REQUEST',
+        message: 'body.recording_url must be a valid URI; got "not a url"',
+        path: '/body/recording_url',
+      },
+    ]);
   });
 
   it('tells apart bad JSON, a non-event and an unknown topic, without throwing', () => {
@@ -71,7 +119,10 @@ describe('parseWebhook', () => {
       expect(parseWebhook(value).error?.kind).toBe('not-an-event');
     const unknown = parseWebhook({ topic: 'SMS_RECEIVED', body: {} });
     expect(unknown.error).toMatchObject({ kind: 'unknown-topic', topic: 'SMS_RECEIVED', problems: [] });
-    expect(unknown.error?.message).toContain('CALL_RECEIVED');
+    // An unknown topic lists the known ones, read from the contract.
+    expect(unknown.error?.message).toBe(
+      `The contract describes no webhook topic "SMS_RECEIVED"; known: ${Object.keys(bundle.webhooks).join(', ')}.`,
+    );
     // A topic the contract knows, with no body: the schema requires one.
     expect(parseWebhook({ topic: 'CALL_RECEIVED' }).error?.kind).toBe('invalid-event');
   });

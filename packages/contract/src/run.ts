@@ -21,6 +21,7 @@ import { buildReport, type Report } from './report/model.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runChecks } from './runner.js';
+import { configFromSandbox } from './sandbox-config.js';
 import { createSession } from './session.js';
 import { loadSpec } from './spec.js';
 import { withheldOperations } from './suite/operation-checks.js';
@@ -99,6 +100,12 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     config = mergeConfigs(sandbox.config, config);
   }
   if (!apiKey) throw new UsageError(`No API key: pass --api-key or set ${API_KEY_ENV}.`);
+  if (!sandbox && !options.configPath && !options.config) {
+    // A sandbox started apart declares its demo keys and fixtures (sandbox-config.ts says when it is asked).
+    const declared = await configFromSandbox({ baseUrl, apiKey, knownScopes, timeoutMs: options.timeoutMs ?? 30_000 });
+    if (declared.config) config = declared.config;
+    if (declared.note && !options.quiet) stderr.write(`svc-contract: ${declared.note}\n`);
+  }
 
   const session = createSession({
     baseUrl,

@@ -10,6 +10,7 @@ import {
   type RateLimits,
 } from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
+import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
 import { type GuardOptions, originRefusal } from './developer-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
@@ -40,6 +41,11 @@ export interface SandboxOptions extends KernelTuning {
   enableWebhookTrigger?: boolean;
   /** The origin the sandbox listens on, once it does (startSandboxServer sets it): its own routes answer to it only. */
   origin?: () => string | undefined;
+  /**
+   * Serves GET /__sandbox/contract-config: the seed's demo keys and hidden ids in svc-contract's
+   * config format, so that the suite needs no --config against this sandbox. Off by default.
+   */
+  serveContractConfig?: boolean;
 }
 
 export interface Sandbox {
@@ -59,7 +65,8 @@ export const RESET_PATH = '/__sandbox/reset';
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const contract = options.contract ?? bundledContract();
-  const store = new Store(options.seed ?? loadSeedFile());
+  const seed = options.seed ?? loadSeedFile();
+  const store = new Store(seed);
   const clock = options.clock ?? Date.now;
   const handlers = createHandlers(contract);
   // What the sandbox-only routes that act hold to (developer-guard.ts); the kernel is there by the first request.
@@ -107,6 +114,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       if (options.enableWebhookTrigger)
         app.post(WEBHOOK_TRIGGER_PATH, (c) => handleWebhookTrigger(c.req.raw, { ...guard, store }));
+      // Read-only public demo data (the seed's fictional keys): no guard, so a sandbox behind a proxy or a
+      // port mapping serves it too.
+      if (options.serveContractConfig) {
+        // Computed once: a seed without an all-scopes key fails here, at start, not on a request.
+        const answer = contractConfigOf(seed, Object.keys(contract.scopes));
+        app.get(CONTRACT_CONFIG_PATH, (c) => c.json({ data: answer }));
+      }
     },
   });
 

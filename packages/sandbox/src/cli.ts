@@ -3,6 +3,7 @@
 import { bundledContract } from '@svc/server-kernel';
 import { Cli, portUsage } from '@svc/server-kernel/cli';
 import { RESET_PATH } from './app.js';
+import { contractCommandLines, demoKeyLines, withDemoContractConfig } from './cli-contract-config.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
@@ -71,10 +72,12 @@ async function main(): Promise<void> {
   } catch (error) {
     cli.fatal((error as Error).message);
   }
+  const demo = withDemoContractConfig(seed, Object.keys(bundledContract().scopes));
   const running = await startSandboxServer({
     port,
     host: values.host ?? DEFAULT_HOST,
-    seed,
+    seed: demo.seed,
+    serveContractConfig: demo.apiKey !== undefined,
     rateLimit: values['no-rate-limit'] ? false : {},
     enableReset: values['enable-reset'] === true,
     enableWebhookTrigger: values['enable-webhook-trigger'] === true,
@@ -93,7 +96,6 @@ async function main(): Promise<void> {
     }
     throw error;
   });
-  const keys = seed.keys.map((k) => `  ${k.key.padEnd(30)} ${k.name}`).join('\n');
   process.stdout.write(
     [
       `Sandbox of the Team Communications Service API listening on ${running.url}`,
@@ -106,10 +108,11 @@ async function main(): Promise<void> {
         : []),
       '',
       'Sandbox demo keys (fictional data, valid only against this sandbox):',
-      keys,
+      ...demoKeyLines(seed, demo),
       '',
       'Try:',
       `  curl -H 'Authorization: Api-Key sbx_demo_full_access' ${running.url}/v2/api/threads/cth-5Lm1zX7e`,
+      ...contractCommandLines(running.url, demo),
       '',
     ].join('\n'),
   );

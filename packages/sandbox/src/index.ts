@@ -1,6 +1,15 @@
 export { bundledContract } from '@svc/server-kernel';
 export type { Sandbox, SandboxOptions } from './app.js';
 export { createSandbox, RESET_PATH } from './app.js';
+export type { ContractConfigKey, SandboxContractConfig } from './contract-config.js';
+export {
+  CONTRACT_CONFIG_PATH,
+  CONTRACT_CONFIG_SERVER,
+  contractConfigOf,
+  mainKeyOf,
+  singleScopeKeyOf,
+  withSingleScopeKeys,
+} from './contract-config.js';
 export { docsErrorUrl, servedDocsUrl } from './doc-url.js';
 export { type DocsOptions, withDocs } from './docs-route.js';
 export { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';

@@ -101,6 +101,9 @@ function single(catalogue: Catalogue, violation: Violation & { code: string }): 
   return { code: violation.code, status: entry.status, message, param: violation.field };
 }
 
+/** The code of a request whose fields fail, and of each failing field that names no code of its own. */
+export const INVALID_REQUEST = 'INVALID_REQUEST';
+
 /**
  * Picks the one error to answer a list of violations with, among the codes the operation lists:
  * 1. a path parameter whose code is a listed 404 (the resource cannot exist; the rest is moot);
@@ -121,15 +124,15 @@ export function errorFor(catalogue: Catalogue, violations: readonly Violation[],
   if (violations.length === 1 && first && isListed(first)) return single(catalogue, first);
   const listedErrors = violations.slice(0, MAX_FIELD_ERRORS);
   const invalidRequest: ErrorChoice = {
-    code: 'INVALID_REQUEST',
-    status: catalogue.get('INVALID_REQUEST')?.status ?? 400,
+    code: INVALID_REQUEST,
+    status: catalogue.get(INVALID_REQUEST)?.status ?? 400,
     message:
       violations.length > MAX_FIELD_ERRORS
         ? `Request validation failed; errors lists the first ${MAX_FIELD_ERRORS} of ${violations.length} failing fields`
         : 'Request validation failed',
-    errors: listedErrors.map((v) => ({ field: v.field, code: v.code ?? 'INVALID_REQUEST', message: v.message })),
+    errors: listedErrors.map((v) => ({ field: v.field, code: v.code ?? INVALID_REQUEST, message: v.message })),
   };
-  if (listed(catalogue, operation, 'INVALID_REQUEST')) return invalidRequest;
+  if (listed(catalogue, operation, INVALID_REQUEST)) return invalidRequest;
   const firstListed = violations.find(isListed);
   if (firstListed) return single(catalogue, firstListed);
   if (violations.every((v) => v.location === 'path') && catalogue.has('ENDPOINT_NOT_FOUND')) {

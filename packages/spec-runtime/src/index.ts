@@ -7,7 +7,7 @@ export { isRetryable } from './catalogue.js';
 export type { Contract, Limits, LoadContractOptions } from './contract.js';
 export { DEFAULT_DOC_URL_BASE, loadContract } from './contract.js';
 export type { ApiErrorBody, BuildErrorOptions, BuiltError, ErrorChoice, FieldError } from './errors.js';
-export { MAX_FIELD_ERRORS } from './errors.js';
+export { INVALID_REQUEST, MAX_FIELD_ERRORS } from './errors.js';
 export { idPrefixOf } from './id-prefixes.js';
 export type { BodyLimits, BodyResult, BodyTask, CheckedBody } from './json-body.js';
 export { checkJsonRequest, DEFAULT_BODY_LIMITS, parseJsonBody, unsupportedContentType } from './json-body.js';

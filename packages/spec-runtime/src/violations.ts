@@ -87,6 +87,14 @@ export function previewValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The first sentence of a schema's description, as a phrase that follows "must be" ("a phone number in E.164: …"). */
+export function expectedForm(schema: unknown): string | undefined {
+  const description = isObject(schema) ? schema.description : undefined;
+  if (typeof description !== 'string' || description.trim() === '') return undefined;
+  const sentence = (description.trim().split(/(?<=\.)\s/)[0] ?? '').replace(/\.$/, '');
+  return sentence.charAt(0).toLowerCase() + sentence.slice(1);
+}
+
 function messageFor(field: string, error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   const got = `; got ${previewValue(error.data)}`;
@@ -103,7 +111,8 @@ function messageFor(field: string, error: ErrorObject): string {
     case 'const':
       return `${name} must be ${JSON.stringify(p.allowedValue)}${got}`;
     case 'pattern':
-      return `${name} must match the pattern ${String(p.pattern)}${got}`;
+      // The form in words (the schema's description), never the raw regular expression.
+      return `${name} must be ${expectedForm(error.parentSchema) ?? 'in the form the contract describes'}${got}`;
     case 'maxLength':
       return `${name} is ${typeof error.data === 'string' ? [...error.data].length : '?'} characters long; the maximum is ${String(p.limit)}`;
     case 'minLength':

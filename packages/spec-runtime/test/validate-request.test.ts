@@ -26,6 +26,15 @@ describe('validateRequest: parameters', () => {
     expect(v?.message).toBe('size must be <= 100; got 250');
   });
 
+  it('says the form a pattern expects in the words of its schema, never the raw pattern', () => {
+    const [v] = validate('createThread', {
+      body: { entity_type: 'CALL', entity_id: 'xyz', content: 'hello' },
+    });
+    expect(v?.field).toBe('entity_id');
+    expect(v?.message).toMatch(/^entity_id must be the id of the item a thread belongs to, .*; got "xyz"$/);
+    expect(v?.message).not.toMatch(/\^|\$|must match/);
+  });
+
   it('reports a missing required query parameter as MISSING_PARAMETER', () => {
     const violations = validate('findThread', { query: new URLSearchParams('entity_type=CALL') });
     expect(violations).toEqual([
