@@ -96,13 +96,30 @@ export class Harness {
       );
     if (!headers.get('x-request-id')) throw new Error(`${method} ${pathname}: X-Request-Id is missing`);
     const code = (body as { error?: { code?: string } } | undefined)?.error?.code;
-    this.coverage.add(`${operation?.operationId ?? '-'} ${status}${code ? ` ${code}` : ''}`);
+    // A 405 is an answer of every operation of the path: each must list it.
+    const siblings = this.pathOperations(method, pathname);
+    const answering = siblings.length ? siblings : [operation];
+    for (const op of answering) this.coverage.add(`${op?.operationId ?? '-'} ${status}${code ? ` ${code}` : ''}`);
     return { status, headers, body, text, operation, code };
   }
 
+  /**
+   * The operation whose listed answers a response must be among: the one addressed or, for a
+   * method the path does not document, the first operation of that path (each lists its 405).
+   */
   operationFor(method: string, pathname: string): Operation | null {
     const match = this.sandbox.contract.matchRoute(method, pathname);
-    return 'operation' in match ? match.operation : null;
+    return 'operation' in match ? match.operation : (this.pathOperations(method, pathname)[0] ?? null);
+  }
+
+  /** The operations of a documented path called with a method it does not document (else none). */
+  private pathOperations(method: string, pathname: string): Operation[] {
+    const match = this.sandbox.contract.matchRoute(method, pathname);
+    if (!('allowed' in match)) return [];
+    return match.allowed.flatMap((m) => {
+      const sibling = this.sandbox.contract.matchRoute(m, pathname);
+      return 'operation' in sibling ? [sibling.operation] : [];
+    });
   }
 
   get = (path: string, options?: SendOptions) => this.send('GET', path, options);
