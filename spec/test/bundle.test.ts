@@ -26,6 +26,12 @@ describe('the bundle', () => {
     expect(Object.keys(dereferenced.paths)).toEqual(Object.keys(bundle.paths));
   });
 
+  it('names the local sandbox as a server, beside {base_url} whose default is usable', () => {
+    expect(bundle.servers.map((s: { url: string }) => s.url)).toEqual(['http://localhost:4010', '{base_url}']);
+    expect(bundle.servers[0].description).toMatch(/local sandbox/);
+    expect(bundle.servers[1].variables.base_url.default).toBe('http://localhost:4010');
+  });
+
   it('keeps every component under a unique name (no Foo-2 renames from collisions)', () => {
     for (const [section, components] of Object.entries<Record<string, unknown>>(bundle.components)) {
       for (const name of Object.keys(components)) {

@@ -18,7 +18,7 @@ export async function toPostman(bundle) {
   if (!result.result) throw new Error(`openapi-to-postmanv2: ${result.reason}`);
   // The converter names the server variable baseUrl; the contract's name is base_url.
   const collection = JSON.parse(JSON.stringify(result.output[0].data).replaceAll('{{baseUrl}}', '{{base_url}}'));
-  const base = bundle.servers?.[0]?.variables?.base_url?.default ?? '';
+  const base = bundle.servers?.find((server) => server.variables?.base_url)?.variables.base_url.default ?? '';
   collection.variable = [
     ...(collection.variable ?? []).filter((v) => !['base_url', 'baseUrl', 'api_key', 'apiKey'].includes(v.key)),
     { key: 'base_url', value: base, type: 'string', description: 'Base address of the service.' },
