@@ -112,13 +112,23 @@ function generatedAway(value: unknown): unknown {
  * answer must equal the response example of the request example's own name, else (the first
  * request example) one of the status's examples; a further request example only needs a status.
  */
+// What the sandbox adds to an answer beyond the contract, so that a test can observe an effect
+// (its README says so): not part of any example, so left out of the comparison.
+const SANDBOX_ADDITIONS: Record<string, (body: unknown) => unknown> = {
+  listConversations: (body) => {
+    const { data, ...rest } = body as { data: Record<string, unknown>[] };
+    return { data: data.map(({ read: _read, archived: _archived, ...entry }) => entry), ...rest };
+  },
+};
+
 export function problems(r: ExampleRequest, answer: { status: number; body: unknown; text: string }): string[] {
   const examples = r.successes.get(answer.status);
   if (!examples) return [`${label(r)}: ${answer.status} is not a documented success: ${answer.text.slice(0, 300)}`];
   const own = examples.get(r.name);
   const candidates = own !== undefined ? [own] : r.index === 0 ? [...examples.values()] : [];
   if (candidates.length === 0) return [];
-  const got = JSON.stringify(generatedAway(answer.body));
+  const contractual = SANDBOX_ADDITIONS[r.operationId]?.(answer.body) ?? answer.body;
+  const got = JSON.stringify(generatedAway(contractual));
   if (candidates.some((e) => JSON.stringify(generatedAway(e)) === got)) return [];
   return [`${label(r)}: the answer equals none of its ${candidates.length} example(s):\n${got}`];
 }
