@@ -10,7 +10,9 @@
 //   - runs the installed `svc-contract` bin: --help, --version, and a short contract run
 //     (threads) against that sandbox;
 //   - prints @svc/contract's install size: what `npx @svc/contract` brings in, measured in a
-//     second fresh project that installs its tarball alone.
+//     second fresh project that installs its tarball alone;
+//   - fails when every published package, installed together into a third fresh project, takes
+//     more than 12 MB (apparent sizes of node_modules, as npm reports unpacked sizes).
 // Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
@@ -234,6 +236,34 @@ await step(
   },
 );
 
+// Issue 26: every published package installed together into an empty project fits in 12 MB.
+const FOOTPRINT_LIMIT_BYTES = 12e6;
+
+await step(
+  'footprint',
+  `every published package installed together into an empty project: at most ${FOOTPRINT_LIMIT_BYTES / 1e6} MB`,
+  ['outside', 'pack'],
+  async () => {
+    const together = join(work, 'all-alone');
+    mkdirSync(together);
+    const tarballDeps = Object.fromEntries(names.map((name) => [name, `file:${tarballOf.get(name)}`]));
+    writeJson(join(together, 'package.json'), {
+      name: 'svc-footprint',
+      private: true,
+      dependencies: tarballDeps,
+      overrides: tarballDeps,
+    });
+    ok(await run('npm', ['install', ...NPM_FLAGS], { cwd: together, timeoutMs: 150_000 }), 'npm install every tarball');
+    const bytes = folderBytes(join(together, 'node_modules'));
+    const largest = readdirSync(join(together, 'node_modules', '@svc'))
+      .map((name) => [name, folderBytes(join(together, 'node_modules', '@svc', name))])
+      .sort((a, b) => b[1] - a[1])[0];
+    const summary = `${(bytes / 1e6).toFixed(1)} MB in node_modules (largest @svc package: ${largest[0]}, ${(largest[1] / 1e6).toFixed(1)} MB)`;
+    if (bytes > FOOTPRINT_LIMIT_BYTES) throw new Error(`${summary}: over ${FOOTPRINT_LIMIT_BYTES / 1e6} MB`);
+    return summary;
+  },
+);
+
 await step(
   'manifests',
   'installed manifests: versions instead of workspace:*, one copy of each @svc package, svc.specVersion, the bundle resolves',
@@ -256,7 +286,7 @@ await step(
     }
     // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
     const requireFromProject = createRequire(join(project, 'package.json'));
-    for (const file of ['openapi.json', 'openapi.yaml', 'openapi.dereferenced.json']) {
+    for (const file of ['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.postman_collection.json']) {
       try {
         requireFromProject.resolve(`@svc/openapi/${file}`);
       } catch (error) {
