@@ -286,7 +286,13 @@ await step(
     }
     // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
     const requireFromProject = createRequire(join(project, 'package.json'));
-    for (const file of ['openapi.json', 'openapi.yaml', 'openapi.3.0.json', 'openapi.postman_collection.json']) {
+    for (const file of [
+      'openapi.json',
+      'openapi.yaml',
+      'openapi.3.0.json',
+      'openapi.postman_collection.json',
+      'openapi.postman_environment.json',
+    ]) {
       try {
         requireFromProject.resolve(`@svc/openapi/${file}`);
       } catch (error) {

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toOpenApi30 } from './variants/openapi30.mjs';
-import { toPostman } from './variants/postman.mjs';
+import { sandboxEnvironment, toPostman } from './variants/postman.mjs';
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(specDir, 'dist');
@@ -29,7 +29,8 @@ for (const [file, ...flags] of outputs) {
 const bundle = JSON.parse(readFileSync(join(distDir, 'openapi.json'), 'utf8'));
 const variants = [
   ['openapi.3.0.json', toOpenApi30(bundle)],
-  ['openapi.postman_collection.json', await toPostman(bundle)],
+  ['openapi.postman_collection.json', toPostman(bundle)],
+  ['openapi.postman_environment.json', sandboxEnvironment(bundle)],
 ];
 // Machine-read variants, written without indentation: every installed byte counts (the pack test's footprint).
 for (const [file, content] of variants) writeFileSync(join(distDir, file), `${JSON.stringify(content)}\n`);
