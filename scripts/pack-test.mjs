@@ -14,6 +14,8 @@
 //   - prints @svc/contract's install size: what `npx @svc/contract` brings in, measured in a
 //     project that installs its tarball alone (npm `overrides` point its @svc/* dependencies at
 //     the tarballs, as the registry would serve them).
+//   - fails when every published package, installed together (the README's install-everything
+//     command) into an empty project, takes more than 12 MB (apparent sizes of node_modules).
 // Needs the packages built (`pnpm build`); `pnpm test` runs it after turbo. Prints each step and
 // `N passed, M failed`; exits 1 on any failure. The temporary folders and the sandbox never
 // outlive it. Set SVC_PACK_TEST_KEEP=1 to keep the temporary folder for a look.
@@ -279,6 +281,25 @@ await step(
   },
 );
 
+// Issue 26: every published package installed together into an empty project fits in 12 MB.
+const FOOTPRINT_LIMIT_BYTES = 12e6;
+
+await step(
+  'footprint',
+  `every published package installed together into an empty project: at most ${FOOTPRINT_LIMIT_BYTES / 1e6} MB`,
+  ['install'],
+  () => {
+    const modules = join(everything(), 'node_modules');
+    const bytes = folderBytes(modules);
+    const largest = readdirSync(join(modules, '@svc'))
+      .map((name) => [name, folderBytes(join(modules, '@svc', name))])
+      .sort((a, b) => b[1] - a[1])[0];
+    const summary = `${(bytes / 1e6).toFixed(1)} MB in node_modules (largest @svc package: ${largest[0]}, ${(largest[1] / 1e6).toFixed(1)} MB)`;
+    if (bytes > FOOTPRINT_LIMIT_BYTES) throw new Error(`${summary}: over ${FOOTPRINT_LIMIT_BYTES / 1e6} MB`);
+    return summary;
+  },
+);
+
 await step(
   'manifests',
   'installed manifests (every tarball): versions instead of workspace:*, svc.specVersion, the bundle resolves',
@@ -298,7 +319,13 @@ await step(
     }
     // @svc/openapi's exports resolve from the consumer, and the bundle is the one recorded.
     const requireFromProject = createRequire(join(project, 'package.json'));
-    for (const file of ['openapi.json', 'openapi.yaml', 'openapi.dereferenced.json']) {
+    for (const file of [
+      'openapi.json',
+      'openapi.yaml',
+      'openapi.3.0.json',
+      'openapi.postman_collection.json',
+      'openapi.postman_environment.json',
+    ]) {
       try {
         requireFromProject.resolve(`@svc/openapi/${file}`);
       } catch (error) {

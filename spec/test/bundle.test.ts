@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
@@ -19,11 +19,14 @@ describe('the bundle', () => {
     expect(yaml).toEqual(bundle);
   });
 
-  it('has a dereferenced copy without a single $ref', () => {
-    const text = readFileSync(join(distDir, 'openapi.dereferenced.json'), 'utf8');
-    expect(text).not.toContain('"$ref"');
-    const dereferenced = JSON.parse(text);
-    expect(Object.keys(dereferenced.paths)).toEqual(Object.keys(bundle.paths));
+  it('ships no dereferenced copy (30 times the bundle; consumers make one, as the README says)', () => {
+    expect(existsSync(join(distDir, 'openapi.dereferenced.json'))).toBe(false);
+  });
+
+  it('names the local sandbox as a server, beside {base_url} whose default is usable', () => {
+    expect(bundle.servers.map((s: { url: string }) => s.url)).toEqual(['http://localhost:4010', '{base_url}']);
+    expect(bundle.servers[0].description).toMatch(/local sandbox/);
+    expect(bundle.servers[1].variables.base_url.default).toBe('http://localhost:4010');
   });
 
   it('keeps every component under a unique name (no Foo-2 renames from collisions)', () => {

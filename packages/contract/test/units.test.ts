@@ -412,6 +412,17 @@ describe('response checks', () => {
     ]);
     expect(failed(exchange(200, good, { items: [] }))).toEqual(['response.schema']);
     expect(failed(exchange(202, good, { data: [] }))).toEqual(['response.status-documented']);
+    // No API-wide exception: an operation's answers are the statuses it lists (listTags has no 404).
+    expect(failed(exchange(404, good, error('ENDPOINT_NOT_FOUND', 'not_found_error')))).toEqual([
+      'response.status-documented',
+    ]);
+    // A method the path lacks is checked against the path's operations, which list 405.
+    const wrongMethod = { request: { method: 'DELETE', path: '/v2/api/tags' }, operation: null };
+    expect(failed(exchange(405, good, error('METHOD_NOT_ALLOWED', 'validation_error'), wrongMethod))).toEqual([]);
+    expect(failed(exchange(405, good, error('INVALID_REQUEST', 'validation_error'), wrongMethod))).toEqual([
+      'response.error-code',
+      'response.schema',
+    ]);
     expect(failed(exchange(500, good, error('INTERNAL_SERVER_ERROR', 'server_error', { retryable: true })))).toEqual([
       'response.no-5xx',
     ]);

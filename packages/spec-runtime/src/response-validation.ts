@@ -1,5 +1,5 @@
-// Checks one response against the contract: the status is documented for the operation (or is an
-// API-wide code), required headers are present and well-formed, the body matches the schema, and
+// Checks one response against the contract: the status is documented for the operation (a request
+// that addresses no operation may only get an API-wide routing code), required headers are present and well-formed, the body matches the schema, and
 // an error body carries a code the operation lists for that status, with the type of that status.
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
@@ -19,7 +19,7 @@ const API_ERROR_POINTER = '#/components/schemas/ApiError';
  * tests report each kind as its own check) without parsing messages.
  */
 export type ResponseProblemKind =
-  | 'status' // the status is not documented for the operation (nor an API-wide error)
+  | 'status' // the status is not documented for the operation (without one: not an API-wide routing code)
   | 'header' // a documented header is missing or invalid (`header` names it)
   | 'content-type' // the body is not application/json
   | 'body' // the body does not match the documented schema, or is missing / unexpected
@@ -67,7 +67,14 @@ export function checkResponse(
   };
   const where = operation ? `${operation.operationId} ${status}` : `(no operation) ${status}`;
   const key = operation ? responseKeyFor(operation, status) : undefined;
+  if (operation && !key) {
+    // Every answer an operation can give is listed on it, the API-wide ones included: tools that
+    // read one operation (Prism, generators) know nothing else.
+    problem('status', `${where}: status ${status} is not documented for ${operation.operationId}`);
+    return problems;
+  }
   if (!operation || !key) {
+    // A request that addresses no operation (no documented path matches) can only get a routing answer.
     checkUndocumented(ctx, where, operation, status, headers, body, problem);
     return problems;
   }

@@ -39,7 +39,8 @@ describe('loadContract', () => {
       'OTHER_TRANSACTION_IN_PROGRESS',
     ]);
     expect([...op('getThread').codesByStatus.get(404)!]).toEqual(['THREAD_NOT_FOUND']);
-    expect(op('getDeal').codesByStatus.has(404)).toBe(false);
+    expect([...op('getDeal').codesByStatus.get(404)!]).toEqual(['ENDPOINT_NOT_FOUND']);
+    expect(op('listTags').codesByStatus.has(404)).toBe(false);
     expect(op('createThread').statuses).toEqual(expect.arrayContaining(['200', '201']));
   });
 

@@ -66,7 +66,7 @@ describe('validateResponse', () => {
 
   it('flags an undocumented status, a missing required header and a wrong body', () => {
     const headers = { ...rateHeaders, 'X-Request-Id': 'req_abcdefABCDEF' };
-    expect(contract().validateResponse(op('getDeal'), 404, headers, { error: { code: 'NOTE_NOT_FOUND' } })[0]).toMatch(
+    expect(contract().validateResponse(op('listTags'), 404, headers, { error: { code: 'NOTE_NOT_FOUND' } })[0]).toMatch(
       /not documented/,
     );
     expect(
@@ -124,8 +124,18 @@ describe('validateResponse', () => {
         contract().buildError('NOTE_NOT_FOUND', { requestId: 'req_abcdefABCDEF' }).body,
       )[0],
     ).toMatch(/not an API-wide error/);
-    // API-wide codes hold on every documented path too.
+  });
+
+  it('gives an operation no API-wide exception: it lists every status it answers', () => {
+    const headers = { ...rateHeaders, 'X-Request-Id': 'req_abcdefABCDEF' };
+    const body = contract().buildError('ENDPOINT_NOT_FOUND', { requestId: 'req_abcdefABCDEF' }).body;
+    // getDeal lists 404 ENDPOINT_NOT_FOUND (an unknown deal has no code of its own); listTags has no 404.
     expect(contract().validateResponse(op('getDeal'), 404, headers, body)).toEqual([]);
+    expect(contract().validateResponse(op('listTags'), 404, headers, body)).toEqual([
+      'listTags 404: status 404 is not documented for listTags',
+    ]);
+    const notAllowed = contract().buildError('METHOD_NOT_ALLOWED', { requestId: 'req_abcdefABCDEF' }).body;
+    expect(contract().validateResponse(op('listTags'), 405, headers, notAllowed)).toEqual([]);
   });
 });
 

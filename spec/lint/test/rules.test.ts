@@ -285,6 +285,11 @@ describe('responses', () => {
     expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /required property "429"/);
   });
 
+  it('svc-standard-error-responses: 405 missing', async () => {
+    const r = await lint(mutate((d) => delete getOp(d).responses['405']));
+    expectReported(r, 'svc-standard-error-responses', [...GET, 'responses'], /required property "405"/);
+  });
+
   it('svc-no-default-response: a default response', async () => {
     const r = await lint(
       mutate((d) => (getOp(d).responses.default = structuredClone(d.components.responses.InternalServerError))),

@@ -11,7 +11,7 @@ export const CHECKS = {
   // Applied to every response the suite receives (the recorder runs them; none escapes).
   'response.no-5xx': { title: 'Never a 5xx', source: 'a 5xx is a server failure whatever the input' },
   'response.status-documented': {
-    title: 'The status is documented for the operation (or is an API-wide error)',
+    title: 'The status is one the operation lists, API-wide answers included',
     source: 'responses of the operation',
   },
   'response.content-type': {

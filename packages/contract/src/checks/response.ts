@@ -4,7 +4,7 @@
 // does not know: no 5xx, Content-Type present where a body is documented, the headers required on
 // every response even where the status is undocumented, the form of a generated request id, the
 // echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
-import type { ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
+import type { Operation, ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
 import type { CheckOutcome } from '../model.js';
 import type { Spec } from '../spec.js';
@@ -33,6 +33,19 @@ function kindToCheck(spec: Spec, problem: ResponseProblem): CheckId {
   return 'response.headers';
 }
 
+/**
+ * The operation whose listed answers a response must be among: the one addressed or, for a method
+ * a documented path does not have, an operation of that path (each lists the 405 it answers).
+ */
+function answeringOperation(spec: Spec, exchange: Exchange): Operation | null {
+  if (exchange.operation) return exchange.operation;
+  const path = exchange.request.path.split('?')[0] as string;
+  const match = spec.contract.matchRoute(exchange.request.method, path);
+  if (!('allowed' in match) || match.allowed[0] === undefined) return null;
+  const sibling = spec.contract.matchRoute(match.allowed[0], path);
+  return 'operation' in sibling ? sibling.operation : null;
+}
+
 /** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
 export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
   const operationId = exchange.operation?.operationId ?? API_WIDE;
@@ -55,7 +68,7 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
 
   const headers = exchange.headers;
   const body = exchange.text === '' ? undefined : exchange.body;
-  for (const problem of spec.contract.checkResponse(exchange.operation, exchange.status, headers, body))
+  for (const problem of spec.contract.checkResponse(answeringOperation(spec, exchange), exchange.status, headers, body))
     fail(kindToCheck(spec, problem), problem.message);
 
   // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).

@@ -85,7 +85,10 @@ export class KernelHarness {
     const sent: Sent = { status: response.status, headers: response.headers, body, text, operation, code };
     const problems = this.problems(request, sent, options);
     if (problems.length > 0) throw new Error(`${where}\n${problems.join('\n')}`);
-    this.coverage.add(`${operation?.operationId ?? '-'} ${sent.status}${code ? ` ${code}` : ''}`);
+    // A 405 is an answer of every operation of the path: each must list it.
+    const siblings = this.pathOperations(request.method, pathname);
+    for (const op of siblings.length ? siblings : [operation])
+      this.coverage.add(`${op?.operationId ?? '-'} ${sent.status}${code ? ` ${code}` : ''}`);
     return sent;
   }
 
@@ -109,9 +112,23 @@ export class KernelHarness {
     return problems;
   }
 
+  /**
+   * The operation whose listed answers a response must be among: the one addressed or, for a
+   * method the path does not document, the first operation of that path (each lists its 405).
+   */
   operationFor(method: string, pathname: string): Operation | null {
     const match = this.contract.matchRoute(method, pathname);
-    return 'operation' in match ? match.operation : null;
+    return 'operation' in match ? match.operation : (this.pathOperations(method, pathname)[0] ?? null);
+  }
+
+  /** The operations of a documented path called with a method it does not document (else none). */
+  private pathOperations(method: string, pathname: string): Operation[] {
+    const match = this.contract.matchRoute(method, pathname);
+    if (!('allowed' in match)) return [];
+    return match.allowed.flatMap((m) => {
+      const sibling = this.contract.matchRoute(m, pathname);
+      return 'operation' in sibling ? [sibling.operation] : [];
+    });
   }
 
   get = (path: string, options?: SendOptions) => this.send('GET', path, options);

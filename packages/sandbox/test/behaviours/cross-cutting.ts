@@ -220,6 +220,23 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
       expect((await h().send('OPTIONS', '/v2/api/tags')).code).toBe('METHOD_NOT_ALLOWED');
     });
 
+    it('answers 405 METHOD_NOT_ALLOWED on every documented path, as each of its operations lists', async () => {
+      const byPath = new Map<string, Set<string>>();
+      for (const op of h().sandbox.contract.operations)
+        byPath.set(op.path, (byPath.get(op.path) ?? new Set()).add(op.method));
+      const answered: string[] = [];
+      for (const [template, methods] of byPath) {
+        const method = ['GET', 'DELETE', 'PATCH', 'PUT', 'POST'].find((m) => !methods.has(m)) as string;
+        const path = template.replace(/\{[^}]+\}/g, 'x');
+        const res = await h().send(method, path, method === 'GET' ? {} : { body: {} });
+        answered.push(`${method} ${template} ${res.status} ${res.code}`);
+        for (const op of h().sandbox.contract.operations.filter((o) => o.path === template))
+          expect(op.codesByStatus.get(405)).toEqual(new Set(['METHOD_NOT_ALLOWED']));
+      }
+      expect(answered.filter((a) => !a.endsWith(' 405 METHOD_NOT_ALLOWED'))).toEqual([]);
+      expect(answered).toHaveLength(byPath.size);
+    });
+
     it('generates req_ + 12 alphanumerics, or echoes X-Request-Id, in the header and the error body', async () => {
       const generated = await h().get('/v2/api/threads/cth-none');
       expect(generated.headers.get('x-request-id')).toMatch(/^req_[A-Za-z0-9]{12}$/);
