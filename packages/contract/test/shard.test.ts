@@ -142,6 +142,17 @@ describe('three shards merged against the embedded sandbox', () => {
     expect(() => mergeShards({ dirs: [...dirs, dirs[0] as string], print: false })).toThrow(UsageError);
     expect(() => mergeShards({ dirs: [...dirs, root], print: false })).toThrow(UsageError);
   });
+
+  it('refuses a shard file of another shape as a usage error, never a crash', () => {
+    const broken = tampered('broken', 1, (file) => {
+      (file.records as unknown[]).push(1);
+    });
+    expect(() => mergeShards({ dirs: broken, print: false })).toThrow(/is not a shard file of svc-contract --shard/);
+    const noMeta = tampered('no-meta', 2, (file) => {
+      delete (file as Partial<ShardFile>).meta;
+    });
+    expect(() => mergeShards({ dirs: noMeta, print: false })).toThrow(UsageError);
+  });
 });
 
 function mkdirOf(dir: string): string {

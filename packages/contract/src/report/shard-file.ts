@@ -40,7 +40,29 @@ export function readShardFile(dir: string): ShardFile {
   } catch (error) {
     throw new UsageError(`${path} is not a shard file of svc-contract --shard: ${(error as Error).message}`);
   }
-  if (!isObject(parsed) || parsed.format !== FORMAT || !Array.isArray(parsed.records) || !isObject(parsed.shard))
+  if (!isShardFile(parsed))
     throw new UsageError(`${path} is not a shard file of svc-contract --shard (format ${FORMAT})`);
-  return parsed as unknown as ShardFile;
+  return parsed;
+}
+
+const isRecord = (r: unknown): boolean =>
+  isObject(r) &&
+  ['outcomes', 'exchanges', 'observations'].every((k) => Array.isArray(r[k]) && r[k].every(isObject)) &&
+  typeof r.requests === 'number';
+
+/** The shape buildReport reads, checked before it reads it: a file edited by hand must not crash the merge. */
+function isShardFile(v: unknown): v is ShardFile {
+  if (!isObject(v) || v.format !== FORMAT || !isObject(v.shard) || !isObject(v.meta)) return false;
+  const { shard, meta } = v;
+  return (
+    Number.isInteger(shard.index) &&
+    Number.isInteger(shard.count) &&
+    typeof v.maxSkipped === 'number' &&
+    typeof v.minInputCoverage === 'number' &&
+    Array.isArray(meta.only) &&
+    typeof meta.durationMs === 'number' &&
+    typeof meta.startedAt === 'string' &&
+    Array.isArray(v.records) &&
+    v.records.every(isRecord)
+  );
 }
