@@ -117,17 +117,17 @@ Exit status: 0 every check passed (skips within --max-skipped, input coverage at
        svc-contract proxy --upstream <url> [--port <n>] [--host <h>] [--reporter ...] [--output <dir>]
                           [--timeout <ms>] [--max-response-bytes <n>]
 
+A validating proxy: relays any traffic to --upstream and checks every exchange against the
+contract (the response checks, and the documented error for a request the contract refuses).
+Bodies are relayed whole; a response past --max-response-bytes is relayed but not checked.
+At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
+
        svc-contract merge <dir>... [--reporter ...] [--output <dir>]
 
 Combines the shard files of the jobs of a --shard i/n matrix (each job's --output dir) into one
 report, written and printed as a single run's, and exits as that run would: 1 on any failed
 check, on too many skips or on input coverage (over the union) below the run's gate. Every shard
 1..n must be given exactly once.
-
-A validating proxy: relays any traffic to --upstream and checks every exchange against the
-contract (the response checks, and the documented error for a request the contract refuses).
-Bodies are relayed whole; a response past --max-response-bytes is relayed but not checked.
-At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
 `;
 
 function list(values: string[] | undefined): string[] {
