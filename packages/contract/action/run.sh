@@ -19,6 +19,7 @@ args=(--base-url "$INPUT_BASE_URL" --profile "${INPUT_PROFILE:-full}" --reporter
 [[ "${INPUT_ALLOW_WRITES:-false}" == "true" ]] && args+=(--allow-writes)
 [[ -n "${INPUT_MAX_SKIPPED:-}" ]] && args+=(--max-skipped "$INPUT_MAX_SKIPPED")
 [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
+[[ -n "${INPUT_SHARD:-}" ]] && args+=(--shard "$INPUT_SHARD")
 
 if [[ -n "${SVC_CONTRACT_BIN:-}" ]]; then
   # shellcheck disable=SC2206 # a command and its leading arguments, e.g. "node dist/cli.js"

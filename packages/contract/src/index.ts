@@ -5,6 +5,8 @@ export { API_WIDE, CHECKS, checkInfo } from './checks/catalogue.js';
 export { ConfigError, mergeConfigs, parseConfig, readConfigFile } from './config.js';
 export type { EmbeddedSandbox } from './embedded.js';
 export { configFromSeed, startEmbeddedSandbox, withScopeKeys } from './embedded.js';
+export type { MergeOptions } from './merge.js';
+export { mergeShards } from './merge.js';
 export type {
   CheckOutcome,
   ConfigFixtures,
@@ -16,7 +18,7 @@ export type {
   RateSetting,
   SkipKind,
 } from './model.js';
-export type { ContractOptions, ProxyCliOptions, ReporterName } from './options.js';
+export type { ContractOptions, MergeCliOptions, ProxyCliOptions, ReporterName } from './options.js';
 export { DEFAULT_MAX_SKIPPED, parseCli, parseRate, REPORTERS, USAGE, UsageError } from './options.js';
 export type { ProxyOptions, RunningProxy } from './proxy.js';
 export { startProxy } from './proxy.js';
@@ -30,4 +32,5 @@ export { renderText } from './report/text.js';
 export { renderJson } from './report/write.js';
 export type { RunResult } from './run.js';
 export { API_KEY_ENV, DEFAULT_OUTPUT, runContract } from './run.js';
+export type { Shard } from './shard.js';
 export { loadSpec } from './spec.js';

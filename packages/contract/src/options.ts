@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
 import type { ProxyRunOptions } from './proxy-run.js';
+import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
@@ -38,6 +39,8 @@ export interface ContractOptions {
    * that may show everything (--profile full --allow-writes, no --only), otherwise 0.
    */
   minInputCoverage?: number;
+  /** This job's share of the checks (--shard i/n); its report dir also gets the shard file `svc-contract merge` reads. */
+  shard?: Shard;
   /** How many fixtures of each kind (items, lines, ...) the checks use at most; default 20. */
   fixturesPerKind?: number;
   /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
@@ -101,6 +104,8 @@ Options:
   --min-input-coverage <pct>  Fail below this share of documented inputs sent and rules broken
                          alone (default 100 with --profile full --allow-writes and no --only, else 0)
   --fixtures-per-kind <n>  Fixtures of each kind (items, lines, ...) used at most (default ${DEFAULT_FIXTURES_PER_KIND})
+  --shard <i/n>          Run job i of n: a deterministic share of the checks (whole resources),
+                         and write the shard file --output holds for \`svc-contract merge\`
   --quiet                No progress lines
   -h, --help             This help
   -v, --version          The version
@@ -116,6 +121,13 @@ A validating proxy: relays any traffic to --upstream and checks every exchange a
 contract (the response checks, and the documented error for a request the contract refuses).
 Bodies are relayed whole; a response past --max-response-bytes is relayed but not checked.
 At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
+
+       svc-contract merge <dir>... [--reporter ...] [--output <dir>]
+
+Combines the shard files of the jobs of a --shard i/n matrix (each job's --output dir) into one
+report, written and printed as a single run's, and exits as that run would: 1 on any failed
+check, on too many skips or on input coverage (over the union) below the run's gate. Every shard
+1..n must be given exactly once.
 `;
 
 function list(values: string[] | undefined): string[] {
@@ -138,6 +150,7 @@ export function parseRate(value: string): RateSetting | 'off' {
 export type Parsed =
   | { kind: 'run'; options: ContractOptions }
   | { kind: 'proxy'; options: ProxyCliOptions }
+  | { kind: 'merge'; options: MergeCliOptions }
   | { kind: 'help' }
   | { kind: 'version' };
 
@@ -146,6 +159,42 @@ export type ProxyCliOptions = Pick<
   ProxyRunOptions,
   'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'maxResponseBytes' | 'quiet'
 >;
+
+/** The options of `svc-contract merge`: the jobs' report dirs and where the merged report goes. */
+export interface MergeCliOptions {
+  dirs: string[];
+  reporters: ReporterName[];
+  output?: string;
+}
+
+const MERGE_FLAGS = {
+  reporter: { type: 'string', multiple: true },
+  output: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function mergeArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: MERGE_FLAGS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function parseMergeCli(argv: string[]): Parsed {
+  const parsed = mergeArgs(argv);
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length === 0) throw new UsageError('merge needs the report dirs of the shard jobs');
+  return {
+    kind: 'merge',
+    options: {
+      dirs: positionals,
+      reporters: parseReporters(values.reporter),
+      ...(values.output !== undefined ? { output: values.output } : {}),
+    },
+  };
+}
 
 const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
 
@@ -221,6 +270,7 @@ function parseProxyCli(argv: string[]): Parsed {
 
 export function parseCli(argv: string[]): Parsed {
   if (argv[0] === 'proxy') return parseProxyCli(argv.slice(1));
+  if (argv[0] === 'merge') return parseMergeCli(argv.slice(1));
   const values = flags(argv, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -237,6 +287,7 @@ export function parseCli(argv: string[]): Parsed {
     'max-skipped': { type: 'string' },
     'min-input-coverage': { type: 'string' },
     'fixtures-per-kind': { type: 'string' },
+    shard: { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
@@ -253,6 +304,9 @@ export function parseCli(argv: string[]): Parsed {
   if (minCoverage !== undefined && !(/^\d+(\.\d+)?$/.test(minCoverage) && Number(minCoverage) <= 100))
     throw new UsageError(`--min-input-coverage must be a percentage from 0 to 100, got ${minCoverage}`);
   const perKind = wholeNumber('fixtures-per-kind', values['fixtures-per-kind'], 'a positive whole number', 1);
+  const shard = values.shard === undefined ? undefined : shardOf(values.shard);
+  if (values.shard !== undefined && shard === undefined)
+    throw new UsageError(`--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, got ${values.shard}`);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !isHttpUrl(baseUrl))
     throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
@@ -274,6 +328,7 @@ export function parseCli(argv: string[]): Parsed {
       ...(maxSkipped !== undefined ? { maxSkipped } : {}),
       ...(minCoverage !== undefined ? { minInputCoverage: Number(minCoverage) } : {}),
       ...(perKind !== undefined ? { fixturesPerKind: perKind } : {}),
+      ...(shard !== undefined ? { shard } : {}),
       quiet: values.quiet === true,
     },
   };

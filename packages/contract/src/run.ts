@@ -18,9 +18,10 @@ import {
 } from './options.js';
 import type { Redactor } from './redact.js';
 import { buildReport, type Report } from './report/model.js';
+import { writeShardFile } from './report/shard-file.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
-import { runChecks } from './runner.js';
+import { runChecks, shardResources } from './runner.js';
 import { configFromSandbox } from './sandbox-config.js';
 import { createSession } from './session.js';
 import { loadSpec } from './spec.js';
@@ -130,18 +131,23 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   );
   let records;
   try {
-    records = await runChecks(session, progress);
+    records = await runChecks(session, progress, options.shard ? shardResources(options.shard) : undefined);
   } finally {
     await sandbox?.close();
   }
-  const problem = nothingRan(records, only);
+  const { shard } = options;
+  // A shard holds part of the checks: that none ran, or that inputs went unsent, is for the merge
+  // to judge over the union; a check that failed fails the job at once.
+  const problem = shard ? undefined : nothingRan(records, only);
+  const maxSkipped = options.maxSkipped ?? DEFAULT_MAX_SKIPPED;
+  const minInputCoverage = options.minInputCoverage ?? defaultMinInputCoverage({ ...options, only });
   const report = buildReport({
     spec,
     records,
     errors: problem ? [problem] : [],
-    maxSkipped: options.maxSkipped ?? DEFAULT_MAX_SKIPPED,
+    maxSkipped,
     withheld: withheldOperations(),
-    minInputCoverage: options.minInputCoverage ?? defaultMinInputCoverage({ ...options, only }),
+    minInputCoverage: shard ? 0 : minInputCoverage,
     meta: {
       ...runMeta('svc-contract', started),
       target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },
@@ -152,7 +158,22 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
       only,
     },
   });
-  return deliver(report, redact, options);
+  const result = deliver(report, redact, options);
+  if (!shard) return result;
+  const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
+  const file = writeShardFile(
+    output,
+    { shard, maxSkipped, minInputCoverage, meta: shardMeta(report), records },
+    redact,
+  );
+  if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);
+  return { ...result, files: [...result.files, file] };
+}
+
+/** What of a report's header the merge's report repeats. */
+function shardMeta(r: Report) {
+  const { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs } = r;
+  return { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs };
 }
 
 /** How a run (suite or proxy) ends: the readable report and the chosen report files, redacted; printed unless `print` is false. */

@@ -6,8 +6,12 @@ import { matchesOnly } from './filters.js';
 import type { TestRecord } from './model.js';
 import { MARK, tally } from './report/text.js';
 import type { Session } from './session.js';
+import { resourcesOfShard, type Shard } from './shard.js';
 import { CheckContext, type RegisteredCheck } from './suite/harness.js';
 import { registeredChecks } from './suite/index.js';
+
+export { registeredChecks };
+
 import { CheckTally, closingOutcome, statusOf, unmetNeed } from './verdict.js';
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
@@ -27,7 +31,12 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
   return check.needs.stateful || check.needs.keys ? { ...record, stateful: true } : record;
 }
 
-export async function runChecks(session: Session, progress?: (line: string) => void): Promise<TestRecord[]> {
+/** Runs the checks --only selects; with `resources` (a --shard's share), only those of these resources. */
+export async function runChecks(
+  session: Session,
+  progress?: (line: string) => void,
+  resources?: ReadonlySet<string>,
+): Promise<TestRecord[]> {
   const records: TestRecord[] = [];
   const checks = new CheckTally();
   let requests = 0;
@@ -42,6 +51,7 @@ export async function runChecks(session: Session, progress?: (line: string) => v
   };
   for (const check of registeredChecks()) {
     if (!matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec)) continue;
+    if (resources && !resources.has(check.resource)) continue;
     if (group !== check.operationId) {
       report();
       group = check.operationId;
@@ -53,4 +63,12 @@ export async function runChecks(session: Session, progress?: (line: string) => v
   }
   report();
   return records;
+}
+
+/** The resources whose checks a --shard runs (shard.ts deals them out). */
+export function shardResources(shard: Shard): Set<string> {
+  return resourcesOfShard(
+    registeredChecks().map((c) => c.resource),
+    shard,
+  );
 }

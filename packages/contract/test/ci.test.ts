@@ -89,6 +89,22 @@ describe('the GitHub Action', () => {
     expect((await bash([join(ACTION, 'run.sh')], cwd, { INPUT_BASE_URL: target.url })).code).toBe(2);
   });
 
+  it('gives the job its --shard and leaves the shard file for the merge', async () => {
+    const cwd = workspace();
+    const result = await bash([join(ACTION, 'run.sh')], cwd, {
+      SVC_CONTRACT_BIN: LOCAL_BIN,
+      SVC_API_KEY: target.apiKey,
+      INPUT_BASE_URL: target.url,
+      INPUT_CONFIG: 'contract.config.json',
+      INPUT_ONLY: 'users',
+      INPUT_SHARD: '1/1',
+      INPUT_OUTPUT: 'shard-1',
+    });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(join(cwd, 'shard-1', 'shard.json'), 'utf8')) as { shard: unknown };
+    expect(file.shard).toEqual({ index: 1, count: 1 });
+  });
+
   it('hands every input of action.yml to the step, and uploads the output folder', () => {
     const yml = readFileSync(join(ACTION, 'action.yml'), 'utf8');
     const inputs = [
@@ -96,31 +112,48 @@ describe('the GitHub Action', () => {
     ].map((m) => m[1] as string);
     expect(inputs).toEqual(expect.arrayContaining(['base-url', 'api-key', 'config', 'profile', 'output']));
     const script = readFileSync(join(ACTION, 'run.sh'), 'utf8');
-    for (const input of inputs.filter((i) => i !== 'node-version')) {
+    // node-version and artifact serve the action's other steps, not the command.
+    for (const input of inputs.filter((i) => i !== 'node-version' && i !== 'artifact')) {
       const variable = input === 'api-key' ? 'SVC_API_KEY' : `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
       expect(yml, input).toContain(`${variable}: \${{ inputs.${input} }}`);
       expect(script, input).toContain(variable);
     }
     expect(yml).toContain('node-version: ${{ inputs.node-version }}');
     expect(yml).toMatch(/uses: actions\/upload-artifact@v4\n\s+with:\n(\s+.*\n)*?\s+path: \$\{\{ inputs\.output \}\}/);
+    expect(yml).toContain('name: ${{ inputs.artifact }}');
   });
 });
 
 describe('the GitLab snippet of the README', () => {
-  it('runs as written (with the local build in place of npx) and writes the JUnit report it declares', async () => {
+  it('runs as written (with the local build in place of npx): four shard jobs, then the merge and its JUnit report', async () => {
     const readme = readFileSync(README, 'utf8');
     const snippet = readme.split('### GitLab CI')[1]?.split('```yaml\n')[1]?.split('```')[0] ?? '';
-    const line = snippet.split('\n').find((l) => l.trim().startsWith('- npx --yes @svc/contract'));
-    expect(line).toBeDefined();
-    const command = (line as string).trim().slice(2).replace('npx --yes @svc/contract', LOCAL_BIN);
+    const lines = snippet
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith('- export ') || l.startsWith('- npx --yes @svc/contract'))
+      .map((l) => l.slice(2).replace('npx --yes @svc/contract', LOCAL_BIN));
+    const [exportKey, shardJob, mergeJob] = lines as [string, string, string];
+    expect(lines).toHaveLength(3);
+    expect(/parallel: (\d+)/.exec(snippet)?.[1]).toBe('4');
     const junit = /junit: (\S+)/.exec(snippet)?.[1];
-    expect(junit).toBe('contract-report/junit.xml');
+    expect(junit).toBe('contract-report/merged/junit.xml');
     const cwd = workspace();
-    const result = await bash(['-c', `${command} --only users --quiet`], cwd, {
-      SVC_BASE_URL: target.url,
-      SVC_API_KEY: target.apiKey,
-    });
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(readFileSync(join(cwd, junit as string), 'utf8')).toContain('classname="listUsers"');
+    const keys = Object.fromEntries([1, 2, 3, 4].map((i) => [`SVC_API_KEY_${i}`, target.apiKey]));
+    for (const index of ['1', '2', '3', '4']) {
+      const job = await bash(['-c', `${exportKey}\n${shardJob} --only users,tags --quiet`], cwd, {
+        ...keys,
+        SVC_BASE_URL: target.url,
+        CI_NODE_INDEX: index,
+        CI_NODE_TOTAL: '4',
+      });
+      expect(job.code, job.stdout + job.stderr).toBe(0);
+      expect(existsSync(join(cwd, 'contract-report', `shard-${index}`, 'shard.json'))).toBe(true);
+    }
+    const merged = await bash(['-c', mergeJob], cwd, {});
+    expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+    const report = readFileSync(join(cwd, junit as string), 'utf8');
+    expect(report).toContain('classname="listUsers"');
+    expect(report).toContain('classname="listTags"');
   });
 });

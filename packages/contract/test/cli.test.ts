@@ -73,6 +73,16 @@ describe('svc-contract', () => {
     expect(bad.stderr).toMatch(/NOT_SET_ANYWHERE is not set/);
   });
 
+  it('exits 2 on a bad --shard and on a merge without a complete set of shard files', async () => {
+    const shard = await run(['--shard', '4/3']);
+    expect(shard.code).toBe(2);
+    expect(shard.stderr).toMatch(/--shard must be i\/n with 1 <= i <= n <= 64, got 4\/3/);
+    expect((await run(['merge'])).stderr).toMatch(/merge needs the report dirs/);
+    const empty = await run(['merge', tempDir()]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/is not a shard file of svc-contract --shard/);
+  });
+
   it('runs the embedded sandbox, shows progress per operation and a summary, and exits 0', async () => {
     const result = await run(['--rate', 'off', '--only', 'users,tags']);
     expect(result.code).toBe(0);
