@@ -4,16 +4,8 @@
 // spec-runtime, as any tool that sends the examples (Portman, Postman, Prism) reads them.
 
 import { readFileSync } from 'node:fs';
-import {
-  type Contract,
-  follow,
-  isObject,
-  type JsonObject,
-  operationEntries,
-  ownExample,
-  parameterObjects,
-  requestBodyMedia,
-} from '@svc/spec-runtime';
+import { type Contract, follow, isObject, type JsonObject } from '@svc/spec-runtime';
+import { operationEntries, ownExample, parameterObjects, requestBodyMedia } from '@svc/spec-runtime/walk';
 
 export interface ExampleRequest {
   operationId: string;
