@@ -185,7 +185,11 @@ describe('the samples', () => {
   it.each(samples.map((sample) => [sample.name, sample] as const))(
     '%s runs against a fresh sandbox',
     async (_name, sample) => {
-      const reset = await fetch(`${sandbox.url}/__sandbox/reset`, { method: 'POST' });
+      const reset = await fetch(`${sandbox.url}/__sandbox/reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Api-Key sbx_demo_full_access' },
+        body: '{}',
+      });
       expect(reset.status).toBe(200);
       // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1).
       const source = sample.source

@@ -11,7 +11,7 @@ import {
 } from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
 import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
-import { type GuardOptions, originRefusal } from './developer-guard.js';
+import { type GuardOptions, guardRefusal } from './developer-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
@@ -105,11 +105,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     routes: (app) => {
       if (options.enableReset) {
         app.post(RESET_PATH, (c) => {
-          // Kept reachable with a bare POST (tests reset this way), but never from another page or Host.
-          const refused = originRefusal(guard, c.req.raw);
-          if (refused) return refused;
+          // A route that acts: guarded as the webhook trigger is (its own Host and Origin, JSON, a
+          // sandbox key, a write against the rate limits). Its body is never read.
+          const guarded = guardRefusal(guard, c.req.raw);
+          if (guarded instanceof Response) return guarded;
           sandbox.reset();
-          return c.json({ data: { reset: true } });
+          return c.json({ data: { reset: true } }, 200, guarded.headers);
         });
       }
       if (options.enableWebhookTrigger)

@@ -61,12 +61,6 @@ function placeRefusal(request: Request, origin: string | undefined): Refusal | u
   return undefined;
 }
 
-/** Host and Origin only: for a route that must stay reachable with a bare POST (the reset of tests). */
-export function originRefusal(options: GuardOptions, request: Request): Response | undefined {
-  const refusal = placeRefusal(request, options.origin());
-  return refusal && refusalResponse(options, request, refusal);
-}
-
 /** Every rule above; undefined when the request may act, with the rate headers it must carry. */
 export function guardRefusal(options: GuardOptions, request: Request): Response | { headers: Record<string, string> } {
   const place = placeRefusal(request, options.origin());

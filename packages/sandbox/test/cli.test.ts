@@ -88,7 +88,16 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
       headers: { Authorization: 'Api-Key sbx_demo_full_access' },
     });
     expect(res.status).toBe(200);
-    expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(415);
+    expect(
+      (
+        await fetch(`${url}/__sandbox/reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Api-Key sbx_demo_full_access' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
   } finally {
     child.kill('SIGTERM');
   }

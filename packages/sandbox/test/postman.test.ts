@@ -88,7 +88,11 @@ describe('the shipped Postman collection, run with newman', () => {
   });
 
   it('passes again after a reset of the sandbox', { timeout: 300_000 }, async () => {
-    const reset = await fetch(new URL(RESET_PATH, sandbox.url), { method: 'POST' });
+    const reset = await fetch(new URL(RESET_PATH, sandbox.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Api-Key sbx_demo_full_access' },
+      body: '{}',
+    });
     expect(reset.status).toBe(200);
     const summary = await runCollection();
     expect(failuresOf(summary)).toEqual([]);

@@ -65,7 +65,7 @@ export const webhooksGuide: GuideBuilder = ({ doc }) => {
       'The API description says deliveries carry HMAC signatures and are retried automatically, but it does not show the signature header, the signing scheme, the retry schedule or the delivery headers. So they are not shown here either: nothing in this contract, its sandbox or its client verifies a signature or simulates a retry, and nothing of the kind is invented.',
       '## Try it',
       bulletList([
-        `Send a delivery built from the sandbox's seeded calls to your receiver: ${code('svc-sandbox trigger CALL_RECEIVED --url http://localhost:3000/webhooks')} (it prints your receiver's status), or ${code('POST /__sandbox/webhooks/trigger')} on a sandbox started with ${code('--enable-webhook-trigger')}.`,
+        `Send a delivery built from the sandbox's seeded calls to your receiver: ${code('svc-sandbox trigger CALL_RECEIVED --url http://localhost:3000/webhooks')} (it prints your receiver's status), or ${code('POST /__sandbox/webhooks/trigger')} on a sandbox started with ${code('--enable-webhook-trigger')} (with a sandbox key and ${code('Content-Type: application/json')}, from the sandbox's own address: a web page of another origin is refused).`,
         `Check a delivery on your side: ${code('parseWebhook(body)')} from ${code('@svc/api-client/webhooks')} validates ${code('{ topic, body }')} against the contract and returns a typed event or a typed error.`,
       ]),
       open.length > 0 && '## Named but not yet specified',

@@ -91,7 +91,13 @@ export function robustnessBehaviours(h: () => Harness) {
         );
       expect((await call()).status).toBe(201);
       expect(sandbox.store.snapshot()).not.toBe(seed);
-      const reset = await sandbox.fetch(new Request(`http://sandbox.test${RESET_PATH}`, { method: 'POST' }));
+      const reset = await sandbox.fetch(
+        new Request(`http://sandbox.test${RESET_PATH}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Api-Key sbx_demo_full_access' },
+          body: '{}',
+        }),
+      );
       expect(reset.status).toBe(200);
       expect(await reset.json()).toEqual({ data: { reset: true } });
       expect(sandbox.store.snapshot()).toBe(seed);

@@ -64,14 +64,16 @@ describe('a web page cannot drive the developer routes', () => {
   });
 
   it('refuses the text/plain post a page may send without asking, and a request without a key', async () => {
-    expect(await send(WEBHOOK_TRIGGER_PATH, { ...json, 'Content-Type': 'text/plain' })).toEqual({
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-    });
-    expect(await send(WEBHOOK_TRIGGER_PATH, { 'Content-Type': 'application/json' })).toEqual({
-      status: 401,
-      code: 'UNAUTHORIZED',
-    });
+    for (const path of [WEBHOOK_TRIGGER_PATH, RESET_PATH]) {
+      expect(await send(path, { ...json, 'Content-Type': 'text/plain' }), path).toEqual({
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+      });
+      expect(await send(path, { 'Content-Type': 'application/json' }), path).toEqual({
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
+    }
   });
 
   it('answers its own origin and the loopback names of its port', async () => {
