@@ -97,19 +97,14 @@ export class ApiClient {
     let exchange: Exchange;
     if (this.transportFailures >= UNREACHABLE_AFTER) {
       // Every request is still recorded (as a transport failure), but none waits for a timeout again.
-      exchange = {
-        seq,
-        request,
-        url,
-        operation,
-        status: 0,
-        headers: new Headers(),
-        text: '',
-        body: undefined,
-        durationMs: 0,
-        error: `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})`,
-        failure: 'network',
-      };
+      exchange = unanswered(
+        { seq, request, url, operation },
+        0,
+        new TransportError(
+          'network',
+          `not sent: the server did not answer ${UNREACHABLE_AFTER} requests in a row (${this.lastTransportError})`,
+        ),
+      );
       this.options.recorder.record(exchange);
       return exchange;
     }
@@ -141,19 +136,7 @@ export class ApiClient {
       this.transportFailures = 0;
     } catch (error) {
       const failure = error instanceof TransportError ? error : new TransportError('network', String(error));
-      exchange = {
-        seq,
-        request,
-        url,
-        operation,
-        status: 0,
-        headers: new Headers(),
-        text: '',
-        body: undefined,
-        durationMs: Math.round(performance.now() - started),
-        error: failure.message,
-        failure: failure.kind,
-      };
+      exchange = unanswered({ seq, request, url, operation }, Math.round(performance.now() - started), failure);
       // A server that answers too much or malformed HTTP is reachable; only silence counts here.
       if (failure.kind === 'network' || failure.kind === 'timeout') {
         this.transportFailures++;
@@ -167,4 +150,14 @@ export class ApiClient {
     this.options.recorder.record(exchange);
     return exchange;
   }
+}
+
+/** An exchange that got no answer: recorded as a transport failure of its kind. */
+function unanswered(
+  sent: Pick<Exchange, 'seq' | 'request' | 'url' | 'operation'>,
+  durationMs: number,
+  failure: TransportError,
+): Exchange {
+  const nothing = { status: 0, headers: new Headers(), text: '', body: undefined };
+  return { ...sent, ...nothing, durationMs, error: failure.message, failure: failure.kind };
 }
