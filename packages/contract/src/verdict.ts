@@ -7,7 +7,7 @@
 import { MissingFixture } from './fixtures.js';
 import { WritesDisabledError } from './http/client.js';
 import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './model.js';
-import type { Needs, Where } from './suite/harness.js';
+import type { Held, Needs, Where } from './suite/harness.js';
 
 /** Thrown by a check that has nothing to check here (see CheckContext.skip). */
 export class Skip extends Error {
@@ -73,21 +73,41 @@ export function responseVerdict(
     : { check, operationId, status: 'passed' };
 }
 
-/** A rule's verdict: one failure per problem, each pointing at its exchange; one pass without any. */
+function passOf(check: string, operationId: string, part: Held): CheckOutcome {
+  return {
+    check,
+    operationId,
+    status: 'passed',
+    ...(part.detail !== undefined ? { detail: part.detail } : {}),
+    ...(part.constraint ? { constraint: part.constraint } : {}),
+    ...(part.readings ? { readings: part.readings } : {}),
+  };
+}
+
+/**
+ * A rule's verdict: one failure per problem, each pointing at its exchange; the cases that held
+ * (`held`), whatever the others did; and without any problem, one pass (`passed`, or a bare one
+ * where nothing else says what passed).
+ */
 export function ruleOutcomes(
   check: string,
   operationId: string,
   problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>,
-  passed?: string,
+  pass: string | { passed?: string | Held | undefined; held?: readonly Held[] } = {},
 ): CheckOutcome[] {
-  if (problems.length === 0) return [{ check, operationId, status: 'passed', ...(passed ? { detail: passed } : {}) }];
-  return problems.map((p) => ({
+  const { passed, held = [] } = typeof pass === 'string' ? { passed: pass } : pass;
+  const failures: CheckOutcome[] = problems.map((p) => ({
     check,
     operationId,
     status: 'failed',
     detail: p.message,
     ...(p.exchange ? { exchange: p.exchange.seq } : {}),
   }));
+  const parts = held.map((part) => passOf(check, operationId, part));
+  if (problems.length > 0) return [...failures, ...parts];
+  if (passed !== undefined)
+    parts.push(passOf(check, operationId, typeof passed === 'string' ? { detail: passed } : passed));
+  return parts.length > 0 ? parts : [passOf(check, operationId, {})];
 }
 
 /** Any failure fails; otherwise any pass passes; otherwise it was skipped. */

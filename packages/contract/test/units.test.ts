@@ -173,6 +173,37 @@ describe('the verdict', () => {
     ]);
   });
 
+  it("records the cases of a rule that held beside the others' problems, and its summary pass only when clean", () => {
+    const constraint = { id: 'body label maxLength 50', side: 'inside' } as const;
+    const held = [{ detail: 'label of 50 characters', constraint }];
+    expect(
+      ruleOutcomes('boundary.inside', 'updateCustomField', [{ message: 'refused' }], { passed: 'all', held }),
+    ).toEqual([
+      { check: 'boundary.inside', operationId: 'updateCustomField', status: 'failed', detail: 'refused' },
+      {
+        check: 'boundary.inside',
+        operationId: 'updateCustomField',
+        status: 'passed',
+        detail: 'label of 50 characters',
+        constraint,
+      },
+    ]);
+    expect(
+      ruleOutcomes('auth.trial-plan', 'listTags', [], { passed: { detail: 'trial: 403', readings: '403 or 402' } }),
+    ).toEqual([
+      {
+        check: 'auth.trial-plan',
+        operationId: 'listTags',
+        status: 'passed',
+        detail: 'trial: 403',
+        readings: '403 or 402',
+      },
+    ]);
+    expect(ruleOutcomes('negative.pattern', 'listTags', [], { held: [] })).toEqual([
+      { check: 'negative.pattern', operationId: 'listTags', status: 'passed' },
+    ]);
+  });
+
   it('hints at --profile mock when most failed checks are ones only a stateful server passes', () => {
     const failed = ['createThread threads.duplicate', 'getThread negative.unknown-id', 'listTags response.schema'];
     const stateful = new Set(failed.slice(0, 2));

@@ -50,9 +50,18 @@ export interface Problem {
   exchange?: Exchange;
 }
 
+/** What a rule's pass exercised, for the report: a detail, the documented constraint, the readings accepted. */
+export interface Held {
+  detail?: string;
+  /** The documented request constraint exercised (input coverage). */
+  constraint?: CheckOutcome['constraint'];
+  /** Where the description is open, the readings the pass accepted. */
+  readings?: string;
+}
+
 /**
  * A check as data: the requests it sends, built from what the run knows (fixtures, the contract),
- * and a function of their answers returning problems. verdict.ts (rulesVerdict) turns those into
+ * and a function of their answers returning problems. verdict.ts (ruleOutcomes) turns those into
  * pass or fail; a throw (a Skip, a missing fixture) is a skip as for any check.
  */
 export interface Rule<State> extends Where {
@@ -61,17 +70,49 @@ export interface Rule<State> extends Where {
   /** Sends what the rule is about and keeps what its problems need (exchanges, values read). */
   requests: (t: CheckContext) => Promise<State>;
   problems: (state: State, t: CheckContext) => Problem[];
-  /** What a pass exercised, for the report (optional). */
-  passed?: (state: State) => string;
+  /** What a pass exercised, for the report (optional): recorded only when no problem was found. */
+  passed?: (state: State) => string | Held | undefined;
+  /**
+   * For a rule of several cases (each limit, each negative input): the cases that held, recorded
+   * beside the problems of the others, so that what was exercised counts however the rest went.
+   */
+  held?: (state: State) => Held[];
 }
 
 /** Declares a rule (see Rule): one entry, whatever the rule. */
 export function rule<State>(entry: Rule<State>): void {
-  const { id, needs, requests, problems, passed, ...where } = entry;
+  const { id, needs, requests, problems, passed, held, ...where } = entry;
   check(id, where, needs, async (t) => {
     const state = await requests(t);
-    for (const outcome of ruleOutcomes(id, where.operationId, problems(state, t), passed?.(state))) t.record(outcome);
+    const found = problems(state, t);
+    const outcomes = ruleOutcomes(id, where.operationId, found, {
+      passed: found.length === 0 ? passed?.(state) : undefined,
+      held: held?.(state) ?? [],
+    });
+    for (const outcome of outcomes) t.record(outcome);
   });
+}
+
+/** An operation of the contract, by id, for a suite file's declarations (variants named by method). */
+export function contractOperation(operationId: string): Operation {
+  const op = loadSpec().contract.operationsById.get(operationId);
+  if (!op) throw new Error(`The contract has no operation ${operationId}.`);
+  return op;
+}
+
+/**
+ * Where and when a stateful scenario of an operation runs: it belongs to the operation and its
+ * resource, changes data (only with --allow-writes) and needs a server keeping state (profile full).
+ */
+export function statefulWrite(operationId: string, variant?: string): Where & { needs: Needs } {
+  const spec = loadSpec();
+  const op = contractOperation(operationId);
+  return {
+    operationId,
+    resource: spec.resourceOf(op),
+    ...(variant ? { variant } : {}),
+    needs: { writes: true, stateful: true },
+  };
 }
 
 /** Every check the suite's files declared, in declaration order. */
@@ -198,7 +239,10 @@ export function encodePath(op: Operation, params: Record<string, string> = {}): 
   });
 }
 
-/** Declares a scenario of an operation: a stateful check that changes data (only with --allow-writes, profile full). */
+/**
+ * The older form of a scenario (a function recording through t.expect), kept for the suite files
+ * not yet written as rule() entries; a new check is a rule() with statefulWrite(operationId).
+ */
 export type Scenario = (
   id: CheckId | { id: CheckId; variant: string },
   run: (t: CheckContext) => Promise<void>,

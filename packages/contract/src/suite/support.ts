@@ -2,7 +2,8 @@
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject, type JsonObject } from '@svc/spec-runtime';
 import { dataOf, type Exchange, header } from '../http/exchange.js';
-import type { CheckContext } from './harness.js';
+import type { CheckContext, Held, Problem } from './harness.js';
+import { unless } from './problems.js';
 
 export type Json = Record<string, unknown>;
 
@@ -50,45 +51,82 @@ export function short(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
+/** A keyed write and the three repeats of its key (none when the keyed write itself failed). */
+export interface Repeats {
+  what: string;
+  first: Exchange;
+  again: Exchange[];
+}
+
+/** Sends a write with a fresh Idempotency-Key, then (if it succeeded) the same key three times. */
+export async function sendRepeats(
+  t: CheckContext,
+  what: string,
+  purpose: 'replay' | 'repeat',
+  send: (idempotencyKey: string) => Promise<Exchange>,
+): Promise<Repeats> {
+  const key = `svc-contract-${t.config.runId}-${purpose}-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const first = await send(key);
+  const again: Exchange[] = [];
+  if (ok(first)) for (let n = 0; n < 3; n++) again.push(await send(key));
+  return { what, first, again };
+}
+
+function keyedWriteProblems({ what, first }: Repeats): Problem[] {
+  return unless(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first);
+}
+
+/**
+ * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
+ * key (three) answers the stored response, marked replayed, with the same status and body.
+ */
+export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
+  const { what, first, again } = repeats;
+  if (!ok(first)) return keyedWriteProblems(repeats);
+  return [
+    ...unless(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first),
+    ...again.flatMap((x, i) =>
+      unless(
+        x.status === first.status && header(x, replayed) === 'true' && deepEqual(x.body, first.body),
+        `${what}, repeat ${i + 1} of the key: expected the stored ${first.status} with ${replayed}: true, got ${x.status} (${replayed}: ${JSON.stringify(header(x, replayed) ?? null)}) ${short(x.body)}`,
+        x,
+      ),
+    ),
+  ];
+}
+
 /**
  * Repeats of a key where the contract does not promise replay (a PATCH: x-svc-inferred.replay on
  * its Idempotency-Key parameter): each repeat may be the stored response replayed or the update
  * executed again; both readings pass. What holds either way is checked: every repeat succeeds (the
  * echo of the key is a response check), and a repeat marked replayed is the stored response.
  */
-export async function expectUnpromisedRepeats(
-  t: CheckContext,
-  what: string,
-  send: (idempotencyKey: string) => Promise<Exchange>,
-): Promise<boolean> {
-  const key = `svc-contract-${t.config.runId}-repeat-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const replayed = t.spec.idempotencyReplayedHeader;
-  const first = await send(key);
-  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return false;
-  const seen = new Set<string>();
-  for (const n of [1, 2, 3]) {
-    const again = await send(key);
-    const isReplay = header(again, replayed) === 'true';
-    seen.add(isReplay ? 'replayed' : 'executed again');
-    t.expect(
-      isReplay ? again.status === first.status && deepEqual(again.body, first.body) : ok(again),
-      isReplay
-        ? `${what}, repeat ${n} of the key says ${replayed}: true but is not the stored ${first.status}: got ${again.status} ${short(again.body)}`
-        : `${what}, repeat ${n} of the key: expected 2xx, got ${again.status}`,
-      again,
-    );
-  }
-  t.pass(
-    `${what}: 3 repeats (this server: ${[...seen].join(', ')})`,
-    undefined,
-    `a replay of the stored response or a new execution of each repeat: replay is not promised on ${t.op().method} (x-svc-inferred.replay)`,
+export function unpromisedRepeatProblems(repeats: Repeats, replayed: string): Problem[] {
+  const { what, first, again } = repeats;
+  if (!ok(first)) return keyedWriteProblems(repeats);
+  return again.flatMap((x, i) =>
+    header(x, replayed) === 'true'
+      ? unless(
+          x.status === first.status && deepEqual(x.body, first.body),
+          `${what}, repeat ${i + 1} of the key says ${replayed}: true but is not the stored ${first.status}: got ${x.status} ${short(x.body)}`,
+          x,
+        )
+      : unless(ok(x), `${what}, repeat ${i + 1} of the key: expected 2xx, got ${x.status}`, x),
   );
-  return true;
+}
+
+/** What unpromised repeats showed of this server, and the readings they accepted (for the report). */
+export function unpromisedRepeatsHeld(repeats: Repeats, replayed: string, method: string): Held {
+  const seen = new Set(repeats.again.map((x) => (header(x, replayed) === 'true' ? 'replayed' : 'executed again')));
+  return {
+    detail: `${repeats.what}: 3 repeats (this server: ${[...seen].join(', ')})`,
+    readings: `a replay of the stored response or a new execution of each repeat: replay is not promised on ${method} (x-svc-inferred.replay)`,
+  };
 }
 
 /**
- * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
- * key (three) answers the stored response, marked replayed, with the same status and body.
+ * The replay rule in the older form of a scenario (t.expect), for the suite files not yet written
+ * as rule() entries: the same requests and problems as sendRepeats + replayProblems.
  * false when the keyed request itself failed.
  */
 export async function expectReplays(
@@ -96,19 +134,9 @@ export async function expectReplays(
   what: string,
   send: (idempotencyKey: string) => Promise<Exchange>,
 ): Promise<boolean> {
-  const key = `svc-contract-${t.config.runId}-replay-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const replayed = t.spec.idempotencyReplayedHeader;
-  const first = await send(key);
-  if (!t.expect(ok(first), `${what} with an Idempotency-Key: expected 2xx, got ${first.status}`, first)) return false;
-  t.expect(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first);
-  for (const n of [1, 2, 3]) {
-    const again = await send(key);
-    t.expect(
-      again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body),
-      `${what}, repeat ${n} of the key: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
-      again,
-    );
-  }
+  const repeats = await sendRepeats(t, what, 'replay', send);
+  for (const p of replayProblems(repeats, t.spec.idempotencyReplayedHeader)) t.fail(p.message, p.exchange);
+  if (!ok(repeats.first)) return false;
   t.pass(`${what}: 3 repeats replayed`);
   return true;
 }

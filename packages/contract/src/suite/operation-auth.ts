@@ -1,0 +1,347 @@
+// The generated checks of who may call an operation: no key, a malformed header, an unknown key,
+// a key lacking the scope and one holding it, and the keys the config declares by kind (revoked,
+// trial plan, limited to some lines). Each is one rule() entry; the keys come from the config.
+import { deref, isObject, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
+import { isScopeInferred, scopeStanding } from '@svc/spec-runtime/facts';
+import { documentedCodes, type Expected, errorProblems, listedCode, type OpRequest } from '../checks/expect.js';
+import {
+  describeReadings,
+  INSUFFICIENT_SCOPE,
+  LINE_FORBIDDEN,
+  lineAccessReadings,
+  scopeRefusalReading,
+  withReadings,
+} from '../checks/readings.js';
+import { negativeCases } from '../generate/negatives.js';
+import { isPhone } from '../generate/schema.js';
+import { type ApiRequest, type Exchange, errorOf } from '../http/exchange.js';
+import type { ConfigKey } from '../model.js';
+import type { Spec } from '../spec.js';
+import { type CheckContext, rule } from './harness.js';
+import type { OperationUnderTest } from './operation-context.js';
+import { errorsOf, statusIs, unless } from './problems.js';
+
+/** The codes of the key kinds' refusals: the description names each, and the operations list them. */
+export const REVOKED = 'API_KEY_REVOKED';
+export const TRIAL_NOT_ALLOWED = 'API_KEY_TRIAL_NOT_ALLOWED';
+
+const isActive = (key: ConfigKey) => (key.kind ?? 'active') === 'active';
+const scopesText = (op: Operation, join: string) => op.security.map((a) => a.join('+')).join(join);
+
+/** Keys of the config that hold none of the operation's scope alternatives (fewest scopes first). */
+export function keysLackingScope(op: Operation, keys: readonly ConfigKey[]): ConfigKey[] {
+  const lacks = (key: ConfigKey) =>
+    op.security.length > 0 && op.security.every((alt) => alt.some((scope) => !key.scopes.includes(scope)));
+  const holdsNone = (key: ConfigKey) => !op.security.flat().some((scope) => key.scopes.includes(scope));
+  return keys.filter((k) => isActive(k) && lacks(k) && holdsNone(k)).sort((a, b) => a.scopes.length - b.scopes.length);
+}
+
+/**
+ * Active keys that hold every scope of one alternative, closest first: the fewest scopes beyond
+ * the alternative (a key holding exactly the documented scope shows a server that demands another).
+ */
+export function keysHoldingScope(
+  op: Operation,
+  keys: readonly ConfigKey[],
+): Array<{ key: ConfigKey; extra: string[] }> {
+  const fits = keys.filter(isActive).flatMap((key) => {
+    const alternatives = op.security.filter((alt) => alt.every((scope) => key.scopes.includes(scope)));
+    if (alternatives.length === 0) return [];
+    const extra = key.scopes.filter((scope) => !alternatives.some((alt) => alt.includes(scope)));
+    return [{ key, extra }];
+  });
+  // Among equally close keys, one satisfying every reading of an ambiguous scope first: with it
+  // the readings agree that it suffices.
+  const readings = (key: ConfigKey) => (scopeStanding(op, key.scopes) === 'sufficient' ? 0 : 1);
+  return fits.sort((a, b) => a.extra.length - b.extra.length || readings(a.key) - readings(b.key));
+}
+
+/** Optional top-level phone fields of the body: where a line goes when neither path nor query holds one. */
+function bodyLineFields(spec: Spec, op: Operation): string[] {
+  if (!op.requestBody) return [];
+  const schema = deref(spec.contract, spec.resolve(op.requestBody.schemaPointer));
+  const required = requiredOf(spec.contract, schema);
+  return Object.entries(propertiesOf(spec.contract, schema))
+    .filter(([name, prop]) => !required.includes(name) && isPhone(spec, prop))
+    .map(([name]) => name);
+}
+
+/**
+ * The request with a line the key may not access in every place a line goes: path phone numbers
+ * that hold one of the team's lines, optional phone query parameters, and where neither holds one,
+ * optional top-level phone fields of the body (svc_number). undefined when the request has no
+ * place for a line.
+ */
+export function onLine(
+  spec: Spec,
+  op: Operation,
+  request: OpRequest,
+  lines: readonly string[],
+  line: string,
+): OpRequest | undefined {
+  let placed = 0;
+  const params = { ...request.params };
+  for (const p of op.parameters.filter((x) => x.in === 'path' && isPhone(spec, x.schema))) {
+    const value = params[p.name];
+    if (value !== undefined && lines.includes(value)) {
+      params[p.name] = line;
+      placed++;
+    }
+  }
+  const query = { ...request.query };
+  for (const p of op.parameters.filter((x) => x.in === 'query' && !x.required && isPhone(spec, x.schema))) {
+    query[p.name] = line;
+    placed++;
+  }
+  let body = request.body;
+  // A line in the path is the one thing changed; body fields only where the path holds none.
+  if (placed === 0 && isObject(body)) {
+    const fields = bodyLineFields(spec, op);
+    for (const name of fields) body = { ...(body as Record<string, unknown>), [name]: line };
+    placed += fields.length;
+  }
+  return placed > 0 ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
+}
+
+/** Sends the baseline with other credentials (or none). */
+async function withAuth(u: OperationUnderTest, t: CheckContext, auth: ApiRequest['auth']): Promise<Exchange> {
+  return t.call(await u.baseline(t), { auth });
+}
+
+/** No key, a malformed Authorization header, an unknown key: each the documented 401. */
+export function authenticationRules(u: OperationUnderTest): void {
+  const { spec, op, where, changesData } = u;
+  const unauthorized = (): Expected => ({
+    status: 401,
+    codes: documentedCodes(spec, op, 401),
+    why: 'the request is not authenticated',
+  });
+  rule({
+    id: 'auth.missing-key',
+    ...where,
+    needs: { writes: changesData },
+    requests: (t) => withAuth(u, t, { kind: 'none' }),
+    problems: (exchange) => errorsOf(exchange, unauthorized()),
+  });
+  rule({
+    id: 'auth.malformed-header',
+    ...where,
+    needs: { writes: changesData },
+    requests: async (t) => {
+      const sent: Array<{ value: string; exchange: Exchange }> = [];
+      for (const value of ['Bearer svc-contract-malformed', 'Api-Key'])
+        sent.push({ value, exchange: await withAuth(u, t, { kind: 'header', value }) });
+      return sent;
+    },
+    problems: (sent) => sent.flatMap((s) => errorsOf(s.exchange, unauthorized(), `Authorization: ${s.value}`)),
+  });
+  rule({
+    id: 'auth.unknown-key',
+    ...where,
+    needs: { writes: changesData, keys: true },
+    requests: (t) => withAuth(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
+    problems: (exchange) => errorsOf(exchange, unauthorized()),
+  });
+}
+
+interface ScopeRefusal {
+  key: ConfigKey;
+  exchange: Exchange;
+  expected: Expected;
+}
+
+async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeRefusal> {
+  const { spec, op } = u;
+  if (op.security.length === 0) return t.skip('the operation needs no scope');
+  const [key] = keysLackingScope(op, t.config.config.keys);
+  if (!key)
+    return t.skip(
+      `no key in the config holds none of ${scopesText(op, ' / ')} (add one under "keys" with its scopes)`,
+      'config',
+    );
+  const exchange = await withAuth(u, t, { kind: 'key', key: key.key });
+  const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
+  if (codes.length === 0) return t.skip(`${op.operationId} does not list ${INSUFFICIENT_SCOPE}`);
+  const expected = { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` };
+  return { key, exchange, expected };
+}
+
+/** Inferred (x-svc-inferred.scope) or alternative scopes: which one the 403 names is not certain. */
+const scopeUncertain = (op: Operation) => isScopeInferred(op) || op.security.length > 1;
+
+function scopeRefusalProblems(op: Operation, { key, exchange, expected }: ScopeRefusal) {
+  const refused = errorsOf(exchange, expected);
+  if (refused.length > 0 || scopeUncertain(op)) return refused;
+  const error = errorOf(exchange);
+  const text = `${String(error?.message ?? '')} ${String(error?.suggestion ?? '')}`;
+  const missing = op.security.flatMap((alt) => alt.filter((scope) => !key.scopes.includes(scope)));
+  return missing.flatMap((scope) =>
+    unless(
+      text.includes(scope),
+      `the 403 does not name the missing scope ${scope}: ${JSON.stringify(error?.message)}`,
+      exchange,
+    ),
+  );
+}
+
+/** A key holding none of the operation's scopes: the documented 403, naming the scope where it is certain. */
+export function insufficientScopeRule(u: OperationUnderTest): void {
+  const { op, where, changesData } = u;
+  rule({
+    id: 'auth.insufficient-scope',
+    ...where,
+    needs: { writes: changesData, keys: true },
+    requests: (t) => sendWithoutScope(u, t),
+    problems: (refusal) => scopeRefusalProblems(op, refusal),
+    passed: () => {
+      // Inferred or ambiguous scopes: only the refusal itself is certain, not which scope is named.
+      if (!scopeUncertain(op)) return undefined;
+      const why = `${op.security.length > 1 ? 'ambiguous' : 'inferred'} (${scopesText(op, ' or ')})`;
+      return {
+        detail: `refused; the scope is ${why}, so its name is not checked`,
+        readings: `a 403 naming any scope, or none: the scope is ${why}`,
+      };
+    },
+  });
+}
+
+interface ScopeAcceptance {
+  holds: string;
+  exchange: Exchange;
+  /** Where the baseline is never sent as a success: an unknown id and its documented 404. */
+  probe?: { label: string; expected: Expected };
+  /** One reading of an ambiguous scope refuses this key (then that refusal passes too). */
+  refusal?: Expected;
+  extra: string[];
+}
+
+async function sendWithScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeAcceptance> {
+  const { spec, op, plan } = u;
+  const [choice] = keysHoldingScope(op, t.config.config.keys);
+  if (!choice)
+    return t.skip(
+      `no key in the config holds exactly ${scopesText(op, ' or ')} (add one under "keys" with its scopes)`,
+      'config',
+    );
+  const base = await u.baseline(t);
+  // Where the suite never sends the baseline as a success (it would create or delete for
+  // real), an unknown id shows the same thing: past the scope check, a documented 404.
+  const probe =
+    plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
+  const exchange = await t.call(probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+  const refusal = scopeStanding(op, choice.key.scopes) === 'depends' ? scopeRefusalReading(op, choice.key) : undefined;
+  return {
+    holds: `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`,
+    exchange,
+    ...(probe ? { probe: { label: probe.label, expected: probe.expected } } : {}),
+    ...(refusal ? { refusal } : {}),
+    extra: choice.extra,
+  };
+}
+
+const refusedAsReadingSays = (s: ScopeAcceptance) =>
+  s.refusal !== undefined && errorProblems(s.exchange, s.refusal).length === 0;
+
+function scopeAcceptanceProblems(s: ScopeAcceptance) {
+  // One reading of the scope refuses this key, another accepts it: neither is required.
+  if (refusedAsReadingSays(s)) return [];
+  if (s.probe) return errorsOf(s.exchange, s.probe.expected, `${s.holds}; ${s.probe.label}`);
+  return statusIs(
+    s.exchange,
+    (status) => status !== 401 && status !== 403 && status < 500,
+    `${s.holds}, which the operation's security requirement accepts`,
+  );
+}
+
+function scopeAcceptanceDetail(s: ScopeAcceptance): string {
+  if (refusedAsReadingSays(s)) return `${s.holds}: refused for scope, as one reading of the scope says`;
+  if (s.probe || s.extra.length === 0) return `${s.holds}: ${s.exchange.status}`;
+  return `${s.holds}: ${s.exchange.status} (it also holds ${s.extra.join(', ')}: a server demanding one of those would not be seen)`;
+}
+
+/** A key holding exactly the documented scope gets past the scope check. */
+export function sufficientScopeRule(u: OperationUnderTest): void {
+  const { op, where, changesData } = u;
+  if (op.security.length === 0) return;
+  rule({
+    id: 'auth.sufficient-scope',
+    ...where,
+    needs: { writes: changesData, keys: true },
+    requests: (t) => sendWithScope(u, t),
+    problems: scopeAcceptanceProblems,
+    passed: (s) => ({
+      detail: scopeAcceptanceDetail(s),
+      ...(s.refusal
+        ? {
+            readings: `success or 403 ${INSUFFICIENT_SCOPE} for a key satisfying only some readings of the scope (${scopesText(op, ' or ')}; x-svc-ambiguity or x-svc-inferred.scope)`,
+          }
+        : {}),
+    }),
+  });
+}
+
+/** A refusal of a declared key: what was sent, the answer and what the contract expects of it. */
+interface KeyRefusal {
+  what: string;
+  exchange: Exchange;
+  expected: Expected;
+}
+
+const keyRefusalRule = (u: OperationUnderTest) => ({
+  ...u.where,
+  needs: { writes: u.changesData, keys: true },
+  problems: (s: KeyRefusal) => errorsOf(s.exchange, s.expected, s.what),
+  passed: (s: KeyRefusal) => ({ detail: `${s.what}: ${s.exchange.status}`, readings: describeReadings(s.expected) }),
+});
+
+/** Keys declared in the config by kind (revoked, trial): each refusal runs where the operation lists its code. */
+export function keyKindRule(u: OperationUnderTest, kind: 'revoked' | 'trial'): void {
+  const { spec, op } = u;
+  const code = kind === 'revoked' ? REVOKED : TRIAL_NOT_ALLOWED;
+  if (!lists(u, code)) return;
+  rule({
+    id: kind === 'revoked' ? 'auth.revoked-key' : 'auth.trial-plan',
+    ...keyRefusalRule(u),
+    requests: async (t): Promise<KeyRefusal> => {
+      const key = t.config.config.keys.find((k) => k.kind === kind);
+      if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
+      const scopeFirst = kind === 'trial' ? scopeRefusalReading(op, key) : undefined;
+      const expected = withReadings(listedCode(spec, op, code), scopeFirst ? [scopeFirst] : []);
+      const exchange = await withAuth(u, t, { kind: 'key', key: key.key });
+      return { what: `key "${key.name}" (${kind})`, exchange, expected };
+    },
+  });
+}
+
+/** Whether the operation lists a code (documentedCodes falls back to the API-wide code of the status). */
+function lists(u: OperationUnderTest, code: string): boolean {
+  return documentedCodes(u.spec, u.op, u.spec.contract.catalogue.get(code)?.status ?? 0).includes(code);
+}
+
+async function sendOnForbiddenLine(u: OperationUnderTest, t: CheckContext): Promise<KeyRefusal> {
+  const { spec, op } = u;
+  const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
+  if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
+  const lines = (await t.fixtures()).lines;
+  const other = lines.find((l) => !(key.lines ?? []).includes(l));
+  if (!other)
+    return t.skip(
+      `no line of the team outside ${(key.lines ?? []).join(', ')} is known (GET /v2/api/numbers, fixtures.lines)`,
+      'config',
+    );
+  const request = onLine(spec, op, await u.baseline(t), lines, other);
+  if (!request) return t.skip('the request has no place for a line');
+  const scopeFirst = scopeRefusalReading(op, key);
+  const expected = withReadings(listedCode(spec, op, LINE_FORBIDDEN), [
+    ...lineAccessReadings(spec, op),
+    ...(scopeFirst ? [scopeFirst] : []),
+  ]);
+  const exchange = await t.call(request, { auth: { kind: 'key', key: key.key } });
+  return { what: `key "${key.name}" (lines ${(key.lines ?? []).join(', ')}) on ${other}`, exchange, expected };
+}
+
+/** A key limited to some lines, used on another line: the documented refusal. */
+export function lineForbiddenRule(u: OperationUnderTest): void {
+  if (!lists(u, LINE_FORBIDDEN)) return;
+  rule({ id: 'auth.line-forbidden', ...keyRefusalRule(u), requests: (t) => sendOnForbiddenLine(u, t) });
+}

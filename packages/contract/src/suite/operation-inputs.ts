@@ -1,0 +1,148 @@
+// The generated checks of what an operation is sent: its request id echoed, the documented limits
+// from inside (boundary.inside) and every kind of negative input its parameters and body allow,
+// each refused as the contract says. Each is one rule() entry.
+import type { Operation } from '@svc/spec-runtime';
+import { errorProblems, type OpRequest } from '../checks/expect.js';
+import { describeReadings } from '../checks/readings.js';
+import { type BoundaryCase, boundaryCases } from '../generate/boundaries.js';
+import { MALFORMED_BODY, type NegativeCase, type NegativeKind, negativeCases } from '../generate/negatives.js';
+import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchange.js';
+import { documentedInputs } from '../reach/inputs.js';
+import type { Spec } from '../spec.js';
+import { type CheckContext, rule } from './harness.js';
+import { type OperationUnderTest, sampleRequest } from './operation-context.js';
+import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
+
+export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
+  const kinds = negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind);
+  // The sample holds required fields only: a range deeper in an optional block still needs its check.
+  if (documentedInputs(spec, op).rules.some((r) => /^body \S+ (minimum|maximum)$/.test(r)))
+    kinds.push('negative.out-of-range');
+  return [...new Set(kinds)];
+}
+
+interface Echo {
+  sent: string;
+  exchange: Exchange;
+}
+
+async function sendRequestIds(u: OperationUnderTest, t: CheckContext): Promise<Echo[]> {
+  const base = await u.baseline(t);
+  const echoes: Echo[] = [];
+  const send = async (suffix: string, extra: Partial<ApiRequest>) => {
+    const sent = `svc-contract-${t.config.runId}-${u.op.operationId}-${suffix}`;
+    echoes.push({ sent, exchange: await t.call(base, { requestId: sent, ...extra }) });
+  };
+  if (!u.changesData) await send('ok', {});
+  // An error too, so the body's request_id is checked: malformed JSON where there is a body
+  // (it cannot execute anything), otherwise no key.
+  await send('error', u.op.requestBody ? { rawBody: MALFORMED_BODY, unparseable: true } : { auth: { kind: 'none' } });
+  return echoes;
+}
+
+function echoProblems(name: string, { sent, exchange }: Echo) {
+  const echoed = header(exchange, name);
+  const body = errorOf(exchange);
+  return [
+    ...unless(
+      echoed === sent,
+      `sent ${name} ${sent}, the response header was ${JSON.stringify(echoed ?? null)}`,
+      exchange,
+    ),
+    ...(exchange.status >= 400
+      ? unless(
+          body?.request_id === sent,
+          `sent ${name} ${sent}, error.request_id was ${JSON.stringify(body?.request_id ?? null)}`,
+          exchange,
+        )
+      : []),
+  ];
+}
+
+/** The request id the client sent comes back in the header, and in the body of an error. */
+export function requestIdRule(u: OperationUnderTest): void {
+  rule({
+    id: 'request-id.echo',
+    ...u.where,
+    needs: { writes: u.changesData && !u.op.requestBody },
+    requests: (t) => sendRequestIds(u, t),
+    problems: (echoes) => echoes.flatMap((e) => echoProblems(u.spec.requestIdHeader, e)),
+  });
+}
+
+/** Each case of a rule with several, beside its answer. */
+interface Sent<Case> {
+  case: Case;
+  exchange: Exchange;
+}
+
+async function sendEach<Case extends { request: OpRequest }>(
+  t: CheckContext,
+  cases: readonly Case[],
+  extra: (c: Case) => Partial<ApiRequest> = () => ({}),
+): Promise<Array<Sent<Case>>> {
+  const sent: Array<Sent<Case>> = [];
+  for (const c of cases) sent.push({ case: c, exchange: await t.call(c.request, extra(c)) });
+  return sent;
+}
+
+const insideProblems = (s: Sent<BoundaryCase>) =>
+  statusIs(s.exchange, isSuccess, `${s.case.label} is inside the documented limit`);
+
+/** Values at each documented limit, from inside: accepted. */
+export function boundaryRule(u: OperationUnderTest): void {
+  const { spec, op, plan } = u;
+  const sendsSuccess = plan.success !== false;
+  if (boundaryCases(spec, op, sampleRequest(spec, op), sendsSuccess).length === 0) return;
+  rule({
+    id: 'boundary.inside',
+    ...u.where,
+    needs: { writes: u.changesData },
+    requests: async (t) => {
+      const cases = boundaryCases(spec, op, await u.baseline(t), sendsSuccess);
+      if (cases.length === 0) return t.skip('no documented limit applies to the request');
+      return sendEach(t, cases);
+    },
+    problems: (sent) => sent.flatMap(insideProblems),
+    held: (sent) =>
+      sent
+        .filter((s) => insideProblems(s).length === 0)
+        .map((s) => ({ detail: s.case.label, constraint: { id: s.case.constraint, side: 'inside' as const } })),
+  });
+}
+
+/** A case's raw body, where it is not JSON the client can serialize (malformed JSON, another media type). */
+function rawOf(c: NegativeCase): Partial<ApiRequest> {
+  if (!c.raw) return {};
+  return {
+    rawBody: c.raw.body,
+    ...(c.raw.contentType ? { contentType: c.raw.contentType } : {}),
+    ...(c.raw.unparseable ? { unparseable: true } : {}),
+  };
+}
+
+const refusedAsExpected = (s: Sent<NegativeCase>) => errorProblems(s.exchange, s.case.expected).length === 0;
+
+/** One rule per kind of negative input the operation allows: each case refused as the contract says. */
+export function negativeRules(u: OperationUnderTest): void {
+  const { spec, op } = u;
+  for (const kind of negativeKinds(spec, op)) {
+    rule({
+      id: kind,
+      ...u.where,
+      needs: { writes: u.changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' },
+      requests: async (t) => {
+        const cases = negativeCases(spec, op, await u.baseline(t)).filter((c) => c.kind === kind);
+        if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
+        return sendEach(t, cases, rawOf);
+      },
+      problems: (sent) => sent.flatMap((s) => errorsOf(s.exchange, s.case.expected, s.case.label)),
+      held: (sent) =>
+        sent.filter(refusedAsExpected).map((s) => ({
+          detail: s.case.label,
+          ...(s.case.constraint ? { constraint: { id: s.case.constraint, side: 'outside' as const } } : {}),
+          readings: describeReadings(s.case.expected),
+        })),
+    });
+  }
+}

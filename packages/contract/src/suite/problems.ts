@@ -1,0 +1,28 @@
+// How a rule's `problems` function says what is wrong: small builders of Problem lists, so that
+// each judgement reads as one condition and its message (the rule-model counterpart of t.expect).
+import { type Expected, errorProblems } from '../checks/expect.js';
+import { type Exchange, errorCode } from '../http/exchange.js';
+import type { Problem } from './harness.js';
+
+/** No problem when the condition holds; otherwise one, pointing at the exchange that shows it. */
+export function unless(condition: boolean, message: string, exchange?: Exchange): Problem[] {
+  if (condition) return [];
+  return [exchange ? { message, exchange } : { message }];
+}
+
+/** The problems of a response against an expected error, each prefixed by what was sent (label). */
+export function errorsOf(exchange: Exchange, expected: Expected, label?: string): Problem[] {
+  return errorProblems(exchange, expected).map((p) => ({ message: label ? `${label}: ${p}` : p, exchange }));
+}
+
+/** A response that arrived with a status `accepted` takes; otherwise what came, after `what`. */
+export function statusIs(exchange: Exchange, accepted: (status: number) => boolean, what: string): Problem[] {
+  const code = errorCode(exchange);
+  return unless(
+    exchange.error === undefined && accepted(exchange.status),
+    `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`,
+    exchange,
+  );
+}
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
