@@ -7,9 +7,10 @@
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
-import type { CheckContext } from './harness.js';
+import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
-import { deepEqual, expectReplays, ok, short } from './support.js';
+import { unless } from './problems.js';
+import { deepEqual, ok, type Repeats, replayProblems, sendRepeats, short } from './support.js';
 
 interface Transition {
   trigger: string;
@@ -24,6 +25,8 @@ function actionSchema(t: CheckContext): { actions: string[]; transitions: Transi
     : [];
   return { actions, transitions };
 }
+
+const OP = 'applyConversationAction';
 
 async function act(t: CheckContext, contact: string, action: string): Promise<Exchange> {
   return t.call({ params: { contact_number: contact }, body: { action } }, {}, 'applyConversationAction');
@@ -40,93 +43,157 @@ async function entryOf(t: CheckContext, contact: string): Promise<Record<string,
 
 operationChecks('listConversations', { baseline: () => ({}) });
 
-operationChecks('applyConversationAction', {
+operationChecks(OP, {
   baseline: (t, f) => ({
     params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') },
     body: { action: actionSchema(t).actions[0] },
   }),
-  scenarios: (op, scenario) => {
-    // "When given, only to that line": the action scoped to each line of the team (svc_number),
-    // with every header the operation documents. The first action of the enum (READ) on each line.
-    scenario('conversations.action-on-line', async (t) => {
-      const f = await t.fixtures();
-      const contact = need(f.contacts[0], 'a conversation');
-      const lines = need(f.lines, 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
-      const [action] = actionSchema(t).actions;
-      if (action === undefined) return t.skip('ConversationAction has no enum');
-      for (const line of lines.slice(0, t.config.fixturesPerKind ?? 20)) {
-        const answer = await t.call(
-          { params: { contact_number: contact }, body: { action, svc_number: line } },
-          documentedHeaders(op, `${t.config.runId}-action-${line}`),
-        );
-        t.expect(ok(answer), `${action} on line ${line}: expected 200, got ${answer.status}`, answer);
-      }
-    });
+});
 
-    scenario('conversations.action-idempotent', async (t) => {
-      const contact = need((await t.fixtures()).contacts[0], 'a conversation');
-      for (const action of actionSchema(t).actions) {
-        const first = await act(t, contact, action);
-        const again = await act(t, contact, action);
-        if (!t.expect(ok(first), `${action}: expected 200, got ${first.status}`, first)) continue;
-        t.expect(
-          again.status === first.status && deepEqual(again.body, first.body),
-          `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`,
-          again,
-        );
-      }
-    });
+const aConversation = async (t: CheckContext) => need((await t.fixtures()).contacts[0], 'a conversation');
 
-    // Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).
-    scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
-      const contact = need((await t.fixtures()).contacts[0], 'a conversation');
-      const action = actionSchema(t).actions[0];
-      await expectReplays(t, `${op.method} action ${action}`, (idempotencyKey) =>
-        t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }),
-      );
-    });
+// "When given, only to that line": the action scoped to each line of the team (svc_number),
+// with every header the operation documents. The first action of the enum (READ) on each line.
+rule({
+  id: 'conversations.action-on-line',
+  ...statefulWrite(OP),
+  requests: async (t) => {
+    const f = await t.fixtures();
+    const contact = need(f.contacts[0], 'a conversation');
+    const lines = need(f.lines, 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
+    const [action] = actionSchema(t).actions;
+    if (action === undefined) return t.skip('ConversationAction has no enum');
+    const answers: Array<{ line: string; exchange: Exchange }> = [];
+    for (const line of lines.slice(0, t.config.fixturesPerKind ?? 20)) {
+      const request = { params: { contact_number: contact }, body: { action, svc_number: line } };
+      answers.push({
+        line,
+        exchange: await t.call(request, documentedHeaders(t.op(), `${t.config.runId}-action-${line}`)),
+      });
+    }
+    return { action, answers };
+  },
+  problems: ({ action, answers }) =>
+    answers.flatMap(({ line, exchange }) =>
+      unless(ok(exchange), `${action} on line ${line}: expected 200, got ${exchange.status}`, exchange),
+    ),
+});
 
-    scenario('conversations.archive', async (t) => {
-      const contact = need((await t.fixtures()).contacts[0], 'a conversation');
-      const { transitions } = actionSchema(t);
-      // The states the transitions name, and the triggering action of each ("action ARCHIVE").
-      const actionOf = (to: string) => transitions.find((tr) => tr.to === to)?.trigger.replace(/^action\s+/i, '');
-      const archive = actionOf('archived');
-      const unarchive = actionOf('unarchived');
-      if (archive === undefined || unarchive === undefined)
-        return t.skip('ConversationAction x-svc-transitions names no archived/unarchived states');
-      const archived = await act(t, contact, archive);
-      if (!t.expect(ok(archived), `${archive}: expected 200, got ${archived.status}`, archived)) return;
-      const observed = await entryOf(t, contact);
-      // Observed only where the server exposes booleans named after the states (read, archived).
-      if (observed && typeof observed.archived === 'boolean')
-        t.expect(
+// Every action is idempotent: sent twice, the second is the same 200 no-op.
+rule({
+  id: 'conversations.action-idempotent',
+  ...statefulWrite(OP),
+  requests: async (t) => {
+    const contact = await aConversation(t);
+    const pairs: Array<{ action: string; first: Exchange; again: Exchange }> = [];
+    for (const action of actionSchema(t).actions)
+      pairs.push({ action, first: await act(t, contact, action), again: await act(t, contact, action) });
+    return pairs;
+  },
+  problems: (pairs) =>
+    pairs.flatMap(({ action, first, again }) =>
+      ok(first)
+        ? unless(
+            again.status === first.status && deepEqual(again.body, first.body),
+            `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`,
+            again,
+          )
+        : [{ message: `${action}: expected 200, got ${first.status}`, exchange: first }],
+    ),
+});
+
+// Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).
+const { method } = contractOperation(OP);
+rule({
+  id: 'idempotency.replay',
+  ...statefulWrite(OP, method),
+  requests: async (t): Promise<{ replayed: string; repeats: Repeats }> => {
+    const contact = await aConversation(t);
+    const action = actionSchema(t).actions[0];
+    const repeats = await sendRepeats(t, `${method} action ${action}`, 'replay', (idempotencyKey) =>
+      t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }),
+    );
+    return { replayed: t.spec.idempotencyReplayedHeader, repeats };
+  },
+  problems: ({ replayed, repeats }) => replayProblems(repeats, replayed),
+  passed: ({ repeats }) => `${repeats.what}: 3 repeats replayed`,
+});
+
+interface Archiving {
+  archive: string;
+  unarchive: string;
+  archived: Exchange;
+  /** The list entry after archiving, then after unarchiving (where the first page shows it). */
+  observed?: Record<string, unknown>;
+  again?: Exchange;
+  back?: Exchange;
+  after?: Record<string, unknown>;
+}
+
+async function archiveAndBack(t: CheckContext): Promise<Archiving> {
+  const contact = await aConversation(t);
+  const { transitions } = actionSchema(t);
+  // The states the transitions name, and the triggering action of each ("action ARCHIVE").
+  const actionOf = (to: string) => transitions.find((tr) => tr.to === to)?.trigger.replace(/^action\s+/i, '');
+  const archive = actionOf('archived');
+  const unarchive = actionOf('unarchived');
+  if (archive === undefined || unarchive === undefined)
+    return t.skip('ConversationAction x-svc-transitions names no archived/unarchived states');
+  const archived = await act(t, contact, archive);
+  if (!ok(archived)) return { archive, unarchive, archived };
+  const observed = await entryOf(t, contact);
+  const again = await act(t, contact, archive);
+  const back = await act(t, contact, unarchive);
+  const after = await entryOf(t, contact);
+  return { archive, unarchive, archived, again, back, ...(observed ? { observed } : {}), ...(after ? { after } : {}) };
+}
+
+/** The state read on the list entry: only where the server exposes booleans named after it (read, archived). */
+function observedProblems({ archive, unarchive, archived, observed, back, after }: Archiving): Problem[] {
+  return [
+    ...(typeof observed?.archived === 'boolean'
+      ? unless(
           observed.archived === true,
           `after ${archive} the conversation reads archived=${String(observed.archived)}`,
           archived,
-        );
-      if (observed && typeof observed.read === 'boolean')
-        t.expect(
+        )
+      : []),
+    ...(typeof observed?.read === 'boolean'
+      ? unless(
           observed.read === true,
           `after ${archive} every item should be read; the conversation reads read=${String(observed.read)}`,
           archived,
-        );
-      const again = await act(t, contact, archive);
-      t.expect(ok(again), `${archive} on an archived conversation: expected a 200 no-op, got ${again.status}`, again);
-      const back = await act(t, contact, unarchive);
-      t.expect(ok(back), `${unarchive} on an archived conversation: expected 200, got ${back.status}`, back);
-      const after = await entryOf(t, contact);
-      if (after && typeof after.archived === 'boolean')
-        t.expect(
+        )
+      : []),
+    ...(typeof after?.archived === 'boolean' && back
+      ? unless(
           after.archived === false,
           `after ${unarchive} the conversation reads archived=${String(after.archived)}`,
           back,
-        );
-      t.pass(
-        observed && (typeof observed.archived === 'boolean' || typeof observed.read === 'boolean')
-          ? 'state observed on the list entry'
-          : 'state not observable (no documented field shows it); statuses checked',
-      );
-    });
-  },
+        )
+      : []),
+  ];
+}
+
+function archivingProblems(s: Archiving): Problem[] {
+  const { archive, unarchive, archived, again, back } = s;
+  if (!ok(archived) || !again || !back)
+    return [{ message: `${archive}: expected 200, got ${archived.status}`, exchange: archived }];
+  return [
+    ...observedProblems(s),
+    ...unless(ok(again), `${archive} on an archived conversation: expected a 200 no-op, got ${again.status}`, again),
+    ...unless(ok(back), `${unarchive} on an archived conversation: expected 200, got ${back.status}`, back),
+  ];
+}
+
+// ARCHIVE archives and marks every item read, repeated it is a no-op, UNARCHIVE brings it back.
+rule({
+  id: 'conversations.archive',
+  ...statefulWrite(OP),
+  requests: archiveAndBack,
+  problems: archivingProblems,
+  passed: ({ observed }) =>
+    observed && (typeof observed.archived === 'boolean' || typeof observed.read === 'boolean')
+      ? 'state observed on the list entry'
+      : 'state not observable (no documented field shows it); statuses checked',
 });

@@ -4,12 +4,13 @@
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
 import { isObject } from '@svc/spec-runtime';
-import { type Expected, expectedFor, listedCode, ownCodes } from '../checks/expect.js';
+import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../checks/expect.js';
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
-import type { CheckContext } from './harness.js';
+import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
+import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
 import { data, deepEqual, lengthLimits, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
@@ -57,8 +58,22 @@ function dropdown(t: CheckContext, f: Fixtures): CustomFieldFixture {
   );
 }
 
+function labelled(t: CheckContext, f: Fixtures): CustomFieldFixture {
+  return need(
+    editable(t, f).find((x) => x.label),
+    'an editable custom field with a label',
+  );
+}
+
+/** A field's options without the probes a run that stopped half-way left. */
+function ownOptions(field: CustomFieldFixture): Option[] {
+  return (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
+}
+
+const OP = 'updateCustomField';
+
 function patch(t: CheckContext, key: string, body: Record<string, unknown>): Promise<Exchange> {
-  return t.call({ params: { key }, body }, {}, 'updateCustomField');
+  return t.call({ params: { key }, body }, {}, OP);
 }
 
 type Option = { key: string; label: string };
@@ -80,261 +95,380 @@ function optionTypesOf(t: CheckContext): string[] {
 
 operationChecks('listCustomFields', { baseline: () => ({}) });
 
-operationChecks('updateCustomField', {
+operationChecks(OP, {
   // Success is covered by custom-fields.partial-update, which also restores the label.
   success: false,
   baseline: (t, f) => {
-    const field = need(
-      editable(t, f).find((x) => x.label),
-      'an editable custom field with a label',
-    );
+    const field = labelled(t, f);
     return { params: { key: field.key }, body: { label: field.label } };
   },
-  scenarios: (op, scenario) => {
-    scenario('custom-fields.partial-update', async (t) => {
-      const field = need(
-        editable(t, await t.fixtures()).find((x) => x.label),
-        'an editable custom field with a label',
-      );
-      // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
-      const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
-      const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
-      const changed = await patch(t, field.key, { label });
-      if (!t.expect(ok(changed), `updating the label of ${field.key}: expected 200, got ${changed.status}`, changed))
-        return;
-      const d = data(changed);
-      t.expect(d?.label === label, `the label did not change: ${short(d?.label)}`, changed);
-      t.expect(
-        d?.key === field.key && d?.type === field.type,
-        `key or type changed: ${short({ key: d?.key, type: d?.type })}`,
-        changed,
-      );
-      if (field.options)
-        t.expect(
+});
+
+interface LabelChange {
+  field: CustomFieldFixture;
+  label: string;
+  changed: Exchange;
+  restored?: Exchange;
+}
+
+function partialUpdateProblems({ field, label, changed, restored }: LabelChange): Problem[] {
+  if (!ok(changed) || !restored)
+    return [{ message: `updating the label of ${field.key}: expected 200, got ${changed.status}`, exchange: changed }];
+  const d = data(changed);
+  return [
+    ...unless(d?.label === label, `the label did not change: ${short(d?.label)}`, changed),
+    ...unless(
+      d?.key === field.key && d?.type === field.type,
+      `key or type changed: ${short({ key: d?.key, type: d?.type })}`,
+      changed,
+    ),
+    ...(field.options
+      ? unless(
           deepEqual(optionsOf(changed), field.options),
           `the options changed although none were sent: ${short(optionsOf(changed))}`,
           changed,
-        );
-      const restored = await patch(t, field.key, { label: field.label });
-      t.expect(
-        ok(restored) && data(restored)?.label === field.label,
-        `restoring the label of ${field.key} failed (${restored.status})`,
-        restored,
-      );
-    });
-
-    // "description: a blank value clears it": set, cleared with a blank, put back as it was; each
-    // answer read back. Only where the answer shows the description (so the original is known).
-    scenario('custom-fields.description', async (t) => {
-      const field = need(
-        editable(t, await t.fixtures()).find((x) => x.label),
-        'an editable custom field with a label',
-      );
-      let n = 0;
-      const send = (description: string) =>
-        t.call(
-          { params: { key: field.key }, body: { description } },
-          documentedHeaders(op, `${t.config.runId}-description-${++n}`),
-        );
-      const current = data(await patch(t, field.key, { label: field.label }));
-      if (!current || !('description' in current))
-        return t.skip('the field as answered shows no description, so it could not be put back');
-      const original = current.description;
-      const probe = `svc-contract ${t.config.runId}`;
-      try {
-        const set = await send(probe);
-        t.expect(
-          ok(set) && data(set)?.description === probe,
-          `setting the description: got ${set.status} ${short(data(set)?.description)}`,
-          set,
-        );
-        const cleared = await send(' ');
-        const left = data(cleared)?.description;
-        t.expect(
-          ok(cleared) && (left === undefined || left === null || (typeof left === 'string' && left.trim() === '')),
-          `a blank description clears it: got ${cleared.status} ${short(left)}`,
-          cleared,
-        );
-      } finally {
-        if (typeof original === 'string' && original.trim() !== '') {
-          const restored = await send(original);
-          t.expect(ok(restored), `restoring the description of ${field.key} failed (${restored.status})`, restored);
-        }
-      }
-    });
-
-    // An option label that breaks its pattern (blank), alone: refused as the contract says.
-    scenario({ id: 'negative.pattern', variant: 'option labels' }, async (t) => {
-      const list = dropdown(t, await t.fixtures());
-      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      const request = { params: { key: list.key }, body: { options: [...original, { label: ' ' }] } };
-      const expected = expectedFor(t.spec, op, request);
-      if (!expected) return t.skip('the contract accepts a blank option label');
-      const refused = await t.call(request);
-      if (!t.expectError(refused, expected, 'a blank option label') && ok(refused))
-        await patch(t, list.key, { options: original });
-    });
-
-    // The label limits from inside: a label and an option label of exactly the maximum are accepted.
-    scenario({ id: 'boundary.inside', variant: 'labels of exactly the minimum and the maximum' }, async (t) => {
-      const f = await t.fixtures();
-      const field = need(
-        editable(t, f).find((x) => x.label),
-        'an editable custom field with a label',
-      );
-      try {
-        for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldLabel'))) {
-          const label = probeOfLength(n);
-          const changed = await patch(t, field.key, { label });
-          if (t.expectStatus(changed, (s) => s >= 200 && s < 300, `a label of ${n} characters is inside the limit`))
-            t.pass(`label of ${n} characters`, { id: constraintId('body', 'label', keyword, n), side: 'inside' });
-        }
-      } finally {
-        const restored = await patch(t, field.key, { label: field.label });
-        t.expect(ok(restored), `restoring the label of ${field.key} failed (${restored.status})`, restored);
-      }
-      const list = dropdown(t, f);
-      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      try {
-        for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
-          const added = await patch(t, list.key, { options: [...original, { label: probeOfLength(n) }] });
-          if (
-            t.expectStatus(added, (s) => s >= 200 && s < 300, `an option label of ${n} characters is inside the limit`)
-          )
-            t.pass(`option label of ${n} characters`, {
-              id: constraintId('body', 'options[].label', keyword, n),
-              side: 'inside',
-            });
-        }
-      } finally {
-        await patch(t, list.key, { options: original });
-      }
-    });
-
-    // The option label limits from outside (the generated negatives reach only top-level fields).
-    scenario({ id: 'negative.too-long', variant: 'option labels' }, async (t) => {
-      const list = dropdown(t, await t.fixtures());
-      const original = (list.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
-        const length = keyword === 'maxLength' ? n + 1 : n - 1;
-        const request = {
-          params: { key: list.key },
-          body: { options: [...original, { label: probeOfLength(length) }] },
-        };
-        const expected = expectedFor(t.spec, op, request);
-        if (!expected) continue;
-        const refused = await t.call(request);
-        if (t.expectError(refused, expected, `an option label of ${length} characters`))
-          t.pass(`option label of ${length} characters`, {
-            id: constraintId('body', 'options[].label', keyword, n),
-            side: 'outside',
-          });
-        else if (ok(refused)) await patch(t, list.key, { options: original });
-      }
-    });
-
-    scenario('custom-fields.option-rules', async (t) => {
-      const field = dropdown(t, await t.fixtures());
-      const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      if (original.length !== field.options?.length) await patch(t, field.key, { options: original });
-      try {
-        // A new option (no key): the others keep their keys and labels, the new one gets a key.
-        const added = await patch(t, field.key, { options: [...original, { label: PROBE_LABEL }] });
-        if (!t.expect(ok(added), `adding an option: expected 200, got ${added.status}`, added)) return;
-        const afterAdd = optionsOf(added) ?? [];
-        t.expect(
-          deepEqual(afterAdd.slice(0, original.length), original),
-          `existing options changed when one was added: ${short(afterAdd)}`,
-          added,
-        );
-        const probe = afterAdd[original.length];
-        if (
-          !t.expect(
-            afterAdd.length === original.length + 1 &&
-              probe?.label === PROBE_LABEL &&
-              probe.key !== '' &&
-              !original.some((o) => o.key === probe.key),
-            `the new option did not get a new key: ${short(afterAdd)}`,
-            added,
-          ) ||
-          !probe
         )
-          return;
-        // Rename by key.
-        const renamed = await patch(t, field.key, {
-          options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }],
-        });
-        const afterRename = optionsOf(renamed) ?? [];
-        t.expect(
-          ok(renamed) &&
-            afterRename.length === original.length + 1 &&
-            afterRename[original.length]?.key === probe.key &&
-            afterRename[original.length]?.label === `${PROBE_LABEL} renamed`,
-          `renaming by key did not keep the key or take the label: ${short(afterRename)}`,
-          renamed,
-        );
-        // Missing from the list: removed.
-        const removed = await patch(t, field.key, { options: original });
-        t.expect(
-          ok(removed) && deepEqual(optionsOf(removed), original),
-          `an option missing from the list was not removed: ${short(optionsOf(removed))}`,
-          removed,
-        );
-      } finally {
-        await patch(t, field.key, { options: original });
-      }
-    });
+      : []),
+    ...unless(
+      ok(restored) && data(restored)?.label === field.label,
+      `restoring the label of ${field.key} failed (${restored.status})`,
+      restored,
+    ),
+  ];
+}
 
-    scenario('custom-fields.option-invalid', async (t) => {
-      const field = dropdown(t, await t.fixtures());
-      const original = (field.options ?? []).filter((o) => !o.label.startsWith(PROBE_LABEL));
-      const expected = ruleCode(t, 'LABEL_UNIQUE');
-      const duplicated = [...original, { label: PROBE_LABEL }, { label: PROBE_LABEL }];
-      const refused = await patch(t, field.key, { options: duplicated });
-      if (!t.expectError(refused, expected, 'two options with the same label') && ok(refused))
-        await patch(t, field.key, { options: original });
-    });
-
-    scenario('custom-fields.options-not-supported', async (t) => {
-      // A field of a type that never carries options: the types with options are the one the
-      // response schema requires them for, and the ones seen with some. An empty list proves
-      // nothing: whether other types show `options: []` is not shown (x-svc-unspecified).
-      const fields = editable(t, await t.fixtures());
-      const typesWithOptions = new Set([
-        ...optionTypesOf(t),
-        ...fields.filter((x) => (x.options?.length ?? 0) > 0).map((x) => x.type),
-      ]);
-      if (typesWithOptions.size === 0)
-        return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
-      const field = need(
-        fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
-        'an editable custom field of a type without options',
-      );
-      const refused = await patch(t, field.key, { options: [{ label: PROBE_LABEL }] });
-      t.expectError(refused, ruleCode(t, 'DROPDOWN_ONLY'), `options on ${field.key} (${field.type})`);
-    });
-
-    scenario('custom-fields.managed-by-integration', async (t) => {
-      const own = ownSource(t);
-      const field = need(
-        (await t.fixtures()).customFields.find((x) => x.source !== undefined && x.source !== own),
-        `a custom field synced from an integration (source other than ${own ?? 'the service'})`,
-      );
-      const refused = await patch(t, field.key, { label: field.label ?? PROBE_LABEL });
-      t.expectError(
-        refused,
-        { status: 409, codes: ownCodes(t.spec, op, 409), why: `${field.key} has source ${field.source}` },
-        `updating ${field.key}`,
-      );
-    });
-
-    scenario('custom-fields.built-in', async (t) => {
-      const key = need(
-        (await t.fixtures()).builtInFieldKeys[0],
-        'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])',
-      );
-      const refused = await patch(t, key, { label: PROBE_LABEL });
-      t.expectError(refused, listedCode(t.spec, op, 'ATTRIBUTE_BUILT_IN'), `updating the built-in field ${key}`);
-    });
+// The label sent alone changes the label and nothing else; the label is put back.
+rule({
+  id: 'custom-fields.partial-update',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<LabelChange> => {
+    const field = labelled(t, await t.fixtures());
+    // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
+    const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
+    const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
+    const changed = await patch(t, field.key, { label });
+    if (!ok(changed)) return { field, label, changed };
+    return { field, label, changed, restored: await patch(t, field.key, { label: field.label }) };
   },
+  problems: partialUpdateProblems,
+});
+
+interface DescriptionClear {
+  field: CustomFieldFixture;
+  probe: string;
+  set: Exchange;
+  cleared: Exchange;
+  restored?: Exchange;
+}
+
+async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear> {
+  const field = labelled(t, await t.fixtures());
+  let n = 0;
+  const send = (description: string) =>
+    t.call(
+      { params: { key: field.key }, body: { description } },
+      documentedHeaders(t.op(), `${t.config.runId}-description-${++n}`),
+    );
+  const current = data(await patch(t, field.key, { label: field.label }));
+  if (!current || !('description' in current))
+    return t.skip('the field as answered shows no description, so it could not be put back');
+  const original = current.description;
+  const probe = `svc-contract ${t.config.runId}`;
+  const set = await send(probe);
+  const cleared = await send(' ');
+  if (typeof original !== 'string' || original.trim() === '') return { field, probe, set, cleared };
+  return { field, probe, set, cleared, restored: await send(original) };
+}
+
+function descriptionProblems({ field, probe, set, cleared, restored }: DescriptionClear): Problem[] {
+  const left = data(cleared)?.description;
+  const blank = left === undefined || left === null || (typeof left === 'string' && left.trim() === '');
+  return [
+    ...unless(
+      ok(set) && data(set)?.description === probe,
+      `setting the description: got ${set.status} ${short(data(set)?.description)}`,
+      set,
+    ),
+    ...unless(ok(cleared) && blank, `a blank description clears it: got ${cleared.status} ${short(left)}`, cleared),
+    ...(restored
+      ? unless(ok(restored), `restoring the description of ${field.key} failed (${restored.status})`, restored)
+      : []),
+  ];
+}
+
+// "description: a blank value clears it": set, cleared with a blank, put back as it was; each
+// answer read back. Only where the answer shows the description (so the original is known).
+rule({
+  id: 'custom-fields.description',
+  ...statefulWrite(OP),
+  requests: setAndClearDescription,
+  problems: descriptionProblems,
+});
+
+/** A refusal the contract expects, beside the answer (a wrongly accepted change is undone at once). */
+interface Refusal {
+  label: string;
+  expected: Expected;
+  refused: Exchange;
+}
+
+async function refuseOrUndo(
+  t: CheckContext,
+  field: CustomFieldFixture,
+  body: Record<string, unknown>,
+  expected: Expected,
+) {
+  const refused = await patch(t, field.key, body);
+  if (errorProblems(refused, expected).length > 0 && ok(refused))
+    await patch(t, field.key, { options: ownOptions(field) });
+  return refused;
+}
+
+const refusalProblems = ({ refused, expected, label }: Refusal) => errorsOf(refused, expected, label);
+
+// An option label that breaks its pattern (blank), alone: refused as the contract says.
+rule({
+  id: 'negative.pattern',
+  ...statefulWrite(OP, 'option labels'),
+  requests: async (t): Promise<Refusal> => {
+    const list = dropdown(t, await t.fixtures());
+    const body = { options: [...ownOptions(list), { label: ' ' }] };
+    const expected = expectedFor(t.spec, t.op(), { params: { key: list.key }, body });
+    if (!expected) return t.skip('the contract accepts a blank option label');
+    return { label: 'a blank option label', expected, refused: await refuseOrUndo(t, list, body, expected) };
+  },
+  problems: refusalProblems,
+});
+
+/** A label (or option label) of a length at a documented limit, and its answer. */
+interface LimitCase {
+  what: string;
+  detail: string;
+  constraint: Held['constraint'];
+  exchange: Exchange;
+}
+
+/** A label of exactly each limit on a labelled field, then the label put back. */
+async function labelsAtLimits(t: CheckContext, field: CustomFieldFixture) {
+  const cases: LimitCase[] = [];
+  for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldLabel'))) {
+    const exchange = await patch(t, field.key, { label: probeOfLength(n) });
+    const constraint = { id: constraintId('body', 'label', keyword, n), side: 'inside' as const };
+    cases.push({ what: `a label of ${n} characters`, detail: `label of ${n} characters`, constraint, exchange });
+  }
+  return { cases, restored: await patch(t, field.key, { label: field.label }) };
+}
+
+/** An option label of exactly each limit added to a dropdown, then its options put back. */
+async function optionLabelsAtLimits(t: CheckContext, list: CustomFieldFixture): Promise<LimitCase[]> {
+  const cases: LimitCase[] = [];
+  for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
+    const exchange = await patch(t, list.key, { options: [...ownOptions(list), { label: probeOfLength(n) }] });
+    const constraint = { id: constraintId('body', 'options[].label', keyword, n), side: 'inside' as const };
+    cases.push({
+      what: `an option label of ${n} characters`,
+      detail: `option label of ${n} characters`,
+      constraint,
+      exchange,
+    });
+  }
+  await patch(t, list.key, { options: ownOptions(list) });
+  return cases;
+}
+
+const insideProblems = (c: LimitCase) => statusIs(c.exchange, isSuccess, `${c.what} is inside the limit`);
+
+// The label limits from inside: a label and an option label of exactly the minimum and the
+// maximum are accepted. Without a dropdown, the labels alone (as a pass of their own).
+rule({
+  id: 'boundary.inside',
+  ...statefulWrite(OP, 'labels of exactly the minimum and the maximum'),
+  requests: async (t) => {
+    const f = await t.fixtures();
+    const labels = await labelsAtLimits(t, labelled(t, f));
+    const list = editable(t, f).find((field) => Array.isArray(field.options));
+    const options = list ? await optionLabelsAtLimits(t, list) : [];
+    return { field: labelled(t, f), cases: [...labels.cases, ...options], restored: labels.restored };
+  },
+  problems: ({ field, cases, restored }) => [
+    ...cases.flatMap(insideProblems),
+    ...unless(ok(restored), `restoring the label of ${field.key} failed (${restored.status})`, restored),
+  ],
+  held: ({ cases }) =>
+    cases.filter((c) => insideProblems(c).length === 0).map((c) => ({ detail: c.detail, constraint: c.constraint })),
+});
+
+interface OutsideCase extends Refusal {
+  constraint: Held['constraint'];
+  length: number;
+}
+
+// The option label limits from outside (the generated negatives reach only top-level fields).
+rule({
+  id: 'negative.too-long',
+  ...statefulWrite(OP, 'option labels'),
+  requests: async (t) => {
+    const list = dropdown(t, await t.fixtures());
+    const cases: OutsideCase[] = [];
+    for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
+      const length = keyword === 'maxLength' ? n + 1 : n - 1;
+      const body = { options: [...ownOptions(list), { label: probeOfLength(length) }] };
+      const expected = expectedFor(t.spec, t.op(), { params: { key: list.key }, body });
+      if (!expected) continue;
+      const refused = await refuseOrUndo(t, list, body, expected);
+      const constraint = { id: constraintId('body', 'options[].label', keyword, n), side: 'outside' as const };
+      cases.push({ label: `an option label of ${length} characters`, expected, refused, constraint, length });
+    }
+    return cases;
+  },
+  problems: (cases) => cases.flatMap(refusalProblems),
+  held: (cases) =>
+    cases
+      .filter((c) => refusalProblems(c).length === 0)
+      .map((c) => ({ detail: `option label of ${c.length} characters`, constraint: c.constraint })),
+});
+
+interface OptionEdits {
+  original: Option[];
+  added: Exchange;
+  /** The new option, where it got a key of its own. */
+  probe?: Option;
+  renamed?: Exchange;
+  removed?: Exchange;
+}
+
+/** The new option (no key sent) as answered, if it is the one expected after the others. */
+function newOption(original: Option[], added: Exchange): Option | undefined {
+  const after = optionsOf(added) ?? [];
+  const probe = after[original.length];
+  const fresh =
+    after.length === original.length + 1 &&
+    probe?.label === PROBE_LABEL &&
+    probe.key !== '' &&
+    !original.some((o) => o.key === probe.key);
+  return fresh ? probe : undefined;
+}
+
+async function editOptions(t: CheckContext): Promise<OptionEdits> {
+  const field = dropdown(t, await t.fixtures());
+  const original = ownOptions(field);
+  if (original.length !== field.options?.length) await patch(t, field.key, { options: original });
+  const added = await patch(t, field.key, { options: [...original, { label: PROBE_LABEL }] });
+  const probe = ok(added) ? newOption(original, added) : undefined;
+  if (!probe) {
+    await patch(t, field.key, { options: original });
+    return { original, added };
+  }
+  const renamed = await patch(t, field.key, {
+    options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }],
+  });
+  const removed = await patch(t, field.key, { options: original });
+  await patch(t, field.key, { options: original });
+  return { original, added, probe, renamed, removed };
+}
+
+function optionEditProblems({ original, added, probe, renamed, removed }: OptionEdits): Problem[] {
+  if (!ok(added)) return [{ message: `adding an option: expected 200, got ${added.status}`, exchange: added }];
+  const afterAdd = optionsOf(added) ?? [];
+  const kept = unless(
+    deepEqual(afterAdd.slice(0, original.length), original),
+    `existing options changed when one was added: ${short(afterAdd)}`,
+    added,
+  );
+  if (!probe || !renamed || !removed)
+    return [...kept, { message: `the new option did not get a new key: ${short(afterAdd)}`, exchange: added }];
+  const afterRename = optionsOf(renamed) ?? [];
+  const entry = afterRename[original.length];
+  return [
+    ...kept,
+    ...unless(
+      ok(renamed) &&
+        afterRename.length === original.length + 1 &&
+        entry?.key === probe.key &&
+        entry?.label === `${PROBE_LABEL} renamed`,
+      `renaming by key did not keep the key or take the label: ${short(afterRename)}`,
+      renamed,
+    ),
+    ...unless(
+      ok(removed) && deepEqual(optionsOf(removed), original),
+      `an option missing from the list was not removed: ${short(optionsOf(removed))}`,
+      removed,
+    ),
+  ];
+}
+
+// A new option (no key) gets a key and leaves the others as they were; an option is renamed by
+// its key; an option missing from the list is removed. The options are put back at the end.
+rule({ id: 'custom-fields.option-rules', ...statefulWrite(OP), requests: editOptions, problems: optionEditProblems });
+
+rule({
+  id: 'custom-fields.option-invalid',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<Refusal> => {
+    const field = dropdown(t, await t.fixtures());
+    const expected = ruleCode(t, 'LABEL_UNIQUE');
+    const duplicated = [...ownOptions(field), { label: PROBE_LABEL }, { label: PROBE_LABEL }];
+    const refused = await refuseOrUndo(t, field, { options: duplicated }, expected);
+    return { label: 'two options with the same label', expected, refused };
+  },
+  problems: refusalProblems,
+});
+
+rule({
+  id: 'custom-fields.options-not-supported',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<Refusal> => {
+    // A field of a type that never carries options: the types with options are the one the
+    // response schema requires them for, and the ones seen with some. An empty list proves
+    // nothing: whether other types show `options: []` is not shown (x-svc-unspecified).
+    const fields = editable(t, await t.fixtures());
+    const typesWithOptions = new Set([
+      ...optionTypesOf(t),
+      ...fields.filter((x) => (x.options?.length ?? 0) > 0).map((x) => x.type),
+    ]);
+    if (typesWithOptions.size === 0)
+      return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
+    const field = need(
+      fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
+      'an editable custom field of a type without options',
+    );
+    const refused = await patch(t, field.key, { options: [{ label: PROBE_LABEL }] });
+    return { label: `options on ${field.key} (${field.type})`, expected: ruleCode(t, 'DROPDOWN_ONLY'), refused };
+  },
+  problems: refusalProblems,
+});
+
+rule({
+  id: 'custom-fields.managed-by-integration',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<Refusal> => {
+    const own = ownSource(t);
+    const field = need(
+      (await t.fixtures()).customFields.find((x) => x.source !== undefined && x.source !== own),
+      `a custom field synced from an integration (source other than ${own ?? 'the service'})`,
+    );
+    const refused = await patch(t, field.key, { label: field.label ?? PROBE_LABEL });
+    const expected = {
+      status: 409,
+      codes: ownCodes(t.spec, t.op(), 409),
+      why: `${field.key} has source ${field.source}`,
+    };
+    return { label: `updating ${field.key}`, expected, refused };
+  },
+  problems: refusalProblems,
+});
+
+rule({
+  id: 'custom-fields.built-in',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<Refusal> => {
+    const key = need(
+      (await t.fixtures()).builtInFieldKeys[0],
+      'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])',
+    );
+    const refused = await patch(t, key, { label: PROBE_LABEL });
+    const expected = listedCode(t.spec, t.op(), 'ATTRIBUTE_BUILT_IN');
+    return { label: `updating the built-in field ${key}`, expected, refused };
+  },
+  problems: refusalProblems,
 });
