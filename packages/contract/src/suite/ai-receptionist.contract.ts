@@ -9,8 +9,9 @@ import { need } from '../fixtures.js';
 import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { once } from '../session.js';
-import type { CheckContext } from './harness.js';
+import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { operationChecks } from './operation-checks.js';
+import { unless } from './problems.js';
 import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
 
 interface MergeRules {
@@ -95,129 +96,203 @@ operationChecks('updateReceptionist', {
     });
     return { params: { number }, body };
   },
-  scenarios: (op, scenario) => {
-    // Writing back what was read, single values at the top level (the other reading), changes nothing.
-    scenario('receptionist.write-back', async (t) => {
-      const number = await line(t);
-      const before = await read(t, number);
-      const body = writeBack(t, number, before.config, 'top');
-      if (!body) return t.skip('the configuration as read is not a body the update accepts');
-      let written = await update(t, number, body);
-      // A server taking the other body form (x-svc-ambiguity body-form) refuses the flat single
-      // values as unknown: that reading is accepted, and the configuration written back in its form.
-      const otherForm = bodyFormReading(t.spec, op, { params: { number }, body }, Object.keys(body));
-      const nested = writeBack(t, number, before.config, 'agent');
-      if (otherForm && nested && errorProblems(written, otherForm).length === 0) {
-        t.pass(`the flat single values refused as unknown (${BODY_FORM}: the agent form); written back in that form`);
-        written = await update(t, number, nested);
-      }
-      if (
-        !t.expect(ok(written), `writing the configuration back as read: expected 200, got ${written.status}`, written)
-      )
-        return;
-      const after = (await read(t, number)).config;
-      const rules = mergeRules(t);
-      const stateOf = (config: Json | undefined, name: string) =>
-        rules.replaced.includes(name) ? at(config, name) : single(config, name);
-      for (const name of [...rules.merged, ...rules.replaced]) {
-        const [was, now] = [stateOf(before.config, name), stateOf(after, name)];
-        t.expect(
-          deepEqual(now, was),
-          `${name} changed when written back as read: ${short(was)} → ${short(now)}`,
+});
+
+const OP = 'updateReceptionist';
+
+/** A merged value as read (in the agent block or dotted), a collection as read (replaced whole). */
+function stateOf(rules: MergeRules, config: Json | undefined, name: string): unknown {
+  return rules.replaced.includes(name) ? at(config, name) : single(config, name);
+}
+
+/** Every value and collection other than those sent, as read before and after: unchanged. */
+function untouchedProblems(
+  rules: MergeRules,
+  sent: readonly string[],
+  before: Json | undefined,
+  after: Json | undefined,
+  exchange: Exchange,
+  why: (name: string, was: unknown, now: unknown) => string,
+): Problem[] {
+  return [...rules.merged, ...rules.replaced]
+    .filter((name) => !sent.includes(name))
+    .flatMap((name) => {
+      const [was, now] = [stateOf(rules, before, name), stateOf(rules, after, name)];
+      return unless(deepEqual(now, was), why(name, was, now), exchange);
+    });
+}
+
+interface WriteBack {
+  rules: MergeRules;
+  before: Json | undefined;
+  written: Exchange;
+  /** The flat single values were refused as unknown (the agent reading), then written in that form. */
+  otherForm: boolean;
+  after?: Json;
+}
+
+async function writeBackAsRead(t: CheckContext): Promise<WriteBack> {
+  const number = await line(t);
+  const before = await read(t, number);
+  const body = writeBack(t, number, before.config, 'top');
+  if (!body) return t.skip('the configuration as read is not a body the update accepts');
+  let written = await update(t, number, body);
+  // A server taking the other body form (x-svc-ambiguity body-form) refuses the flat single
+  // values as unknown: that reading is accepted, and the configuration written back in its form.
+  const otherForm = bodyFormReading(t.spec, t.op(), { params: { number }, body }, Object.keys(body));
+  const nested = writeBack(t, number, before.config, 'agent');
+  const refusedFlat = otherForm !== undefined && nested !== undefined && errorProblems(written, otherForm).length === 0;
+  if (refusedFlat) written = await update(t, number, nested);
+  const state = { rules: mergeRules(t), before: before.config, written, otherForm: refusedFlat };
+  if (!ok(written)) return state;
+  const after = (await read(t, number)).config;
+  return after ? { ...state, after } : state;
+}
+
+// Writing back what was read, single values at the top level (the other reading), changes nothing.
+rule({
+  id: 'receptionist.write-back',
+  ...statefulWrite(OP),
+  requests: writeBackAsRead,
+  problems: ({ rules, before, written, after }) =>
+    ok(written)
+      ? untouchedProblems(
+          rules,
+          [],
+          before,
+          after,
           written,
-        );
-      }
-    });
+          (name, was, now) => `${name} changed when written back as read: ${short(was)} → ${short(now)}`,
+        )
+      : [{ message: `writing the configuration back as read: expected 200, got ${written.status}`, exchange: written }],
+  passed: ({ otherForm }) =>
+    otherForm
+      ? `the flat single values refused as unknown (${BODY_FORM}: the agent form); written back in that form`
+      : undefined,
+});
 
-    scenario('receptionist.merge-rules', async (t) => {
-      const number = await line(t);
-      const before = await read(t, number);
-      if (!before.config)
-        return t.fail(
-          `the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`,
-          before.exchange,
-        );
-      const rules = mergeRules(t);
-      const name = textField(t, before.config);
-      const old = single(before.config, name) as string;
-      const value = `${old} (svc-contract ${t.config.runId})`;
-      const changed = await update(t, number, nest(name, value));
-      try {
-        if (!t.expect(ok(changed), `updating ${name}: expected 200, got ${changed.status}`, changed)) return;
-        const after = (await read(t, number)).config;
-        t.expect(single(after, name) === value, `${name} was not updated: ${short(single(after, name))}`, changed);
-        for (const other of rules.merged.filter((n) => n !== name)) {
-          t.expect(
-            deepEqual(single(after, other), single(before.config, other)),
-            `${other} changed although only ${name} was sent: ${short(single(before.config, other))} → ${short(single(after, other))}`,
-            changed,
-          );
-        }
-        for (const collection of rules.replaced) {
-          t.expect(
-            deepEqual(at(after, collection), at(before.config, collection)),
-            `${collection} changed although it was not sent`,
-            changed,
-          );
-        }
-      } finally {
-        const restored = await update(t, number, nest(name, old));
-        t.expect(ok(restored), `restoring ${name} failed (${restored.status})`, restored);
-      }
-    });
+/** One value or collection changed, read back, and put back as it was. */
+interface OneChange {
+  rules: MergeRules;
+  name: string;
+  before: Json;
+  sent: unknown;
+  changed: Exchange;
+  after?: Json;
+  restored: Exchange;
+}
 
-    scenario('receptionist.collections-replaced', async (t) => {
-      const number = await line(t);
-      const before = await read(t, number);
-      if (!before.config)
-        return t.fail(
-          `the receptionist of ${number} could not be read: ${before.exchange.status || before.exchange.error}`,
-          before.exchange,
-        );
-      const rules = mergeRules(t);
-      // A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
-      let choice: { name: string; sent: unknown; original: unknown } | undefined;
-      for (const name of rules.replaced) {
-        const original = at(before.config, name);
-        let sent: unknown;
-        if (Array.isArray(original) && original.length > 0) sent = original.slice(1);
-        else if (isObject(original)) {
-          const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
-          if (inner) sent = { ...original, [inner[0]]: (inner[1] as unknown[]).slice(1) };
-        }
-        // The read shape is sent back as the write shape: only where the contract accepts it.
-        if (sent !== undefined && !expectedFor(t.spec, op, { params: { number }, body: nest(name, sent) })) {
-          choice = { name, sent, original };
-          break;
-        }
-      }
-      if (!choice) return t.skip('no collection with an entry to remove whose read shape the update accepts');
-      const changed = await update(t, number, nest(choice.name, choice.sent));
-      try {
-        if (!t.expect(ok(changed), `replacing ${choice.name}: expected 200, got ${changed.status}`, changed)) return;
-        const after = (await read(t, number)).config;
-        t.expect(
-          deepEqual(at(after, choice.name), choice.sent),
-          `${choice.name} was not replaced by the set sent: ${short(at(after, choice.name))}`,
-          changed,
-        );
-        for (const other of rules.replaced.filter((n) => n !== choice.name)) {
-          t.expect(
-            deepEqual(at(after, other), at(before.config, other)),
-            `${other} changed although it was not sent`,
-            changed,
-          );
-        }
-        for (const name of rules.merged)
-          t.expect(
-            deepEqual(single(after, name), single(before.config, name)),
-            `${name} changed although it was not sent`,
-            changed,
-          );
-      } finally {
-        const restored = await update(t, number, nest(choice.name, choice.original));
-        t.expect(ok(restored), `restoring ${choice.name} failed (${restored.status})`, restored);
-      }
-    });
-  },
+/** The receptionist as read before a change; undefined (with the exchange) where it could not be read. */
+async function readBefore(t: CheckContext): Promise<{ number: string; exchange: Exchange; config?: Json }> {
+  const number = await line(t);
+  return { number, ...(await read(t, number)) };
+}
+
+async function changeAndRestore(
+  t: CheckContext,
+  number: string,
+  change: Omit<OneChange, 'changed' | 'after' | 'restored'>,
+  original: unknown,
+): Promise<OneChange> {
+  const changed = await update(t, number, nest(change.name, change.sent));
+  const after = ok(changed) ? (await read(t, number)).config : undefined;
+  const restored = await update(t, number, nest(change.name, original));
+  return { ...change, changed, ...(after ? { after } : {}), restored };
+}
+
+type Unread = { unread: Exchange; number: string };
+
+const unreadProblems = ({ unread, number }: Unread): Problem[] => [
+  { message: `the receptionist of ${number} could not be read: ${unread.status || unread.error}`, exchange: unread },
+];
+
+function changeProblems(s: OneChange, what: string, sentProblems: (s: OneChange) => Problem[]): Problem[] {
+  const restoring = unless(ok(s.restored), `restoring ${s.name} failed (${s.restored.status})`, s.restored);
+  if (!ok(s.changed))
+    return [{ message: `${what}: expected 200, got ${s.changed.status}`, exchange: s.changed }, ...restoring];
+  return [...sentProblems(s), ...restoring];
+}
+
+async function mergeOne(t: CheckContext): Promise<OneChange | Unread> {
+  const before = await readBefore(t);
+  if (!before.config) return { unread: before.exchange, number: before.number };
+  const rules = mergeRules(t);
+  const name = textField(t, before.config);
+  const old = single(before.config, name) as string;
+  const sent = `${old} (svc-contract ${t.config.runId})`;
+  return changeAndRestore(t, before.number, { rules, name, before: before.config, sent }, old);
+}
+
+function mergedProblems(s: OneChange): Problem[] {
+  const { rules, name, before, after, changed } = s;
+  const merged = { ...rules, replaced: [] };
+  return [
+    ...unless(single(after, name) === s.sent, `${name} was not updated: ${short(single(after, name))}`, changed),
+    ...untouchedProblems(
+      merged,
+      [name],
+      before,
+      after,
+      changed,
+      (other, was, now) => `${other} changed although only ${name} was sent: ${short(was)} → ${short(now)}`,
+    ),
+    ...untouchedProblems(
+      { ...rules, merged: [] },
+      [],
+      before,
+      after,
+      changed,
+      (collection) => `${collection} changed although it was not sent`,
+    ),
+  ];
+}
+
+// A single value sent alone is merged: it changes, every other value and collection keeps its own.
+rule({
+  id: 'receptionist.merge-rules',
+  ...statefulWrite(OP),
+  requests: mergeOne,
+  problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `updating ${s.name}`, mergedProblems)),
+});
+
+/** A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule). */
+function shrunk(original: unknown): unknown {
+  if (Array.isArray(original) && original.length > 0) return original.slice(1);
+  if (!isObject(original)) return undefined;
+  const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
+  return inner ? { ...original, [inner[0]]: (inner[1] as unknown[]).slice(1) } : undefined;
+}
+
+async function replaceOne(t: CheckContext): Promise<OneChange | Unread> {
+  const before = await readBefore(t);
+  if (!before.config) return { unread: before.exchange, number: before.number };
+  const rules = mergeRules(t);
+  for (const name of rules.replaced) {
+    const original = at(before.config, name);
+    const sent = shrunk(original);
+    // The read shape is sent back as the write shape: only where the contract accepts it.
+    const accepted = !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
+    if (sent !== undefined && accepted)
+      return changeAndRestore(t, before.number, { rules, name, before: before.config, sent }, original);
+  }
+  return t.skip('no collection with an entry to remove whose read shape the update accepts');
+}
+
+function replacedProblems({ rules, name, before, after, sent, changed }: OneChange): Problem[] {
+  return [
+    ...unless(
+      deepEqual(at(after, name), sent),
+      `${name} was not replaced by the set sent: ${short(at(after, name))}`,
+      changed,
+    ),
+    ...untouchedProblems(rules, [name], before, after, changed, (other) => `${other} changed although it was not sent`),
+  ];
+}
+
+// A collection sent is replaced whole by the set sent; the other collections and values stay.
+rule({
+  id: 'receptionist.collections-replaced',
+  ...statefulWrite(OP),
+  requests: replaceOne,
+  problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `replacing ${s.name}`, replacedProblems)),
 });
