@@ -1,7 +1,8 @@
-// How the suite's files declare checks: each `check()` adds one check of one operation to the
-// registry, in the order the files declare them; the runner (runner.ts) runs them in that order.
-// A check's body talks to the server through its CheckContext and records assertions there
-// (every response it receives is also checked by the recorder); verdict.ts decides what they make.
+// How the suite's files declare checks: each `rule()` adds one check of one operation to the
+// registry (through `check()`, beneath it), in the order the files declare them; the runner
+// (runner.ts) runs them in that order. A rule's requests talk to the server through its
+// CheckContext (every response is also checked by the recorder) and its problems are judged by
+// verdict.ts, which decides what they make.
 import type { Operation } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import { type Expected, errorProblems, type OpRequest } from '../checks/expect.js';
@@ -164,6 +165,10 @@ export class CheckContext {
       ...extra,
     });
   }
+
+  // fail, pass, expect, expectError and expectStatus record as they go: the older form of a check,
+  // kept for the files not yet written as rule() entries (conversation items, the API-wide checks).
+  // A rule returns problems instead, and verdict.ts records them (record).
 
   /** A scenario's verdict for this check; several are fine (each failure is reported). */
   fail(message: string, exchange?: Exchange): void {
