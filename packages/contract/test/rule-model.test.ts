@@ -1,0 +1,97 @@
+// The rule model's pure parts on their own: the problem builders and the replay rules, judged
+// from answers built by hand (what a server might send), with the exact problems each yields.
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../src/http/exchange.js';
+import { loadSpec } from '../src/spec.js';
+import { statefulWrite } from '../src/suite/harness.js';
+import { errorsOf, statusIs, unless } from '../src/suite/problems.js';
+import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/suite/support.js';
+
+const spec = loadSpec();
+const REPLAYED = spec.idempotencyReplayedHeader;
+let seq = 0;
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
+  return {
+    seq: ++seq,
+    request: { method: 'POST', path: '/v2/api/threads/cth-1/comments' },
+    url: 'http://h',
+    operation: undefined,
+    status,
+    headers: new Headers(headers),
+    text: JSON.stringify(body),
+    body,
+    durationMs: 1,
+  } as unknown as Exchange;
+}
+
+describe('problem builders', () => {
+  it('unless yields nothing when the condition holds, one problem at the exchange otherwise', () => {
+    const x = answer(200, {});
+    expect(unless(true, 'never', x)).toEqual([]);
+    expect(unless(false, 'the name did not change', x)).toEqual([{ message: 'the name did not change', exchange: x }]);
+    expect(unless(false, 'no queue')).toEqual([{ message: 'no queue' }]);
+  });
+
+  it('errorsOf and statusIs name what was sent and what came', () => {
+    const refused = answer(200, { data: {} });
+    expect(errorsOf(refused, { status: 422, codes: ['VALIDATION_ERROR'], why: 'blank' }, 'a blank label')).toEqual([
+      { message: 'a blank label: expected 422 VALIDATION_ERROR (blank), got 200', exchange: refused },
+    ]);
+    const error = answer(404, { error: { code: 'NOT_FOUND' } });
+    expect(statusIs(error, (s) => s < 300, 'a label of 1 characters is inside the limit')).toEqual([
+      { message: 'a label of 1 characters is inside the limit: got 404 NOT_FOUND', exchange: error },
+    ]);
+    expect(statusIs(answer(201, {}), (s) => s < 300, 'x')).toEqual([]);
+  });
+});
+
+describe('replays', () => {
+  const first = answer(201, { data: { id: 'thc-1' } });
+  const stored = () => answer(201, { data: { id: 'thc-1' } }, { [REPLAYED]: 'true' });
+
+  it('passes three repeats that are the stored response marked replayed', () => {
+    expect(replayProblems({ what: 'a keyed comment', first, again: [stored(), stored(), stored()] }, REPLAYED)).toEqual(
+      [],
+    );
+  });
+
+  it('names a repeat executed again, and a keyed write that failed', () => {
+    const executed = answer(201, { data: { id: 'thc-2' } });
+    expect(
+      replayProblems({ what: 'a keyed comment', first, again: [stored(), executed, stored()] }, REPLAYED).map(
+        (p) => p.message,
+      ),
+    ).toEqual([
+      `a keyed comment, repeat 2 of the key: expected the stored 201 with ${REPLAYED}: true, got 201 (${REPLAYED}: null) {"data":{"id":"thc-2"}}`,
+    ]);
+    const failed = answer(500, {});
+    expect(replayProblems({ what: 'a keyed comment', first: failed, again: [] }, REPLAYED)).toEqual([
+      { message: 'a keyed comment with an Idempotency-Key: expected 2xx, got 500', exchange: failed },
+    ]);
+  });
+
+  it('where replay is not promised, accepts either reading and says which this server chose', () => {
+    const repeats = { what: 'PATCH an empty update', first, again: [stored(), answer(200, {}), stored()] };
+    expect(unpromisedRepeatProblems(repeats, REPLAYED)).toEqual([]);
+    expect(unpromisedRepeatsHeld(repeats, REPLAYED, 'PATCH').detail).toBe(
+      'PATCH an empty update: 3 repeats (this server: replayed, executed again)',
+    );
+    const wrong = answer(200, { other: true }, { [REPLAYED]: 'true' });
+    expect(unpromisedRepeatProblems({ ...repeats, again: [wrong] }, REPLAYED).map((p) => p.message)).toEqual([
+      `PATCH an empty update, repeat 1 of the key says ${REPLAYED}: true but is not the stored 201: got 200 {"other":true}`,
+    ]);
+  });
+});
+
+describe('a scenario written as a rule', () => {
+  it('belongs to its operation and resource, writes and needs a stateful server', () => {
+    expect(statefulWrite('updateCustomField', 'option labels')).toEqual({
+      operationId: 'updateCustomField',
+      resource: spec.resourceOf(spec.contract.operationsById.get('updateCustomField')!),
+      variant: 'option labels',
+      needs: { writes: true, stateful: true },
+    });
+    expect(() => statefulWrite('noSuchOperation')).toThrow('The contract has no operation noSuchOperation.');
+  });
+});
