@@ -1,7 +1,8 @@
 // The Postman collection as shipped (@svc/openapi), run with newman and its shipped sandbox
 // environment against a sandbox over HTTP with its rate limits on: every request passes (one per
-// operation, and the webhook delivery to a receiver of our own), on a fresh sandbox and again
-// after POST /__sandbox/reset. Only base_url and webhook_url are set here: the ports are free ones.
+// operation, the same without a key for its 401, and the webhook delivery to a receiver of our
+// own), with the tests each request carries counted, on a fresh sandbox and again after
+// POST /__sandbox/reset. Only base_url and webhook_url are set here: the ports are free ones.
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +13,7 @@ import { RESET_PATH, type RunningSandbox, startSandboxServer } from '../src/inde
 interface NewmanSummary {
   run: {
     failures: { error: { message: string }; source?: { name?: string } }[];
-    executions: { item: { name: string }; response?: { code: number } }[];
+    executions: { item: { name: string }; response?: { code: number }; assertions?: { assertion: string }[] }[];
     stats: { assertions: { total: number; failed: number } };
   };
 }
@@ -63,6 +64,19 @@ async function runCollection(): Promise<NewmanSummary> {
   });
 }
 
+/** How many assertions of each kind ran (the name without its parenthesised detail). */
+function assertionNames(summary: NewmanSummary): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const execution of summary.run.executions)
+    for (const { assertion } of execution.assertions ?? []) {
+      const name = assertion.replace(/ \(.*\)$/, '');
+      counts[name] = (counts[name] ?? 0) + 1;
+    }
+  return counts;
+}
+
+const count204 = (summary: NewmanSummary) => summary.run.executions.filter((e) => e.response?.code === 204).length;
+
 function failuresOf(summary: NewmanSummary): string[] {
   return summary.run.failures.map((f) => `${f.source?.name ?? '?'}: ${f.error.message}`);
 }
@@ -75,14 +89,24 @@ describe('the shipped Postman collection, run with newman', () => {
     expect(text).toContain('Api-Key {{api_key}}');
   });
 
-  it('passes on a fresh sandbox: every operation, and the webhook delivery', { timeout: 300_000 }, async () => {
+  it('passes on a fresh sandbox: every operation, its 401 without a key, and the webhook delivery', {
+    timeout: 300_000,
+  }, async () => {
     const summary = await runCollection();
     expect(failuresOf(summary)).toEqual([]);
     const operations = sandbox.sandbox.contract.operations.length;
-    expect(summary.run.executions).toHaveLength(operations + 1);
-    expect(summary.run.stats.assertions.failed).toBe(0);
-    // A status and a schema test for each request whose success has a body; a status test for the rest.
-    expect(summary.run.stats.assertions.total).toBeGreaterThanOrEqual(2 * operations);
+    expect(summary.run.executions).toHaveLength(2 * operations + 1);
+    // Each operation's example: its status, and its body against the schema (or empty, for a 204).
+    // Each operation without a key: the 401, the error schema, and the error code. The webhook
+    // delivery: the receiver's status only (the body of its answer is not shown).
+    expect(assertionNames(summary)).toEqual({
+      'the status is a documented success': operations + 1,
+      'the body matches the documented schema': 2 * operations - count204(summary),
+      'the body is empty, as a 204 has none': count204(summary),
+      'the status is a documented error': operations,
+      'the error code is a documented one': operations,
+    });
+    expect(summary.run.stats.assertions).toMatchObject({ total: 5 * operations + 1, failed: 0 });
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ topic: 'CALL_RECEIVED' });
   });
@@ -96,6 +120,6 @@ describe('the shipped Postman collection, run with newman', () => {
     expect(reset.status).toBe(200);
     const summary = await runCollection();
     expect(failuresOf(summary)).toEqual([]);
-    expect(summary.run.executions).toHaveLength(sandbox.sandbox.contract.operations.length + 1);
+    expect(summary.run.executions).toHaveLength(2 * sandbox.sandbox.contract.operations.length + 1);
   });
 });

@@ -9,6 +9,8 @@
 
 const SCHEMA_URL = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const SUCCESS = /^2\d\d$/;
+const WITHOUT_KEY_FOLDER = 'Errors: every operation without its key';
 
 /** A local `$ref` followed to its target (chains too). */
 function resolve(bundle, node) {
@@ -49,13 +51,19 @@ function bodyExample(bundle, operation) {
   return first ? resolve(bundle, first).value : undefined;
 }
 
-/** The documented 2xx statuses with their JSON schema (null where no body is documented). */
-function successSchemas(bundle, operation) {
+/** The documented statuses matching `pattern`, each with its JSON schema (null where no body is documented). */
+function documentedStatuses(bundle, operation, pattern) {
   return Object.fromEntries(
     Object.entries(operation.responses ?? {})
-      .filter(([status]) => /^2\d\d$/.test(status))
+      .filter(([status]) => pattern.test(status))
       .map(([status, response]) => [status, resolve(bundle, response)?.content?.['application/json']?.schema ?? null]),
   );
+}
+
+/** The error codes a response's examples show (`error.code` of each), in their order. */
+function exampleCodes(bundle, response) {
+  const examples = Object.values(resolve(bundle, response)?.content?.['application/json']?.examples ?? {});
+  return [...new Set(examples.map((example) => resolve(bundle, example)?.value?.error?.code).filter(Boolean))];
 }
 
 function urlOf(bundle, path, parameters) {
@@ -84,11 +92,16 @@ function urlOf(bundle, path, parameters) {
   };
 }
 
-/** The test script of a request: a documented success status, and its body against the documented schema. */
-function testScript(statuses) {
+/**
+ * The test script of a request: its status is one the contract documents for it (a success, or the
+ * error it is an example of); its body matches that status's documented schema (a 204 has no body);
+ * and, for an error example, `error.code` is one of the codes the documented error shows.
+ */
+function testScript(statuses, codes) {
+  const kind = codes ? 'error' : 'success';
   return [
     `const documented = ${JSON.stringify(statuses)};`,
-    `pm.test('the status is a documented success (' + Object.keys(documented).join(' or ') + ')', () => {`,
+    `pm.test('the status is a documented ${kind} (' + Object.keys(documented).join(' or ') + ')', () => {`,
     '  pm.expect(Object.keys(documented)).to.include(String(pm.response.code));',
     '});',
     'const schema = documented[String(pm.response.code)];',
@@ -100,7 +113,19 @@ function testScript(statuses) {
     '    const valid = ajv.validate({ allOf: [schema], components }, pm.response.json());',
     '    pm.expect(valid, ajv.errorsText()).to.equal(true);',
     '  });',
+    '} else if (pm.response.code === 204) {',
+    "  pm.test('the body is empty, as a 204 has none', () => {",
+    "    pm.expect(pm.response.text()).to.equal('');",
+    '  });',
     '}',
+    ...(codes
+      ? [
+          `const codes = ${JSON.stringify(codes)};`,
+          "pm.test('the error code is a documented one (' + codes.join(' or ') + ')', () => {",
+          '  pm.expect(codes).to.include(pm.response.json().error.code);',
+          '});',
+        ]
+      : []),
   ];
 }
 
@@ -121,8 +146,28 @@ function requestItem(bundle, path, pathItem, method, operation) {
       description: `${operation.operationId}: ${operation.description ?? ''}`.trim(),
     },
     event: [
-      { listen: 'test', script: { type: 'text/javascript', exec: testScript(successSchemas(bundle, operation)) } },
+      {
+        listen: 'test',
+        script: { type: 'text/javascript', exec: testScript(documentedStatuses(bundle, operation, SUCCESS)) },
+      },
     ],
+  };
+}
+
+/**
+ * The same request sent without its key, an example of the 401 every operation documents: the
+ * status, the documented error schema, and a code among those its 401 examples show (which of them
+ * a missing key gets is for the server to say: the description names three for 401).
+ */
+function withoutKeyItem(bundle, path, pathItem, method, operation) {
+  const item = requestItem(bundle, path, pathItem, method, operation);
+  const statuses = documentedStatuses(bundle, operation, /^401$/);
+  const codes = exampleCodes(bundle, operation.responses['401']);
+  return {
+    ...item,
+    name: `${item.name}: without a key`,
+    request: { ...item.request, auth: { type: 'noauth' } },
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(statuses, codes) } }],
   };
 }
 
@@ -143,7 +188,10 @@ function webhookItems(bundle) {
           description: `What the service POSTs to your receiver (webhook_url): ${operation.description ?? ''}`.trim(),
         },
         event: [
-          { listen: 'test', script: { type: 'text/javascript', exec: testScript(successSchemas(bundle, operation)) } },
+          {
+            listen: 'test',
+            script: { type: 'text/javascript', exec: testScript(documentedStatuses(bundle, operation, SUCCESS)) },
+          },
         ],
       };
     });
@@ -165,6 +213,7 @@ function pacingScript(limits) {
 
 export function toPostman(bundle) {
   const folders = new Map((bundle.tags ?? []).map((tag) => [tag.name, []]));
+  const withoutKey = [];
   for (const [path, rawItem] of Object.entries(bundle.paths ?? {})) {
     const pathItem = resolve(bundle, rawItem);
     for (const method of METHODS.filter((m) => pathItem[m])) {
@@ -172,10 +221,12 @@ export function toPostman(bundle) {
       const tag = operation.tags?.[0] ?? 'Other';
       if (!folders.has(tag)) folders.set(tag, []);
       folders.get(tag).push(requestItem(bundle, path, pathItem, method, operation));
+      if (operation.responses?.['401']) withoutKey.push(withoutKeyItem(bundle, path, pathItem, method, operation));
     }
   }
   const webhookTag = (bundle.tags ?? []).find((t) => t.name === 'Webhooks')?.name ?? 'Webhooks';
   folders.set(webhookTag, webhookItems(bundle));
+  folders.set(WITHOUT_KEY_FOLDER, withoutKey);
   const base = bundle.servers?.find((server) => server.variables?.base_url)?.variables.base_url.default ?? '';
   return {
     info: {
@@ -214,7 +265,10 @@ export function toPostman(bundle) {
       .filter(([, items]) => items.length > 0)
       .map(([name, items]) => ({
         name,
-        description: (bundle.tags ?? []).find((t) => t.name === name)?.description ?? '',
+        description:
+          name === WITHOUT_KEY_FOLDER
+            ? 'Each operation sent without the Authorization header: the 401 it documents, with its error code.'
+            : ((bundle.tags ?? []).find((t) => t.name === name)?.description ?? ''),
         item: items,
       })),
   };
