@@ -193,6 +193,32 @@ const REACH: Mutant[] = [
     },
   },
   {
+    name: 'gives MISSING_PARAMETER without naming the parameter in param',
+    caughtBy: 'described.error-mentions',
+    only: ['findThread', 'described.error-mentions'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('"MISSING_PARAMETER"')
+          ? json(r, (b) => {
+              delete (b.error as Record<string, unknown>).param;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'words validation errors without the value that failed',
+    caughtBy: 'described.error-mentions',
+    only: ['listCustomFields', 'described.error-mentions'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('"validation_error"')
+          ? json(r, (b) => {
+              (b.error as Record<string, unknown>).message = 'The request is not valid.';
+            })
+          : r,
+    },
+  },
+  {
     name: "carries each website's scraped text in the receptionist's knowledge (the description omits it)",
     caughtBy: 'response.schema',
     only: ['getReceptionist', 'conformance.success'],

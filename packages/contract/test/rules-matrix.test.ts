@@ -121,6 +121,8 @@ describe('the x-svc-response-rules readers', () => {
       'x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED',
       'x-svc-response-rules COMMENTS_IN_CREATION_ORDER',
       'x-svc-response-rules CREATED_WITH_FIRST_COMMENT',
+      'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
+      'x-svc-response-rules MISSING_PARAMETER_NAMED',
       'x-svc-response-rules MISSING_SCOPE_NAMED',
       'x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164',
     ]);
@@ -134,9 +136,11 @@ describe('the x-svc-response-rules readers', () => {
         direction: 'ascending',
       },
     ]);
-    expect(errorResponseRules(spec).map((r) => [r.code, r.field, r.mentions])).toEqual([
+    expect(errorResponseRules(spec).map((r) => [r.code ?? r.type, r.field, r.mentions ?? r.names])).toEqual([
       ['INVALID_PHONE_FORMAT', 'suggestion', ['E.164', 'E164']],
-      ['API_KEY_INSUFFICIENT_SCOPE', 'message', 'the scope the key lacks'],
+      ['API_KEY_INSUFFICIENT_SCOPE', 'message', 'missing-scope'],
+      ['MISSING_PARAMETER', 'param', 'missing-parameter'],
+      ['validation_error', 'message', 'failing-value'],
     ]);
     expect(valueAtPath({ data: { comments: [1, 2] } }, 'data.comments.length')).toBe(2);
   });

@@ -33,12 +33,21 @@ export interface EqualsRule extends RuleBase {
   values: Record<string, unknown>;
 }
 
-/** An error of `code` names one of `mentions` in its `field`; `mentions` a text where it depends on the request. */
+/** What an error names that depends on the request: the scope the key lacks, the parameter left out, the value sent. */
+export type NamedByRequest = 'missing-scope' | 'missing-parameter' | 'failing-value';
+const NAMED: readonly NamedByRequest[] = ['missing-scope', 'missing-parameter', 'failing-value'];
+
+/**
+ * An error of `code` (or of every code of `type`) carries in its `field` one of the texts of
+ * `mentions`, or what `names` says the request decides.
+ */
 export interface ErrorMentionsRule extends RuleBase {
   kind: 'error-mentions';
-  code: string;
+  code?: string;
+  type?: string;
   field: string;
-  mentions: string[] | string;
+  mentions?: string[];
+  names?: NamedByRequest;
 }
 
 export type ResponseRule = OrderRule | ExcludesRule | EqualsRule | ErrorMentionsRule;
@@ -64,16 +73,30 @@ function parse(entry: unknown, where: string): ResponseRule {
       if (!isObject(e.values)) throw new Error(`${where} ${base.rule}: values must be a map.`);
       return { ...base, kind: 'equals', values: e.values };
     case 'error-mentions':
-      return {
-        ...base,
-        kind: 'error-mentions',
-        code: text('code'),
-        field: text('field'),
-        mentions: Array.isArray(e.mentions) ? strings(e.mentions) : text('mentions'),
-      };
+      return errorMentions(e, base, where);
     default:
       throw new Error(`${where} ${base.rule}: unknown kind ${String(e.kind)}.`);
   }
+}
+
+function errorMentions(e: Record<string, unknown>, base: RuleBase, where: string): ErrorMentionsRule {
+  const at = `${where} ${base.rule}`;
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const type = typeof e.type === 'string' ? e.type : undefined;
+  const names = NAMED.find((n) => n === e.names);
+  const mentions = strings(e.mentions);
+  if (typeof e.field !== 'string') throw new Error(`${at}: field must be a string.`);
+  if (!code && !type) throw new Error(`${at}: an error-mentions rule needs a code or a type.`);
+  if (!names && mentions.length === 0)
+    throw new Error(`${at}: mentions (texts) or names (${NAMED.join(', ')}) needed.`);
+  return {
+    ...base,
+    kind: 'error-mentions',
+    field: e.field,
+    ...(code ? { code } : {}),
+    ...(type ? { type } : {}),
+    ...(names ? { names } : { mentions }),
+  };
 }
 
 const orderOf = (v: unknown): 'ascending' | 'descending' => (v === 'descending' ? 'descending' : 'ascending');

@@ -107,7 +107,11 @@ export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
   'auth.insufficient-scope': ['x-svc-response-rules MISSING_SCOPE_NAMED'],
   'described.order': ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
   'described.excludes': ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
-  'described.error-mentions': ['x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164'],
+  'described.error-mentions': [
+    'x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164',
+    'x-svc-response-rules MISSING_PARAMETER_NAMED',
+    'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
+  ],
   // --- end of the audit's lines
 };
 

@@ -5,7 +5,7 @@
 import { deref, type Operation } from '@svc/spec-runtime';
 import type { OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
-import { negativeCases } from '../generate/negatives.js';
+import { type NegativeCase, negativeCases } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';
 import { type Exchange, errorCode, errorOf } from '../http/exchange.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../reach/response-rules.js';
 import { loadSpec, type Spec } from '../spec.js';
 import { orderProblems } from './described-order.js';
+import { brokenValue, missingName } from './described-requests.js';
 import { type CheckContext, type Problem, rule } from './harness.js';
 import { short } from './support.js';
 
@@ -119,37 +120,75 @@ function exampleRequest(op: Operation): OpRequest {
   return { params: of('path', false), query: of('query', true) };
 }
 
-function mentionProblems(entry: ErrorMentionsRule, exchange: Exchange, mentions: string[]): Problem[] {
-  if (errorCode(exchange) !== entry.code)
-    return [{ message: `${entry.rule}: expected a ${entry.code} error to read, got ${exchange.status}`, exchange }];
-  const text = String(errorOf(exchange)?.[entry.field] ?? '');
-  if (mentions.some((m) => text.includes(m))) return [];
+/** What a broken request's error must name under a rule, and the request: undefined where the case does not fit it. */
+interface Mention {
+  request: OpRequest;
+  label: string;
+  texts: string[];
+  /** The refusal has other readings (x-svc-ambiguity): an answer of another code or type is theirs to judge. */
+  readings: boolean;
+}
+
+function mentionOf(entry: ErrorMentionsRule, c: NegativeCase, base: OpRequest): Mention | undefined {
+  if (c.raw) return undefined;
+  const label = c.label;
+  const readings = (c.expected.or?.length ?? 0) > 0;
+  if (entry.code && !c.expected.codes.includes(entry.code)) return undefined;
+  if (entry.type && c.expected.status !== 400) return undefined;
+  if (entry.mentions) return { request: c.request, label, texts: entry.mentions, readings };
+  if (entry.names === 'missing-parameter') {
+    const name = missingName(base, c.request);
+    return name ? { request: c.request, label, texts: [name], readings } : undefined;
+  }
+  if (entry.names === 'failing-value') {
+    const value = brokenValue(base, c.request);
+    if (value === undefined) return undefined;
+    // As sent, or as it travelled in the URL (a server may quote either).
+    return { request: c.request, label, texts: [...new Set([value, encodeURIComponent(value)])], readings };
+  }
+  return undefined;
+}
+
+function mentionProblems(entry: ErrorMentionsRule, exchange: Exchange, mention: Mention): Problem[] {
+  const error = errorOf(exchange);
+  const fits = entry.code ? errorCode(exchange) === entry.code : error?.type === entry.type;
+  const what = entry.code ?? entry.type;
+  if (!fits)
+    return mention.readings
+      ? []
+      : [{ message: `${entry.rule}: expected a ${what} error to read, got ${exchange.status}`, exchange }];
+  const text = String(error?.[entry.field] ?? '');
+  if (mention.texts.some((m) => text.includes(m))) return [];
   return [
     {
-      message: `${entry.rule}: error.${entry.field} of ${entry.code} names none of ${mentions.join(', ')}: ${short(text)}`,
+      message: `${entry.rule}: error.${entry.field} of ${errorCode(exchange)} names none of ${mention.texts.map((m) => JSON.stringify(m)).join(', ')} (${mention.label}): ${short(text)}`,
       exchange,
     },
   ];
 }
 
-/** Reads whose documented refusal carries the rule's code: each answers one broken request. */
+const longest = (m: Mention) => Math.max(...m.texts.map((x) => x.length));
+
+/** Reads with a broken request whose documented refusal the rule is about: one request each. */
 function declareMentions(entry: ErrorMentionsRule): void {
-  // A text such as "the scope the key lacks" depends on the request: its own check reads it.
-  const mentions = entry.mentions;
-  if (!Array.isArray(mentions)) return;
+  // The scope a key lacks is read by auth.insufficient-scope, with the key that lacks it.
+  if (entry.names === 'missing-scope') return;
   for (const op of spec.contract.operations.filter(isRead)) {
-    const broken = negativeCases(spec, op, exampleRequest(op)).find(
-      (c) => !c.raw && c.expected.codes?.includes(entry.code),
-    );
-    if (!broken) continue;
+    const base = exampleRequest(op);
+    // The longest text first: a one-character value proves little when found in a message.
+    const mention = negativeCases(spec, op, base)
+      .map((c) => mentionOf(entry, c, base))
+      .filter((m) => m !== undefined)
+      .sort((a, b) => longest(b) - longest(a))[0];
+    if (!mention) continue;
     rule({
       id: 'described.error-mentions',
       ...whereOf(op),
       variant: entry.rule,
       needs: {},
-      requests: (t) => t.call(broken.request),
-      problems: (exchange) => mentionProblems(entry, exchange, mentions),
-      passed: () => `${entry.rule}: ${broken.label}`,
+      requests: (t) => t.call(mention.request),
+      problems: (exchange) => mentionProblems(entry, exchange, mention),
+      passed: () => `${entry.rule}: ${mention.label}`,
     });
   }
 }

@@ -364,6 +364,21 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    name: 'words validation errors otherwise, quoting the values sent',
+    only: ['listCustomFields', 'findThread', 'described.error-mentions'],
+    exercises: 'described.error-mentions',
+    mutation: {
+      response: (r, q) => {
+        if (r.status !== 400 || !r.body.includes('"validation_error"')) return r;
+        const url = new URL(q.path, 'http://host');
+        const sent = [...url.searchParams.values(), decodeURIComponent(url.pathname.split('/').pop() ?? '')];
+        return json(r, (b) => {
+          (b.error as Record<string, unknown>).message = `Not accepted: ${sent.join(', ')}.`;
+        });
+      },
+    },
+  },
+  {
     name: 'gives each website entry of the knowledge a field the description does not show',
     only: ['getReceptionist'],
     exercises: 'response.schema',
