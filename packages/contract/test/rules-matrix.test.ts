@@ -69,6 +69,8 @@ function disagreements(text: string): string[] {
       if (!(id in CHECKS)) out.push(`line ${row.line}: no check ${id} in the catalogue`);
     const decided = /^(not checkable from outside, because .+|not checked yet: .+)$/.test(row.enforcedText);
     if (row.checks.length === 0 && !decided) out.push(`line ${row.line}: neither a check nor a reason`);
+    // A reason names no enforcing check: checks that read the rule in passing go under "also".
+    if (row.checks.length > 0 && decided) out.push(`line ${row.line}: a reason beside checks`);
     if (row.ruleIds.length > 0 && JSON.stringify([...row.checks].sort()) !== JSON.stringify(claimersOf(row.ruleIds)))
       out.push(
         `line ${row.line}: names ${row.checks.join(', ') || 'no check'}, ENFORCED_BY gives ${claimersOf(row.ruleIds).join(', ') || 'none'}`,
