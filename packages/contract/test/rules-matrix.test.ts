@@ -2,6 +2,7 @@
 // every check a row names is in the catalogue, and a row naming rule extensions lists exactly the
 // checks ENFORCED_BY gives them. Also the readers behind the described.* checks.
 import { readFileSync } from 'node:fs';
+import type { JsonObject, Operation } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../src/checks/catalogue.js';
 import { errorResponseRules, operationResponseRules, valueAtPath } from '../src/reach/response-rules.js';
@@ -150,7 +151,10 @@ describe('the x-svc-response-rules readers', () => {
   it('refuses a malformed entry: a contract bug, not a pass', () => {
     const getThread = spec.contract.operationsById.get('getThread');
     if (!getThread) throw new Error('no getThread');
-    const broken = (entry: unknown) => ({ ...getThread, raw: { ...getThread.raw, 'x-svc-response-rules': [entry] } });
+    const broken = (entry: JsonObject): Operation => ({
+      ...getThread,
+      raw: { ...getThread.raw, 'x-svc-response-rules': [entry] },
+    });
     expect(() => operationResponseRules(broken({ rule: 'X', kind: 'order', by: 'created_at' }))).toThrow(
       'getThread X: array must be a string.',
     );
