@@ -1,7 +1,8 @@
 // The rules of x-svc-response-rules no other check enforces, each derived from its entry in the
 // spec (never typed here): a list the contract orders (described.order), a list that never holds
 // some values (described.excludes), an error whose field names something (described.error-mentions).
-// Each read-only: they read what the fixtures already name, so every profile that keeps state runs them.
+// Each is read-only: order and excludes read what the fixtures name (a server that keeps state),
+// error-mentions one broken request per read (any server, a mock too).
 import { deref, type Operation } from '@svc/spec-runtime';
 import type { OpRequest } from '../checks/expect.js';
 import type { Fixtures } from '../fixtures.js';
@@ -59,7 +60,12 @@ function declareOrder(op: Operation, entry: OrderRule): void {
     ...whereOf(op),
     variant: entry.rule,
     needs: { stateful: true },
-    requests: async (t) => Promise.all((await requestsOf(t, op)).map((r) => t.call(r))),
+    requests: async (t) => {
+      // One after the other, as every check sends: the pacer and the rate-limit window see them in order.
+      const exchanges: Exchange[] = [];
+      for (const request of await requestsOf(t, op)) exchanges.push(await t.call(request));
+      return exchanges;
+    },
     problems: (exchanges) => exchanges.flatMap((exchange) => orderProblems(entry, exchange)),
     passed: (exchanges) => `${entry.rule}: ${exchanges.length} response(s) in order of ${entry.by}`,
   });
