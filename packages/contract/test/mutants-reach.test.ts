@@ -151,6 +151,101 @@ const REACH: Mutant[] = [
           : r,
     },
   },
+  // --- The rules of the full sentence audit (x-svc-response-rules, omitted fields in the schema).
+  {
+    name: "answers a thread's comments newest first (the description says creation order)",
+    caughtBy: 'described.order',
+    only: ['getThread', 'described.order'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q))
+          ? json(r, (b) => {
+              const thread = b.data as Record<string, unknown>;
+              thread.comments = [...(thread.comments as unknown[])].reverse();
+            })
+          : r,
+    },
+  },
+  {
+    name: 'lists a built-in field (name) among the custom fields',
+    caughtBy: 'described.excludes',
+    only: ['listCustomFields', 'described.excludes'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes'
+          ? json(r, (b) => {
+              (b.data as unknown[]).push({ key: 'name', label: 'Name', type: 'TEXT' });
+            })
+          : r,
+    },
+  },
+  {
+    name: 'gives INVALID_PHONE_FORMAT without its suggestion to use E.164',
+    caughtBy: 'described.error-mentions',
+    only: ['getReceptionist', 'described.error-mentions'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('INVALID_PHONE_FORMAT')
+          ? json(r, (b) => {
+              delete (b.error as Record<string, unknown>).suggestion;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'gives MISSING_PARAMETER without naming the parameter in param',
+    caughtBy: 'described.error-mentions',
+    only: ['findThread', 'described.error-mentions'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('"MISSING_PARAMETER"')
+          ? json(r, (b) => {
+              delete (b.error as Record<string, unknown>).param;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'words validation errors without the value that failed',
+    caughtBy: 'described.error-mentions',
+    only: ['listCustomFields', 'described.error-mentions'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('"validation_error"')
+          ? json(r, (b) => {
+              (b.error as Record<string, unknown>).message = 'The request is not valid.';
+            })
+          : r,
+    },
+  },
+  {
+    name: "carries each website's scraped text in the receptionist's knowledge (the description omits it)",
+    caughtBy: 'response.schema',
+    only: ['getReceptionist', 'conformance.success'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && pathOf(q).endsWith('/agent')
+          ? json(r, (b) => {
+              const knowledge = (b.data as { knowledge: { websites: Array<Record<string, unknown>> } }).knowledge;
+              knowledge.websites = knowledge.websites.map((w) => ({ ...w, scraped_text: 'Cleanings, whitening.' }));
+            })
+          : r,
+    },
+  },
+  {
+    name: 'answers several failing fields with INVALID_REQUEST but another message',
+    caughtBy: 'response.schema',
+    only: ['upsertCurrentDialingQueue', 'negative'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('"INVALID_REQUEST"')
+          ? json(r, (b) => {
+              (b.error as Record<string, unknown>).message = 'Bad request';
+            })
+          : r,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */

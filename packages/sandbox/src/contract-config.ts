@@ -36,6 +36,7 @@ export interface SandboxContractConfig {
       person_ids: string[];
       summary_template_ids: string[];
       built_in_field_keys: string[];
+      thread_ids: string[];
     };
   };
 }
@@ -89,6 +90,8 @@ export function contractConfigOf(seed: SeedFile, allScopes: readonly string[]): 
         person_ids: team.people.map((p) => p.id),
         summary_template_ids: team.summary_templates.filter((t) => t.active).map((t) => t.id),
         built_in_field_keys: [...team.built_in_fields],
+        // Every thread: no list shows them all, and described.order needs one with several comments.
+        thread_ids: team.threads.map((t) => t.id),
       },
     },
   };

@@ -254,6 +254,19 @@ export const CHECKS = {
     title: 'Collections are replaced as complete sets',
     source: 'x-svc-merge-rules.replaced',
   },
+  // The rules of x-svc-response-rules no other check enforces (suite/described-rules.contract.ts).
+  'described.order': {
+    title: 'A list the contract orders (kind order) comes in that order in every response read',
+    source: 'x-svc-response-rules (kind order)',
+  },
+  'described.excludes': {
+    title: 'A list the contract says omits some values (kind excludes) holds none of them, on any page',
+    source: 'x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys',
+  },
+  'described.error-mentions': {
+    title: 'An error the contract says names something (kind error-mentions) names it in the stated field',
+    source: 'x-svc-response-rules (kind error-mentions)',
+  },
   'summary-templates.delete': {
     title: 'DELETE gives 204, then 404 for the same template',
     source: 'x-svc-transitions',

@@ -1,12 +1,20 @@
 // The traceability of the spec's rule extensions: every rule the spec encodes for machines
-// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules) by id, read from
+// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules,
+// x-svc-response-rules) by id, read from
 // the bundle, against the checks that claim to enforce it. A rule no check claims, or a claim on
 // a rule the spec no longer has, is a gap the package's own test fails on (units.test.ts).
 import { isObject } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
 
-export const RULE_EXTENSIONS = ['x-svc-transitions', 'x-svc-merge-rules', 'x-svc-option-rules', 'x-svc-input-rules'];
+export const RULE_EXTENSIONS = [
+  'x-svc-transitions',
+  'x-svc-merge-rules',
+  'x-svc-option-rules',
+  'x-svc-input-rules',
+  // What a response holds, omits, orders or names beyond its schema (described-rules.contract.ts).
+  'x-svc-response-rules',
+];
 
 export interface RuleRef {
   /** `x-svc-option-rules LABEL_UNIQUE`, `x-svc-transitions action ARCHIVE (any → archived)`. */
@@ -21,12 +29,24 @@ function idsOf(extension: string, value: unknown): string[] {
     case 'x-svc-transitions':
       return entries.map((e) => `${extension} ${String(e.trigger)} (${String(e.from)} → ${String(e.to)})`);
     case 'x-svc-merge-rules':
-      return isObject(value) ? Object.keys(value).map((k) => `${extension} ${k}`) : [];
+      return isObject(value) ? mergeRuleIds(value) : [];
     case 'x-svc-option-rules':
+    case 'x-svc-response-rules':
       return entries.map((e) => `${extension} ${String(e.rule)}`);
     default:
       return entries.map((e) => `${extension} ${String(e.kind)} ${Array.isArray(e.fields) ? e.fields.join(', ') : ''}`);
   }
+}
+
+/**
+ * `x-svc-merge-rules merged` (the receptionist's, which has no name), `x-svc-merge-rules
+ * dialer-queue merged`: one id per list of fields; a named block keeps its ids apart from the others.
+ */
+function mergeRuleIds(value: Record<string, unknown>): string[] {
+  const name = typeof value.name === 'string' ? `${value.name} ` : '';
+  return Object.keys(value)
+    .filter((k) => Array.isArray(value[k]))
+    .map((k) => `x-svc-merge-rules ${name}${k}`);
 }
 
 /** Every rule the bundle encodes in a rule extension, wherever it sits. */
@@ -66,14 +86,33 @@ export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
     'x-svc-option-rules RENAME_BY_KEY',
     'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
     'x-svc-option-rules REMOVE_MISSING',
+    // --- the audit's line
+    'x-svc-merge-rules custom-field replaced',
   ],
   'negative.pattern': ['x-svc-option-rules LABEL_NOT_BLANK'],
   'negative.too-long': ['x-svc-option-rules LABEL_MAX_LENGTH'],
   'custom-fields.option-invalid': ['x-svc-option-rules LABEL_UNIQUE'],
   'custom-fields.options-not-supported': ['x-svc-option-rules DROPDOWN_ONLY'],
-  'custom-fields.partial-update': ['x-svc-option-rules KEY_AND_TYPE_IMMUTABLE'],
+  'custom-fields.partial-update': [
+    'x-svc-option-rules KEY_AND_TYPE_IMMUTABLE',
+    // --- the audit's lines
+    'x-svc-merge-rules custom-field merged',
+    'x-svc-merge-rules custom-field replaced',
+  ],
   'custom-fields.description': ['x-svc-input-rules blank-clears description'],
   'dialer-queues.each-value': ['x-svc-input-rules precedence user_id, email'],
+  // --- The full sentence audit (issue 24, item 5): partial updates and x-svc-response-rules.
+  'dialer-queues.partial-update': ['x-svc-merge-rules dialer-queue merged'],
+  'threads.create-then-read': ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
+  'auth.insufficient-scope': ['x-svc-response-rules MISSING_SCOPE_NAMED'],
+  'described.order': ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
+  'described.excludes': ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
+  'described.error-mentions': [
+    'x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164',
+    'x-svc-response-rules MISSING_PARAMETER_NAMED',
+    'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
+  ],
+  // --- end of the audit's lines
 };
 
 /** Rules no check claims, and claims on rules the spec does not have: both empty when traced. */

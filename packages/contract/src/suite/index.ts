@@ -6,6 +6,7 @@ import './conversation-items.contract.js';
 import './conversations.contract.js';
 import './custom-fields.contract.js';
 import './deals.contract.js';
+import './described-rules.contract.js';
 import './dialer-queues.contract.js';
 import './notes.contract.js';
 import './people.contract.js';

@@ -322,6 +322,76 @@ export const CONTROLS: Control[] = [
       },
     },
   },
+  // --- Harmless variations beside the audit's rules (x-svc-response-rules, the omitted scraped text).
+  {
+    name: "answers a thread's comments with their fields in another order, still oldest first",
+    only: ['getThread', 'described.order'],
+    exercises: 'described.order',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q))
+          ? json(r, (b) => {
+              const thread = b.data as { comments: Array<Record<string, unknown>> };
+              thread.comments = thread.comments.map((c) => Object.fromEntries(Object.entries(c).reverse()));
+            })
+          : r,
+    },
+  },
+  {
+    name: 'lists the custom fields in another order',
+    only: ['listCustomFields', 'described.excludes'],
+    exercises: 'described.excludes',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes'
+          ? json(r, (b) => {
+              b.data = [...(b.data as unknown[])].reverse();
+            })
+          : r,
+    },
+  },
+  {
+    name: 'words the INVALID_PHONE_FORMAT suggestion otherwise, naming E164',
+    only: ['getReceptionist', 'described.error-mentions'],
+    exercises: 'described.error-mentions',
+    mutation: {
+      response: (r) =>
+        r.status === 400 && codeOf(r) === 'INVALID_PHONE_FORMAT'
+          ? json(r, (b) => {
+              (b.error as Record<string, unknown>).suggestion = 'Write the number in E164 form: +14155550123.';
+            })
+          : r,
+    },
+  },
+  {
+    name: 'words validation errors otherwise, quoting the values sent',
+    only: ['listCustomFields', 'findThread', 'described.error-mentions'],
+    exercises: 'described.error-mentions',
+    mutation: {
+      response: (r, q) => {
+        if (r.status !== 400 || !r.body.includes('"validation_error"')) return r;
+        const url = new URL(q.path, 'http://host');
+        const sent = [...url.searchParams.values(), decodeURIComponent(url.pathname.split('/').pop() ?? '')];
+        return json(r, (b) => {
+          (b.error as Record<string, unknown>).message = `Not accepted: ${sent.join(', ')}.`;
+        });
+      },
+    },
+  },
+  {
+    name: 'gives each website entry of the knowledge a field the description does not show',
+    only: ['getReceptionist'],
+    exercises: 'response.schema',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && isAgent(q) && q.method === 'GET'
+          ? json(r, (b) => {
+              const knowledge = (b.data as { knowledge: { websites: Array<Record<string, unknown>> } }).knowledge;
+              knowledge.websites = knowledge.websites.map((w) => ({ ...w, page_count: 3 }));
+            })
+          : r,
+    },
+  },
 ];
 
 /** The mutation with a count of the exchanges it changed, so a control proves its variation happened. */

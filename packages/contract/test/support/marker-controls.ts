@@ -27,6 +27,12 @@ const OPEN = 'x-svc-(unspecified|inferred)(\\.\\w+)?';
 const under = (prefix: string, marker: string) => new RegExp(`^${esc(prefix)}\\S* ${marker}$`);
 
 export const MARKER_RULES: MarkerRule[] = [
+  {
+    markers: at(`${SCHEMAS}WebsiteKnowledgeEntry`, 'x-svc-inferred.scraped-text-names'),
+    controls: ['gives each website entry of the knowledge a field the description does not show'],
+    reason:
+      'The names refused are those a server would give the scraped text; a field under any other name is accepted (the control), so a server that omits the text, as described, always passes.',
+  },
   // --- Readings a server can take on the wire, each shown passing by a control.
   {
     markers: at('#/components/parameters/PatchIdempotencyKeyParameter', 'x-svc-inferred.replay'),
