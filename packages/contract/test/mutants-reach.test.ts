@@ -151,6 +151,57 @@ const REACH: Mutant[] = [
           : r,
     },
   },
+  {
+    // The baseline reads the first deal only: a server broken on another record is seen by reading them all.
+    name: 'answers the second deal with 404 (the first reads fine)',
+    caughtBy: 'reads.every-fixture',
+    only: ['getDeal', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/crm/deals/dea-2Wq8Er4t'
+          ? (refuse(404, 'not_found_error', 'ENDPOINT_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    // The last item of the conversation on the other line: only reading each conversation per line finds it.
+    name: 'answers a conversation item that is the last of its conversation on one line only with 404',
+    caughtBy: 'reads.every-fixture',
+    only: ['getConversationItem', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/conversations/items/cll-2Vb7cX1z'
+          ? (refuse(404, 'not_found_error', 'CALL_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    name: 'refuses receptionist updates on the last line of the team',
+    caughtBy: 'writes.every-line',
+    only: ['updateReceptionist', 'writes.every-line'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && /^\/v2\/api\/numbers\/%2B442071838700\/agent$/i.test(pathOf(q))
+          ? (refuse(404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    // Accepted, but not a no-op: an empty update on another line resets what it holds.
+    name: 'resets the greeting of a line other than the first on an empty update',
+    caughtBy: 'writes.every-line',
+    only: ['updateReceptionist', 'writes.every-line'],
+    allowWrites: true,
+    mutation: {
+      request: (q) =>
+        q.method === 'PATCH' &&
+        /^\/v2\/api\/numbers\/%2B14155550188\/agent$/i.test(pathOf(q)) &&
+        Object.keys(bodyOf(q)).length === 0
+          ? withBody(q, { greeting_message: 'reset by an empty update' })
+          : q,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */
@@ -229,6 +280,34 @@ const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
         const headers = new Headers(r.headers);
         headers.set('content-type', 'application/json; charset=utf-8');
         return { ...r, headers };
+      },
+    },
+  },
+  {
+    // Another record of the same kind answered in the other reading the contract allows (the deal naming).
+    name: 'answers the second deal with the field-table naming (value, close_date, person)',
+    only: ['getDeal', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/deals/dea-2Wq8Er4t'
+          ? json(r, (b) => {
+              const deal = b.data as Record<string, unknown>;
+              Object.assign(deal, { value: deal.amount, close_date: deal.closed_at, person: null });
+              delete deal.amount;
+              delete deal.closed_at;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'answers the receptionist update of every line with 204, its other documented success status',
+    only: ['updateReceptionist', 'writes.every-line'],
+    mutation: {
+      response: (r, q) => {
+        if (q.method !== 'PATCH' || !pathOf(q).endsWith('/agent') || r.status !== 200) return r;
+        const headers = new Headers(r.headers);
+        headers.delete('content-type');
+        return { status: 204, headers, body: '' };
       },
     },
   },

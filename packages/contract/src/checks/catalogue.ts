@@ -234,6 +234,15 @@ export const CHECKS = {
     title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
     source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
   },
+  'writes.every-line': {
+    title:
+      'A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing',
+    source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body',
+  },
+  'reads.every-fixture': {
+    title: 'A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)',
+    source: 'path id parameters + the lists and config fixtures that name the ids',
+  },
   'lists.walk': {
     title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
     source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
