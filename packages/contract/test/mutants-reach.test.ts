@@ -202,6 +202,62 @@ const REACH: Mutant[] = [
           : q,
     },
   },
+  {
+    // The seed's notes: the suite never wrote them, so only re-parsing what it reads sees this.
+    name: 'lists no mentions in the notes it reads',
+    caughtBy: 'response.mentions',
+    only: ['getConversationNote'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && /^\/v2\/api\/conversations\/notes\//.test(pathOf(q))
+          ? json(r, (b) => {
+              (b.data as Record<string, unknown>).mentions = [];
+            })
+          : r,
+    },
+  },
+  {
+    name: 'lists a user in the mentions of a thread comment whose content does not mention them',
+    caughtBy: 'response.mentions',
+    only: ['getThread'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && /^\/v2\/api\/threads\/cth-/.test(pathOf(q))
+          ? json(r, (b) => {
+              for (const c of (b.data as { comments: Array<{ mentions: unknown[] }> }).comments)
+                c.mentions.push({ user_id: 'usr-0Nobody00', name: null, deleted: true });
+            })
+          : r,
+    },
+  },
+  {
+    // The action's scope is ambiguous, so auth.insufficient-scope checks only the refusal there.
+    name: 'names no scope in the message of API_KEY_INSUFFICIENT_SCOPE (on the action, whose scope is ambiguous)',
+    caughtBy: 'response.error-details',
+    only: ['applyConversationAction', 'auth.insufficient-scope'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 403 && r.body.includes('API_KEY_INSUFFICIENT_SCOPE')
+          ? json(r, (b) => {
+              Object.assign(b.error as object, { message: 'This key may not do that.', suggestion: 'Ask an admin.' });
+            })
+          : r,
+    },
+  },
+  {
+    name: 'refuses a phone number not in E.164 without a suggestion',
+    caughtBy: 'response.error-details',
+    only: ['listConversations', 'negative.phone-format'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('INVALID_PHONE_FORMAT')
+          ? json(r, (b) => {
+              delete (b.error as Record<string, unknown>).suggestion;
+            })
+          : r,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */

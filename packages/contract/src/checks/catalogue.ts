@@ -63,6 +63,17 @@ export const CHECKS = {
     source: 'ApiError retry_after_seconds',
   },
 
+  'response.error-details': {
+    title:
+      'An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT',
+    source: 'ErrorCode x-svc-codes x-svc-detail-rules',
+  },
+  'response.mentions': {
+    title:
+      'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
+    source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+  },
+
   // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
   'fixtures.discovery': {
     title: 'Every discovery request (the lists the fixtures come from) succeeds',

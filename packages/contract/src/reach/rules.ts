@@ -1,12 +1,21 @@
 // The traceability of the spec's rule extensions: every rule the spec encodes for machines
-// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules) by id, read from
+// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules, x-svc-detail-rules,
+// x-svc-mentions, x-svc-inline-syntax) by id, read from
 // the bundle, against the checks that claim to enforce it. A rule no check claims, or a claim on
 // a rule the spec no longer has, is a gap the package's own test fails on (units.test.ts).
 import { isObject } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
 import type { Spec } from '../spec.js';
 
-export const RULE_EXTENSIONS = ['x-svc-transitions', 'x-svc-merge-rules', 'x-svc-option-rules', 'x-svc-input-rules'];
+export const RULE_EXTENSIONS = [
+  'x-svc-transitions',
+  'x-svc-merge-rules',
+  'x-svc-option-rules',
+  'x-svc-input-rules',
+  'x-svc-detail-rules',
+  'x-svc-mentions',
+  'x-svc-inline-syntax',
+];
 
 export interface RuleRef {
   /** `x-svc-option-rules LABEL_UNIQUE`, `x-svc-transitions action ARCHIVE (any → archived)`. */
@@ -15,9 +24,27 @@ export interface RuleRef {
   at: string;
 }
 
-function idsOf(extension: string, value: unknown): string[] {
+/** The name of what carries an extension: the last segment of its JSON pointer before the extension. */
+const ownerOf = (at: string) => (at.split('/').at(-2) ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+
+function idsOf(extension: string, value: unknown, at: string): string[] {
   const entries = Array.isArray(value) ? value.filter(isObject) : [];
   switch (extension) {
+    case 'x-svc-detail-rules':
+      return entries.map((e) =>
+        [
+          extension,
+          ownerOf(at),
+          e.field,
+          e.names !== undefined ? `names ${String(e.names)}` : `contains ${String(e.contains)}`,
+        ].join(' '),
+      );
+    case 'x-svc-mentions':
+      return isObject(value)
+        ? [`${extension} ${ownerOf(at)} ${String(value.content)} lists ${String(value.listed)}`]
+        : [];
+    case 'x-svc-inline-syntax':
+      return [`${extension} ${ownerOf(at)}`];
     case 'x-svc-transitions':
       return entries.map((e) => `${extension} ${String(e.trigger)} (${String(e.from)} → ${String(e.to)})`);
     case 'x-svc-merge-rules':
@@ -38,7 +65,7 @@ export function ruleExtensions(spec: Spec): RuleRef[] {
     else if (isObject(node))
       for (const [key, value] of Object.entries(node)) {
         const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (RULE_EXTENSIONS.includes(key)) for (const id of idsOf(key, value)) found.push({ id, at: here });
+        if (RULE_EXTENSIONS.includes(key)) for (const id of idsOf(key, value, here)) found.push({ id, at: here });
         else walk(value, here, depth + 1);
       }
   };
@@ -74,6 +101,15 @@ export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
   'custom-fields.partial-update': ['x-svc-option-rules KEY_AND_TYPE_IMMUTABLE'],
   'custom-fields.description': ['x-svc-input-rules blank-clears description'],
   'dialer-queues.each-value': ['x-svc-input-rules precedence user_id, email'],
+  'response.error-details': [
+    'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
+    'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+  ],
+  'response.mentions': [
+    'x-svc-mentions ConversationNote content lists mentions',
+    'x-svc-mentions ThreadComment content lists mentions',
+    'x-svc-inline-syntax NoteMention',
+  ],
 };
 
 /** Rules no check claims, and claims on rules the spec does not have: both empty when traced. */
