@@ -258,6 +258,24 @@ const REACH: Mutant[] = [
           : r,
     },
   },
+  {
+    // Counts consistent on every page (response.pagination holds): only walking the list of that line sees it.
+    name: "shows another conversation in place of its own on small pages of one line's conversation list",
+    caughtBy: 'lists.walk',
+    only: ['listConversations', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 &&
+        pathOf(q) === '/v2/api/conversations' &&
+        /[?&]svc_number=%2B14155550188(&|$)/i.test(q.path) &&
+        /[?&]size=2(&|$)/.test(q.path)
+          ? json(r, (b) => {
+              const [first] = b.data as Array<Record<string, unknown>>;
+              if (first) first.contact_number = '+14155550999';
+            })
+          : r,
+    },
+  },
 ];
 
 /** Harmless variations of the same classes: each must pass the checks its mutant fails. */
@@ -365,6 +383,20 @@ const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
         headers.delete('content-type');
         return { status: 204, headers, body: '' };
       },
+    },
+  },
+  {
+    name: "answers each line's conversation list with its entries' fields in another order",
+    only: ['listConversations', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/conversations' && /[?&]svc_number=/.test(q.path)
+          ? json(r, (b) => {
+              b.data = (b.data as Array<Record<string, unknown>>).map((e) =>
+                Object.fromEntries(Object.entries(e).reverse()),
+              );
+            })
+          : r,
     },
   },
 ];
