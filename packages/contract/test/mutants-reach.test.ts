@@ -428,4 +428,37 @@ describe('the checks that reach further: each mutant caught by name, each contro
       }
     });
   }
+
+  it('names a line no key of the run may use (reads and writes), rather than failing it or leaving it out silently', async () => {
+    const upstream = await sandbox();
+    // The run key is refused the last line, and no line-limited key of the config lists that line.
+    const lastLine = /^\/v2\/api\/numbers\/%2B442071838700\/agent$/i;
+    const proxied = await mutatingProxy(upstream, {
+      response: (r, q) =>
+        lastLine.test(pathOf(q)) && q.headers.get('authorization') === `Api-Key ${upstream.apiKey}`
+          ? (refuse(403, 'permission_error', 'SVC_NUMBER_FORBIDDEN')?.(r, q) ?? r)
+          : r,
+    });
+    try {
+      const { result, failed } = await runAgainst(proxied, {
+        name: 'a line no key may use',
+        caughtBy: '',
+        only: ['reads.every-line', 'writes.every-line'],
+        allowWrites: true,
+      });
+      expect(failed).toEqual([]);
+      const checks = result.report.operations.flatMap((op) => op.checks);
+      for (const id of ['reads.every-line', 'writes.every-line']) {
+        const check = checks.find((c) => c.id === id);
+        expect(check?.status, id).toBe('passed');
+        expect(check?.details.join(' '), id).toContain(
+          '+442071838700 (no key allowed on it: the run key is refused SVC_NUMBER_FORBIDDEN and no line-limited key of --config lists it)',
+        );
+        expect(check?.details.join(' '), id).toContain('+14155550188 (the run key)');
+      }
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
 });

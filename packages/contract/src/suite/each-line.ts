@@ -70,7 +70,7 @@ export async function onEachLine(
   }
   if (exchange.status !== 403 || errorCode(exchange) !== lineForbidden) return { line, key: 'the run key', exchange };
   const why = `the run key is refused ${lineForbidden} and no line-limited key of --config lists it`;
-  return { line, key: `no key allowed on it (${why})`, exchange, noKey: true };
+  return { line, key: `no key allowed on it: ${why}`, exchange, noKey: true };
 }
 
 export async function readEachLine(
