@@ -46,12 +46,17 @@ describe('response.error-details (x-svc-detail-rules)', () => {
     expect(refusal('listTags', 'API_KEY_INSUFFICIENT_SCOPE', {})).toHaveLength(1);
   });
 
-  it('accepts any reading of an ambiguous scope, and checks nothing where the scope is only inferred', () => {
+  it('accepts any reading of an ambiguous scope, and any scope of the contract where it is only inferred', () => {
     const action = (message: string) => refusal('applyConversationAction', 'API_KEY_INSUFFICIENT_SCOPE', { message });
     expect(action('lacks CONVERSATIONS_WRITE')).toEqual([]);
     expect(action('lacks CONVERSATIONS_READ')).toEqual([]);
     expect(action('lacks TAGS_READ')).toHaveLength(1);
-    expect(refusal('upsertCurrentDialingQueue', 'API_KEY_INSUFFICIENT_SCOPE', { message: 'no' })).toEqual([]);
+    const queue = (message: string) => refusal('upsertCurrentDialingQueue', 'API_KEY_INSUFFICIENT_SCOPE', { message });
+    expect(queue('lacks DIALING_QUEUE_READ_WRITE')).toEqual([]);
+    expect(queue('lacks BILLING')).toEqual([]);
+    expect(queue('no')).toEqual([
+      'error.message "no" does not name the scope upsertCurrentDialingQueue requires, any scope (its own is only inferred) (the description says: "The message names the missing scope.")',
+    ]);
   });
 
   it('wants the suggestion of INVALID_PHONE_FORMAT to name E.164, in any case', () => {

@@ -1,7 +1,8 @@
 // response.error-details: what the description says a field of an error body says, where it says
 // it, read from the catalogue's x-svc-detail-rules (through spec-runtime), never typed here: the
 // message of API_KEY_INSUFFICIENT_SCOPE names the scope the operation requires (any of its
-// readings where it has several; not checked where the scope itself is only inferred), the
+// readings where it has several; where the scope itself is only inferred, any scope of the
+// contract, since which one is missing is not known), the
 // suggestion of INVALID_PHONE_FORMAT names E.164. Applied to every error the suite receives.
 import type { DetailRule, Operation } from '@svc/spec-runtime';
 import { isScopeInferred } from '@svc/spec-runtime/facts';
@@ -19,22 +20,23 @@ function namesToken(text: string, token: string): boolean {
   return false;
 }
 
-/** The scopes any reading of the operation's security requires; none where the scope is only inferred. */
-function requiredScopes(op: Operation | null): string[] {
-  if (!op || op.security.length === 0 || isScopeInferred(op)) return [];
+/** The scopes any reading of the operation's security requires; every scope of the contract where it is only inferred. */
+function requiredScopes(spec: Spec, op: Operation | null): string[] {
+  if (!op || op.security.length === 0) return [];
+  if (isScopeInferred(op)) return Object.keys(spec.contract.scopes);
   return [...new Set(op.security.flat())];
 }
 
-function ruleProblem(rule: DetailRule, value: unknown, op: Operation | null): string | undefined {
+function ruleProblem(spec: Spec, rule: DetailRule, value: unknown, op: Operation | null): string | undefined {
   const stated = `the description says: "${rule.says}"`;
   if (rule.contains !== undefined) {
     if (typeof value === 'string' && value.toLowerCase().includes(rule.contains.toLowerCase())) return undefined;
     return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name ${rule.contains} (${stated})`;
   }
-  const scopes = requiredScopes(op);
+  const scopes = requiredScopes(spec, op);
   if (scopes.length === 0) return undefined;
   if (typeof value === 'string' && scopes.some((scope) => namesToken(value, scope))) return undefined;
-  const wanted = scopes.join(' or ');
+  const wanted = op && isScopeInferred(op) ? 'any scope (its own is only inferred)' : scopes.join(' or ');
   return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name the scope ${op?.operationId} requires, ${wanted} (${stated})`;
 }
 
@@ -44,5 +46,5 @@ export function errorDetailProblems(spec: Spec, exchange: Exchange): string[] | 
   if (!error || exchange.status < 400 || typeof error.code !== 'string') return undefined;
   const rules = spec.contract.catalogue.get(error.code)?.detailRules ?? [];
   if (rules.length === 0) return undefined;
-  return rules.flatMap((rule) => ruleProblem(rule, error[rule.field], exchange.operation) ?? []);
+  return rules.flatMap((rule) => ruleProblem(spec, rule, error[rule.field], exchange.operation) ?? []);
 }
