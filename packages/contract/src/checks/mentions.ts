@@ -40,10 +40,10 @@ function readRules(spec: Spec): MentionRules | null {
     const listed = isObject(schema.properties) ? schema.properties[holder.listed] : undefined;
     const items = isObject(listed) && isObject(listed.items) ? deref(spec.contract, listed.items as JsonObject) : {};
     const inline = items['x-svc-inline-syntax'];
-    if (isObject(inline) && typeof inline.pattern === 'string') syntax = new RegExp(inline.pattern, 'gu');
+    if (isObject(inline) && typeof inline.regex === 'string') syntax = new RegExp(inline.regex, 'gu');
   }
   if (holders.length === 0) return null;
-  if (!syntax) throw new Error('x-svc-mentions: the listed schema carries no x-svc-inline-syntax pattern.');
+  if (!syntax) throw new Error('x-svc-mentions: the listed schema carries no x-svc-inline-syntax regex.');
   const max = spec.schema('NoteContent')?.maxLength;
   return { holders, syntax, maxContent: typeof max === 'number' ? max : 4000 };
 }
