@@ -180,19 +180,6 @@ const REACH: Mutant[] = [
     },
   },
   {
-    name: 'gives INVALID_PHONE_FORMAT without its suggestion to use E.164',
-    caughtBy: 'described.error-mentions',
-    only: ['getReceptionist', 'described.error-mentions'],
-    mutation: {
-      response: (r) =>
-        r.status === 400 && r.body.includes('INVALID_PHONE_FORMAT')
-          ? json(r, (b) => {
-              delete (b.error as Record<string, unknown>).suggestion;
-            })
-          : r,
-    },
-  },
-  {
     name: 'gives MISSING_PARAMETER without naming the parameter in param',
     caughtBy: 'described.error-mentions',
     only: ['findThread', 'described.error-mentions'],
@@ -242,6 +229,131 @@ const REACH: Mutant[] = [
         r.status === 400 && r.body.includes('"INVALID_REQUEST"')
           ? json(r, (b) => {
               (b.error as Record<string, unknown>).message = 'Bad request';
+            })
+          : r,
+    },
+  },
+  {
+    // The baseline reads the first deal only: a server broken on another record is seen by reading them all.
+    name: 'answers the second deal with 404 (the first reads fine)',
+    caughtBy: 'reads.every-fixture',
+    only: ['getDeal', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/crm/deals/dea-2Wq8Er4t'
+          ? (refuse(404, 'not_found_error', 'ENDPOINT_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    // The last item of the conversation on the other line: only reading each conversation per line finds it.
+    name: 'answers a conversation item that is the last of its conversation on one line only with 404',
+    caughtBy: 'reads.every-fixture',
+    only: ['getConversationItem', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/conversations/items/cll-2Vb7cX1z'
+          ? (refuse(404, 'not_found_error', 'CALL_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    name: 'refuses receptionist updates on the last line of the team',
+    caughtBy: 'writes.every-line',
+    only: ['updateReceptionist', 'writes.every-line'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && /^\/v2\/api\/numbers\/%2B442071838700\/agent$/i.test(pathOf(q))
+          ? (refuse(404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')?.(r, q) ?? r)
+          : r,
+    },
+  },
+  {
+    // Accepted, but not a no-op: an empty update on another line resets what it holds.
+    name: 'resets the greeting of a line other than the first on an empty update',
+    caughtBy: 'writes.every-line',
+    only: ['updateReceptionist', 'writes.every-line'],
+    allowWrites: true,
+    mutation: {
+      request: (q) =>
+        q.method === 'PATCH' &&
+        /^\/v2\/api\/numbers\/%2B14155550188\/agent$/i.test(pathOf(q)) &&
+        Object.keys(bodyOf(q)).length === 0
+          ? withBody(q, { greeting_message: 'reset by an empty update' })
+          : q,
+    },
+  },
+  {
+    // The seed's notes: the suite never wrote them, so only re-parsing what it reads sees this.
+    name: 'lists no mentions in the notes it reads',
+    caughtBy: 'response.mentions',
+    only: ['getConversationNote'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && /^\/v2\/api\/conversations\/notes\//.test(pathOf(q))
+          ? json(r, (b) => {
+              (b.data as Record<string, unknown>).mentions = [];
+            })
+          : r,
+    },
+  },
+  {
+    name: 'lists a user in the mentions of a thread comment whose content does not mention them',
+    caughtBy: 'response.mentions',
+    only: ['getThread'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && /^\/v2\/api\/threads\/cth-/.test(pathOf(q))
+          ? json(r, (b) => {
+              for (const c of (b.data as { comments: Array<{ mentions: unknown[] }> }).comments)
+                c.mentions.push({ user_id: 'usr-0Nobody00', name: null, deleted: true });
+            })
+          : r,
+    },
+  },
+  {
+    // The action's scope is ambiguous, so auth.insufficient-scope checks only the refusal there.
+    name: 'names no scope in the message of API_KEY_INSUFFICIENT_SCOPE (on the action, whose scope is ambiguous)',
+    caughtBy: 'response.error-details',
+    only: ['applyConversationAction', 'auth.insufficient-scope'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 403 && r.body.includes('API_KEY_INSUFFICIENT_SCOPE')
+          ? json(r, (b) => {
+              Object.assign(b.error as object, { message: 'This key may not do that.', suggestion: 'Ask an admin.' });
+            })
+          : r,
+    },
+  },
+  {
+    name: 'refuses a phone number not in E.164 without a suggestion',
+    caughtBy: 'response.error-details',
+    only: ['listConversations', 'negative.phone-format'],
+    mutation: {
+      response: (r) =>
+        r.status === 400 && r.body.includes('INVALID_PHONE_FORMAT')
+          ? json(r, (b) => {
+              delete (b.error as Record<string, unknown>).suggestion;
+            })
+          : r,
+    },
+  },
+  {
+    // Counts consistent on every page (response.pagination holds): only walking the list of that line sees it.
+    name: "shows another conversation in place of its own on small pages of one line's conversation list",
+    caughtBy: 'lists.walk',
+    only: ['listConversations', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 &&
+        pathOf(q) === '/v2/api/conversations' &&
+        /[?&]svc_number=%2B14155550188(&|$)/i.test(q.path) &&
+        /[?&]size=2(&|$)/.test(q.path)
+          ? json(r, (b) => {
+              const [first] = b.data as Array<Record<string, unknown>>;
+              if (first) first.contact_number = '+14155550999';
             })
           : r,
     },
@@ -327,6 +439,48 @@ const CONTROLS: Array<{ name: string; only: string[]; mutation: Mutation }> = [
       },
     },
   },
+  {
+    // Another record of the same kind answered in the other reading the contract allows (the deal naming).
+    name: 'answers the second deal with the field-table naming (value, close_date, person)',
+    only: ['getDeal', 'reads.every-fixture'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/crm/deals/dea-2Wq8Er4t'
+          ? json(r, (b) => {
+              const deal = b.data as Record<string, unknown>;
+              Object.assign(deal, { value: deal.amount, close_date: deal.closed_at, person: null });
+              delete deal.amount;
+              delete deal.closed_at;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'answers the receptionist update of every line with 204, its other documented success status',
+    only: ['updateReceptionist', 'writes.every-line'],
+    mutation: {
+      response: (r, q) => {
+        if (q.method !== 'PATCH' || !pathOf(q).endsWith('/agent') || r.status !== 200) return r;
+        const headers = new Headers(r.headers);
+        headers.delete('content-type');
+        return { status: 204, headers, body: '' };
+      },
+    },
+  },
+  {
+    name: "answers each line's conversation list with its entries' fields in another order",
+    only: ['listConversations', 'lists.walk'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && pathOf(q) === '/v2/api/conversations' && /[?&]svc_number=/.test(q.path)
+          ? json(r, (b) => {
+              b.data = (b.data as Array<Record<string, unknown>>).map((e) =>
+                Object.fromEntries(Object.entries(e).reverse()),
+              );
+            })
+          : r,
+    },
+  },
 ];
 
 describe('the checks that reach further: each mutant caught by name, each control passing', () => {
@@ -356,4 +510,37 @@ describe('the checks that reach further: each mutant caught by name, each contro
       }
     });
   }
+
+  it('names a line no key of the run may use (reads and writes), rather than failing it or leaving it out silently', async () => {
+    const upstream = await sandbox();
+    // The run key is refused the last line, and no line-limited key of the config lists that line.
+    const lastLine = /^\/v2\/api\/numbers\/%2B442071838700\/agent$/i;
+    const proxied = await mutatingProxy(upstream, {
+      response: (r, q) =>
+        lastLine.test(pathOf(q)) && q.headers.get('authorization') === `Api-Key ${upstream.apiKey}`
+          ? (refuse(403, 'permission_error', 'SVC_NUMBER_FORBIDDEN')?.(r, q) ?? r)
+          : r,
+    });
+    try {
+      const { result, failed } = await runAgainst(proxied, {
+        name: 'a line no key may use',
+        caughtBy: '',
+        only: ['reads.every-line', 'writes.every-line'],
+        allowWrites: true,
+      });
+      expect(failed).toEqual([]);
+      const checks = result.report.operations.flatMap((op) => op.checks);
+      for (const id of ['reads.every-line', 'writes.every-line']) {
+        const check = checks.find((c) => c.id === id);
+        expect(check?.status, id).toBe('passed');
+        expect(check?.details.join(' '), id).toContain(
+          '+442071838700 (no key allowed on it: the run key is refused SVC_NUMBER_FORBIDDEN and no line-limited key of --config lists it)',
+        );
+        expect(check?.details.join(' '), id).toContain('+14155550188 (the run key)');
+      }
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
 });

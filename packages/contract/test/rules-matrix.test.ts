@@ -126,8 +126,6 @@ describe('the x-svc-response-rules readers', () => {
       'x-svc-response-rules CREATED_WITH_FIRST_COMMENT',
       'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
       'x-svc-response-rules MISSING_PARAMETER_NAMED',
-      'x-svc-response-rules MISSING_SCOPE_NAMED',
-      'x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164',
     ]);
     const getThread = spec.contract.operationsById.get('getThread');
     expect(getThread && operationResponseRules(getThread)).toMatchObject([
@@ -140,8 +138,6 @@ describe('the x-svc-response-rules readers', () => {
       },
     ]);
     expect(errorResponseRules(spec).map((r) => [r.code ?? r.type, r.field, r.mentions ?? r.names])).toEqual([
-      ['INVALID_PHONE_FORMAT', 'suggestion', ['E.164', 'E164']],
-      ['API_KEY_INSUFFICIENT_SCOPE', 'message', 'missing-scope'],
       ['MISSING_PARAMETER', 'param', 'missing-parameter'],
       ['validation_error', 'message', 'failing-value'],
     ]);

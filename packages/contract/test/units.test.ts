@@ -736,6 +736,10 @@ describe('the traceability of the rule extensions (reach/rules.ts)', () => {
         'x-svc-merge-rules replaced',
         'x-svc-option-rules LABEL_UNIQUE',
         'x-svc-input-rules precedence user_id, email',
+        'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
+        'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+        'x-svc-mentions ThreadComment content lists mentions',
+        'x-svc-inline-syntax NoteMention',
       ]),
     );
     expect(traceGaps(spec)).toEqual({ unclaimed: [], stale: [] });

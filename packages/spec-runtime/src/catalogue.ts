@@ -1,8 +1,20 @@
 // The error catalogue, read from components.schemas.ErrorCode (a plain `enum`, its meanings in
 // x-enum-descriptions and, per code in x-svc-codes, x-svc-status, x-svc-error-type,
-// x-svc-suggestion, x-svc-retryable, x-svc-api-wide) and the status of each error type from
+// x-svc-suggestion, x-svc-retryable, x-svc-api-wide, x-svc-detail-rules) and the status of each error type from
 // ErrorType's x-svc-status-of-type. Nothing here is typed by hand.
 import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
+
+/**
+ * What one field of the error body must say, where the description states it (x-svc-detail-rules):
+ * `names: 'required-scope'`, one of the scopes the operation requires (any reading of an
+ * ambiguous one); `contains`, the text given. `says` is the description's sentence.
+ */
+export interface DetailRule {
+  field: string;
+  names?: 'required-scope';
+  contains?: string;
+  says: string;
+}
 
 export interface CatalogueEntry {
   code: string;
@@ -14,12 +26,32 @@ export interface CatalogueEntry {
   retryable?: boolean;
   /** API-wide codes (ENDPOINT_NOT_FOUND, METHOD_NOT_ALLOWED) hold for every path and method. */
   apiWide: boolean;
+  /** What fields of the error body must say (x-svc-detail-rules); empty where the description states nothing. */
+  detailRules: DetailRule[];
   /** The honesty markers of the code's x-svc-codes entry, for readers that show them (the docs). */
   unspecified?: string;
   inferred?: string;
 }
 
 export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
+
+/** A code's x-svc-detail-rules, checked for shape (a malformed one is a contract bug). */
+function detailRulesOf(code: string, raw: unknown): DetailRule[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new Error(`Catalogue entry ${code}: x-svc-detail-rules must be a list.`);
+  return raw.map((rule, i) => {
+    const ok =
+      isObject(rule) &&
+      typeof rule.field === 'string' &&
+      typeof rule.says === 'string' &&
+      (rule.names === 'required-scope') !== (typeof rule.contains === 'string');
+    if (!ok)
+      throw new Error(
+        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names: required-scope or contains.`,
+      );
+    return rule as unknown as DetailRule;
+  });
+}
 
 export function readCatalogue(bundle: JsonObject): Catalogue {
   const errorCode = getByPointer(bundle, '#/components/schemas/ErrorCode');
@@ -47,6 +79,7 @@ export function readCatalogue(bundle: JsonObject): Catalogue {
       ...(typeof entry['x-svc-suggestion'] === 'string' ? { suggestion: entry['x-svc-suggestion'] } : {}),
       ...(typeof entry['x-svc-retryable'] === 'boolean' ? { retryable: entry['x-svc-retryable'] } : {}),
       apiWide: entry['x-svc-api-wide'] === true,
+      detailRules: detailRulesOf(code, entry['x-svc-detail-rules']),
       ...(typeof entry['x-svc-unspecified'] === 'string' ? { unspecified: entry['x-svc-unspecified'] } : {}),
       ...(typeof entry['x-svc-inferred'] === 'string' ? { inferred: entry['x-svc-inferred'] } : {}),
     });

@@ -2,7 +2,7 @@
 // the bundle (for the docs and the suite's generators) are on @svc/spec-runtime/walk, the facts
 // the contract tests derive on @svc/spec-runtime/facts.
 export { apiKeyOf } from './api-key.js';
-export type { Catalogue, CatalogueEntry } from './catalogue.js';
+export type { Catalogue, CatalogueEntry, DetailRule } from './catalogue.js';
 export { isRetryable } from './catalogue.js';
 export type { Contract, Limits, LoadContractOptions } from './contract.js';
 export { DEFAULT_DOC_URL_BASE, loadContract } from './contract.js';

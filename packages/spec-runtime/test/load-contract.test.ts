@@ -58,6 +58,25 @@ describe('loadContract', () => {
     expect(contract().statusesOfType.get('validation_error')).toEqual([400, 405, 415]);
   });
 
+  it('reads what an error field must say (x-svc-detail-rules), and refuses a malformed rule', () => {
+    const { catalogue } = contract();
+    expect(catalogue.get('API_KEY_INSUFFICIENT_SCOPE')?.detailRules).toEqual([
+      { field: 'message', names: 'required-scope', says: 'The message names the missing scope.' },
+    ]);
+    expect(catalogue.get('INVALID_PHONE_FORMAT')?.detailRules).toMatchObject([
+      { field: 'suggestion', contains: 'E.164' },
+    ]);
+    expect(catalogue.get('THREAD_NOT_FOUND')?.detailRules).toEqual([]);
+    const broken = structuredClone(bundle) as {
+      components: { schemas: { ErrorCode: { 'x-svc-codes': Record<string, Record<string, unknown>> } } };
+    };
+    const codes = broken.components.schemas.ErrorCode['x-svc-codes'];
+    (codes.THREAD_NOT_FOUND as Record<string, unknown>)['x-svc-detail-rules'] = [
+      { field: 'message', names: 'required-scope', contains: 'both', says: 'two kinds at once' },
+    ];
+    expect(() => loadContract(broken)).toThrow(/THREAD_NOT_FOUND: x-svc-detail-rules\[0\] needs field/);
+  });
+
   it('reads limits and scopes', () => {
     expect(contract().limits).toMatchObject({
       readRequestsPerSecond: 20,

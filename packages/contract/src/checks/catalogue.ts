@@ -63,6 +63,17 @@ export const CHECKS = {
     source: 'ApiError retry_after_seconds',
   },
 
+  'response.error-details': {
+    title:
+      'An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT',
+    source: 'ErrorCode x-svc-codes x-svc-detail-rules',
+  },
+  'response.mentions': {
+    title:
+      'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
+    source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+  },
+
   // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
   'fixtures.discovery': {
     title: 'Every discovery request (the lists the fixtures come from) succeeds',
@@ -233,6 +244,15 @@ export const CHECKS = {
   'reads.every-line': {
     title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
     source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
+  },
+  'writes.every-line': {
+    title:
+      'A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing',
+    source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body',
+  },
+  'reads.every-fixture': {
+    title: 'A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)',
+    source: 'path id parameters + the lists and config fixtures that name the ids',
   },
   'lists.walk': {
     title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',

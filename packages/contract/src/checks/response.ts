@@ -11,6 +11,8 @@ import type { Spec } from '../spec.js';
 import { responseVerdict } from '../verdict.js';
 import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
+import { errorDetailProblems } from './error-details.js';
+import { mentionProblems } from './mentions.js';
 
 const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
 
@@ -157,6 +159,16 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
         'response.idempotency-key-echo',
         `${where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
       );
+  }
+
+  // What an error field must say, and the mentions of what a stateful server holds: each where it applies.
+  const said: Array<[CheckId, string[] | undefined]> = [
+    ['response.error-details', errorDetailProblems(spec, exchange)],
+    ['response.mentions', stateless ? undefined : mentionProblems(spec, exchange)],
+  ];
+  for (const [check, problems] of said) {
+    if (problems) applicable.add(check);
+    for (const problem of problems ?? []) fail(check, `${where}: ${problem}`);
   }
 
   return [...new Set([...applicable, ...failures.keys()])].map((check) =>

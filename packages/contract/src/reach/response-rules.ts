@@ -33,9 +33,12 @@ export interface EqualsRule extends RuleBase {
   values: Record<string, unknown>;
 }
 
-/** What an error names that depends on the request: the scope the key lacks, the parameter left out, the value sent. */
-export type NamedByRequest = 'missing-scope' | 'missing-parameter' | 'failing-value';
-const NAMED: readonly NamedByRequest[] = ['missing-scope', 'missing-parameter', 'failing-value'];
+/**
+ * What an error names that depends on the request: the parameter left out, the value sent. (The
+ * scope a key lacks is an x-svc-detail-rules entry on its code, read by response.error-details.)
+ */
+export type NamedByRequest = 'missing-parameter' | 'failing-value';
+const NAMED: readonly NamedByRequest[] = ['missing-parameter', 'failing-value'];
 
 /**
  * An error of `code` (or of every code of `type`) carries in its `field` one of the texts of

@@ -1,6 +1,6 @@
 // The traceability of the spec's rule extensions: every rule the spec encodes for machines
-// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules,
-// x-svc-response-rules) by id, read from
+// (x-svc-transitions, x-svc-merge-rules, x-svc-option-rules, x-svc-input-rules, x-svc-response-rules,
+// x-svc-detail-rules, x-svc-mentions, x-svc-inline-syntax) by id, read from
 // the bundle, against the checks that claim to enforce it. A rule no check claims, or a claim on
 // a rule the spec no longer has, is a gap the package's own test fails on (units.test.ts).
 import { isObject } from '@svc/spec-runtime';
@@ -14,6 +14,10 @@ export const RULE_EXTENSIONS = [
   'x-svc-input-rules',
   // What a response holds, omits, orders or names beyond its schema (described-rules.contract.ts).
   'x-svc-response-rules',
+  // What a field of an error of one code says (response.error-details), and the mentions of notes and comments.
+  'x-svc-detail-rules',
+  'x-svc-mentions',
+  'x-svc-inline-syntax',
 ];
 
 export interface RuleRef {
@@ -23,9 +27,27 @@ export interface RuleRef {
   at: string;
 }
 
-function idsOf(extension: string, value: unknown): string[] {
+/** The name of what carries an extension: the last segment of its JSON pointer before the extension. */
+const ownerOf = (at: string) => (at.split('/').at(-2) ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
+
+function idsOf(extension: string, value: unknown, at: string): string[] {
   const entries = Array.isArray(value) ? value.filter(isObject) : [];
   switch (extension) {
+    case 'x-svc-detail-rules':
+      return entries.map((e) =>
+        [
+          extension,
+          ownerOf(at),
+          e.field,
+          e.names !== undefined ? `names ${String(e.names)}` : `contains ${String(e.contains)}`,
+        ].join(' '),
+      );
+    case 'x-svc-mentions':
+      return isObject(value)
+        ? [`${extension} ${ownerOf(at)} ${String(value.content)} lists ${String(value.listed)}`]
+        : [];
+    case 'x-svc-inline-syntax':
+      return [`${extension} ${ownerOf(at)}`];
     case 'x-svc-transitions':
       return entries.map((e) => `${extension} ${String(e.trigger)} (${String(e.from)} → ${String(e.to)})`);
     case 'x-svc-merge-rules':
@@ -58,7 +80,7 @@ export function ruleExtensions(spec: Spec): RuleRef[] {
     else if (isObject(node))
       for (const [key, value] of Object.entries(node)) {
         const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (RULE_EXTENSIONS.includes(key)) for (const id of idsOf(key, value)) found.push({ id, at: here });
+        if (RULE_EXTENSIONS.includes(key)) for (const id of idsOf(key, value, here)) found.push({ id, at: here });
         else walk(value, here, depth + 1);
       }
   };
@@ -104,15 +126,22 @@ export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
   // --- The full sentence audit (issue 24, item 5): partial updates and x-svc-response-rules.
   'dialer-queues.partial-update': ['x-svc-merge-rules dialer-queue merged'],
   'threads.create-then-read': ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
-  'auth.insufficient-scope': ['x-svc-response-rules MISSING_SCOPE_NAMED'],
   'described.order': ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
   'described.excludes': ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
   'described.error-mentions': [
-    'x-svc-response-rules PHONE_FORMAT_SUGGESTS_E164',
     'x-svc-response-rules MISSING_PARAMETER_NAMED',
     'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
   ],
   // --- end of the audit's lines
+  'response.error-details': [
+    'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
+    'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+  ],
+  'response.mentions': [
+    'x-svc-mentions ConversationNote content lists mentions',
+    'x-svc-mentions ThreadComment content lists mentions',
+    'x-svc-inline-syntax NoteMention',
+  ],
 };
 
 /** Rules no check claims, and claims on rules the spec does not have: both empty when traced. */

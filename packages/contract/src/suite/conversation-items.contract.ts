@@ -5,6 +5,7 @@ import { type Fixtures, type ItemFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
+import { readEachFixture } from './each-fixture.js';
 import type { CheckContext } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { expectReplays, ok } from './support.js';
@@ -31,10 +32,11 @@ function searchQuery(t: CheckContext, f: Fixtures): string {
 operationChecks('searchConversationItems', { baseline: (t, f) => ({ body: { query: searchQuery(t, f) } }) });
 
 operationChecks('batchGetConversationItems', {
-  baseline: (_t, f) => ({
+  // Every known item in one batch (up to --fixtures-per-kind): one request reads them all.
+  baseline: (t, f) => ({
     body: {
       ids: need(
-        f.items.slice(0, 3).map((i) => i.id),
+        f.items.slice(0, t.config.fixturesPerKind ?? 20).map((i) => i.id),
         'call or message ids',
       ),
     },
@@ -42,6 +44,12 @@ operationChecks('batchGetConversationItems', {
 });
 
 operationChecks('getConversationItem', { baseline: (t, f) => ({ params: { id: anItem(t, f).id } }) });
+
+readEachFixture('getConversationItem', {
+  param: 'id',
+  ids: (f) => f.items.map((i) => i.id),
+  what: 'calls and messages (the last item of each conversation, on each line; fixtures.item_ids)',
+});
 
 function tagOf(t: CheckContext, f: Fixtures): string {
   return f.tags[0] ?? `svc-contract-${t.config.runId}`;

@@ -177,8 +177,6 @@ const longest = (m: Mention) => Math.max(...m.texts.map((x) => x.length));
 
 /** Reads with a broken request whose documented refusal the rule is about: one request each. */
 function declareMentions(entry: ErrorMentionsRule): void {
-  // The scope a key lacks is read by auth.insufficient-scope, with the key that lacks it.
-  if (entry.names === 'missing-scope') return;
   for (const op of spec.contract.operations.filter(isRead)) {
     const base = exampleRequest(op);
     // The longest text first: a one-character value proves little when found in a message.

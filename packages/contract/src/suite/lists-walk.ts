@@ -2,11 +2,15 @@
 // its pages. One response at a time (response.pagination) cannot see a total_count that is really
 // the page's length, a gap or a duplicate between pages, or has_more set on the last page; the
 // walk can. The paging parameters are those the Pagination schema names (page, size) among the
-// operation's query parameters; the largest size is info.x-svc-limits.page_size_max.
+// operation's query parameters; the largest size is info.x-svc-limits.page_size_max. A list with
+// an optional line filter (a phone-number query parameter: the conversation list) is walked again
+// narrowed to each line of the team, up to --fixtures-per-kind, with a key allowed on that line.
 import { isDeepStrictEqual } from 'node:util';
 import { isObject, type Operation } from '@svc/spec-runtime';
 import type { OpRequest } from '../checks/expect.js';
-import type { Exchange } from '../http/exchange.js';
+import { LINE_FORBIDDEN } from '../checks/readings.js';
+import { isPhone } from '../generate/schema.js';
+import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import type { CheckContext, Problem } from './harness.js';
 
@@ -44,10 +48,16 @@ function pageOf(exchange: Exchange): Page | undefined {
   return { exchange, entries: data, pagination: pagination as Record<string, unknown> };
 }
 
-async function walk(t: CheckContext, base: OpRequest, names: { page: string; size: string }, size: number) {
+async function walk(
+  t: CheckContext,
+  base: OpRequest,
+  names: { page: string; size: string },
+  size: number,
+  extra: Partial<ApiRequest> = {},
+) {
   const result: Walk = { size, pages: [] };
   const at = (page: number) =>
-    t.call({ ...base, query: { ...base.query, [names.page]: String(page), [names.size]: String(size) } });
+    t.call({ ...base, query: { ...base.query, [names.page]: String(page), [names.size]: String(size) } }, extra);
   for (let n = 1; n <= MAX_PAGES; n++) {
     const exchange = await at(n);
     const page = pageOf(exchange);
@@ -62,16 +72,50 @@ async function walk(t: CheckContext, base: OpRequest, names: { page: string; siz
 export interface Walks {
   small: Walk;
   whole: Walk;
+  /** The same list narrowed to each line of the team (its line filter), where it has one. */
+  lines?: Array<{ line: string; walks: Walks }>;
 }
 
 /** Walks the list at the largest size, then at a small one (larger when the list needs more than MAX_PAGES). */
+async function walkBoth(t: CheckContext, base: OpRequest, names: { page: string; size: string }, extra = {}) {
+  const whole = await walk(t, base, names, Number(t.spec.pageSizeMax), extra);
+  const total = Number(whole.pages[0]?.pagination.total_count ?? 0);
+  const small = await walk(t, base, names, Math.max(SMALL, Math.ceil(total / MAX_PAGES)), extra);
+  return { small, whole };
+}
+
+/**
+ * The list narrowed to each line, with the run's key or, where that is refused the line, a
+ * line-limited key of the config listing it; a line no key may use is said, as a pass detail.
+ */
+async function walkEachLine(t: CheckContext, op: Operation, base: OpRequest, names: { page: string; size: string }) {
+  const filter = op.parameters.find((p) => p.in === 'query' && !p.required && isPhone(t.spec, p.schema))?.name;
+  if (!filter || base.query?.[filter] !== undefined) return undefined;
+  const lines: Array<{ line: string; walks: Walks }> = [];
+  for (const line of (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20)) {
+    const narrowed = { ...base, query: { ...base.query, [filter]: line } };
+    let walks = await walkBoth(t, narrowed, names);
+    const refused =
+      walks.whole.pages.length === 0 && walks.whole.past && errorCode(walks.whole.past) === LINE_FORBIDDEN;
+    if (refused) {
+      const key = t.config.config.keys.find((k) => k.kind === 'line-limited' && (k.lines ?? []).includes(line));
+      if (!key) {
+        t.pass(`${filter}=${line}: no key allowed on it (the run key is refused ${LINE_FORBIDDEN}), not walked`);
+        continue;
+      }
+      walks = await walkBoth(t, narrowed, names, { auth: { kind: 'key', key: key.key } });
+    }
+    lines.push({ line, walks });
+  }
+  return lines;
+}
+
+/** The whole list at two sizes, then narrowed to each line where it takes a line filter. */
 export async function walkList(t: CheckContext, op: Operation, base: OpRequest): Promise<Walks> {
   const names = pagingOf(t.spec, op);
   if (!names) return t.skip('not a paged list');
-  const whole = await walk(t, base, names, Number(t.spec.pageSizeMax));
-  const total = Number(whole.pages[0]?.pagination.total_count ?? 0);
-  const small = await walk(t, base, names, Math.max(SMALL, Math.ceil(total / MAX_PAGES)));
-  return { small, whole };
+  const lines = await walkEachLine(t, op, base, names);
+  return { ...(await walkBoth(t, base, names)), ...(lines ? { lines } : {}) };
 }
 
 /** Entries compared as values, whatever their key order. */
@@ -144,7 +188,11 @@ function walkProblems(w: Walk, reference: unknown[]): Problem[] {
 }
 
 /** The pages partition the whole: each walk against the list read at the largest size (where it fits one page). */
-export function listProblems({ small, whole }: Walks): Problem[] {
+export function listProblems({ small, whole, lines = [] }: Walks): Problem[] {
   const reference = whole.pages.length === 1 ? (whole.pages[0] as Page).entries : whole.pages.flatMap((p) => p.entries);
-  return [...walkProblems(whole, reference), ...walkProblems(small, reference)];
+  const own = [...walkProblems(whole, reference), ...walkProblems(small, reference)];
+  const narrowed = lines.flatMap(({ line, walks }) =>
+    listProblems(walks).map((p) => ({ ...p, message: `on line ${line}: ${p.message}` })),
+  );
+  return [...own, ...narrowed];
 }

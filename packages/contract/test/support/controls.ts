@@ -29,14 +29,20 @@ const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
 const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /** The response replaced by another documented error (status, type and code), its request id kept. */
-function answerError(r: ProxiedResponse, status: number, type: string, code: string): ProxiedResponse {
+function answerError(
+  r: ProxiedResponse,
+  status: number,
+  type: string,
+  code: string,
+  message = `${code} (a harmless variation)`,
+): ProxiedResponse {
   const headers = new Headers(r.headers);
   headers.set('content-type', 'application/json');
   headers.delete('idempotency-replayed');
   const error = {
     type,
     code,
-    message: `${code} (a harmless variation)`,
+    message,
     retryable: false,
     request_id: r.headers.get('x-request-id'),
   };
@@ -174,6 +180,15 @@ function openValues(b: Record<string, unknown>): void {
   for (const entry of [...(knowledge?.websites ?? []), ...(knowledge?.files ?? [])]) set(entry, { status: 'DISABLED' });
 }
 
+/** The error body of a response changed (its JSON parsed), when it is one. */
+function changeError(r: ProxiedResponse, change: (error: Record<string, unknown>) => void): ProxiedResponse {
+  if (codeOf(r) === undefined) return r;
+  return json(r, (b) => change(b.error as Record<string, unknown>));
+}
+
+/** The scopes a message names (the sandbox's refusal names those the operation requires). */
+const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []) : []);
+
 export const CONTROLS: Control[] = [
   {
     name: 'executes a repeated PATCH again instead of replaying it (replay is not promised on PATCH)',
@@ -192,7 +207,7 @@ export const CONTROLS: Control[] = [
         // Past authentication only: a revoked or unknown key is still a 401.
         const scopes = r.status === 401 ? undefined : scopesOf(upstream, q);
         return q.method === 'PUT' && /\/action$/.test(pathOf(q)) && scopes && !scopes.includes('CONVERSATIONS_WRITE')
-          ? answerError(r, 403, 'permission_error', 'API_KEY_INSUFFICIENT_SCOPE')
+          ? answerError(r, 403, 'permission_error', 'API_KEY_INSUFFICIENT_SCOPE', 'The key lacks CONVERSATIONS_WRITE.')
           : r;
       },
     }),
@@ -311,6 +326,58 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // "The message names the missing scope": in any wording, any reading of an ambiguous scope.
+    name: 'names the missing scope in another wording (the last reading it names), with no suggestion',
+    only: ['applyConversationAction', 'listTags', 'auth.insufficient-scope'],
+    allowWrites: true,
+    exercises: 'response.error-details',
+    mutation: {
+      response: (r) =>
+        codeOf(r) === 'API_KEY_INSUFFICIENT_SCOPE'
+          ? changeError(r, (e) => {
+              e.message = `Forbidden: grant ${scopesNamed(e.message).at(-1)} to this key first.`;
+              delete e.suggestion;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'suggests E.164 in another wording and case for a phone number refused',
+    only: ['listConversations', 'negative.phone-format'],
+    exercises: 'response.error-details',
+    mutation: {
+      response: (r) =>
+        codeOf(r) === 'INVALID_PHONE_FORMAT'
+          ? changeError(r, (e) => {
+              e.suggestion = 'Write phone numbers in e.164 form, such as +14155550123.';
+            })
+          : r,
+    },
+  },
+  {
+    // The order of mentions, their display names and `deleted` are not what the rule is about.
+    name: 'lists the mentions of every note and comment in reverse order, with no display names',
+    only: ['getConversationNote', 'listConversationNotes', 'getThread'],
+    exercises: 'response.mentions',
+    mutation: {
+      response: (r) =>
+        r.status === 200 && r.body.includes('"mentions"')
+          ? json(r, (b) => {
+              const flip = (node: unknown): void => {
+                if (Array.isArray(node)) node.forEach(flip);
+                else if (node !== null && typeof node === 'object') {
+                  const o = node as Record<string, unknown>;
+                  if (Array.isArray(o.mentions))
+                    o.mentions = [...o.mentions].reverse().map((m) => ({ ...(m as object), name: null }));
+                  Object.values(o).forEach(flip);
+                }
+              };
+              flip(b.data);
+            })
+          : r,
+    },
+  },
+  {
     name: 'gives X-RateLimit-Reset as a Unix time (its unit is not shown)',
     only: ['listTags'],
     exercises: 'response.rate-limit-headers',
@@ -352,8 +419,8 @@ export const CONTROLS: Control[] = [
   },
   {
     name: 'words the INVALID_PHONE_FORMAT suggestion otherwise, naming E164',
-    only: ['getReceptionist', 'described.error-mentions'],
-    exercises: 'described.error-mentions',
+    only: ['getReceptionist', 'negative.phone-format'],
+    exercises: 'response.error-details',
     mutation: {
       response: (r) =>
         r.status === 400 && codeOf(r) === 'INVALID_PHONE_FORMAT'

@@ -1,0 +1,43 @@
+// The one way discovery reads a list: a GET whose failure is a failed check (fixtures.discovery),
+// with its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
+import { isObject } from '@svc/spec-runtime';
+import { API_WIDE } from '../checks/catalogue.js';
+import { dataOf, type Exchange } from '../http/exchange.js';
+import type { Session } from '../session.js';
+
+export type Query = Record<string, string>;
+
+export async function discoveryGet(session: Session, path: string, query?: Query): Promise<Exchange | undefined> {
+  const exchange = await session.client.send({ method: 'GET', path, ...(query ? { query } : {}) });
+  const operationId = exchange.operation?.operationId ?? API_WIDE;
+  if (exchange.status >= 200 && exchange.status < 300) {
+    session.recorder.add({ check: 'fixtures.discovery', operationId, status: 'passed' });
+    return exchange;
+  }
+  const asked = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
+  session.recorder.add({
+    check: 'fixtures.discovery',
+    operationId,
+    status: 'failed',
+    detail: `${asked} answered ${exchange.status || exchange.error} (a valid discovery request)`,
+    exchange: exchange.seq,
+  });
+  return undefined;
+}
+
+/** The entries of a list answer (none when it failed or is not a list). */
+export function listOf(exchange: Exchange | undefined): unknown[] {
+  const data = exchange ? dataOf(exchange) : undefined;
+  return Array.isArray(data) ? data : [];
+}
+
+/** The data object of a single-resource answer. */
+export function objectOf(exchange: Exchange | undefined): Record<string, unknown> | undefined {
+  const data = exchange ? dataOf(exchange) : undefined;
+  return isObject(data) ? data : undefined;
+}
+
+/** How many fixtures of one kind the run uses at most (--fixtures-per-kind). */
+export function perKind(session: Session): number {
+  return session.config.fixturesPerKind ?? 20;
+}

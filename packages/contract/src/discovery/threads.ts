@@ -1,0 +1,19 @@
+// The thread of each known item and note, where it has one (GET /v2/api/threads by entity), up to
+// --fixtures-per-kind items; configured thread ids first.
+import type { ItemFixture, ThreadFixture } from '../fixtures.js';
+import type { Session } from '../session.js';
+import { discoveryGet, objectOf, perKind } from './get.js';
+import { patternOf } from './match.js';
+
+export async function discoverThreads(session: Session, items: readonly ItemFixture[]): Promise<ThreadFixture[]> {
+  const pattern = patternOf(session, 'ThreadId');
+  const configured = session.config.config.fixtures.thread_ids ?? [];
+  const threads: ThreadFixture[] = configured.map((id) => ({ id, entityType: '', entityId: '' }));
+  for (const item of items.slice(0, perKind(session))) {
+    const query = { entity_type: item.entityType, entity_id: item.id };
+    const data = objectOf(await discoveryGet(session, '/v2/api/threads', query));
+    if (typeof data?.id === 'string' && pattern.test(data.id) && !threads.some((t) => t.id === data.id))
+      threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
+  }
+  return threads;
+}
