@@ -149,7 +149,9 @@ for (const fn of long) {
 }
 for (const entry of ALLOWED_LONG)
   if (!long.some((fn) => `${fn.file}:${fn.name}` === entry))
-    console.log(`stale  ${entry} names no function over ${MAX_FUNCTION_LINES} lines any more: remove it from ALLOWED_LONG`);
+    console.log(
+      `stale  ${entry} names no function over ${MAX_FUNCTION_LINES} lines any more: remove it from ALLOWED_LONG`,
+    );
 for (const { dir, manifest } of publishedPackages()) {
   const names = rootExports(dir, manifest);
   if (names === undefined) continue;

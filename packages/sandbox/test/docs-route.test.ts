@@ -184,7 +184,10 @@ describe('the byte budget of /docs', () => {
           const next = await Promise.race([pending, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
           if (next === null) return this;
           pending = undefined;
-          if (next.done) return ((done = true), this);
+          if (next.done) {
+            done = true;
+            return this;
+          }
           chunks.push(next.value);
         }
       },
