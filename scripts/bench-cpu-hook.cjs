@@ -16,7 +16,8 @@ const http = require('node:http');
 if (typeof process.send === 'function') {
   process.channel?.unref(); // the channel must not keep the server alive after SIGTERM
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function (event, req, res) {
+  http.Server.prototype.emit = function (...args) {
+    const [event, req, res] = args;
     if (event === 'request') {
       const id = req.headers['x-bench-id'];
       if (typeof id === 'string') {
@@ -40,6 +41,6 @@ if (typeof process.send === 'function') {
         res.once('close', report);
       }
     }
-    return emit.apply(this, arguments);
+    return emit.apply(this, args);
   };
 }

@@ -87,7 +87,11 @@ function start(args, { hook = true } = {}) {
           url,
           pid: child.pid,
           child,
-          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
         });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
@@ -198,7 +202,10 @@ function browserGet(base, path) {
       (res) => {
         let bytes = 0;
         res.on('data', (chunk) => (bytes += chunk.length));
-        res.on('end', () => (answerBytes.push(bytes), resolve(res.statusCode)));
+        res.on('end', () => {
+          answerBytes.push(bytes);
+          resolve(res.statusCode);
+        });
         res.on('error', () => resolve('closed'));
       },
     );
@@ -214,13 +221,17 @@ function slowReaders(base, path, count) {
   const requests = [];
   readerSockets.length = 0;
   for (let i = 0; i < count; i++) {
-    const req = httpRequest({ host: hostname, port, path, agent: false }, (res) => res.pause());
+    const req = httpRequest({ host: hostname, port, path, agent: false }, (res) => {
+      res.pause();
+    });
     req.on('error', () => {});
     req.on('socket', (socket) => readerSockets.push(socket));
     req.end();
     requests.push(req);
   }
-  return () => requests.forEach((r) => r.destroy());
+  return () => {
+    for (const r of requests) r.destroy();
+  };
 }
 
 /** CPU time (user + system) the process has used, in ms, at the kernel's 10 ms resolution. */
@@ -601,7 +612,10 @@ async function attack(base, kase, { target = base, rate = null } = {}) {
 
 /** The same requests at the same pace against the sink, answered with as many bytes: the ordinary client's p99 then. */
 async function benign(base, kase, bytes, rate) {
-  await new Promise((resolve) => (sink.child.once('message', resolve), sink.child.send({ bytes })));
+  await new Promise((resolve) => {
+    sink.child.once('message', resolve);
+    sink.child.send({ bytes });
+  });
   return percentile((await attack(base, kase, { target: sink.url, rate })).ordinaryTimes, 99);
 }
 

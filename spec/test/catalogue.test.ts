@@ -28,7 +28,7 @@ describe('the error catalogue', () => {
 
   it('gives each code one status and a type that belongs to that status', () => {
     for (const { code, status, type } of catalogue) {
-      expect(statusesOfType[type], `${code} has an unknown type ${type}`).toBeDefined();
+      expect(Object.keys(statusesOfType), `${code} has an unknown type ${type}`).toContain(type);
       expect(statusesOfType[type], code).toContain(status);
     }
   });
@@ -83,8 +83,7 @@ describe('each operation', () => {
         const { codes, type } = errorResponseConstraint(response);
         expect(codes.length, `${status} lists no code`).toBeGreaterThan(0);
         for (const code of codes) {
-          expect(byCode.get(code), `${code} is not in the catalogue`).toBeDefined();
-          expect(byCode.get(code)!.status, `${code} under ${status}`).toBe(status);
+          expect(byCode.get(code)?.status, `${code} under ${status} (undefined: not in the catalogue)`).toBe(status);
           expect(type, `${status} type`).toBe(byCode.get(code)!.type);
         }
       }

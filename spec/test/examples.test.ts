@@ -23,7 +23,7 @@ interface ExampleCase {
 function collectExamples(node: Json, pointer: string, out: ExampleCase[] = []): ExampleCase[] {
   if (!node || typeof node !== 'object') return out;
   if (Array.isArray(node)) {
-    node.forEach((child, i) => collectExamples(child, `${pointer}/${i}`, out));
+    for (const [i, child] of node.entries()) collectExamples(child, `${pointer}/${i}`, out);
     return out;
   }
   if (node.schema && node.examples && !Array.isArray(node.examples)) {
@@ -39,9 +39,8 @@ function collectExamples(node: Json, pointer: string, out: ExampleCase[] = []): 
     out.push({ where: `${pointer}/example`, schemaPointer: `${pointer}/schema`, value: node.example });
   }
   if (Array.isArray(node.examples) && isSchemaPointer(pointer)) {
-    node.examples.forEach((value: unknown, i: number) =>
-      out.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }),
-    );
+    for (const [i, value] of (node.examples as unknown[]).entries())
+      out.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value });
   }
   for (const [key, child] of Object.entries<Json>(node)) {
     if (key.startsWith('x-') || key === 'examples' || key === 'example' || key === 'enum' || key === 'const') continue;

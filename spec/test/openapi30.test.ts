@@ -15,7 +15,10 @@ describe('the OpenAPI 3.0.3 variant', () => {
     expect(schemas.ErrorCode['x-enum-descriptions']).toEqual(
       bundle.components.schemas.ErrorCode['x-enum-descriptions'],
     );
-    expect(schemas.ApiError).toBeDefined();
+    expect(schemas.ApiError).toMatchObject({
+      title: 'ApiError',
+      allOf: [{ $ref: '#/components/schemas/ApiErrorFields' }, { required: ['type', 'code'] }],
+    });
   });
 
   it('makes each named error an ApiError through allOf (3.0 has no dependentSchemas), with its own codes', () => {

@@ -16,7 +16,7 @@ function filesUnder(dir: string): string[] {
 }
 
 function refsIn(node: unknown, found: string[] = []): string[] {
-  if (Array.isArray(node)) node.forEach((child) => refsIn(child, found));
+  if (Array.isArray(node)) for (const child of node) refsIn(child, found);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (key === '$ref' && typeof value === 'string') found.push(value);

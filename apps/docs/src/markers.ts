@@ -30,7 +30,7 @@ export function collectMarkers(doc: OpenApiDocument): Marker[] {
   const headerNames = headerNamesByComponent(asJson(doc));
   const visit = (node: unknown, segments: Segment[]): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, index) => visit(item, [...segments, index]));
+      for (const [index, item] of node.entries()) visit(item, [...segments, index]);
       return;
     }
     if (typeof node !== 'object' || node === null) return;

@@ -88,7 +88,8 @@ describe('code samples', () => {
     it('curl: a valid shell command with the method, the encoded URL and the API key', () => {
       const args = curlArguments(curl);
       const url = args.find((arg) => arg.startsWith('http'));
-      expect(url).toBeDefined();
+      // The curl command carries the sample request's URL exactly: examples in, path values encoded.
+      expect(url).toBe(sampleRequestFor(bundle, entry).url);
       expect(new URL(url!).pathname.startsWith('/v2/api')).toBe(true);
       // A phone number's + must travel as %2B: a bare + would read as a space.
       expect(url).not.toContain('+');
@@ -143,7 +144,7 @@ describe('code samples', () => {
 
   it('puts the example of every path parameter into the URL, phone numbers as %2B…', () => {
     const phone = operations.find((entry) => entry.path.includes('{contact_number}'));
-    expect(phone).toBeDefined();
+    expect(phone && operationLabel(phone)).toBe('PUT /v2/api/conversations/{contact_number}/action');
     const request = sampleRequestFor(bundle, phone!);
     expect(request.url).toMatch(/\/conversations\/%2B\d+\//);
     // The typed client encodes path values itself: it gets the plain + form.

@@ -1,5 +1,6 @@
 // The guides are generated from the bundle: every fact they promise to show is checked against
 // the bundle itself, so a change to the contract can never leave a guide silently stale.
+import { STATUS_CODES } from 'node:http';
 import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
 import { readLimits } from '@svc/spec-runtime/walk';
 import { describe, expect, it } from 'vitest';
@@ -62,8 +63,9 @@ describe('guides', () => {
   it('errors: the whole catalogue, each code its own section under its status, with its type and meaning', () => {
     const byStatus = sections(guide('errors').markdown);
     for (const entry of errorCatalogue(bundle)) {
-      const heading = [...byStatus.keys()].find((candidate) => candidate.startsWith(`${entry.status} `));
-      expect(heading, `section for ${entry.status}`).toBeDefined();
+      // Each status's section is headed by the status and its reason phrase (`404 Not Found`).
+      const heading = `${entry.status} ${STATUS_CODES[entry.status]}`;
+      expect([...byStatus.keys()], `section for ${entry.status}`).toContain(heading);
       expect(byStatus.get(heading!)).toContain(`### ${entry.code}\n\n\`${entry.type}\` · HTTP ${entry.status} · `);
       expect(byStatus.get(heading!)).toContain(oneLine(entry.description));
       if (entry.suggestion) expect(byStatus.get(heading!)).toContain(oneLine(entry.suggestion));

@@ -48,7 +48,11 @@ async function startProcess(args, port) {
       return {
         url,
         stop: () =>
-          new Promise((done) => (exited !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))),
+          new Promise((done) => {
+            if (exited !== null) return done();
+            child.once('exit', done);
+            child.kill('SIGTERM');
+          }),
       };
     }
     await new Promise((r) => setTimeout(r, 100));

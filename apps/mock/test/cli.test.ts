@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 
+/** The API's error body, as far as these tests read it. */
+type ErrorBody = { error: { code: string; message: string } };
+
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const children: ChildProcess[] = [];
 
@@ -102,9 +105,9 @@ it('starts on a free port with a keys file and answers in the API dialect', asyn
   expect(ok.status).toBe(200);
   const scope = await fetch(`${url}/v2/api/users`, { headers: { Authorization: 'Api-Key demo_threads' } });
   expect(scope.status).toBe(403);
-  expect(((await scope.json()) as any).error.message).toContain('USERS_READ');
+  expect(((await scope.json()) as ErrorBody).error.message).toContain('USERS_READ');
   const unknown = await fetch(`${url}/v2/api/threads/cth-5Lm1zX7e`, { headers: { Authorization: 'Api-Key other' } });
-  expect(((await unknown.json()) as any).error.code).toBe('API_KEY_INVALID');
+  expect(((await unknown.json()) as ErrorBody).error.code).toBe('API_KEY_INVALID');
 });
 
 it('--plain runs plain prism mock, which answers a bad request with its own 422 problem+json', async () => {
@@ -132,5 +135,5 @@ it('--plain runs plain prism mock, which answers a bad request with its own 422 
   const { url } = await start(['--port', '0']);
   const mock = await fetch(`${url}/v2/api/threads/xyz`, { headers: { Authorization: 'Api-Key x' } });
   expect(mock.status).toBe(404);
-  expect(((await mock.json()) as any).error.code).toBe('THREAD_NOT_FOUND');
+  expect(((await mock.json()) as ErrorBody).error.code).toBe('THREAD_NOT_FOUND');
 });

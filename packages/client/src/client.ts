@@ -104,11 +104,123 @@ function withKey(headers: HeadersOptions | undefined, apiKey: string): Record<st
     if (value !== null && value !== undefined)
       base[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
   };
-  if (headers instanceof Headers) headers.forEach((value, name) => add(name, value));
+  if (headers instanceof Headers)
+    headers.forEach((value, name) => {
+      add(name, value);
+    });
   else if (Array.isArray(headers)) for (const [name, value] of headers) add(name, value);
   else if (headers) for (const [name, value] of Object.entries(headers)) add(name, value);
   base.authorization ??= `Api-Key ${apiKey}`;
   return base;
+}
+
+/** The key of the client, refused in a browser unless the caller accepts the risk. */
+function clientApiKey(options: SvcClientOptions): string {
+  if (isBrowser() && !options.dangerouslyAllowBrowser) {
+    throw new SvcError(
+      'createSvcClient refuses to run in a browser: API keys must not be exposed in client-side code. ' +
+        'Call the API from your server, or pass dangerouslyAllowBrowser: true if you accept that anyone can read the key.',
+    );
+  }
+  const apiKey = options.apiKey || apiKeyFromEnvironment();
+  if (!apiKey) throw new SvcError('No API key: pass apiKey or set the SVC_API_KEY environment variable.');
+  return apiKey;
+}
+
+function transportFor(options: SvcClientOptions, apiKey: string) {
+  return createTransport({
+    apiKey,
+    send: sendWith(options.fetch),
+    pacer: pacerFor(options.rateLimit),
+    autoIdempotencyKeys: options.autoIdempotencyKeys ?? true,
+    retry: {
+      baseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+      maxDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
+    },
+    log: createLog(options.logger, options.onLog, apiKey),
+  });
+}
+
+// The public methods carry the typing (SvcMethod); underneath, one untyped door into openapi-fetch.
+type Send = (
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** What every call of one client shares. */
+interface Caller {
+  apiKey: string;
+  maxRetries: number;
+  timeoutMs: number;
+  transport: ReturnType<typeof createTransport>;
+  /** openapi-fetch's door, with the middleware registered on the client or without any. */
+  send(viaMiddleware: boolean): Send;
+  /** Whether middleware is registered on the client. */
+  hasMiddleware(): boolean;
+}
+
+/** The state of one call, from its per-request options (the rest goes to openapi-fetch). */
+function callStateOf(
+  caller: Caller,
+  init: SvcRequestOptions & { fetch?: FetchLike | undefined },
+  fetchInit: Record<string, unknown>,
+) {
+  const viaMiddleware = caller.hasMiddleware() || Boolean((fetchInit.middleware as unknown[] | undefined)?.length);
+  const call: CallState = {
+    maxRetries: init.maxRetries ?? caller.maxRetries,
+    timeoutMs: init.timeoutMs ?? caller.timeoutMs,
+    authorizationOnRequest: !viaMiddleware,
+    callerSignal: (fetchInit.signal as AbortSignal | null | undefined) ?? undefined,
+    requestId: init.requestId,
+    idempotencyKey: init.idempotencyKey,
+    send: init.fetch ? sendWith(init.fetch) : undefined,
+  };
+  return { call, viaMiddleware };
+}
+
+/** Runs a call to its end under its clock, which stops then; a timeout while the body is read is reported as one. */
+async function onCallClock<T>(call: CallState, requestId: string | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    // The clock may run out while openapi-fetch reads the body: report that as the timeout it is.
+    if (call.timer?.timedOut && !(error instanceof SvcError)) throw new SvcTimeoutError(call.timeoutMs, requestId);
+    throw error;
+  } finally {
+    call.timer?.clear();
+  }
+}
+
+async function callApi(
+  caller: Caller,
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+  throwOnError: boolean,
+) {
+  const { maxRetries, timeoutMs, requestId, idempotencyKey, fetch, ...fetchInit } = init as Record<string, unknown> &
+    SvcRequestOptions & { fetch?: FetchLike };
+  const { call, viaMiddleware } = callStateOf(
+    caller,
+    { maxRetries, timeoutMs, requestId, idempotencyKey, fetch },
+    fetchInit,
+  );
+  // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
+  // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
+  // per-request `fetch` option, because it needs this call's options and state.
+  fetchInit.fetch = (wire: Request) => caller.transport(wire, call);
+  const result = await onCallClock(call, requestId, async () =>
+    withMeta(
+      await caller.send(viaMiddleware)(method, url, fetchInit),
+      requestId,
+      call.sentIdempotencyKey,
+      caller.apiKey,
+    ),
+  );
+  if (throwOnError && !result.response.ok)
+    throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
+  return result;
 }
 
 /**
@@ -122,29 +234,8 @@ export function createSvcClient(options: SvcClientOptions & { throwOnError: true
 export function createSvcClient(options: SvcClientOptions & { throwOnError?: false | undefined }): SvcClient<false>;
 export function createSvcClient(options: SvcClientOptions): SvcClient<boolean>;
 export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
-  if (isBrowser() && !options.dangerouslyAllowBrowser) {
-    throw new SvcError(
-      'createSvcClient refuses to run in a browser: API keys must not be exposed in client-side code. ' +
-        'Call the API from your server, or pass dangerouslyAllowBrowser: true if you accept that anyone can read the key.',
-    );
-  }
-  const apiKey = options.apiKey || apiKeyFromEnvironment();
-  if (!apiKey) throw new SvcError('No API key: pass apiKey or set the SVC_API_KEY environment variable.');
-
-  const maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const transport = createTransport({
-    apiKey,
-    send: sendWith(options.fetch),
-    pacer: pacerFor(options.rateLimit),
-    autoIdempotencyKeys: options.autoIdempotencyKeys ?? true,
-    retry: {
-      baseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
-      maxDelayMs: options.maxRetryDelayMs ?? DEFAULTS.maxRetryDelayMs,
-    },
-    log: createLog(options.logger, options.onLog, apiKey),
-  });
-
+  const apiKey = clientApiKey(options);
+  const transport = transportFor(options, apiKey);
   // Two openapi-fetch clients over the same transport. Middleware must never see the key, so when
   // middleware is registered the transport adds the Authorization header beneath it; without any,
   // nothing can see the Request, and the key rides in openapi-fetch's base headers, which is
@@ -158,60 +249,23 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     headers: withKey(options.headers, apiKey),
   });
   let registeredMiddleware = 0;
-  // The public methods carry the typing (SvcMethod); underneath, one untyped door into openapi-fetch.
-  type Send = (
-    method: string,
-    url: string,
-    init: Record<string, unknown>,
-  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const sendWithMiddleware = withMiddleware.request as unknown as Send;
   const sendWithoutMiddleware = withoutMiddleware.request as unknown as Send;
-
-  const callApi = async (method: string, url: string, init: Record<string, unknown>, throwOnError: boolean) => {
-    const {
-      maxRetries: retries,
-      timeoutMs: timeout,
-      requestId,
-      idempotencyKey,
-      fetch,
-      ...fetchInit
-    } = init as Record<string, unknown> & SvcRequestOptions & { fetch?: FetchLike };
-    const viaMiddleware = registeredMiddleware > 0 || Boolean((fetchInit.middleware as unknown[] | undefined)?.length);
-    const call: CallState = {
-      maxRetries: retries ?? maxRetries,
-      timeoutMs: timeout ?? timeoutMs,
-      authorizationOnRequest: !viaMiddleware,
-      callerSignal: (fetchInit.signal as AbortSignal | null | undefined) ?? undefined,
-      requestId,
-      idempotencyKey,
-      send: fetch ? sendWith(fetch) : undefined,
-    };
-    // The retrying transport is the `fetch` openapi-fetch calls after its middleware chain
-    // (middleware cannot re-send a request). It is passed per call, through openapi-fetch's
-    // per-request `fetch` option, because it needs this call's options and state.
-    fetchInit.fetch = (wire: Request) => transport(wire, call);
-    const send = viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware;
-    let result;
-    try {
-      result = withMeta(await send(method, url, fetchInit), requestId, call.sentIdempotencyKey, apiKey);
-    } catch (error) {
-      // The clock may run out while openapi-fetch reads the body: report that as the timeout it is.
-      if (call.timer?.timedOut && !(error instanceof SvcError)) throw new SvcTimeoutError(call.timeoutMs, requestId);
-      throw error;
-    } finally {
-      call.timer?.clear();
-    }
-    if (throwOnError && !result.response.ok)
-      throw SvcApiError.fromResponse(result.response, result.error, result.requestId);
-    return result;
+  const caller: Caller = {
+    apiKey,
+    maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    transport,
+    send: (viaMiddleware) => (viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware),
+    hasMiddleware: () => registeredMiddleware > 0,
   };
 
-  const listCall: ListCall = (url, init) => callApi('GET', url, init, false);
+  const listCall: ListCall = (url, init) => callApi(caller, 'GET', url, init, false);
   const throwOnError = options.throwOnError === true;
   const method =
     (name: string) =>
     (url: string, init: Record<string, unknown> = {}) =>
-      callApi(name, url, init, throwOnError);
+      callApi(caller, name, url, init, throwOnError);
 
   const client = {
     GET: method('GET'),
@@ -223,7 +277,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     pages: (url: string, init?: Record<string, unknown>) => paginatePages(listCall, url, init),
     use: (...middleware: Middleware[]) => {
       withMiddleware.use(...middleware);
-      registeredMiddleware = middleware.length > 0 ? registeredMiddleware + middleware.length : registeredMiddleware;
+      registeredMiddleware += middleware.length;
     },
     eject: (...middleware: Middleware[]) => {
       withMiddleware.eject(...middleware);

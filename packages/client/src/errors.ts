@@ -33,8 +33,12 @@ export interface SvcApiErrorFields {
 }
 
 // The fields of SvcApiError are declared once, in SvcApiErrorFields (read-only there), and set
-// by its constructor (`message` is Error's own).
-export interface SvcApiError extends Readonly<Omit<SvcApiErrorFields, 'message'>> {}
+// by its constructor (`message` is Error's own): its base is SvcError typed with them (a cast
+// through unknown, as TypeScript sees fields no constructor of SvcError sets).
+const SvcErrorWithFields = SvcError as unknown as new (
+  message?: string,
+  options?: ErrorOptions,
+) => SvcError & Readonly<Omit<SvcApiErrorFields, 'message'>>;
 
 /**
  * An error response of the API, with every field of its `{ "error": { … } }` body.
@@ -42,7 +46,7 @@ export interface SvcApiError extends Readonly<Omit<SvcApiErrorFields, 'message'>
  * Thrown by `unwrap()`, by clients created with `throwOnError: true` and by the paginators; build
  * one yourself from any `{ error, response }` result with {@link SvcApiError.fromResponse}.
  */
-export class SvcApiError extends SvcError {
+export class SvcApiError extends SvcErrorWithFields {
   override name = 'SvcApiError';
 
   constructor(fields: SvcApiErrorFields) {

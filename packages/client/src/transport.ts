@@ -76,88 +76,27 @@ export interface CallState {
  * be read only once).
  */
 export function createTransport(settings: TransportSettings) {
-  const { log } = settings;
   const deadlines = new DeadlineClock();
 
   return async function send(request: Request, call: CallState): Promise<Response> {
-    const method = request.method;
-    const url = request.url;
-    const original = request.headers;
-    const isWrite = isWriteMethod(method);
-    // Each header is looked up once (a Headers lookup validates and lowercases its name), and the
-    // list of headers to add exists only when there is one.
-    const headerRequestId = original.get(HEADERS.requestId);
-    const headerKey = original.get(HEADERS.idempotencyKey);
-    let wireHeaders: Array<[string, string]> | undefined;
-    // A caller's own Authorization header wins, which lets one client act for several teams.
-    if (!call.authorizationOnRequest && !original.has('Authorization'))
-      (wireHeaders ??= []).push(['Authorization', `Api-Key ${settings.apiKey}`]);
-    if (call.requestId && headerRequestId === null) (wireHeaders ??= []).push([HEADERS.requestId, call.requestId]);
-    const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
-    if (idempotencyKey && headerKey === null) (wireHeaders ??= []).push([HEADERS.idempotencyKey, idempotencyKey]);
-    call.sentIdempotencyKey = idempotencyKey;
-    const sentRequestId = headerRequestId ?? call.requestId;
-
-    const { callerSignal } = call;
-    const { pacer } = settings;
-    const sendAttempt = call.send ?? settings.send;
+    const wire = wireOf(request, call, settings);
+    call.sentIdempotencyKey = wire.idempotencyKey;
     // A retry needs the body again, and the first attempt consumes it.
     const spareBody = request.body !== null && call.maxRetries > 0 ? request.clone() : undefined;
 
     for (let attempt = 1; ; attempt++) {
-      const release = pacer && (await pacer.acquire(isWrite ? 'write' : 'read', callerSignal));
-      const wire = attempt === 1 ? request : new Request(spareBody?.clone() ?? request);
-      const timer = deadlines.start(callerSignal, call.timeoutMs);
-      call.timer = timer;
-      call.wire = wire;
-      if (wireHeaders) for (const [name, value] of wireHeaders) wire.headers.set(name, value);
-      if (log.enabled) log.emit({ type: 'request', method, url, attempt, headers: redactHeaders(wire.headers) });
-      const started = log.enabled ? Date.now() : 0;
-
-      let response: Response | undefined;
-      let failure: Error | undefined;
-      try {
-        response = await sendAttempt(wire, timer.signal);
-      } catch (error) {
-        timer.clear();
-        // The caller's abort is theirs to handle: rethrow its reason (an AbortError) untouched.
-        if (callerSignal?.aborted) throw callerSignal.reason;
-        failure = timer.timedOut
-          ? new SvcTimeoutError(call.timeoutMs, sentRequestId)
-          : new SvcConnectionError(error, sentRequestId);
-      } finally {
-        release?.();
-        // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
-        if (wireHeaders && wire === request) for (const [name] of wireHeaders) original.delete(name);
-      }
-      const durationMs = log.enabled ? Date.now() - started : 0;
-
+      const sent = await sendAttempt(settings, deadlines, call, wire, attempt, spareBody);
+      const { response, failure } = sent;
       let hints: RetryHints | undefined;
       if (response) {
-        if (log.enabled) {
-          const requestId = response.headers.get(HEADERS.requestId) ?? undefined;
-          log.emit({
-            type: 'response',
-            method,
-            url,
-            attempt,
-            status: response.status,
-            durationMs,
-            requestId,
-            replayed: wasReplayed(response),
-          });
-        }
         if (!isRetryableStatus(response.status)) return response;
         hints = await readRetryHints(response);
-      } else if (log.enabled) {
-        log.emit({ type: 'error', method, url, attempt, durationMs, error: failure?.message ?? 'unknown failure' });
       }
-
       const delayMs = retryDelay(
         {
           retriesSoFar: attempt - 1,
-          isWrite,
-          hasIdempotencyKey: Boolean(idempotencyKey),
+          isWrite: wire.isWrite,
+          hasIdempotencyKey: Boolean(wire.idempotencyKey),
           status: response?.status,
           hints: hints ?? {},
         },
@@ -167,21 +106,118 @@ export function createTransport(settings: TransportSettings) {
         if (response) return response;
         throw failure;
       }
-
       // Abandon this attempt: stop its clock and free its connection before waiting.
-      timer.clear();
+      sent.timer.clear();
       await response?.body?.cancel().catch(() => {});
-      if (log.enabled) {
-        log.emit({
-          type: 'retry',
-          method,
-          url,
-          attempt: attempt + 1,
-          delayMs,
-          reason: response ? `status ${response.status}` : String(failure?.name),
-        });
+      if (settings.log.enabled) {
+        const reason = response ? `status ${response.status}` : String(failure?.name);
+        settings.log.emit({ type: 'retry', method: wire.method, url: wire.url, attempt: attempt + 1, delayMs, reason });
       }
-      await sleep(delayMs, callerSignal);
+      await sleep(delayMs, call.callerSignal);
     }
   };
+}
+
+/** What every attempt of one call sends alike. */
+interface Wire {
+  request: Request;
+  method: string;
+  url: string;
+  isWrite: boolean;
+  /** The headers only the wire may see, added for each attempt (undefined: none to add). */
+  headers: Array<[string, string]> | undefined;
+  idempotencyKey: string | undefined;
+  /** The request id the service is asked to use, if any (for the errors' messages). */
+  sentRequestId: string | undefined;
+}
+
+function withHeader(list: Array<[string, string]> | undefined, name: string, value: string): Array<[string, string]> {
+  const headers = list ?? [];
+  headers.push([name, value]);
+  return headers;
+}
+
+/** The headers only the wire may see (the key, the idempotency key, the request id), decided once per call. */
+function wireOf(request: Request, call: CallState, settings: TransportSettings): Wire {
+  const original = request.headers;
+  const isWrite = isWriteMethod(request.method);
+  // Each header is looked up once (a Headers lookup validates and lowercases its name), and the
+  // list of headers to add exists only when there is one.
+  const headerRequestId = original.get(HEADERS.requestId);
+  const headerKey = original.get(HEADERS.idempotencyKey);
+  let headers: Array<[string, string]> | undefined;
+  // A caller's own Authorization header wins, which lets one client act for several teams.
+  if (!call.authorizationOnRequest && !original.has('Authorization'))
+    headers = withHeader(headers, 'Authorization', `Api-Key ${settings.apiKey}`);
+  if (call.requestId && headerRequestId === null) headers = withHeader(headers, HEADERS.requestId, call.requestId);
+  const idempotencyKey = chooseIdempotencyKey(isWrite, headerKey, call.idempotencyKey, settings.autoIdempotencyKeys);
+  if (idempotencyKey && headerKey === null) headers = withHeader(headers, HEADERS.idempotencyKey, idempotencyKey);
+  return {
+    request,
+    method: request.method,
+    url: request.url,
+    isWrite,
+    headers,
+    idempotencyKey,
+    sentRequestId: headerRequestId ?? call.requestId,
+  };
+}
+
+/** One attempt's end: a response, or the failure to get one (a timeout or the connection's). */
+interface Sent {
+  response?: Response;
+  failure?: Error;
+  timer: AttemptClock;
+}
+
+/** Sends one attempt, paced and under its own clock; a caller's abort is rethrown as it is. */
+async function sendAttempt(
+  settings: TransportSettings,
+  deadlines: DeadlineClock,
+  call: CallState,
+  wire: Wire,
+  attempt: number,
+  spareBody: Request | undefined,
+): Promise<Sent> {
+  const { log, pacer } = settings;
+  const { callerSignal } = call;
+  const release = pacer && (await pacer.acquire(wire.isWrite ? 'write' : 'read', callerSignal));
+  const request = attempt === 1 ? wire.request : new Request(spareBody?.clone() ?? wire.request);
+  const timer = deadlines.start(callerSignal, call.timeoutMs);
+  call.timer = timer;
+  call.wire = request;
+  if (wire.headers) for (const [name, value] of wire.headers) request.headers.set(name, value);
+  if (log.enabled)
+    log.emit({ type: 'request', method: wire.method, url: wire.url, attempt, headers: redactHeaders(request.headers) });
+  const started = log.enabled ? Date.now() : 0;
+  let sent: Sent;
+  try {
+    sent = { response: await (call.send ?? settings.send)(request, timer.signal), timer };
+  } catch (error) {
+    timer.clear();
+    // The caller's abort is theirs to handle: rethrow its reason (an AbortError) untouched.
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    const failure = timer.timedOut
+      ? new SvcTimeoutError(call.timeoutMs, wire.sentRequestId)
+      : new SvcConnectionError(error, wire.sentRequestId);
+    sent = { failure, timer };
+  } finally {
+    release?.();
+    // openapi-fetch hands its Request to onResponse and onError middleware: without the key.
+    if (wire.headers && request === wire.request) for (const [name] of wire.headers) request.headers.delete(name);
+  }
+  if (log.enabled) logAttempt(log, wire, attempt, sent, Date.now() - started);
+  return sent;
+}
+
+function logAttempt(log: ClientLog, wire: Wire, attempt: number, sent: Sent, durationMs: number): void {
+  const { method, url } = wire;
+  const { response, failure } = sent;
+  if (response) {
+    const requestId = response.headers.get(HEADERS.requestId) ?? undefined;
+    const replayed = wasReplayed(response);
+    log.emit({ type: 'response', method, url, attempt, status: response.status, durationMs, requestId, replayed });
+  } else {
+    log.emit({ type: 'error', method, url, attempt, durationMs, error: failure?.message ?? 'unknown failure' });
+  }
 }

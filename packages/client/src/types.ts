@@ -39,8 +39,11 @@ export type SvcResult<Response> = Response & SvcResultMeta;
  * `Extract<…, { error?: never }>`: openapi-fetch wraps error bodies in a deferred `Readable<…>`
  * that TypeScript then cannot rule out.)
  */
+/** The empty object type: what an object whose keys are all optional accepts (`{}`, spelt so the linter knows it is meant). */
+type Empty = Record<never, never>;
+
 type SuccessBranch<Response> = Response extends unknown
-  ? {} extends Pick<Response, 'error' & keyof Response>
+  ? Empty extends Pick<Response, 'error' & keyof Response>
     ? Response
     : never
   : never;
@@ -48,7 +51,7 @@ type SuccessBranch<Response> = Response extends unknown
 /** The successful branch of a result: `data` is present and `error` is not. */
 export type SvcSuccess<Response> = SuccessBranch<Response> & SvcResultMeta;
 
-type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeys<T> = { [K in keyof T]-?: Empty extends Pick<T, K> ? never : K }[keyof T];
 
 /** The init argument is optional exactly when nothing in it is required (openapi-fetch's rule). */
 export type InitArgument<Init> = RequiredKeys<Init> extends never ? [init?: Init] : [init: Init];
@@ -73,7 +76,7 @@ export type SvcMethod<Method extends SvcMethodName, ThrowOnError extends boolean
     : SvcResult<OperationResponse<Method, Path, Init>>
 >;
 
-type ListBody<Path extends SvcPath<'get'>> = NonNullable<OperationResponse<'get', Path, {}>['data']>;
+type ListBody<Path extends SvcPath<'get'>> = NonNullable<OperationResponse<'get', Path, Empty>['data']>;
 
 /** The GET paths whose response is a list (`{ data: [...], pagination }`): the ones the paginators accept. */
 export type SvcListPath = {
@@ -89,7 +92,7 @@ export type SvcListItem<Path extends SvcListPath> =
   ListBody<Path> extends { data: readonly (infer Item)[] } ? Item : never;
 
 /** One page of a list operation: the successful result, with its `{ data, pagination }` body. */
-export type SvcPage<Path extends SvcListPath> = SvcSuccess<OperationResponse<'get', Path, {}>>;
+export type SvcPage<Path extends SvcListPath> = SvcSuccess<OperationResponse<'get', Path, Empty>>;
 
 /** Options of the paginators: the list request's own (its `page` is set by the paginator) plus the caps. */
 export type SvcPaginateOptions<Path extends SvcListPath> = MaybeOptionalInit<paths[Path], 'get'> &

@@ -66,7 +66,12 @@ describe('the client against the sandbox', () => {
 
   it('sends E.164 path numbers as %2B and the sandbox finds the conversation', async () => {
     const seen: string[] = [];
-    const svc = client({ fetch: (request) => (seen.push(request.url), fetch(request)) });
+    const svc = client({
+      fetch: (request) => {
+        seen.push(request.url);
+        return fetch(request);
+      },
+    });
     const result = await svc.PUT('/v2/api/conversations/{contact_number}/action', {
       params: { path: { contact_number: '+14155550123' } },
       body: { action: 'READ' },

@@ -2,10 +2,10 @@
 // svc-contract: runs the contract suite against a server (or the embedded sandbox) and exits
 // 0 when every check passed, 1 when one failed, 2 on a usage or configuration error.
 import { ConfigError } from './config.js';
-import { parseCli, toolVersion, USAGE, UsageError } from './options.js';
+import { type Parsed, parseCli, toolVersion, USAGE, UsageError } from './options.js';
 
 async function main(): Promise<number> {
-  let parsed;
+  let parsed: Parsed;
   try {
     parsed = parseCli(process.argv.slice(2));
   } catch (error) {

@@ -211,26 +211,15 @@ function progressLine(record: TestRecord, exchange: Exchange): string {
   return `  ${failed.length ? '✘' : '✔'} ${method} ${shown} → ${exchange.status || exchange.error} ${exchange.operation?.operationId ?? ''}${failed.length ? `  ${failed.join(', ')}` : ''}`;
 }
 
-export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
-  const spec = loadSpec();
-  const upstream = new URL(options.upstream);
+/** Checks each relayed exchange against the contract, records its outcomes and tells the caller. */
+function exchangeChecker(spec: Spec, options: ProxyOptions, keys: SeenKeys, maxResponseBytes: number) {
   const upstreamText = options.upstream.replace(/\/+$/, '');
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const relayOptions = {
-    upstream,
-    timeoutMs: options.timeoutMs ?? 30_000,
-    maxResponseBytes,
-    maxRequestBytes: maxResponseBytes,
-    budget: new KeptBudget(KEPT_BUDGET_CAPS * maxResponseBytes),
-  };
-  const keys = new SeenKeys(placeholderFor('api-key', 'SVC_API_KEY'));
   // Relayed requests carry their own Authorization header (auth kind 'header') or none: no run key.
   const recorder = new Recorder(spec, keys.redact, '');
   const tally = new ProxyTally();
   const unchecked = `the response is larger than ${maxResponseBytes} bytes after decompression (--max-response-bytes): relayed whole, not checked`;
   const busy = `the response came while other exchanges held the proxy's memory for checking (${KEPT_BUDGET_CAPS} × --max-response-bytes at once): relayed whole, not checked`;
   let seq = 0;
-  let clientsGone = 0;
 
   const check = (req: IncomingMessage, relayed: Relayed) => {
     const method = req.method ?? 'GET';
@@ -258,6 +247,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.onChecked?.(record);
     if (options.progress) options.progress(keys.redact(progressLine(record, exchange)));
   };
+  return { check, tally };
+}
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const spec = loadSpec();
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const relayOptions = {
+    upstream: new URL(options.upstream),
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes,
+    maxRequestBytes: maxResponseBytes,
+    budget: new KeptBudget(KEPT_BUDGET_CAPS * maxResponseBytes),
+  };
+  const keys = new SeenKeys(placeholderFor('api-key', 'SVC_API_KEY'));
+  const { check, tally } = exchangeChecker(spec, options, keys, maxResponseBytes);
+  let clientsGone = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     try {

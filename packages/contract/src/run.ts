@@ -7,7 +7,7 @@ import { randomAlphanumeric } from '@svc/spec-runtime';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { unknownFilters } from './filters.js';
-import type { ContractConfig, RateSetting } from './model.js';
+import type { ContractConfig, RateSetting, TestRecord } from './model.js';
 import {
   type ContractOptions,
   DEFAULT_FIXTURES_PER_KIND,
@@ -23,8 +23,8 @@ import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runChecks, shardResources } from './runner.js';
 import { configFromSandbox } from './sandbox-config.js';
-import { createSession } from './session.js';
-import { loadSpec } from './spec.js';
+import { createSession, type Session } from './session.js';
+import { loadSpec, type Spec } from './spec.js';
 import { withheldOperations } from './suite/operation-checks.js';
 import { nothingRan } from './verdict.js';
 
@@ -63,56 +63,78 @@ export function runMeta(tool: string, started: number) {
   };
 }
 
-export async function runContract(options: ContractOptions = {}): Promise<RunResult> {
-  const started = Date.now();
-  const env = options.env ?? process.env;
-  const stderr = options.stderr ?? process.stderr;
-  const spec = loadSpec();
-  const knownScopes = Object.keys(spec.contract.scopes);
-  const only = options.only ?? [];
+type Environment = Record<string, string | undefined>;
+
+/** The server a run checks, its key and config: the one given, or an embedded sandbox with its own. */
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  config: ContractConfig;
+  sandbox?: EmbeddedSandbox;
+}
+
+function checkFilters(spec: Spec, only: string[]): void {
   const unknown = unknownFilters(spec, only);
   if (unknown.length > 0)
     throw new UsageError(
       `--only ${unknown.join(', ')} matches no resource (${spec.resources().join(', ')}, api-wide), operationId or check id.`,
     );
+}
 
+/** The config file's keys and fixtures, with the config given in code merged over them. */
+function givenConfig(options: ContractOptions, env: Environment, knownScopes: string[]): ContractConfig {
   let config: ContractConfig = EMPTY_CONFIG;
   if (options.configPath) config = readConfigFile(resolve(invokedFrom(env), options.configPath), env, knownScopes);
   if (options.config) config = mergeConfigs(config, options.config);
+  return config;
+}
 
-  const rate: RateSetting | null =
-    options.rate === 'off'
-      ? null
-      : (options.rate ?? {
-          readsPerSecond: spec.contract.limits.readRequestsPerSecond,
-          writesPerSecond: spec.contract.limits.writeRequestsPerSecond,
-        });
+/** The client-side rate: the one asked for, none, or the contract's limits. */
+function rateOf(spec: Spec, options: ContractOptions): RateSetting | null {
+  if (options.rate === 'off') return null;
+  return (
+    options.rate ?? {
+      readsPerSecond: spec.contract.limits.readRequestsPerSecond,
+      writesPerSecond: spec.contract.limits.writeRequestsPerSecond,
+    }
+  );
+}
 
-  let sandbox: EmbeddedSandbox | undefined;
-  let baseUrl = options.baseUrl;
-  let apiKey = options.apiKey ?? env[API_KEY_ENV];
-  if (baseUrl === undefined) {
-    sandbox = await startEmbeddedSandbox({
+async function targetOf(
+  options: ContractOptions,
+  env: Environment,
+  knownScopes: string[],
+  rate: RateSetting | null,
+): Promise<Target> {
+  const given = givenConfig(options, env, knownScopes);
+  if (options.baseUrl === undefined) {
+    const sandbox = await startEmbeddedSandbox({
       rateLimit: options.embeddedRateLimit ?? rate !== null,
       allScopes: knownScopes,
     });
-    baseUrl = sandbox.url;
-    apiKey = sandbox.apiKey;
-    config = mergeConfigs(sandbox.config, config);
+    return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, config: mergeConfigs(sandbox.config, given), sandbox };
   }
+  const apiKey = options.apiKey ?? env[API_KEY_ENV];
   if (!apiKey) throw new UsageError(`No API key: pass --api-key or set ${API_KEY_ENV}.`);
-  if (!sandbox && !options.configPath && !options.config) {
-    // A sandbox started apart declares its demo keys and fixtures (sandbox-config.ts says when it is asked).
-    const declared = await configFromSandbox({ baseUrl, apiKey, knownScopes, timeoutMs: options.timeoutMs ?? 30_000 });
-    if (declared.config) config = declared.config;
-    if (declared.note && !options.quiet) stderr.write(`svc-contract: ${declared.note}\n`);
-  }
-
-  const session = createSession({
-    baseUrl,
+  const target = { baseUrl: options.baseUrl, apiKey, config: given };
+  if (options.configPath || options.config) return target;
+  // A sandbox started apart declares its demo keys and fixtures (sandbox-config.ts says when it is asked).
+  const declared = await configFromSandbox({
+    baseUrl: target.baseUrl,
     apiKey,
+    knownScopes,
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
+  if (declared.note && !options.quiet) (options.stderr ?? process.stderr).write(`svc-contract: ${declared.note}\n`);
+  return declared.config ? { ...target, config: declared.config } : target;
+}
+
+function sessionOf(options: ContractOptions, target: Target, only: string[], rate: RateSetting | null): Session {
+  return createSession({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
     apiKeyEnv: API_KEY_ENV,
-    config,
+    config: target.config,
     profile: options.profile ?? 'full',
     allowWrites: options.allowWrites === true,
     burst: options.burst === true,
@@ -124,18 +146,36 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     runId: randomAlphanumeric(8),
     fixturesPerKind: options.fixturesPerKind ?? DEFAULT_FIXTURES_PER_KIND,
   });
+}
+
+/** Runs the checks on the session, the embedded sandbox closed whatever happens. */
+async function checkTarget(options: ContractOptions, session: Session, target: Target): Promise<TestRecord[]> {
   const { redact, config: run } = session;
+  const stderr = options.stderr ?? process.stderr;
   const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
   progress?.(
-    `svc-contract: checking ${baseUrl}${sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
+    `svc-contract: checking ${target.baseUrl}${target.sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
   );
-  let records;
   try {
-    records = await runChecks(session, progress, options.shard ? shardResources(options.shard) : undefined);
+    return await runChecks(session, progress, options.shard ? shardResources(options.shard) : undefined);
   } finally {
-    await sandbox?.close();
+    await target.sandbox?.close();
   }
+}
+
+export async function runContract(options: ContractOptions = {}): Promise<RunResult> {
+  const started = Date.now();
+  const env = options.env ?? process.env;
+  const spec = loadSpec();
+  const knownScopes = Object.keys(spec.contract.scopes);
+  const only = options.only ?? [];
+  checkFilters(spec, only);
+  const rate = rateOf(spec, options);
+  const target = await targetOf(options, env, knownScopes, rate);
+  const session = sessionOf(options, target, only, rate);
+  const records = await checkTarget(options, session, target);
   const { shard } = options;
+  const { redact, config: run } = session;
   // A shard holds part of the checks: that none ran, or that inputs went unsent, is for the merge
   // to judge over the union; a check that failed fails the job at once.
   const problem = shard ? undefined : nothingRan(records, only);
@@ -150,7 +190,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     minInputCoverage: shard ? 0 : minInputCoverage,
     meta: {
       ...runMeta('svc-contract', started),
-      target: { baseUrl: redact(baseUrl), embedded: sandbox !== undefined },
+      target: { baseUrl: redact(target.baseUrl), embedded: target.sandbox !== undefined },
       profile: run.profile,
       allowWrites: run.allowWrites,
       burst: run.burst,

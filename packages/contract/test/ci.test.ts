@@ -110,7 +110,20 @@ describe('the GitHub Action', () => {
     const inputs = [
       ...(yml.split('\ninputs:\n')[1]?.split('\noutputs:\n')[0] ?? '').matchAll(/^ {2}([a-z-]+):$/gm),
     ].map((m) => m[1] as string);
-    expect(inputs).toEqual(expect.arrayContaining(['base-url', 'api-key', 'config', 'profile', 'output']));
+    expect(inputs).toEqual([
+      'base-url',
+      'api-key',
+      'config',
+      'profile',
+      'allow-writes',
+      'max-skipped',
+      'only',
+      'shard',
+      'artifact',
+      'output',
+      'version',
+      'node-version',
+    ]);
     const script = readFileSync(join(ACTION, 'run.sh'), 'utf8');
     // node-version and artifact serve the action's other steps, not the command.
     for (const input of inputs.filter((i) => i !== 'node-version' && i !== 'artifact')) {

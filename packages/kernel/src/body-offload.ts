@@ -31,7 +31,8 @@ class BodyOffload {
   }
 
   started(): Worker {
-    return (this.worker ??= this.start());
+    this.worker ??= this.start();
+    return this.worker;
   }
 
   private start(): Worker {
@@ -59,7 +60,10 @@ const offloads = new WeakMap<Contract, BodyOffload>();
 
 function offloadOf(contract: Contract): BodyOffload {
   let offload = offloads.get(contract);
-  if (!offload) offloads.set(contract, (offload = new BodyOffload(contract)));
+  if (!offload) {
+    offload = new BodyOffload(contract);
+    offloads.set(contract, offload);
+  }
   return offload;
 }
 

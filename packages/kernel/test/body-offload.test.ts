@@ -18,7 +18,10 @@ function kernelWith(offloadBodyBytes: number, received: unknown[] = []) {
     rateLimit: 'off',
     offloadBodyBytes,
     findKey: (token) => ({ key: token, scopes: Object.keys(contract.scopes) }),
-    answer: (call) => (received.push(call.body), { status: 200, body: { data: [] } }),
+    answer: (call) => {
+      received.push(call.body);
+      return { status: 200, body: { data: [] } };
+    },
   });
 }
 

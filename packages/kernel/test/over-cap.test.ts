@@ -18,7 +18,10 @@ beforeAll(async () => {
     rateLimit: 'off',
     maxBodyBytes: MAX,
     findKey: (token) => ({ key: token, scopes: Object.keys(contract.scopes) }),
-    answer: () => (answered++, { status: 200, body: { data: [] } }),
+    answer: () => {
+      answered++;
+      return { status: 200, body: { data: [] } };
+    },
   });
   server = await listen(kernel.fetch, contract, 0, '127.0.0.1', kernel.serveNode);
 });
@@ -67,7 +70,9 @@ describe('a body over the cap', () => {
       socket.setEncoding('latin1');
       socket.on('data', (chunk) => {
         text += chunk;
-        if (text.includes('\r\n\r\n')) socket.destroy(), resolve(text);
+        if (!text.includes('\r\n\r\n')) return;
+        socket.destroy();
+        resolve(text);
       });
       socket.write(
         `POST /v2/api/conversations/items/batch HTTP/1.1\r\nHost: x\r\nAuthorization: Api-Key k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,

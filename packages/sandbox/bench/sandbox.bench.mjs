@@ -28,6 +28,14 @@ const scenarios = [
   },
 ];
 
+/** Ends a child process: resolves once it has exited. */
+function stopped(child) {
+  return new Promise((done) => {
+    child.once('exit', done);
+    child.kill('SIGTERM');
+  });
+}
+
 /** Starts `node <args>` and resolves with its URL once it prints "listening on <url>". */
 function startProcess(args) {
   return new Promise((resolve, reject) => {
@@ -36,7 +44,7 @@ function startProcess(args) {
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-      if (url) resolve({ url, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+      if (url) resolve({ url, stop: () => stopped(child) });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
   });

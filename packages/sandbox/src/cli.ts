@@ -8,6 +8,7 @@ import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
+import type { SeedFile } from './store/model.js';
 import { runTrigger } from './trigger-command.js';
 import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
 
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   if (docsRate !== undefined && !/^\d+(\.\d+)?$/.test(docsRate))
     cli.fatal(`--docs-rate must be a number of MiB per second (0: no limit), got ${docsRate}`);
   const docsBytesPerSecond = docsRate === undefined ? DOCS_BYTES_PER_SECOND : Number(docsRate) * MIB;
-  let seed;
+  let seed: SeedFile;
   try {
     seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
   } catch (error) {

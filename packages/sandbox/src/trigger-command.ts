@@ -35,14 +35,22 @@ export interface TriggerIo {
 }
 
 /** Runs the command; resolves to the exit code. */
+/** What `run` returns, or the error it threw (a usage problem to report, not a crash). */
+function attempt<T>(run: () => T): T | Error {
+  try {
+    return run();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
 export async function runTrigger(argv: string[], io: TriggerIo): Promise<number> {
   const usage = (message: string) => {
     io.err(`svc-sandbox trigger: ${message}\n\n${TRIGGER_USAGE}`);
     return 2;
   };
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = attempt(() =>
+    parseArgs({
       args: argv,
       allowPositionals: true,
       strict: true,
@@ -52,10 +60,9 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    });
-  } catch (error) {
-    return usage((error as Error).message);
-  }
+    }),
+  );
+  if (parsed instanceof Error) return usage(parsed.message);
   const { values, positionals } = parsed;
   if (values.help) {
     io.out(TRIGGER_USAGE);
@@ -69,12 +76,8 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
   if (values.url === undefined) return usage('--url is required');
   const problem = receiverUrlProblem(values.url);
   if (problem) return usage(problem);
-  let seed;
-  try {
-    seed = loadSeedFile(values.seed ?? DEFAULT_SEED_PATH);
-  } catch (error) {
-    return usage((error as Error).message);
-  }
+  const seed = attempt(() => loadSeedFile(values.seed ?? DEFAULT_SEED_PATH));
+  if (seed instanceof Error) return usage(seed.message);
   const team = seed.teams.find((candidate) => candidate.calls.length > 0);
   const call = team && pickCall(team, values.call);
   if (!team || !call)

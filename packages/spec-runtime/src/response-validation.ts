@@ -188,13 +188,17 @@ function checkErrorBody(
   apiWide: boolean,
   problem: (kind: ResponseProblemKind, message: string) => void,
 ): void {
-  if (!isObject(body) || !isObject(body.error))
-    return problem('body', `${where}: an error response must have an error object`);
+  if (!isObject(body) || !isObject(body.error)) {
+    problem('body', `${where}: an error response must have an error object`);
+    return;
+  }
   const error = body.error;
   const code = typeof error.code === 'string' ? error.code : undefined;
   const entry = code ? ctx.catalogue.get(code) : undefined;
-  if (!code || !entry)
-    return problem('error-code', `${where}: error code ${String(error.code)} is not in the catalogue`);
+  if (!code || !entry) {
+    problem('error-code', `${where}: error code ${String(error.code)} is not in the catalogue`);
+    return;
+  }
   if (entry.status !== status)
     problem('error-code', `${where}: ${code} belongs to status ${entry.status}, not ${status}`);
   if (error.type !== entry.type)

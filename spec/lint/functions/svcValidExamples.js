@@ -131,7 +131,8 @@ export default houseRule(null, function svcValidExamples(doc) {
     if ('example' in schema) validate(schema, schema.example, [...path, 'example'], `Example of ${label}`);
     if ('default' in schema) validate(schema, schema.default, [...path, 'default'], `Default of ${label}`);
     if (Array.isArray(schema.examples)) {
-      schema.examples.forEach((ex, i) => validate(schema, ex, [...path, 'examples', i], `Example ${i} of ${label}`));
+      for (const [i, ex] of schema.examples.entries())
+        validate(schema, ex, [...path, 'examples', i], `Example ${i} of ${label}`);
     }
   });
   return results;

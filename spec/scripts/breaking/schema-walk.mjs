@@ -24,7 +24,10 @@ let nextId = 0;
 /** @param {View} view */
 function idOf(view) {
   let id = ids.get(view);
-  if (id === undefined) ids.set(view, (id = nextId++));
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(view, id);
+  }
   return id;
 }
 

@@ -48,12 +48,10 @@ function answeringOperation(spec: Spec, exchange: Exchange): Operation | null {
   return 'operation' in sibling ? sibling.operation : null;
 }
 
-/** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
-export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
-  const operationId = exchange.operation?.operationId ?? API_WIDE;
-  const failures = new Map<CheckId, string[]>();
-  const fail = (check: CheckId, message: string) => failures.set(check, [...(failures.get(check) ?? []), message]);
-  const applicable = new Set<CheckId>([
+/** What one response's checks found: the checks that apply, and the failures of each in order. */
+class Findings {
+  readonly failures = new Map<CheckId, string[]>();
+  readonly applicable = new Set<CheckId>([
     'response.no-5xx',
     'response.status-documented',
     'response.schema',
@@ -61,117 +59,163 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
     'response.rate-limit-headers',
     'response.request-id',
   ]);
-  const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
+  constructor(readonly where: string) {}
 
+  fail(check: CheckId, message: string): void {
+    this.failures.set(check, [...(this.failures.get(check) ?? []), message]);
+  }
+
+  /** A check that applies to this response: it passes unless it fails. */
+  applies(...checks: CheckId[]): void {
+    for (const check of checks) this.applicable.add(check);
+  }
+
+  failed(check: CheckId): boolean {
+    return this.failures.has(check);
+  }
+
+  verdicts(operationId: string, seq: number): CheckOutcome[] {
+    return [...new Set([...this.applicable, ...this.failures.keys()])].map((check) =>
+      responseVerdict(check, operationId, seq, this.failures.get(check) ?? []),
+    );
+  }
+}
+
+/** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
+export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
+  const operationId = exchange.operation?.operationId ?? API_WIDE;
+  const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
   if (exchange.error !== undefined) {
     return [responseVerdict('response.transport', operationId, exchange.seq, [`${where}: ${exchange.error}`])];
   }
-  if (exchange.status >= 500) fail('response.no-5xx', `${where}: a server error`);
-
-  const headers = exchange.headers;
+  const found = new Findings(where);
+  if (exchange.status >= 500) found.fail('response.no-5xx', `${where}: a server error`);
   const body = exchange.text === '' ? undefined : exchange.body;
-  for (const problem of spec.contract.checkResponse(answeringOperation(spec, exchange), exchange.status, headers, body))
-    fail(kindToCheck(spec, problem), problem.message);
-
+  for (const problem of spec.contract.checkResponse(
+    answeringOperation(spec, exchange),
+    exchange.status,
+    exchange.headers,
+    body,
+  ))
+    found.fail(kindToCheck(spec, problem), problem.message);
   // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
   if (body !== undefined) {
-    applicable.add('response.content-type');
-    const type = header(exchange, 'content-type');
-    if (type === undefined) fail('response.content-type', `${where}: a body without Content-Type`);
+    found.applies('response.content-type');
+    if (header(exchange, 'content-type') === undefined)
+      found.fail('response.content-type', `${where}: a body without Content-Type`);
   }
-
-  // Headers the contract requires on every response: also on statuses the operation does not document.
-  for (const h of spec.universalHeaders) {
-    if (h.name.toLowerCase() === spec.requestIdHeader.toLowerCase()) continue;
-    const value = header(exchange, h.name);
-    const already = failures.get('response.rate-limit-headers')?.some((m) => m.includes(h.name)) ?? false;
-    if (already) continue;
-    if (value === undefined) fail('response.rate-limit-headers', `${where}: ${h.name} is missing`);
-    else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
-      fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
-  }
-
-  // Request ids: generated ones have the documented form; a sent one comes back unchanged.
-  const requestId = header(exchange, spec.requestIdHeader);
-  const sent = exchange.request.requestId;
-  const error = errorOf(exchange);
-  if (requestId === undefined) {
-    if (!failures.get('response.request-id')?.length)
-      fail('response.request-id', `${where}: no ${spec.requestIdHeader} header`);
-  } else if (sent === undefined && !spec.requestIdPattern.test(requestId)) {
-    fail(
-      'response.request-id',
-      `${where}: ${spec.requestIdHeader} ${JSON.stringify(requestId)} does not match ${spec.requestIdPattern.source}`,
-    );
-  } else if (sent !== undefined && requestId !== sent) {
-    fail(
-      'response.request-id',
-      `${where}: sent ${spec.requestIdHeader} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`,
-    );
-  }
-  if (
-    error &&
-    sent === undefined &&
-    typeof error.request_id === 'string' &&
-    !spec.requestIdPattern.test(error.request_id)
-  ) {
-    fail(
-      'response.request-id',
-      `${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${spec.requestIdPattern.source}`,
-    );
-  }
-
-  if (exchange.status >= 400 && error) {
-    applicable.add('response.error-code').add('response.error-type').add('response.retryable');
-    const entry = typeof error.code === 'string' ? spec.contract.catalogue.get(error.code) : undefined;
-    if (entry?.type === 'rate_limit_error' || exchange.status === 429) {
-      if (error.retryable !== true)
-        fail(
-          'response.retryable',
-          `${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`,
-        );
-      const after = error.retry_after_seconds;
-      if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0))
-        fail(
-          'response.retryable',
-          `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`,
-        );
-    }
-  }
-
+  checkUniversalHeaders(spec, exchange, found);
+  checkRequestIds(spec, exchange, found);
+  checkRateLimitError(spec, exchange, found);
   for (const problem of rateLimitProblems(spec, exchange))
-    if (!failures.has('response.rate-limit-headers')) fail('response.rate-limit-headers', `${where}: ${problem}`);
-  if (exchange.status >= 200 && exchange.status < 300 && isList(exchange.body)) {
-    applicable.add('response.pagination');
-    for (const problem of paginationProblems(exchange, stateless)) fail('response.pagination', `${where}: ${problem}`);
-  }
-  if (error) {
-    applicable.add('response.error-fields');
-    for (const problem of errorFieldProblems(spec, exchange)) fail('response.error-fields', `${where}: ${problem}`);
-  }
+    if (!found.failed('response.rate-limit-headers')) found.fail('response.rate-limit-headers', `${where}: ${problem}`);
+  checkPaginationAndErrorFields(spec, exchange, found, stateless);
+  checkIdempotencyKeyEcho(spec, exchange, found);
+  checkWhatIsSaid(spec, exchange, found, stateless);
+  return found.verdicts(operationId, exchange.seq);
+}
 
-  const sentKey = exchange.request.idempotencyKey;
-  if (sentKey !== undefined) {
-    applicable.add('response.idempotency-key-echo');
-    const echoed = header(exchange, spec.idempotencyKeyHeader);
-    if (echoed !== sentKey && !failures.has('response.idempotency-key-echo'))
-      fail(
-        'response.idempotency-key-echo',
-        `${where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
-      );
-  }
-
-  // What an error field must say, and the mentions of what a stateful server holds: each where it applies.
+/** What an error field must say, and the mentions of what a stateful server holds: each where it applies. */
+function checkWhatIsSaid(spec: Spec, exchange: Exchange, found: Findings, stateless: boolean): void {
   const said: Array<[CheckId, string[] | undefined]> = [
     ['response.error-details', errorDetailProblems(spec, exchange)],
     ['response.mentions', stateless ? undefined : mentionProblems(spec, exchange)],
   ];
   for (const [check, problems] of said) {
-    if (problems) applicable.add(check);
-    for (const problem of problems ?? []) fail(check, `${where}: ${problem}`);
+    if (problems) found.applies(check);
+    for (const problem of problems ?? []) found.fail(check, `${found.where}: ${problem}`);
   }
+}
 
-  return [...new Set([...applicable, ...failures.keys()])].map((check) =>
-    responseVerdict(check, operationId, exchange.seq, failures.get(check) ?? []),
-  );
+/** Headers the contract requires on every response: also on statuses the operation does not document. */
+function checkUniversalHeaders(spec: Spec, exchange: Exchange, found: Findings): void {
+  const { where } = found;
+  for (const h of spec.universalHeaders) {
+    if (h.name.toLowerCase() === spec.requestIdHeader.toLowerCase()) continue;
+    const value = header(exchange, h.name);
+    const already = found.failures.get('response.rate-limit-headers')?.some((m) => m.includes(h.name)) ?? false;
+    if (already) continue;
+    if (value === undefined) found.fail('response.rate-limit-headers', `${where}: ${h.name} is missing`);
+    else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
+      found.fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
+  }
+}
+
+/** Request ids: generated ones have the documented form; a sent one comes back unchanged. */
+function checkRequestIds(spec: Spec, exchange: Exchange, found: Findings): void {
+  const { where } = found;
+  const name = spec.requestIdHeader;
+  const requestId = header(exchange, name);
+  const sent = exchange.request.requestId;
+  const pattern = spec.requestIdPattern;
+  if (requestId === undefined) {
+    if (!found.failures.get('response.request-id')?.length)
+      found.fail('response.request-id', `${where}: no ${name} header`);
+  } else if (sent === undefined && !pattern.test(requestId)) {
+    found.fail(
+      'response.request-id',
+      `${where}: ${name} ${JSON.stringify(requestId)} does not match ${pattern.source}`,
+    );
+  } else if (sent !== undefined && requestId !== sent) {
+    found.fail(
+      'response.request-id',
+      `${where}: sent ${name} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`,
+    );
+  }
+  const error = errorOf(exchange);
+  if (error && sent === undefined && typeof error.request_id === 'string' && !pattern.test(error.request_id)) {
+    found.fail(
+      'response.request-id',
+      `${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${pattern.source}`,
+    );
+  }
+}
+
+/** An error answer's code, type and retryable apply; a rate-limit error is retryable and says when. */
+function checkRateLimitError(spec: Spec, exchange: Exchange, found: Findings): void {
+  const error = errorOf(exchange);
+  if (exchange.status < 400 || !error) return;
+  const { where } = found;
+  found.applies('response.error-code', 'response.error-type', 'response.retryable');
+  const entry = typeof error.code === 'string' ? spec.contract.catalogue.get(error.code) : undefined;
+  if (entry?.type !== 'rate_limit_error' && exchange.status !== 429) return;
+  if (error.retryable !== true)
+    found.fail(
+      'response.retryable',
+      `${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`,
+    );
+  const after = error.retry_after_seconds;
+  if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0))
+    found.fail(
+      'response.retryable',
+      `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`,
+    );
+}
+
+/** A successful list's pagination, and an error body's fields, against what the contract says. */
+function checkPaginationAndErrorFields(spec: Spec, exchange: Exchange, found: Findings, stateless: boolean): void {
+  const { where } = found;
+  if (exchange.status >= 200 && exchange.status < 300 && isList(exchange.body)) {
+    found.applies('response.pagination');
+    for (const problem of paginationProblems(exchange, stateless))
+      found.fail('response.pagination', `${where}: ${problem}`);
+  }
+  if (errorOf(exchange)) {
+    found.applies('response.error-fields');
+    for (const problem of errorFieldProblems(spec, exchange))
+      found.fail('response.error-fields', `${where}: ${problem}`);
+  }
+}
+
+/** A sent Idempotency-Key comes back as it was sent. */
+function checkIdempotencyKeyEcho(spec: Spec, exchange: Exchange, found: Findings): void {
+  const sentKey = exchange.request.idempotencyKey;
+  if (sentKey === undefined) return;
+  found.applies('response.idempotency-key-echo');
+  const echoed = header(exchange, spec.idempotencyKeyHeader);
+  if (echoed !== sentKey && !found.failed('response.idempotency-key-echo'))
+    found.fail(
+      'response.idempotency-key-echo',
+      `${found.where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
+    );
 }

@@ -48,6 +48,8 @@ export interface Relayed {
   durationMs: number;
 }
 
+type Failure = { kind: TransportFailure; message: string };
+
 /** The target in origin form: as sent when it is a path; the path and query of an absolute URL (never another host). */
 export function originForm(url: string): string {
   if (url.startsWith('/') || !URL.canParse(url)) return url;
@@ -61,7 +63,7 @@ function withVia(headers: Record<string, string[]>): Record<string, string[]> {
   return headers;
 }
 
-function failureOf(error: unknown): { kind: TransportFailure; message: string } {
+function failureOf(error: unknown): Failure {
   const { code, message } = error as { code?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : String(error);
   return typeof code === 'string' && code.startsWith('HPE_')
@@ -108,11 +110,9 @@ function upstreamRequest(req: IncomingMessage, target: string, options: RelayOpt
   });
 }
 
-export function relay(req: IncomingMessage, res: ServerResponse, options: RelayOptions): Promise<Relayed> {
-  const target = originForm(req.url ?? '/');
-  const requestKept = new KeptBytes(options.maxRequestBytes, options.budget);
-  const responseKept = new KeptBytes(options.maxResponseBytes, options.budget);
-  const result: Relayed = {
+/** A relayed exchange before anything came back: no status, no body kept yet. */
+function pending(req: IncomingMessage, target: string): Relayed {
+  return {
     target,
     requestHeaders: toHeaders(req.rawHeaders),
     requestBody: 'too-large',
@@ -124,6 +124,53 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
     sentAt: performance.now(),
     durationMs: 0,
   };
+}
+
+/** How one exchange ends: with a failure (the client told, if it can be) or once the body is relayed. */
+interface Ending {
+  fail(failure: Failure): void;
+  finish(): void;
+}
+
+/** Relays the upstream's answer to the client as it comes, keeping a copy of its body in `result`. */
+function relayAnswer(
+  upstream: IncomingMessage,
+  res: ServerResponse,
+  result: Relayed,
+  kept: KeptBytes,
+  end: Ending,
+): void {
+  result.receivedAt = performance.now();
+  result.status = upstream.statusCode ?? 0;
+  result.headers = toHeaders(upstream.rawHeaders);
+  try {
+    res.sendDate = false;
+    for (const [name, values] of Object.entries(withVia(endToEnd(upstream.rawHeaders))))
+      res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+    res.writeHead(result.status, upstream.statusMessage);
+  } catch (error) {
+    end.fail({ kind: 'malformed', message: `the response cannot be relayed: ${(error as Error).message}` });
+    return;
+  }
+  upstream.on('error', (error) => end.fail(failureOf(error)));
+  upstream.on('aborted', () => end.fail({ kind: 'network', message: 'the upstream closed the connection mid-body' }));
+  upstream.pipe(res);
+  keepResponse(upstream, kept).then((body) => {
+    if (body instanceof Error)
+      result.failure ??= {
+        kind: 'malformed',
+        message: `the response body's Content-Encoding could not be decoded: ${body.message}`,
+      };
+    else result.body = body;
+    end.finish();
+  });
+}
+
+export function relay(req: IncomingMessage, res: ServerResponse, options: RelayOptions): Promise<Relayed> {
+  const target = originForm(req.url ?? '/');
+  const requestKept = new KeptBytes(options.maxRequestBytes, options.budget);
+  const responseKept = new KeptBytes(options.maxResponseBytes, options.budget);
+  const result = pending(req, target);
   return new Promise((resolve) => {
     let settled = false;
     const finish = () => {
@@ -137,7 +184,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
       resolve(result);
     };
     const up = upstreamRequest(req, target, options);
-    const fail = (failure: { kind: TransportFailure; message: string }) => {
+    const fail = (failure: Failure) => {
       if (settled) return;
       result.failure ??= failure;
       up.destroy();
@@ -153,32 +200,7 @@ export function relay(req: IncomingMessage, res: ServerResponse, options: RelayO
       options.timeoutMs,
     );
     up.on('error', (error) => fail(failureOf(error)));
-    up.on('response', (upstream) => answer(upstream));
-    const answer = (upstream: IncomingMessage) => {
-      result.receivedAt = performance.now();
-      result.status = upstream.statusCode ?? 0;
-      result.headers = toHeaders(upstream.rawHeaders);
-      try {
-        res.sendDate = false;
-        for (const [name, values] of Object.entries(withVia(endToEnd(upstream.rawHeaders))))
-          res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
-        res.writeHead(result.status, upstream.statusMessage);
-      } catch (error) {
-        return fail({ kind: 'malformed', message: `the response cannot be relayed: ${(error as Error).message}` });
-      }
-      upstream.on('error', (error) => fail(failureOf(error)));
-      upstream.on('aborted', () => fail({ kind: 'network', message: 'the upstream closed the connection mid-body' }));
-      upstream.pipe(res);
-      keepResponse(upstream, responseKept).then((body) => {
-        if (body instanceof Error)
-          result.failure ??= {
-            kind: 'malformed',
-            message: `the response body's Content-Encoding could not be decoded: ${body.message}`,
-          };
-        else result.body = body;
-        finish();
-      });
-    };
+    up.on('response', (upstream) => relayAnswer(upstream, res, result, responseKept, { fail, finish }));
     // The client hung up (mid-body or before the answer ended): stop reading the upstream.
     res.on('close', () => {
       if (res.writableFinished || settled) return;

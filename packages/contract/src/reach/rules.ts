@@ -76,7 +76,7 @@ export function ruleExtensions(spec: Spec): RuleRef[] {
   const found: RuleRef[] = [];
   const walk = (node: unknown, at: string, depth: number) => {
     if (depth > 40) return;
-    if (Array.isArray(node)) node.forEach((x, i) => walk(x, `${at}/${i}`, depth + 1));
+    if (Array.isArray(node)) for (const [i, x] of node.entries()) walk(x, `${at}/${i}`, depth + 1);
     else if (isObject(node))
       for (const [key, value] of Object.entries(node)) {
         const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;

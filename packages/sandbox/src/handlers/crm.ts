@@ -59,11 +59,11 @@ export const searchPeople: Handler = ({ team, body }) => {
     if (!['query', 'page', 'size'].includes(name))
       errors.push({ field: name, code: 'UNKNOWN_FIELD', message: `${name} is not a field of a people search` });
   }
-  let terms: string[] | null = null;
+  const terms = typeof body.query === 'string' ? searchTerms(body.query) : null;
   if (body.query !== undefined) {
     if (typeof body.query !== 'string')
       errors.push({ field: 'query', code: 'INVALID_REQUEST', message: 'query must be a string' });
-    else if ((terms = searchTerms(body.query)) === null)
+    else if (terms === null)
       errors.push({
         field: 'query',
         code: 'INVALID_SEARCH_QUERY',
@@ -104,15 +104,13 @@ export const updatePerson: Handler = ({ team, params, body, now }) => {
       if (!Array.isArray(value) || value.some((n) => typeof n !== 'string'))
         errors.push({ field: name, code: 'INVALID_REQUEST', message: 'phone_numbers must be an array of strings' });
       else
-        value.forEach(
-          (n: string, i) =>
-            E164.test(n) ||
+        for (const [i, n] of (value as string[]).entries())
+          if (!E164.test(n))
             errors.push({
               field: `phone_numbers[${i}]`,
               code: 'INVALID_PHONE_FORMAT',
               message: `phone_numbers[${i}] must be E.164`,
-            }),
-        );
+            });
     } else if (name === 'company_id') {
       if (value !== null && !team.companies.some((c) => c.id === value))
         errors.push({

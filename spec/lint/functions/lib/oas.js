@@ -296,10 +296,12 @@ export function walkSchema(schema, path, visit, seen = new WeakSet()) {
     for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...path, k, name], visit, seen);
   }
   for (const k of SCHEMA_LIST_KEYWORDS) {
-    if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
+    if (Array.isArray(schema[k]))
+      for (const [i, sub] of schema[k].entries()) walkSchema(sub, [...path, k, i], visit, seen);
   }
   for (const k of SCHEMA_KEYWORDS) {
-    if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...path, k, i], visit, seen));
+    if (Array.isArray(schema[k]))
+      for (const [i, sub] of schema[k].entries()) walkSchema(sub, [...path, k, i], visit, seen);
     else walkSchema(schema[k], [...path, k], visit, seen);
   }
 }
@@ -333,7 +335,8 @@ export function schemaHolders(doc) {
   const out = [];
   const parameters = (list, path) => {
     if (Array.isArray(list))
-      list.forEach((p, i) => holdersOf(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`, null, out));
+      for (const [i, p] of list.entries())
+        holdersOf(p, [...path, 'parameters', i], `parameter ${String(p?.name)}`, null, out);
   };
   const response = (r, path, label) => {
     holdersOf(r, path, label, 'writeOnly', out);
@@ -472,7 +475,7 @@ export function walkNodes(context, doc, visit) {
     if (node === null || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((v, i) => walk(v, [...path, i], false));
+      for (const [i, v] of node.entries()) walk(v, [...path, i], false);
       return;
     }
     const raw = rawAt(context, path);

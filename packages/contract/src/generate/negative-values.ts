@@ -1,0 +1,68 @@
+// The values the negatives generator breaks a request with: made-up ids and numbers that are
+// recognisable in server logs and unlikely to exist, phone numbers out of E.164, a value outside
+// an enum or a pattern, and the copy of a body with one value changed.
+import { fieldName as fieldNameOf } from '@svc/spec-runtime';
+
+/** The made-up values: recognisable in server logs, unlikely to exist. */
+export const UNKNOWN_SUFFIX = '0svcContract404';
+export const UNKNOWN_VALUE = 'svc-contract-unknown-404';
+export const UNUSED_PHONE = '+15550000001';
+export const WRONG_PREFIX = 'zzz-0svcContract';
+const NON_MATCHING = ['!!!', '-', ' ', '', '§'];
+/** JSON cut short: no server can parse it, so even a write method cannot execute anything. */
+export const MALFORMED_BODY = '{"svc_contract": ';
+
+export type Path = Array<string | number>;
+
+const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+export const REMOVED = Symbol('removed');
+
+/** A copy of `root` with the value at `path` set to `value` (REMOVED: deleted). */
+export function setAt(root: unknown, path: Path, value: unknown): unknown {
+  const copy = clone(root) as Record<string | number, unknown>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  const key = path[path.length - 1] as string | number;
+  if (value === REMOVED) delete node[key];
+  else node[key] = value;
+  return copy;
+}
+
+/** `options[0].label`: spec-runtime's name of a field, as its violations say it. */
+export const fieldName = (path: Path) => fieldNameOf(path.map(String));
+
+/** A value as a case's label shows it: long ones cut, with their length. */
+export function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40
+    ? `${text.slice(0, 30)}…(${typeof value === 'string' ? value.length : text.length} chars)`
+    : text;
+}
+
+/** Phone numbers that are not E.164, made from a valid one: no +, spaces, dashes. */
+export function phoneVariants(valid: string): string[] {
+  const digits = valid.replace(/^\+/, '');
+  return [
+    digits,
+    `+${digits.slice(0, 1)} ${digits.slice(1, 4)} ${digits.slice(4)}`,
+    `+${digits.slice(0, 1)}-${digits.slice(1, 4)}-${digits.slice(4)}`,
+  ];
+}
+
+/** A value outside the enum, in the enum's own case (so only membership is wrong). */
+export function invalidEnumValue(values: unknown[]): string {
+  const lower = values.every((v) => typeof v === 'string' && v === v.toLowerCase());
+  return lower ? 'svc_contract_not_in_enum' : 'SVC_CONTRACT_NOT_IN_ENUM';
+}
+
+/** A short string the pattern refuses, if one of ours does (none for a pattern that is not valid here). */
+export function nonMatching(pattern: string): string | undefined {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+  return NON_MATCHING.find((candidate) => !re.test(candidate));
+}

@@ -1,0 +1,101 @@
+// Negative cases of one value of the body, at any depth, one function per kind of negative: a
+// phone number out of E.164, a value outside its enum, a number out of range, a string too short
+// or too long, an id of the wrong prefix or of no resource, a string outside its pattern.
+import { deref, idPrefixes, type JsonObject } from '@svc/spec-runtime';
+import { constraintId } from './constraints.js';
+import type { NegativeContext } from './negative-context.js';
+import {
+  fieldName,
+  invalidEnumValue,
+  nonMatching,
+  type Path,
+  phoneVariants,
+  preview,
+  UNKNOWN_SUFFIX,
+  WRONG_PREFIX,
+} from './negative-values.js';
+import { isPhone } from './schema.js';
+
+/** One field of the body, as its schema `s` (dereferenced) allows breaking it. */
+interface Field {
+  at: string;
+  path: Path;
+  s: JsonObject;
+}
+
+export function valueNegatives(ctx: NegativeContext, value: unknown, schema: JsonObject, path: Path): void {
+  const field: Field = { at: fieldName(path), path, s: deref(ctx.spec.contract, schema) };
+  // A phone number or an enum value is wrong in one way only: its format or its membership.
+  if (isPhone(ctx.spec, field.s)) phoneNegatives(ctx, field, value);
+  else if (Array.isArray(field.s.enum)) enumNegative(ctx, field, field.s.enum);
+  else otherValueNegatives(ctx, field, value);
+}
+
+function otherValueNegatives(ctx: NegativeContext, field: Field, value: unknown): void {
+  rangeNegatives(ctx, field, value);
+  lengthNegatives(ctx, field);
+  if (idPrefixes(field.s).length > 0 && typeof value === 'string') idNegatives(ctx, field, value);
+  else if (typeof field.s.pattern === 'string' && typeof value === 'string')
+    patternNegative(ctx, field, field.s.pattern);
+}
+
+function phoneNegatives(ctx: NegativeContext, { at, path }: Field, value: unknown): void {
+  for (const bad of phoneVariants(typeof value === 'string' ? value : ctx.phoneExample))
+    ctx.push('negative.phone-format', `body ${at}=${preview(bad)}`, ctx.withBodyAt(path, bad));
+}
+
+function enumNegative(ctx: NegativeContext, { at, path }: Field, values: unknown[]): void {
+  ctx.push('negative.enum', `body ${at}=${invalidEnumValue(values)}`, ctx.withBodyAt(path, invalidEnumValue(values)));
+}
+
+/** A number outside its documented range, at any depth (business hours' times). */
+function rangeNegatives(ctx: NegativeContext, { at, path, s }: Field, value: unknown): void {
+  for (const [keyword, step] of [
+    ['minimum', -1],
+    ['maximum', 1],
+  ] as const) {
+    const limit = s[keyword];
+    if (typeof limit === 'number' && typeof value === 'number')
+      ctx.push('negative.out-of-range', `body ${at}=${limit + step}`, ctx.withBodyAt(path, limit + step), {
+        constraint: constraintId('body', at, keyword, limit),
+      });
+  }
+}
+
+/** A string one character shorter than its minimum, and one longer than its maximum. */
+function lengthNegatives(ctx: NegativeContext, { at, path, s }: Field): void {
+  if (typeof s.minLength === 'number' && s.minLength > 0)
+    ctx.push(
+      'negative.too-long',
+      `body ${at} of ${s.minLength - 1} characters`,
+      ctx.withBodyAt(path, 'x'.repeat(s.minLength - 1)),
+      { constraint: constraintId('body', at, 'minLength', s.minLength) },
+    );
+  if (typeof s.maxLength === 'number')
+    ctx.push(
+      'negative.too-long',
+      `body ${at} of ${s.maxLength + 1} characters`,
+      ctx.withBodyAt(path, 'x'.repeat(s.maxLength + 1)),
+      { constraint: constraintId('body', at, 'maxLength', s.maxLength) },
+    );
+}
+
+/** An id of a prefix no resource has, and (for a top-level id) one of the right prefix that names nothing. */
+function idNegatives(ctx: NegativeContext, { at, path, s }: Field, value: string): void {
+  ctx.push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, ctx.withBodyAt(path, WRONG_PREFIX));
+  const prefix = idPrefixes(s).find((p) => value.startsWith(p));
+  const listed = ctx.op.codesByStatus.get(404);
+  // Only a top-level id names the resource the operation's 404 is about; what an unknown id
+  // inside a collection (a calendar of a receptionist) gets is not shown.
+  if (prefix && listed && listed.size > 0 && path.length === 1) {
+    const unknown = `${prefix}${UNKNOWN_SUFFIX}`;
+    ctx.push('negative.unknown-id', `body ${at}=${unknown}`, ctx.withBodyAt(path, unknown), {
+      expected: { status: 404, codes: [...listed], why: `no ${at} ${unknown}` },
+    });
+  }
+}
+
+function patternNegative(ctx: NegativeContext, { at, path }: Field, pattern: string): void {
+  const bad = nonMatching(pattern);
+  if (bad !== undefined) ctx.push('negative.pattern', `body ${at}=${preview(bad)}`, ctx.withBodyAt(path, bad));
+}
