@@ -2,14 +2,9 @@
 // packages/*/src and apps/*/src, at most 60 names exported from each published package's root
 // entry (generated types aside: names declared in a `generated/` folder), and every file the
 // concern table of ARCHITECTURE.md names exists. Uses the TypeScript compiler API. Exits 1 on a
-// breach; `--list` prints every function over the limit and every package's count even when allowed.
+// breach, with no exceptions; `--list` also prints every package's count.
 //
 //   node scripts/source-shape.mjs [--list]
-//
-// ALLOWED_LONG names, as `file:function`, the long functions known and left to changes under way
-// (the contract suite's scenarios and the fixtures' discovery are being shrunk): printed with
-// --list, not failed. Any other function over the limit fails. An entry that no longer names a
-// long function is reported, so that the list only shrinks.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -17,15 +12,6 @@ import { publishedPackages, root } from './published-packages.mjs';
 
 const MAX_FUNCTION_LINES = 80;
 const MAX_ROOT_EXPORTS = 60;
-const ALLOWED_LONG = new Set([
-  'packages/contract/src/suite/operation-checks.ts:operationChecks',
-  'packages/contract/src/suite/custom-fields.contract.ts:scenarios',
-  'packages/contract/src/suite/threads.contract.ts:scenarios',
-  'packages/contract/src/suite/ai-receptionist.contract.ts:scenarios',
-  'packages/contract/src/suite/dialer-queues.contract.ts:scenarios',
-  'packages/contract/src/suite/conversations.contract.ts:scenarios',
-  'packages/contract/src/fixtures.ts:discover',
-]);
 const list = process.argv.includes('--list');
 
 function* sourceFiles(dir) {
@@ -71,7 +57,7 @@ function longFunctions() {
         const file = relative(root, path);
         for (const fn of functionLengths(path))
           if (fn.lines > MAX_FUNCTION_LINES)
-            long.push({ file, ...fn, allowed: ALLOWED_LONG.has(`${file}:${fn.name}`) });
+            long.push({ file, ...fn });
       }
     }
   }
@@ -143,15 +129,9 @@ for (const missing of missingFromArchitecture()) {
 }
 const long = longFunctions();
 for (const fn of long) {
-  if (!fn.allowed) failed = true;
-  if (!fn.allowed || list)
-    console.log(`${fn.allowed ? 'allowed' : 'TOO LONG'}  ${fn.lines} lines  ${fn.file}:${fn.line} ${fn.name}`);
+  failed = true;
+  console.log(`TOO LONG  ${fn.lines} lines  ${fn.file}:${fn.line} ${fn.name}`);
 }
-for (const entry of ALLOWED_LONG)
-  if (!long.some((fn) => `${fn.file}:${fn.name}` === entry))
-    console.log(
-      `stale  ${entry} names no function over ${MAX_FUNCTION_LINES} lines any more: remove it from ALLOWED_LONG`,
-    );
 for (const { dir, manifest } of publishedPackages()) {
   const names = rootExports(dir, manifest);
   if (names === undefined) continue;
@@ -165,7 +145,6 @@ if (failed) {
   );
   process.exit(1);
 }
-const allowed = long.length > 0 ? ` (but the ${long.length} allowed in ALLOWED_LONG)` : '';
 console.log(
-  `source-shape: every function within ${MAX_FUNCTION_LINES} lines${allowed}, every root entry within ${MAX_ROOT_EXPORTS} names, every file ARCHITECTURE.md names exists.`,
+  `source-shape: every function within ${MAX_FUNCTION_LINES} lines, every root entry within ${MAX_ROOT_EXPORTS} names, every file ARCHITECTURE.md names exists.`,
 );
