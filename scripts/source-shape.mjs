@@ -55,9 +55,7 @@ function longFunctions() {
       if (!statSync(join(root, group, name)).isDirectory() || !safeIsDir(src)) continue;
       for (const path of sourceFiles(src)) {
         const file = relative(root, path);
-        for (const fn of functionLengths(path))
-          if (fn.lines > MAX_FUNCTION_LINES)
-            long.push({ file, ...fn });
+        for (const fn of functionLengths(path)) if (fn.lines > MAX_FUNCTION_LINES) long.push({ file, ...fn });
       }
     }
   }
