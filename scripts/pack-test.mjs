@@ -206,7 +206,10 @@ const svcDependencies = (dir) =>
 const projectInstalling = (wanted) =>
   [...projects.values()].find((p) => p.installed.join(' ') === [...wanted].sort().join(' '))?.dir;
 
-await step(
+// npm spends much of an install waiting on the disk and the registry's cache, on one core: the
+// README projects install while the contract-alone project does, and the consumer's compiler is
+// installed and run while the installed sandbox and CLI are checked.
+const installing = step(
   'install',
   "every README's install command, as written, in an empty project",
   ['outside', 'pack'],
@@ -280,6 +283,7 @@ await step(
     return `${(folderBytes(join(alone, 'node_modules')) / 1e6).toFixed(1)} MB in node_modules, ${packageCount} packages`;
   },
 );
+await installing;
 
 // Issue 26: every published package installed together into an empty project fits in 12 MB.
 const FOOTPRINT_LIMIT_BYTES = 12e6;
@@ -402,7 +406,7 @@ const TSCONFIG = {
   files: ['consumer.ts'],
 };
 
-await step(
+const typeChecking = step(
   'tsc',
   'tsc: the consumer type-checks and compiles (client and types only, strict, NodeNext, skipLibCheck off)',
   ['install'],
@@ -454,6 +458,18 @@ await step('sandbox', 'svc-sandbox (installed bin) starts and prints its demo ke
   return sandboxUrl;
 });
 
+await step('help', 'svc-contract --help and --version (installed bin)', ['install'], async () => {
+  const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: everything() }), 'svc-contract --help');
+  expectMatch(help.stdout, /^Usage: svc-contract \[options\]/, 'usage');
+  expectMatch(help.stdout, /--base-url <url>/, 'usage');
+  const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: everything() }), 'svc-contract --version');
+  const expected = packages.find((p) => p.manifest.name === '@svc/contract')?.manifest.version;
+  if (version.stdout.trim() !== expected)
+    throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
+  return `version ${expected}`;
+});
+
+await typeChecking;
 await step(
   'consumer',
   'the consumer runs against the sandbox (create, read, typed 404)',
@@ -473,17 +489,6 @@ await step(
     return result.stdout.trim().split('\n')[0];
   },
 );
-
-await step('help', 'svc-contract --help and --version (installed bin)', ['install'], async () => {
-  const help = ok(await run(bin('svc-contract'), ['--help'], { cwd: everything() }), 'svc-contract --help');
-  expectMatch(help.stdout, /^Usage: svc-contract \[options\]/, 'usage');
-  expectMatch(help.stdout, /--base-url <url>/, 'usage');
-  const version = ok(await run(bin('svc-contract'), ['--version'], { cwd: everything() }), 'svc-contract --version');
-  const expected = packages.find((p) => p.manifest.name === '@svc/contract')?.manifest.version;
-  if (version.stdout.trim() !== expected)
-    throw new Error(`--version printed ${version.stdout.trim()}, expected ${expected}`);
-  return `version ${expected}`;
-});
 
 await step('contract', 'svc-contract checks the sandbox (threads, writes allowed)', ['sandbox'], async () => {
   const output = join(work, 'contract-report');

@@ -8,5 +8,10 @@ export default defineConfig({
     // The CLI tests spawn Node scripts and the rule tests load Spectral: seconds each when idle.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The files of the one worker share the modules they import (vitest, Spectral, Redocly, Ajv),
+    // each loaded once rather than once per file: measured on an idle 2-core machine, 16.5 s and
+    // 20.9 s of CPU instead of 23.4 s and 30.4 s. Each file builds its own Spectral instance,
+    // validators and fixtures; nothing is mocked.
+    isolate: false,
   },
 });

@@ -8,5 +8,10 @@ export default defineConfig({
     // slow machine. See 'Tests on a busy machine' in CONTRIBUTING.md.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The files of the one worker share the modules they import (vitest, the kernel's source and
+    // the contract it loads), each loaded once rather than once per file: measured on a loaded
+    // machine, 29.6 s and 8 s of CPU instead of 66.5 s and 15.8 s. Each file builds the pipelines
+    // and servers it tests; fake timers and the one spy are restored by the file that sets them.
+    isolate: false,
   },
 });

@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+/** A blocking spawn cannot be ended by the test's own limit, so it carries its own: long enough for
+ * a start-up on a loaded 2-core machine (15 s was not: two such starts met 120 s under load), short
+ * enough that two of them end a hang within the test's limit (vitest.config.ts). */
+const SPAWN_LIMIT_MS = 50_000;
 
 function requireBuild() {
   if (!existsSync(cli))
@@ -42,7 +46,7 @@ it('reads its port from --port, else SVC_SANDBOX_PORT, else PORT, and says so in
   try {
     const sources: Record<string, string>[] = [{ PORT: held }, { SVC_SANDBOX_PORT: held, PORT: 'not-read' }];
     for (const vars of sources) {
-      const run = spawnSync(process.execPath, [cli], { encoding: 'utf8', env: env(vars), timeout: 15_000 });
+      const run = spawnSync(process.execPath, [cli], { encoding: 'utf8', env: env(vars), timeout: SPAWN_LIMIT_MS });
       expect(run.stderr, JSON.stringify(vars)).toContain(`port ${held} on 127.0.0.1 is already in use`);
     }
   } finally {
@@ -110,7 +114,10 @@ it('explains a busy port and suggests --port, without a stack trace', async () =
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   const port = (holder.address() as { port: number }).port;
   try {
-    const run = spawnSync(process.execPath, [cli, '--port', String(port)], { encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(process.execPath, [cli, '--port', String(port)], {
+      encoding: 'utf8',
+      timeout: SPAWN_LIMIT_MS,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
     expect(run.stderr).toContain(`--port ${port + 1}`);

@@ -30,8 +30,12 @@ export interface HostileUpstream {
   close(): Promise<void>;
 }
 
-/** 1 GiB, sent by /gib in 1 MiB chunks of zeros. */
-export const GIB = 1024 ** 3;
+/**
+ * 64 MiB, sent by /large in 1 MiB chunks of zeros: 1024 times the checking cap of the proxy under
+ * test, 4 times the proxy's old 16 MiB limit and 6 times the default cap, so a relay that keeps or
+ * checks the body whole fails as it would on 1 GiB (the hostile benchmark relays 1 GiB).
+ */
+export const LARGE_ANSWER_BYTES = 64 * 1024 ** 2;
 /** Zeros expanded by /bomb: 64 MiB behind a gzip answer of about 64 KB. */
 export const BOMB_BYTES = 64 * 1024 ** 2;
 
@@ -61,11 +65,11 @@ export async function hostileUpstream(): Promise<HostileUpstream> {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
       return;
     }
-    if (path === '/gib') {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(GIB) });
+    if (path === '/large') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LARGE_ANSWER_BYTES) });
       let sent = 0;
       const more = () => {
-        while (sent < GIB) {
+        while (sent < LARGE_ANSWER_BYTES) {
           sent += megabyte.length;
           if (!res.write(megabyte)) return;
         }
