@@ -6,9 +6,10 @@ import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
 import { readEachFixture } from './each-fixture.js';
-import type { CheckContext } from './harness.js';
+import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
-import { expectReplays, ok } from './support.js';
+import { errorsOf, unless } from './problems.js';
+import { ok, type Repeats, replayProblems, sendRepeats } from './support.js';
 
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
@@ -59,73 +60,133 @@ operationChecks('addConversationItemTags', {
   // Success depends on whether the tag is already there: tags.add-remove handles that state.
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(t, f).id }, body: { tags: [tagOf(t, f)] } }),
-  scenarios: (op, scenario) => {
-    scenario('tags.add-remove', async (t) => {
-      const f = await t.fixtures();
-      const item = anItem(t, f).id;
-      const tag = tagOf(t, f);
-      // With every header each documents (a request id, an idempotency key), fresh per request.
-      let n = 0;
-      const headers = (id: string) => documentedHeaders(t.op(id), `${t.config.runId}-tags-${++n}`);
-      const add = (): Promise<Exchange> =>
-        t.call(
-          { params: { id: item }, body: { tags: [tag] } },
-          headers('addConversationItemTags'),
-          'addConversationItemTags',
-        );
-      const remove = (): Promise<Exchange> =>
-        t.call({ params: { id: item, tag } }, headers('removeConversationItemTag'), 'removeConversationItemTag');
-      const removeOp = t.op('removeConversationItemTag');
+});
 
-      let first = await add();
-      // Already on the item (the seed's own tag, or a run that stopped half-way): take it off first.
-      const wasThere = first.status === 409;
-      if (wasThere) {
-        const cleared = await remove();
-        if (
-          !t.expect(
-            ok(cleared),
-            `the tag ${tag} was already on ${item} and removing it gave ${cleared.status}`,
-            cleared,
-          )
-        )
-          return;
-        first = await add();
-      }
-      if (!t.expect(ok(first), `adding ${tag} to ${item}: expected 2xx, got ${first.status}`, first)) return;
-      const fewest = op.requestBody
-        ? propertiesOf(t.spec.contract, deref(t.spec.contract, t.spec.resolve(op.requestBody.schemaPointer))).tags
-            ?.minItems
-        : undefined;
-      if (fewest === 1) t.pass('a single tag', { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' });
-      t.expectError(
-        await add(),
-        { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` },
-        'adding the same tag again',
-      );
-      const removed = await remove();
-      t.expect(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed);
-      t.expectError(await remove(), listedCode(t.spec, removeOp, 'TAG_NOT_FOUND'), 'removing it again');
-      // Leave the item as it was found.
-      if (wasThere) t.expect(ok(await add()), `restoring ${tag} on ${item} failed`);
-    });
-  },
+/** A tag's round trip on an item: added, added again, removed, removed again (and put back if it was there). */
+interface TagRoundTrip {
+  item: string;
+  tag: string;
+  /** The tag was already on the item (the seed's own tag, or a run that stopped half-way): taken off first. */
+  cleared?: Exchange;
+  added: Exchange;
+  /** Sent only once the tag was added. */
+  addedAgain?: Exchange;
+  removed?: Exchange;
+  removedAgain?: Exchange;
+  restored?: Exchange;
+  /** The body's tags take a single tag (minItems 1): the add exercised that bound from inside. */
+  single: boolean;
+}
+
+function takesSingleTag(t: CheckContext): boolean {
+  const op = t.op('addConversationItemTags');
+  if (!op.requestBody) return false;
+  const body = deref(t.spec.contract, t.spec.resolve(op.requestBody.schemaPointer));
+  return propertiesOf(t.spec.contract, body).tags?.minItems === 1;
+}
+
+async function tagRoundTrip(t: CheckContext): Promise<TagRoundTrip> {
+  const f = await t.fixtures();
+  const item = anItem(t, f).id;
+  const tag = tagOf(t, f);
+  // With every header each documents (a request id, an idempotency key), fresh per request.
+  let n = 0;
+  const headers = (id: string) => documentedHeaders(t.op(id), `${t.config.runId}-tags-${++n}`);
+  const add = () =>
+    t.call(
+      { params: { id: item }, body: { tags: [tag] } },
+      headers('addConversationItemTags'),
+      'addConversationItemTags',
+    );
+  const remove = () =>
+    t.call({ params: { id: item, tag } }, headers('removeConversationItemTag'), 'removeConversationItemTag');
+  const base = { item, tag, single: takesSingleTag(t) };
+  let added = await add();
+  let cleared: Exchange | undefined;
+  if (added.status === 409) {
+    cleared = await remove();
+    if (!ok(cleared)) return { ...base, cleared, added };
+    added = await add();
+  }
+  const wasThere = cleared ? { cleared } : {};
+  if (!ok(added)) return { ...base, ...wasThere, added };
+  const addedAgain = await add();
+  const removed = await remove();
+  const removedAgain = await remove();
+  // Leave the item as it was found.
+  const restored = cleared ? await add() : undefined;
+  return { ...base, ...wasThere, added, addedAgain, removed, removedAgain, ...(restored ? { restored } : {}) };
+}
+
+function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
+  const { item, tag, cleared, added, addedAgain, removed, removedAgain, restored } = s;
+  if (cleared && !ok(cleared))
+    return [
+      { message: `the tag ${tag} was already on ${item} and removing it gave ${cleared.status}`, exchange: cleared },
+    ];
+  if (!ok(added) || !addedAgain || !removed || !removedAgain)
+    return [{ message: `adding ${tag} to ${item}: expected 2xx, got ${added.status}`, exchange: added }];
+  const op = t.op('addConversationItemTags');
+  const conflict = { status: 409, codes: ownCodes(t.spec, op, 409), why: `${tag} is already on ${item}` };
+  return [
+    ...errorsOf(addedAgain, conflict, 'adding the same tag again'),
+    ...unless(ok(removed), `removing ${tag} from ${item}: expected 2xx, got ${removed.status}`, removed),
+    ...errorsOf(
+      removedAgain,
+      listedCode(t.spec, t.op('removeConversationItemTag'), 'TAG_NOT_FOUND'),
+      'removing it again',
+    ),
+    ...(restored ? unless(ok(restored), `restoring ${tag} on ${item} failed`, restored) : []),
+  ];
+}
+
+/** The single tag added counts as the minItems bound exercised from inside, however the rest went. */
+function singleTagHeld({ single, cleared, added }: TagRoundTrip): Held[] {
+  if (!single || (cleared && !ok(cleared)) || !ok(added)) return [];
+  return [{ detail: 'a single tag', constraint: { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' } }];
+}
+
+// Adding a tag, then again (409: already there), removing it, then again (TAG_NOT_FOUND).
+rule({
+  id: 'tags.add-remove',
+  ...statefulWrite('addConversationItemTags'),
+  requests: tagRoundTrip,
+  problems: tagRoundTripProblems,
+  held: singleTagHeld,
 });
 
 operationChecks('removeConversationItemTag', {
   success: false,
   baseline: (t, f) => ({ params: { id: anItem(t, f).id, tag: tagOf(t, f) } }),
-  scenarios: (op, scenario) => {
-    // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
-    scenario({ id: 'idempotency.replay', variant: op.method }, async (t) => {
-      const item = anItem(t, await t.fixtures()).id;
-      const tag = `svc-contract-${t.config.runId}-replay`;
-      const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
-      if (!t.expect(ok(added), `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, added))
-        return;
-      await expectReplays(t, `${op.method} the tag ${tag}`, (idempotencyKey) =>
-        t.call({ params: { id: item, tag } }, { idempotencyKey }),
-      );
-    });
+});
+
+interface TagReplay {
+  item: string;
+  tag: string;
+  added: Exchange;
+  replayed: string;
+  repeats?: Repeats;
+}
+
+// Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
+const { method } = contractOperation('removeConversationItemTag');
+rule({
+  id: 'idempotency.replay',
+  ...statefulWrite('removeConversationItemTag', method),
+  requests: async (t): Promise<TagReplay> => {
+    const item = anItem(t, await t.fixtures()).id;
+    const tag = `svc-contract-${t.config.runId}-replay`;
+    const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+    const replayed = t.spec.idempotencyReplayedHeader;
+    if (!ok(added)) return { item, tag, added, replayed };
+    const repeats = await sendRepeats(t, `${method} the tag ${tag}`, 'replay', (idempotencyKey) =>
+      t.call({ params: { id: item, tag } }, { idempotencyKey }),
+    );
+    return { item, tag, added, replayed, repeats };
   },
+  problems: ({ item, tag, added, replayed, repeats }) =>
+    repeats
+      ? replayProblems(repeats, replayed)
+      : [{ message: `adding the probe tag ${tag} to ${item}: expected 2xx, got ${added.status}`, exchange: added }],
+  passed: ({ repeats }) => (repeats ? `${repeats.what}: 3 repeats replayed` : undefined),
 });

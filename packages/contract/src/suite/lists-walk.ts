@@ -12,7 +12,7 @@ import { LINE_FORBIDDEN } from '../checks/readings.js';
 import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
-import type { CheckContext, Problem } from './harness.js';
+import type { CheckContext, Held, Problem } from './harness.js';
 
 /** The small page size of the walk: pages of two show gaps and duplicates between pages. */
 const SMALL = 2;
@@ -74,6 +74,8 @@ export interface Walks {
   whole: Walk;
   /** The same list narrowed to each line of the team (its line filter), where it has one. */
   lines?: Array<{ line: string; walks: Walks }>;
+  /** The lines no key of the run may use (the run key refused, no line-limited key listing them): not walked. */
+  unwalked?: string[];
 }
 
 /** Walks the list at the largest size, then at a small one (larger when the list needs more than MAX_PAGES). */
@@ -86,12 +88,13 @@ async function walkBoth(t: CheckContext, base: OpRequest, names: { page: string;
 
 /**
  * The list narrowed to each line, with the run's key or, where that is refused the line, a
- * line-limited key of the config listing it; a line no key may use is said, as a pass detail.
+ * line-limited key of the config listing it; a line no key may use is kept apart (unwalked).
  */
 async function walkEachLine(t: CheckContext, op: Operation, base: OpRequest, names: { page: string; size: string }) {
   const filter = op.parameters.find((p) => p.in === 'query' && !p.required && isPhone(t.spec, p.schema))?.name;
   if (!filter || base.query?.[filter] !== undefined) return undefined;
   const lines: Array<{ line: string; walks: Walks }> = [];
+  const unwalked: string[] = [];
   for (const line of (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20)) {
     const narrowed = { ...base, query: { ...base.query, [filter]: line } };
     let walks = await walkBoth(t, narrowed, names);
@@ -100,22 +103,29 @@ async function walkEachLine(t: CheckContext, op: Operation, base: OpRequest, nam
     if (refused) {
       const key = t.config.config.keys.find((k) => k.kind === 'line-limited' && (k.lines ?? []).includes(line));
       if (!key) {
-        t.pass(`${filter}=${line}: no key allowed on it (the run key is refused ${LINE_FORBIDDEN}), not walked`);
+        unwalked.push(`${filter}=${line}`);
         continue;
       }
       walks = await walkBoth(t, narrowed, names, { auth: { kind: 'key', key: key.key } });
     }
     lines.push({ line, walks });
   }
-  return lines;
+  return { lines, unwalked };
 }
 
 /** The whole list at two sizes, then narrowed to each line where it takes a line filter. */
 export async function walkList(t: CheckContext, op: Operation, base: OpRequest): Promise<Walks> {
   const names = pagingOf(t.spec, op);
   if (!names) return t.skip('not a paged list');
-  const lines = await walkEachLine(t, op, base, names);
-  return { ...(await walkBoth(t, base, names)), ...(lines ? { lines } : {}) };
+  const narrowed = await walkEachLine(t, op, base, names);
+  return { ...(await walkBoth(t, base, names)), ...(narrowed ?? {}) };
+}
+
+/** A line no key may use is said, as a pass beside whatever the walks found (Rule.held), not failed. */
+export function unwalkedLines({ unwalked = [] }: Walks): Held[] {
+  return unwalked.map((filtered) => ({
+    detail: `${filtered}: no key allowed on it (the run key is refused ${LINE_FORBIDDEN}), not walked`,
+  }));
 }
 
 /** Entries compared as values, whatever their key order. */

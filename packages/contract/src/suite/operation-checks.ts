@@ -8,8 +8,8 @@ import { LINE_FORBIDDEN } from '../checks/readings.js';
 import { errorCode } from '../http/exchange.js';
 import { eachLineProblems, linePathParameter, readEachLine } from './each-line.js';
 import { explore, exploreProblems } from './explore-inputs.js';
-import { rule, scenarioOf } from './harness.js';
-import { listProblems, pagingOf, walkList } from './lists-walk.js';
+import { rule } from './harness.js';
+import { listProblems, pagingOf, unwalkedLines, walkList } from './lists-walk.js';
 import {
   authenticationRules,
   insufficientScopeRule,
@@ -88,12 +88,13 @@ function readReachRules(u: OperationUnderTest): void {
       needs: { stateful: true },
       requests: async (t) => walkList(t, op, await u.baseline(t)),
       problems: listProblems,
+      held: unwalkedLines,
       passed: ({ small, whole }) =>
         `walked at size ${whole.size} (${whole.pages.length} page) and ${small.size} (${small.pages.length} pages)`,
     });
 }
 
-/** Declares the generated checks of one operation, in the order the runner runs them, then its scenarios. */
+/** Declares the generated checks of one operation, in the order the runner runs them (its scenarios are rule() entries after it). */
 export function operationChecks(operationId: string, plan: OperationPlan): void {
   if (plan.withheld) withheld.set(operationId, plan.withheld);
   const u = operationUnderTest(operationId, plan);
@@ -108,5 +109,4 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   lineForbiddenRule(u);
   boundaryRule(u);
   negativeRules(u);
-  plan.scenarios?.(u.op, scenarioOf(u.op));
 }
