@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
 import { loadSpec } from '../src/spec.js';
-import { statefulWrite } from '../src/suite/harness.js';
+import * as harness from '../src/suite/harness.js';
+import { CheckContext, statefulWrite } from '../src/suite/harness.js';
+import { unwalkedLines, type Walks } from '../src/suite/lists-walk.js';
 import { errorsOf, statusIs, unless } from '../src/suite/problems.js';
 import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/suite/support.js';
 
@@ -93,5 +95,37 @@ describe('a scenario written as a rule', () => {
       needs: { writes: true, stateful: true },
     });
     expect(() => statefulWrite('noSuchOperation')).toThrow('The contract has no operation noSuchOperation.');
+  });
+});
+
+describe('one way to write a check', () => {
+  it('the harness declares checks only through rule(): no scenario() or check() beside it', () => {
+    expect(Object.keys(harness).sort()).toEqual([
+      'CheckContext',
+      'contractOperation',
+      'encodePath',
+      'registeredChecks',
+      'rule',
+      'statefulWrite',
+    ]);
+  });
+
+  it('a check context sends, reads fixtures and skips: it passes and fails nothing itself', () => {
+    const own = Object.getOwnPropertyNames(CheckContext.prototype).sort();
+    expect(own).toEqual(['call', 'config', 'constructor', 'fixtures', 'op', 'record', 'send', 'skip', 'spec']);
+  });
+});
+
+describe('lists.walk on a line no key may use', () => {
+  it('names the line as a pass beside whatever the walks found, not walked', () => {
+    const walk = { size: 2, pages: [] };
+    const walks: Walks = { small: walk, whole: walk, unwalked: ['svc_number=+15550100003'] };
+    expect(unwalkedLines(walks)).toEqual([
+      {
+        detail:
+          'svc_number=+15550100003: no key allowed on it (the run key is refused SVC_NUMBER_FORBIDDEN), not walked',
+      },
+    ]);
+    expect(unwalkedLines({ small: walk, whole: walk })).toEqual([]);
   });
 });

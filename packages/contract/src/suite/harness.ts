@@ -1,13 +1,13 @@
 // How the suite's files declare checks: each `rule()` adds one check of one operation to the
-// registry (through `check()`, beneath it), in the order the files declare them; the runner
+// registry, in the order the files declare them (the only way a check is written); the runner
 // (runner.ts) runs them in that order. A rule's requests talk to the server through its
 // CheckContext (every response is also checked by the recorder) and its problems are judged by
-// verdict.ts, which decides what they make.
+// verdict.ts, the only place that turns them into outcomes.
 import type { Operation } from '@svc/spec-runtime';
 import type { CheckId } from '../checks/catalogue.js';
-import { type Expected, errorProblems, type OpRequest } from '../checks/expect.js';
+import type { OpRequest } from '../checks/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
-import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
+import type { ApiRequest, Exchange } from '../http/exchange.js';
 import type { CheckOutcome, SkipKind } from '../model.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
@@ -39,11 +39,6 @@ export interface RegisteredCheck extends Where {
 }
 
 const registry: RegisteredCheck[] = [];
-
-/** Declares one check; `where.operationId` is the operation the verdict belongs to. */
-export function check(id: CheckId, where: Where, needs: Needs, run: (t: CheckContext) => Promise<void>): void {
-  registry.push({ id, ...where, needs, run });
-}
 
 /** A problem a rule found: what is wrong, and the exchange that shows it. */
 export interface Problem {
@@ -80,17 +75,25 @@ export interface Rule<State> extends Where {
   held?: (state: State) => Held[];
 }
 
-/** Declares a rule (see Rule): one entry, whatever the rule. */
+/**
+ * Declares a rule (see Rule): one entry, whatever the rule; the only way a check is written. Its
+ * run sends the requests, asks for the problems, and records what verdict.ts makes of them.
+ */
 export function rule<State>(entry: Rule<State>): void {
   const { id, needs, requests, problems, passed, held, ...where } = entry;
-  check(id, where, needs, async (t) => {
-    const state = await requests(t);
-    const found = problems(state, t);
-    const outcomes = ruleOutcomes(id, where.operationId, found, {
-      passed: found.length === 0 ? passed?.(state) : undefined,
-      held: held?.(state) ?? [],
-    });
-    for (const outcome of outcomes) t.record(outcome);
+  registry.push({
+    id,
+    ...where,
+    needs,
+    run: async (t) => {
+      const state = await requests(t);
+      const found = problems(state, t);
+      const outcomes = ruleOutcomes(id, where.operationId, found, {
+        passed: found.length === 0 ? passed?.(state) : undefined,
+        held: held?.(state) ?? [],
+      });
+      for (const outcome of outcomes) t.record(outcome);
+    },
   });
 }
 
@@ -166,65 +169,11 @@ export class CheckContext {
     });
   }
 
-  // fail, pass, expect, expectError and expectStatus record as they go: the older form of a check,
-  // kept for the files not yet written as rule() entries (conversation items, the API-wide checks).
-  // A rule returns problems instead, and verdict.ts records them (record).
-
-  /** A scenario's verdict for this check; several are fine (each failure is reported). */
-  fail(message: string, exchange?: Exchange): void {
-    this.failed = true;
-    this.session.recorder.add({
-      check: this.check,
-      operationId: this.operationId,
-      status: 'failed',
-      detail: message,
-      ...(exchange ? { exchange: exchange.seq } : {}),
-    });
-  }
-
-  /**
-   * A pass; `constraint`: the documented request constraint it exercised (for coverage);
-   * `readings`: where the description is open, the readings the pass accepted (for the report).
-   */
-  pass(detail?: string, constraint?: CheckOutcome['constraint'], readings?: string): void {
-    this.passes++;
-    this.session.recorder.add({
-      check: this.check,
-      operationId: this.operationId,
-      status: 'passed',
-      ...(detail !== undefined ? { detail } : {}),
-      ...(constraint ? { constraint } : {}),
-      ...(readings ? { readings } : {}),
-    });
-  }
-
   /** An outcome decided by verdict.ts (a rule's). */
   record(outcome: CheckOutcome): void {
     if (outcome.status === 'failed') this.failed = true;
     if (outcome.status === 'passed') this.passes++;
     this.session.recorder.add(outcome);
-  }
-
-  /** true when the condition holds; records a failure otherwise. */
-  expect(condition: boolean, message: string, exchange?: Exchange): boolean {
-    if (!condition) this.fail(message, exchange);
-    return condition;
-  }
-
-  /** The response is the expected error (status and one of the codes). */
-  expectError(exchange: Exchange, expected: Expected, label?: string): boolean {
-    const problems = errorProblems(exchange, expected);
-    for (const p of problems) this.fail(label ? `${label}: ${p}` : p, exchange);
-    return problems.length === 0;
-  }
-
-  expectStatus(exchange: Exchange, accepted: (status: number) => boolean, what: string): boolean {
-    const code = errorCode(exchange);
-    return this.expect(
-      exchange.error === undefined && accepted(exchange.status),
-      `${what}: got ${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`,
-      exchange,
-    );
   }
 
   /**
@@ -242,21 +191,4 @@ export function encodePath(op: Operation, params: Record<string, string> = {}): 
     if (value === undefined) throw new Error(`No value for path parameter ${name} of ${op.operationId}.`);
     return encodeURIComponent(value);
   });
-}
-
-/**
- * The older form of a scenario (a function recording through t.expect), kept for the suite files
- * not yet written as rule() entries; a new check is a rule() with statefulWrite(operationId).
- */
-export type Scenario = (
-  id: CheckId | { id: CheckId; variant: string },
-  run: (t: CheckContext) => Promise<void>,
-) => void;
-
-/** The Scenario of an operation: its checks belong to the operation and its resource. */
-export function scenarioOf(op: Operation): Scenario {
-  const where: Where = { operationId: op.operationId, resource: loadSpec().resourceOf(op) };
-  const needs = { writes: true, stateful: true };
-  return (id, run) =>
-    typeof id === 'string' ? check(id, where, needs, run) : check(id.id, { ...where, variant: id.variant }, needs, run);
 }

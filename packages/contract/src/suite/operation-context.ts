@@ -6,7 +6,7 @@ import type { Fixtures } from '../fixtures.js';
 import { sample } from '../generate/schema.js';
 import type { ApiRequest } from '../http/exchange.js';
 import { loadSpec, type Spec } from '../spec.js';
-import type { CheckContext, Scenario, Where } from './harness.js';
+import type { CheckContext, Where } from './harness.js';
 
 export interface OperationPlan {
   /** One valid request built from the fixtures (throw through need() when one is missing). */
@@ -22,11 +22,6 @@ export interface OperationPlan {
    * of counted as never sent.
    */
   withheld?: string;
-  /**
-   * The operation's scenario checks in the older form, declared after its generated ones (a new
-   * scenario is a top-level rule() entry after the operationChecks call instead).
-   */
-  scenarios?: (op: Operation, scenario: Scenario) => void;
 }
 
 /** One operation's place in the contract, as its generated checks see it. */

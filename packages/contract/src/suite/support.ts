@@ -123,20 +123,3 @@ export function unpromisedRepeatsHeld(repeats: Repeats, replayed: string, method
     readings: `a replay of the stored response or a new execution of each repeat: replay is not promised on ${method} (x-svc-inferred.replay)`,
   };
 }
-
-/**
- * The replay rule in the older form of a scenario (t.expect), for the suite files not yet written
- * as rule() entries: the same requests and problems as sendRepeats + replayProblems.
- * false when the keyed request itself failed.
- */
-export async function expectReplays(
-  t: CheckContext,
-  what: string,
-  send: (idempotencyKey: string) => Promise<Exchange>,
-): Promise<boolean> {
-  const repeats = await sendRepeats(t, what, 'replay', send);
-  for (const p of replayProblems(repeats, t.spec.idempotencyReplayedHeader)) t.fail(p.message, p.exchange);
-  if (!ok(repeats.first)) return false;
-  t.pass(`${what}: 3 repeats replayed`);
-  return true;
-}
