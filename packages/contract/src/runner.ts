@@ -25,7 +25,7 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
       thrown = error ?? new Error('a check threw undefined');
     }
   }
-  const closing = closingOutcome(check, { unmet, thrown, failed: t.failed, passes: t.passes });
+  const closing = closingOutcome(check, { unmet, thrown });
   if (closing) session.recorder.add(closing);
   const record = session.recorder.drain();
   return check.needs.stateful || check.needs.keys ? { ...record, stateful: true } : record;

@@ -1,7 +1,8 @@
 // The one place that decides pass, fail or skip. A response check passes unless it found a
 // problem in the response. A check the run's options leave out, or one that throws a Skip, a
 // missing fixture or a refused write, is skipped with its reason and kind; any other throw is a
-// crash (a failed suite.error); a check that ran clean without naming a pass passes once.
+// crash (a failed suite.error); a check that ran is decided by its rule's own outcomes
+// (ruleOutcomes: one failure per problem, else at least one pass).
 // Whatever failed fails its check, its operation and the run; so do too many skips for want of
 // configuration, and a run in which no check ran at all.
 import { MissingFixture } from './fixtures.js';
@@ -36,8 +37,6 @@ export interface CheckRun {
   unmet: string | undefined;
   /** What the check threw (undefined: nothing). */
   thrown: unknown;
-  failed: boolean;
-  passes: number;
 }
 
 /** The outcome that closes a check, beside the assertions it recorded (none when those decide). */
@@ -58,7 +57,7 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
       status: 'failed',
       detail: `${name}: ${(thrown as Error).stack ?? String(thrown)}`,
     };
-  return run.failed || run.passes > 0 ? undefined : { ...own, status: 'passed' };
+  return undefined;
 }
 
 /** A response check's verdict on one exchange: failed with every problem found, passed without. */

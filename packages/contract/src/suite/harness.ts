@@ -125,10 +125,6 @@ export function registeredChecks(): readonly RegisteredCheck[] {
 }
 
 export class CheckContext {
-  /** What the check recorded, read by the runner when it ends (verdict.ts decides what they make). */
-  failed = false;
-  passes = 0;
-
   constructor(
     readonly session: Session,
     readonly check: CheckId,
@@ -171,8 +167,6 @@ export class CheckContext {
 
   /** An outcome decided by verdict.ts (a rule's). */
   record(outcome: CheckOutcome): void {
-    if (outcome.status === 'failed') this.failed = true;
-    if (outcome.status === 'passed') this.passes++;
     this.session.recorder.add(outcome);
   }
 
