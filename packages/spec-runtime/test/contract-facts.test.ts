@@ -10,6 +10,7 @@ import {
   isSafe,
   isScopeInferred,
   resourceOf,
+  scanMentions,
   scopeStanding,
   sharedResponseCodes,
 } from '../src/facts.js';
@@ -105,5 +106,16 @@ describe('schema walks', () => {
     expect(itemsOf(contract(), propertiesOf(contract(), batch).ids)?.title).toBe('ConversationItemId');
     expect(idPrefixes(componentSchema(contract(), 'ConversationItemId')!)).toEqual(['cll-', 'msg-']);
     expect(typesOf({ type: ['string', 'null'] })).toEqual(['string', 'null']);
+  });
+});
+
+describe('scanMentions', () => {
+  it('reads each user once, in order, with the display name as written; a broken mention is none', () => {
+    expect(scanMentions('Hi @[Ana](usr-1) and @[](usr-2), @[Ana again](usr-1), @[x](usr-) @[y](usr-3', 'usr-')).toEqual(
+      [
+        { userId: 'usr-1', displayName: 'Ana' },
+        { userId: 'usr-2', displayName: '' },
+      ],
+    );
   });
 });

@@ -3,9 +3,11 @@
 // holding mentions carry x-svc-mentions (which field is the content, which lists the mentions),
 // and the listed schema (NoteMention) carries the inline syntax (x-svc-inline-syntax). The users
 // mentioned inline must be the users listed, by user_id (each at least once; the order and the
-// display names are not stated). The cost is bounded by bytes: contents longer than a note's
+// display names are not stated). The syntax is read by spec-runtime's scanMentions, the sandbox's
+// own reader: one pass, no pattern. The cost is bounded by bytes: contents longer than a note's
 // documented maximum, and contents past a budget per response, are not scanned.
-import { deref, isObject, type JsonObject } from '@svc/spec-runtime';
+import { deref, idPrefixOf, isObject, type JsonObject } from '@svc/spec-runtime';
+import { scanMentions } from '@svc/spec-runtime/facts';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
@@ -16,12 +18,13 @@ interface MentionHolder {
 
 interface MentionRules {
   holders: MentionHolder[];
-  syntax: RegExp;
+  /** The UserId prefix the syntax names users by (`usr-`). */
+  userPrefix: string;
   /** Longest content scanned (NoteContent maxLength). */
   maxContent: number;
 }
 
-/** Characters of content scanned per response at most: the syntax costs up to quadratic time per content. */
+/** Characters of content scanned per response at most, whatever the server sends. */
 const BUDGET = 64 * 1024;
 const rulesOf = new WeakMap<Spec, MentionRules | null>();
 
@@ -30,7 +33,7 @@ function readRules(spec: Spec): MentionRules | null {
   const all = isObject(components) && isObject(components.schemas) ? components.schemas : {};
   const schemas = Object.values(all).filter(isObject);
   const holders: MentionHolder[] = [];
-  let syntax: RegExp | undefined;
+  let syntax = false;
   for (const schema of schemas) {
     const holder = schema['x-svc-mentions'];
     if (!isObject(holder) || typeof holder.content !== 'string' || typeof holder.listed !== 'string') continue;
@@ -40,12 +43,12 @@ function readRules(spec: Spec): MentionRules | null {
     const listed = isObject(schema.properties) ? schema.properties[holder.listed] : undefined;
     const items = isObject(listed) && isObject(listed.items) ? deref(spec.contract, listed.items as JsonObject) : {};
     const inline = items['x-svc-inline-syntax'];
-    if (isObject(inline) && typeof inline.regex === 'string') syntax = new RegExp(inline.regex, 'gu');
+    if (isObject(inline)) syntax = true;
   }
   if (holders.length === 0) return null;
-  if (!syntax) throw new Error('x-svc-mentions: the listed schema carries no x-svc-inline-syntax regex.');
+  if (!syntax) throw new Error('x-svc-mentions: the listed schema carries no x-svc-inline-syntax.');
   const max = spec.schema('NoteContent')?.maxLength;
-  return { holders, syntax, maxContent: typeof max === 'number' ? max : 4000 };
+  return { holders, userPrefix: idPrefixOf(spec.contract, 'UserId'), maxContent: typeof max === 'number' ? max : 4000 };
 }
 
 function mentionRules(spec: Spec): MentionRules | null {
@@ -68,8 +71,8 @@ function holdersIn(
   for (const v of Object.values(value)) holdersIn(v, rules, found, depth + 1);
 }
 
-function problemsOf(node: JsonObject, h: MentionHolder, syntax: RegExp): string[] {
-  const written = new Set([...String(node[h.content]).matchAll(syntax)].map((m) => m.groups?.user_id ?? ''));
+function problemsOf(node: JsonObject, h: MentionHolder, userPrefix: string): string[] {
+  const written = new Set(scanMentions(String(node[h.content]), userPrefix).map((m) => m.userId));
   const listed = new Set(
     (node[h.listed] as unknown[]).map((m) => (isObject(m) && typeof m.user_id === 'string' ? m.user_id : '')),
   );
@@ -99,7 +102,7 @@ export function mentionProblems(spec: Spec, exchange: Exchange): string[] | unde
     const length = String(node[h.content]).length;
     if (length > rules.maxContent || length > budget) continue;
     budget -= length;
-    problems.push(...problemsOf(node, h, rules.syntax));
+    problems.push(...problemsOf(node, h, rules.userPrefix));
   }
   return problems;
 }
