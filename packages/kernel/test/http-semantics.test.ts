@@ -2,10 +2,10 @@
 // serveNode, and fetch alone): HEAD is GET without the body (RFC 9110 9.3.2), and a method the
 // path does not serve gets the documented 405 with Allow listing what it serves, HEAD included.
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { loadContract } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Listening, listen } from '../src/index.js';
+import { rawExchange, splitAnswer } from './support/raw-http.js';
 
 const require = createRequire(import.meta.url);
 const contract = loadContract(require('@svc/openapi/openapi.json'));
@@ -37,22 +37,11 @@ interface Raw {
 }
 
 /** Sends one request on a fresh connection; the answer's status line, sorted headers (Date cut) and body. */
-function exchange(server: Listening, method: string, path: string, auth = true): Promise<Raw> {
+async function exchange(server: Listening, method: string, path: string, auth = true): Promise<Raw> {
   const head = [`${method} ${path} HTTP/1.1`, 'Host: x', 'Connection: close', 'X-Request-Id: req_fixedfixed01'];
   if (auth) head.push('Authorization: Api-Key good');
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [top = '', body = ''] = text.split('\r\n\r\n');
-      const [status = '', ...headers] = top.split('\r\n');
-      resolve({ status, headers: headers.filter((h) => !h.startsWith('Date:')).sort(), body });
-    });
-    socket.end(`${head.join('\r\n')}\r\n\r\n`);
-  });
+  const { status, headers, body } = splitAnswer(await rawExchange(server.port, `${head.join('\r\n')}\r\n\r\n`));
+  return { status, headers: headers.filter((h) => !h.startsWith('Date:')).sort(), body };
 }
 
 describe.each(['serveNode', 'fetch'])('over node:http by %s', (way) => {

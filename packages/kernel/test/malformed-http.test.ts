@@ -1,9 +1,9 @@
 // A parsed HTTP/1.1 request without exactly one Host header (RFC 9112 3.2) gets the documented
 // 400 body, as malformed HTTP does, instead of Node's bare 400 (none) or an answer (two).
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledContract, createKernel, type Listening, listen } from '../src/index.js';
 import { hostProblem } from '../src/malformed-http.js';
+import { rawExchange, splitAnswer } from './support/raw-http.js';
 
 const contract = bundledContract();
 let server: Listening;
@@ -14,20 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function exchange(raw: string): Promise<{ status: string; headers: string[]; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [top = '', body = ''] = text.split('\r\n\r\n');
-      const [status = '', ...headers] = top.split('\r\n');
-      resolve({ status, headers, body });
-    });
-    socket.end(raw);
-  });
+async function exchange(raw: string): Promise<{ status: string; headers: string[]; body: string }> {
+  return splitAnswer(await rawExchange(server.port, raw));
 }
 
 describe('the Host header', () => {

@@ -2,10 +2,10 @@
 // byte what its fetch answers, and leave to fetch every request a web Request would show
 // differently (dot segments, repeated headers, a body without a Content-Length).
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
 import { loadContract } from '@svc/spec-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel, type Listening, listen } from '../src/index.js';
+import { rawExchange } from './support/raw-http.js';
 
 const require = createRequire(import.meta.url);
 const contract = loadContract(require('@svc/openapi/openapi.json'));
@@ -42,16 +42,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all(servers.map((server) => server.close())));
 
 /** Sends raw bytes on a fresh connection and gives back the whole answer, the Date line cut. */
-function exchange(server: Listening, raw: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk) => (text += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(text.replace(/\r\nDate: [^\r]*/, '')));
-    socket.end(Buffer.from(raw, 'latin1'));
-  });
+async function exchange(server: Listening, raw: string): Promise<string> {
+  return (await rawExchange(server.port, raw)).replace(/\r\nDate: [^\r]*/, '');
 }
 
 /** A request head; a fixed X-Request-Id unless one is given, so that both servers answer alike. */
