@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { runAgainst } from './mutants.js';
 import {
+  forgetsKeys,
   json,
   type Mutation,
   mutatingProxy,
@@ -57,34 +58,6 @@ function codeOf(r: ProxiedResponse): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The Idempotency-Key of the matching requests hidden from the server (so it executes every
- * repeat again) and echoed back on the response as the contract asks.
- */
-export function forgetsKeys(matches: (q: ProxiedRequest) => boolean): Mutation {
-  return {
-    request: (q) =>
-      matches(q) && q.headers.has('idempotency-key')
-        ? {
-            ...q,
-            headers: new Headers(
-              [...q.headers].map(([n, v]): [string, string] => [
-                n === 'idempotency-key' ? 'x-svc-forgotten-key' : n,
-                v,
-              ]),
-            ),
-          }
-        : q,
-    response: (r, q) => {
-      const forgotten = q.headers.get('x-svc-forgotten-key');
-      if (forgotten === null) return r;
-      const headers = new Headers(r.headers);
-      headers.set('idempotency-key', forgotten);
-      return { ...r, headers };
-    },
-  };
 }
 
 /** The scopes a config key holds, by the Authorization header of a request (undefined: the run's own key). */

@@ -10,7 +10,7 @@ import { loadContract } from '@svc/spec-runtime';
 import { expect, it } from 'vitest';
 import type { ContractOptions } from '../../src/options.js';
 import { runContract } from '../../src/run.js';
-import { json, type Mutation, mutatingProxy, sandbox, type Target } from './servers.js';
+import { forgetsKeys, json, type Mutation, mutatingProxy, sandbox, type Target } from './servers.js';
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
@@ -444,27 +444,7 @@ export const MUTANTS: Mutant[] = [
     only: ['removeConversationItemTag'],
     allowWrites: true,
     // The key still echoed, so only the replay itself is missing.
-    mutation: {
-      request: (q) =>
-        q.method === 'DELETE' && q.headers.has('idempotency-key')
-          ? {
-              ...q,
-              headers: new Headers(
-                [...q.headers].map(([n, v]): [string, string] => [
-                  n === 'idempotency-key' ? 'x-svc-forgotten-key' : n,
-                  v,
-                ]),
-              ),
-            }
-          : q,
-      response: (r, q) => {
-        const forgotten = q.headers.get('x-svc-forgotten-key');
-        if (forgotten === null) return r;
-        const headers = new Headers(r.headers);
-        headers.set('idempotency-key', forgotten);
-        return { ...r, headers };
-      },
-    },
+    mutation: forgetsKeys((q) => q.method === 'DELETE'),
   },
   {
     name: 'resets the other queue settings when only the name is sent',
