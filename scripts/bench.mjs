@@ -3,8 +3,10 @@
 // Prism, client vs raw fetch, contract suite) and writes `figures` into its bench/results.json
 // (and bench/size.json for the client's size); this harness adds cold and warm `turbo build`,
 // then the adversarial benchmark (scripts/hostile-bench.mjs: hostile requests against sandbox and
-// mock beside an ordinary client, into bench/hostile.json), prints every figure with its peer and
-// ratio, and writes the table to bench/results.json.
+// mock beside an ordinary client, into bench/hostile.json) and the install size of @svc/contract
+// alone beside every published package together (scripts/install-size.mjs, into
+// bench/install-size.json), prints every figure with its peer and ratio, and writes the table to
+// bench/results.json.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -63,6 +65,11 @@ console.log('\n== hostile input (scripts/hostile-bench.mjs) ==');
 execFileSync(process.execPath, [join(root, 'scripts', 'hostile-bench.mjs')], { cwd: root, stdio: 'inherit' });
 for (const figure of JSON.parse(readFileSync(join(root, 'bench', 'hostile.json'), 'utf8')).figures ?? [])
   figures.push({ source: 'hostile', ...figure });
+
+console.log('\n== install size (scripts/install-size.mjs) ==');
+execFileSync(process.execPath, [join(root, 'scripts', 'install-size.mjs')], { cwd: root, stdio: 'inherit' });
+for (const figure of JSON.parse(readFileSync(join(root, 'bench', 'install-size.json'), 'utf8')).figures ?? [])
+  figures.push({ source: 'install size', ...figure });
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
 const cell = (value, unit) =>

@@ -10,8 +10,9 @@
 //   requests), follows no redirect, and is bounded in time and bytes;
 // - the answer counts only when it names itself the sandbox's and was made for the run's own key,
 //   and it is validated as a --config file is; anything else is set aside with a note.
-import { CONTRACT_CONFIG_PATH, CONTRACT_CONFIG_SERVER } from '@svc/sandbox';
+
 import { isObject } from '@svc/spec-runtime';
+import { CONTRACT_CONFIG_PATH, CONTRACT_CONFIG_SERVER } from '@svc/spec-runtime/sandbox-config';
 import { ConfigError, parseConfig } from './config.js';
 import { boundedFetch, TransportError } from './http/bounded-fetch.js';
 import type { ContractConfig } from './model.js';
