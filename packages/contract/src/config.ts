@@ -11,7 +11,7 @@ import {
   FIXTURE_LISTS,
   KEY_KINDS,
   type KeyKind,
-} from './model.js';
+} from './types.js';
 
 export class ConfigError extends Error {}
 

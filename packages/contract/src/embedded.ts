@@ -11,8 +11,8 @@ import {
   withSingleScopeKeys,
 } from '@svc/spec-runtime/sandbox-config';
 import { parseConfig } from './config.js';
-import type { ContractConfig } from './model.js';
 import { UsageError } from './options.js';
+import type { ContractConfig } from './types.js';
 
 export interface EmbeddedSandbox {
   url: string;

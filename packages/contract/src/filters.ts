@@ -1,7 +1,7 @@
 // --only: each filter names a resource (a tag of the contract, as a slug: threads, custom-fields),
 // an operationId (createThread) or a check (auth.insufficient-scope) or group of checks (auth,
 // negative). Resources and operations narrow where checks run; checks narrow which run there.
-import { CHECKS } from './checks/catalogue.js';
+import { CHECKS } from './catalogue.js';
 import { loadSpec, type Spec } from './spec.js';
 
 // Response checks run on every response, fixture discovery runs for whatever needs it, the

@@ -1,23 +1,12 @@
 // @svc/contract: the contract tests of the Team Communications Service API, as a library.
 
-export type { CheckId, CheckInfo } from './checks/catalogue.js';
-export { API_WIDE, CHECKS, checkInfo } from './checks/catalogue.js';
+export type { CheckId, CheckInfo } from './catalogue.js';
+export { API_WIDE, CHECKS, checkInfo } from './catalogue.js';
 export { ConfigError, mergeConfigs, parseConfig, readConfigFile } from './config.js';
 export type { EmbeddedSandbox } from './embedded.js';
 export { configFromSeed, startEmbeddedSandbox, withScopeKeys } from './embedded.js';
 export type { MergeOptions } from './merge.js';
 export { mergeShards } from './merge.js';
-export type {
-  CheckOutcome,
-  ConfigFixtures,
-  ConfigKey,
-  ContractConfig,
-  ExchangeSummary,
-  KeyKind,
-  Profile,
-  RateSetting,
-  SkipKind,
-} from './model.js';
 export type { ContractOptions, MergeCliOptions, ProxyCliOptions, ReporterName } from './options.js';
 export { DEFAULT_MAX_SKIPPED, parseCli, parseRate, REPORTERS, USAGE, UsageError } from './options.js';
 export type { ProxyOptions, RunningProxy } from './proxy.js';
@@ -34,3 +23,14 @@ export type { RunResult } from './run.js';
 export { API_KEY_ENV, DEFAULT_OUTPUT, runContract } from './run.js';
 export type { Shard } from './shard.js';
 export { loadSpec } from './spec.js';
+export type {
+  CheckOutcome,
+  ConfigFixtures,
+  ConfigKey,
+  ContractConfig,
+  ExchangeSummary,
+  KeyKind,
+  Profile,
+  RateSetting,
+  SkipKind,
+} from './types.js';

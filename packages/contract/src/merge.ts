@@ -3,14 +3,14 @@
 // previous job's, so every failure keeps its own curl) and passed through buildReport with the
 // gates of the run. Every shard 1..n must be there exactly once: a lost job must not pass.
 import { resolve } from 'node:path';
-import type { TestRecord } from './model.js';
 import { type ContractOptions, UsageError } from './options.js';
 import { createRedactor } from './redact.js';
 import { buildReport } from './report/model.js';
 import { readShardFile, type ShardFile } from './report/shard-file.js';
+import { withheldOperations } from './rules/operation-checks.js';
 import { deliver, invokedFrom, type RunResult } from './run.js';
 import { loadSpec } from './spec.js';
-import { withheldOperations } from './suite/operation-checks.js';
+import type { TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
 export type MergeOptions = Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'> & {

@@ -2,10 +2,10 @@
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { ContractConfig, Profile, RateSetting } from './model.js';
 import type { ProxyRunOptions } from './proxy-run.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
+import type { ContractConfig, Profile, RateSetting } from './types.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 

@@ -4,7 +4,7 @@
 // recorder) and count the rest; (operation, status, code) observations are kept once each. A
 // session of a million requests holds about what one of a thousand holds.
 import { clip } from './http/recorder.js';
-import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from './model.js';
+import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from './types.js';
 
 /** Failures kept per check and operation, and in all. */
 export const FAILURES_KEPT_PER_CHECK = 5;

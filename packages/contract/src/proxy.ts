@@ -11,17 +11,17 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, isObject, parseJsonBody } from '@svc/spec-runtime';
-import { documentedCodes, type Expected, errorProblems } from './checks/expect.js';
-import { bodyFormReading, withReadings } from './checks/readings.js';
+import { documentedCodes, type Expected, errorProblems } from './expectations/expect.js';
+import { bodyFormReading, withReadings } from './expectations/readings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
 import { KeptBudget } from './http/kept-bytes.js';
 import { Recorder } from './http/recorder.js';
 import { type Relayed, relay } from './http/relay.js';
-import type { CheckOutcome, TestRecord } from './model.js';
 import { ProxyTally } from './proxy-tally.js';
 import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
+import type { CheckOutcome, TestRecord } from './types.js';
 import { responseVerdict } from './verdict.js';
 
 export interface ProxyOptions {

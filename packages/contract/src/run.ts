@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '@svc/spec-runtime';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
+import { runChecks, shardResources } from './execute.js';
 import { unknownFilters } from './filters.js';
-import type { ContractConfig, RateSetting, TestRecord } from './model.js';
 import {
   type ContractOptions,
   DEFAULT_FIXTURES_PER_KIND,
@@ -21,11 +21,11 @@ import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
-import { runChecks, shardResources } from './runner.js';
+import { withheldOperations } from './rules/operation-checks.js';
 import { configFromSandbox } from './sandbox-config.js';
 import { createSession, type Session } from './session.js';
 import { loadSpec, type Spec } from './spec.js';
-import { withheldOperations } from './suite/operation-checks.js';
+import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
 export interface RunResult {

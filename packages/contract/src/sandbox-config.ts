@@ -15,7 +15,7 @@ import { isObject } from '@svc/spec-runtime';
 import { CONTRACT_CONFIG_PATH, CONTRACT_CONFIG_SERVER } from '@svc/spec-runtime/sandbox-config';
 import { ConfigError, parseConfig } from './config.js';
 import { boundedFetch, TransportError } from './http/bounded-fetch.js';
-import type { ContractConfig } from './model.js';
+import type { ContractConfig } from './types.js';
 
 /** The prefix of every sandbox demo key; a key without it is never sent anywhere but the API. */
 export const SANDBOX_KEY_PREFIX = 'sbx_';

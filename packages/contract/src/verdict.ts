@@ -7,8 +7,8 @@
 // configuration, and a run in which no check ran at all.
 import { MissingFixture } from './fixtures.js';
 import { WritesDisabledError } from './http/client.js';
-import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './model.js';
-import type { Held, Needs, Where } from './suite/harness.js';
+import type { Held, Needs, Where } from './rules/harness.js';
+import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './types.js';
 
 /** Thrown by a check that has nothing to check here (see CheckContext.skip). */
 export class Skip extends Error {

@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { unpaced } from '@svc/api-client/pacer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { responseOutcomes } from '../src/checks/response.js';
+import { responseOutcomes } from '../src/exchange-checks/response.js';
 import { boundedFetch, TransportError } from '../src/http/bounded-fetch.js';
 import { ApiClient } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';

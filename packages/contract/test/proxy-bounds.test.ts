@@ -2,17 +2,17 @@
 // rate windows it follows, the results of a session; and keys are redacted whatever their
 // length or the spelling of the scheme before them.
 import { describe, expect, it } from 'vitest';
-import { RateWindows } from '../src/checks/rate-windows.js';
+import { RateWindows } from '../src/exchange-checks/rate-windows.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { endToEnd, hopByHopNames } from '../src/http/hop-by-hop.js';
 import { KeptBudget, KeptBytes } from '../src/http/kept-bytes.js';
 import { originForm } from '../src/http/relay.js';
-import type { TestRecord } from '../src/model.js';
 import { parseCli } from '../src/options.js';
 import { FAILURES_KEPT, FAILURES_KEPT_PER_CHECK, ProxyTally } from '../src/proxy-tally.js';
 import { createRedactor, MAX_SEEN_KEYS, SeenKeys } from '../src/redact.js';
 import { buildReport } from '../src/report/model.js';
 import { loadSpec } from '../src/spec.js';
+import type { TestRecord } from '../src/types.js';
 
 const spec = loadSpec();
 const PLACEHOLDER = '${SVC_API_KEY}';

@@ -8,9 +8,9 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CheckOutcome, TestRecord } from '../src/model.js';
 import { type RunningProxy, startProxy } from '../src/proxy.js';
 import { runProxy } from '../src/proxy-run.js';
+import type { CheckOutcome, TestRecord } from '../src/types.js';
 import {
   BOMB_BYTES,
   type HostileUpstream,

@@ -2,14 +2,19 @@
 // the reports say which: the readings of one expectation, the body-form and line-access readings of
 // the receptionist, the scope standing of a key, and the report lines of a run.
 import { describe, expect, it } from 'vitest';
-import { type Expected, errorProblems } from '../src/checks/expect.js';
-import { describeReadings, lineAccessReadings, scopeRefusalReading, withReadings } from '../src/checks/readings.js';
+import { type Expected, errorProblems } from '../src/expectations/expect.js';
+import {
+  describeReadings,
+  lineAccessReadings,
+  scopeRefusalReading,
+  withReadings,
+} from '../src/expectations/readings.js';
 import { negativeCases } from '../src/generate/negatives.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { expectationFor } from '../src/proxy.js';
+import { keysHoldingScope } from '../src/rules/operation-checks.js';
 import { runContract } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
-import { keysHoldingScope } from '../src/suite/operation-checks.js';
 
 const spec = loadSpec();
 const op = (id: string) => {

@@ -2,12 +2,12 @@
 // from answers built by hand (what a server might send), with the exact problems each yields.
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
+import * as harness from '../src/rules/harness.js';
+import { CheckContext, statefulWrite } from '../src/rules/harness.js';
+import { unwalkedLines, type Walks } from '../src/rules/lists-walk.js';
+import { errorsOf, statusIs, unless } from '../src/rules/problems.js';
+import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/rules/support.js';
 import { loadSpec } from '../src/spec.js';
-import * as harness from '../src/suite/harness.js';
-import { CheckContext, statefulWrite } from '../src/suite/harness.js';
-import { unwalkedLines, type Walks } from '../src/suite/lists-walk.js';
-import { errorsOf, statusIs, unless } from '../src/suite/problems.js';
-import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/suite/support.js';
 
 const spec = loadSpec();
 const REPLAYED = spec.idempotencyReplayedHeader;

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import type { JsonObject, Operation } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
-import { CHECKS } from '../src/checks/catalogue.js';
+import { CHECKS } from '../src/catalogue.js';
 import { errorResponseRules, operationResponseRules, valueAtPath } from '../src/reach/response-rules.js';
 import { ENFORCED_BY, RULE_EXTENSIONS, ruleExtensions } from '../src/reach/rules.js';
+import { outOfOrder } from '../src/rules/described-order.js';
 import { loadSpec } from '../src/spec.js';
-import { outOfOrder } from '../src/suite/described-order.js';
 
 const spec = loadSpec();
 const matrix = readFileSync(new URL('../RULES.md', import.meta.url), 'utf8');

@@ -4,18 +4,18 @@
 // the reports narrow, and where report files go when `pnpm contract` runs the package's script.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { errorFieldProblems, paginationProblems, rateLimitProblems } from '../src/checks/consistency.js';
 import { ConfigError, parseConfig } from '../src/config.js';
+import { errorFieldProblems, paginationProblems, rateLimitProblems } from '../src/exchange-checks/consistency.js';
 import { boundaryCases } from '../src/generate/boundaries.js';
 import { constraintsOf } from '../src/generate/constraints.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { TestRecord } from '../src/model.js';
 import { renderJunit } from '../src/report/junit.js';
 import { buildReport, pacingOf } from '../src/report/model.js';
 import { renderText } from '../src/report/text.js';
+import { keysHoldingScope, onLine } from '../src/rules/operation-checks.js';
 import { invokedFrom } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
-import { keysHoldingScope, onLine } from '../src/suite/operation-checks.js';
+import type { TestRecord } from '../src/types.js';
 
 const spec = loadSpec();
 const op = (id: string) => spec.contract.operationsById.get(id)!;

@@ -3,8 +3,8 @@
 // (x-svc-mentions, x-svc-inline-syntax: response.mentions). Each rule's teeth and its harmless
 // variations, on made-up exchanges; the mutation tests run them against servers.
 import { describe, expect, it } from 'vitest';
-import { errorDetailProblems } from '../src/checks/error-details.js';
-import { mentionProblems } from '../src/checks/mentions.js';
+import { errorDetailProblems } from '../src/exchange-checks/error-details.js';
+import { mentionProblems } from '../src/exchange-checks/mentions.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { loadSpec } from '../src/spec.js';
 

@@ -2,22 +2,22 @@
 // file, the negative-input generator (its expectations come from spec-runtime), the response
 // checks, the key choice of the scope check, and the report writers.
 import { describe, expect, it } from 'vitest';
-import { RateWindows } from '../src/checks/rate-windows.js';
-import { responseOutcomes } from '../src/checks/response.js';
 import { ConfigError, mergeConfigs, parseConfig } from '../src/config.js';
+import { RateWindows } from '../src/exchange-checks/rate-windows.js';
+import { responseOutcomes } from '../src/exchange-checks/response.js';
 import { matchesOnly, unknownFilters } from '../src/filters.js';
 import { MissingFixture } from '../src/fixtures.js';
 import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import { WritesDisabledError } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { SessionConfig, TestRecord } from '../src/model.js';
 import { parseCli, parseRate, UsageError } from '../src/options.js';
 import { createRedactor } from '../src/redact.js';
 import { toCurl } from '../src/report/curl.js';
 import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
+import { keysLackingScope } from '../src/rules/operation-checks.js';
 import { loadSpec } from '../src/spec.js';
-import { keysLackingScope } from '../src/suite/operation-checks.js';
+import type { SessionConfig, TestRecord } from '../src/types.js';
 import {
   type CheckRun,
   CheckTally,
@@ -620,7 +620,7 @@ describe('reports', () => {
 describe('the README', () => {
   it('documents every check id and every option', async () => {
     const { readFileSync } = await import('node:fs');
-    const { CHECKS } = await import('../src/checks/catalogue.js');
+    const { CHECKS } = await import('../src/catalogue.js');
     const { USAGE } = await import('../src/options.js');
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const id of Object.keys(CHECKS)) expect(readme, id).toContain(`\`${id}\``);

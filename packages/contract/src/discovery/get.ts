@@ -1,7 +1,7 @@
 // The one way discovery reads a list: a GET whose failure is a failed check (fixtures.discovery),
 // with its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
 import { isObject } from '@svc/spec-runtime';
-import { API_WIDE } from '../checks/catalogue.js';
+import { API_WIDE } from '../catalogue.js';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { Session } from '../session.js';
 

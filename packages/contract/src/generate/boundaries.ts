@@ -5,7 +5,7 @@
 // case is the baseline with one value moved to its limit, and must still be valid per the
 // contract (spec-runtime's validateRequest), so it must be accepted.
 import { deref, isObject, itemsOf, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
-import { expectedFor, type OpRequest } from '../checks/expect.js';
+import { expectedFor, type OpRequest } from '../expectations/expect.js';
 import type { Spec } from '../spec.js';
 import { type ConstraintKeyword, constraintId } from './constraints.js';
 

@@ -2,8 +2,8 @@
 // `push`, which keeps a case only where the contract forbids the mutation (its expected answer
 // comes from spec-runtime, or is given by the caller for the answers validation cannot know).
 import type { Operation } from '@svc/spec-runtime';
-import type { CheckId } from '../checks/catalogue.js';
-import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../checks/expect.js';
+import type { CheckId } from '../catalogue.js';
+import { documentedCodes, type Expected, expectedFor, type OpRequest } from '../expectations/expect.js';
 import type { Spec } from '../spec.js';
 import { type Path, setAt } from './negative-values.js';
 

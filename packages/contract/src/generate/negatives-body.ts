@@ -2,7 +2,7 @@
 // content type), then its structure walked (a required field left out, an unknown field where
 // none is allowed, too many or too few items); each single value is broken by negatives-value.ts.
 import { deref, isObject, itemsOf, type JsonObject, propertiesOf, requiredOf, typesOf } from '@svc/spec-runtime';
-import { expectedFor } from '../checks/expect.js';
+import { expectedFor } from '../expectations/expect.js';
 import { constraintId } from './constraints.js';
 import type { NegativeContext } from './negative-context.js';
 import { fieldName, MALFORMED_BODY, type Path, REMOVED } from './negative-values.js';

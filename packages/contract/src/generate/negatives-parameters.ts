@@ -2,8 +2,8 @@
 // schema allows (a phone number out of E.164, an id of the wrong prefix or of no resource, a
 // number out of range, a value outside its enum or pattern, a required query parameter left out).
 import { idPrefixes, type OperationParameter, typesOf } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
-import { lineAccessReadings, withReadings } from '../checks/readings.js';
+import type { OpRequest } from '../expectations/expect.js';
+import { lineAccessReadings, withReadings } from '../expectations/readings.js';
 import { constraintId } from './constraints.js';
 import type { NegativeContext } from './negative-context.js';
 import {

@@ -7,8 +7,8 @@
 // where the broken thing sits: the path and query parameters (negatives-parameters.ts), the body
 // as a whole and its structure (negatives-body.ts), one value of it (negatives-value.ts).
 import { isObject, type Operation } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
-import { bodyFormReading, withReadings } from '../checks/readings.js';
+import type { OpRequest } from '../expectations/expect.js';
+import { bodyFormReading, withReadings } from '../expectations/readings.js';
 import type { Spec } from '../spec.js';
 import { type NegativeCase, negativeContext } from './negative-context.js';
 import { bodyNegatives } from './negatives-body.js';

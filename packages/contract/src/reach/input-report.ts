@@ -2,8 +2,8 @@
 // against what the run's exchanges exercised, and everything never sent or never broken alone,
 // listed by name.
 import type { Operation } from '@svc/spec-runtime';
-import type { TestRecord } from '../model.js';
 import type { Spec } from '../spec.js';
+import type { TestRecord } from '../types.js';
 import { documentedInputs } from './inputs.js';
 
 export interface InputCoverageRow {

@@ -16,7 +16,7 @@ import {
   typesOf,
   type Violation,
 } from '@svc/spec-runtime';
-import { bodyFormFields } from '../checks/readings.js';
+import { bodyFormFields } from '../expectations/readings.js';
 import { type ApiRequest, wireOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import { inputRulesOf, ruleSent } from './input-rules.js';

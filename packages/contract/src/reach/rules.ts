@@ -4,7 +4,7 @@
 // the bundle, against the checks that claim to enforce it. A rule no check claims, or a claim on
 // a rule the spec no longer has, is a gap the package's own test fails on (units.test.ts).
 import { isObject } from '@svc/spec-runtime';
-import type { CheckId } from '../checks/catalogue.js';
+import type { CheckId } from '../catalogue.js';
 import type { Spec } from '../spec.js';
 
 export const RULE_EXTENSIONS = [

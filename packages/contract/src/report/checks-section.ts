@@ -1,9 +1,9 @@
 // The report's checks: every outcome folded into one summary per operation and check (counts,
 // failures with their curl, skip reasons, what the passes exercised), and the operations shown.
-import { API_WIDE, checkInfo } from '../checks/catalogue.js';
+import { API_WIDE, checkInfo } from '../catalogue.js';
 import { ALWAYS_ON } from '../filters.js';
-import type { CheckOutcome, ExchangeSummary, OutcomeStatus } from '../model.js';
 import type { Spec } from '../spec.js';
+import type { CheckOutcome, ExchangeSummary, OutcomeStatus } from '../types.js';
 import { statusOf } from '../verdict.js';
 import { toCurl } from './curl.js';
 import type { CheckSummary, Failure, OperationReport } from './model.js';

@@ -4,9 +4,9 @@
 import type { Operation } from '@svc/spec-runtime';
 import { responseKeyFor } from '@svc/spec-runtime/walk';
 import { constraintsOf } from '../generate/constraints.js';
-import type { CheckOutcome, Observation } from '../model.js';
 import type { InputCoverage } from '../reach/input-report.js';
 import type { Spec } from '../spec.js';
+import type { CheckOutcome, Observation } from '../types.js';
 import type { Coverage, CoverageRow } from './model.js';
 
 function coverageRow(spec: Spec, op: Operation, observations: Observation[], outcomes: CheckOutcome[]): CoverageRow {

@@ -1,7 +1,7 @@
 // A failure reproduced as a curl command. The exchange was recorded with every key replaced by a
 // placeholder; a placeholder that names an environment variable (${SVC_API_KEY}) is left for the
 // shell to expand, so the command works when pasted, and the key is never printed.
-import type { ExchangeSummary } from '../model.js';
+import type { ExchangeSummary } from '../types.js';
 
 const ENV_PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
 

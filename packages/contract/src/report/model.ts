@@ -4,10 +4,10 @@
 // section is built in its own module (checks-section.ts, coverage-section.ts, skips-section.ts);
 // buildReport puts them together and decides the run's outcome.
 import { selectedOperations } from '../filters.js';
-import type { ExchangeSummary, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../model.js';
 import { DEFAULT_MAX_SKIPPED } from '../options.js';
 import { type InputCoverage, inputCoverage } from '../reach/input-report.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
+import type { ExchangeSummary, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../types.js';
 import { CheckTally, checkKey, runOutcome, statelessHint, tooLittleCoverage, tooManySkips } from '../verdict.js';
 import { operationReports, summariseChecks } from './checks-section.js';
 import { coverageOf, coverageRows, errorOnlyWarnings } from './coverage-section.js';

@@ -3,10 +3,10 @@
 // buildReport, exactly as a single run would: one verdict, one coverage, no second way to count.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestRecord } from '../model.js';
 import { UsageError } from '../options.js';
 import type { Redactor } from '../redact.js';
 import type { Shard } from '../shard.js';
+import type { TestRecord } from '../types.js';
 import type { ReportInput } from './model.js';
 
 export const SHARD_FILE = 'shard.json';

@@ -1,6 +1,6 @@
 // The report's skips: the checks skipped, each reason with its kind and how many checks it
 // skipped (most first), and how many count against --max-skipped (the options' own do not).
-import type { SkipKind } from '../model.js';
+import type { SkipKind } from '../types.js';
 import type { OperationReport, SkipSummary } from './model.js';
 
 export function skipSummary(operations: OperationReport[], max: number): SkipSummary {

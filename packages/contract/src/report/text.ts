@@ -1,7 +1,7 @@
 // The readable report: per operation which checks passed, failed and were skipped (with each
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
-import type { OutcomeStatus } from '../model.js';
+import type { OutcomeStatus } from '../types.js';
 import type { CheckSummary, OperationReport, Report } from './model.js';
 
 export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSeedFile, type RunningSandbox, type SandboxOptions, startSandboxServer } from '@svc/sandbox';
 import { configFromSeed, withScopeKeys } from '../../src/embedded.js';
-import type { ContractConfig } from '../../src/model.js';
 import { loadSpec } from '../../src/spec.js';
+import type { ContractConfig } from '../../src/types.js';
 
 export interface Target {
   url: string;

@@ -1,6 +1,6 @@
 // Conversation items (calls and text messages): search, batch, fetch, and tags on an item.
 import { deref, idPrefixes, propertiesOf } from '@svc/spec-runtime';
-import { listedCode, ownCodes } from '../checks/expect.js';
+import { listedCode, ownCodes } from '../expectations/expect.js';
 import { type Fixtures, type ItemFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';

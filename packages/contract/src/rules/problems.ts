@@ -1,6 +1,6 @@
 // How a rule's `problems` function says what is wrong: small builders of Problem lists, so that
 // each judgement reads as one condition and its message.
-import { type Expected, errorProblems } from '../checks/expect.js';
+import { type Expected, errorProblems } from '../expectations/expect.js';
 import { type Exchange, errorCode } from '../http/exchange.js';
 import type { Problem } from './harness.js';
 

@@ -2,8 +2,8 @@
 // from inside (boundary.inside) and every kind of negative input its parameters and body allow,
 // each refused as the contract says. Each is one rule() entry.
 import type { Operation } from '@svc/spec-runtime';
-import { errorProblems, type OpRequest } from '../checks/expect.js';
-import { describeReadings } from '../checks/readings.js';
+import { errorProblems, type OpRequest } from '../expectations/expect.js';
+import { describeReadings } from '../expectations/readings.js';
 import { type BoundaryCase, boundaryCases } from '../generate/boundaries.js';
 import { MALFORMED_BODY, type NegativeCase, type NegativeKind, negativeCases } from '../generate/negatives.js';
 import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchange.js';

@@ -1,8 +1,8 @@
 // Checks that belong to no operation: unknown paths, undocumented methods, and (opt-in) a burst
 // over the read limit. Expected codes are the catalogue's API-wide codes, found through the
 // contract's own route matching.
-import { API_WIDE, type CheckId } from '../checks/catalogue.js';
-import { type Expected, errorProblems } from '../checks/expect.js';
+import { API_WIDE, type CheckId } from '../catalogue.js';
+import { type Expected, errorProblems } from '../expectations/expect.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
 import { MALFORMED_BODY } from '../generate/negatives.js';
 import { sample } from '../generate/schema.js';

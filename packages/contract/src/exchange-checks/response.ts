@@ -5,11 +5,11 @@
 // every response even where the status is undocumented, the form of a generated request id, the
 // echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
 import type { Operation, ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
+import { API_WIDE, type CheckId } from '../catalogue.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
-import type { CheckOutcome } from '../model.js';
 import type { Spec } from '../spec.js';
+import type { CheckOutcome } from '../types.js';
 import { responseVerdict } from '../verdict.js';
-import { API_WIDE, type CheckId } from './catalogue.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 import { errorDetailProblems } from './error-details.js';
 import { mentionProblems } from './mentions.js';

@@ -3,7 +3,7 @@
 // trial plan, limited to some lines). Each is one rule() entry; the keys come from the config.
 import { deref, isObject, type Operation, propertiesOf, requiredOf } from '@svc/spec-runtime';
 import { isScopeInferred, scopeStanding } from '@svc/spec-runtime/facts';
-import { documentedCodes, type Expected, errorProblems, listedCode, type OpRequest } from '../checks/expect.js';
+import { documentedCodes, type Expected, errorProblems, listedCode, type OpRequest } from '../expectations/expect.js';
 import {
   describeReadings,
   INSUFFICIENT_SCOPE,
@@ -11,12 +11,12 @@ import {
   lineAccessReadings,
   scopeRefusalReading,
   withReadings,
-} from '../checks/readings.js';
+} from '../expectations/readings.js';
 import { negativeCases } from '../generate/negatives.js';
 import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorOf } from '../http/exchange.js';
-import type { ConfigKey } from '../model.js';
 import type { Spec } from '../spec.js';
+import type { ConfigKey } from '../types.js';
 import { type CheckContext, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, statusIs, unless } from './problems.js';

@@ -2,7 +2,7 @@
 // out (for an error that must name it), or the one value replaced (for a message that must
 // include it). Path and query parameters and top-level body fields are compared.
 import { isObject } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
+import type { OpRequest } from '../expectations/expect.js';
 
 /** The places of a request as flat maps of name to value. */
 function placesOf(r: OpRequest): Array<Record<string, unknown>> {

@@ -4,7 +4,7 @@
 // Each is read-only: order and excludes read what the fixtures name (a server that keeps state),
 // error-mentions one broken request per read (any server, a mock too).
 import { deref, type Operation } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
+import type { OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { type NegativeCase, negativeCases } from '../generate/negatives.js';
 import { isPhone, sample } from '../generate/schema.js';

@@ -4,7 +4,7 @@
 // negative input its parameters and body allow. A suite file only says how to build one valid
 // request for the operation from the fixtures (its baseline); everything else is read from the spec.
 
-import { LINE_FORBIDDEN } from '../checks/readings.js';
+import { LINE_FORBIDDEN } from '../expectations/readings.js';
 import { errorCode } from '../http/exchange.js';
 import { eachLineProblems, linePathParameter, readEachLine } from './each-line.js';
 import { explore, exploreProblems } from './explore-inputs.js';
@@ -26,7 +26,7 @@ import {
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
 import { isSuccess, unless } from './problems.js';
 
-export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../checks/readings.js';
+export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../expectations/readings.js';
 export { keysHoldingScope, keysLackingScope, onLine, REVOKED, TRIAL_NOT_ALLOWED } from './operation-auth.js';
 export { documentedHeaders, type OperationPlan } from './operation-context.js';
 export { negativeKinds } from './operation-inputs.js';

@@ -1,7 +1,7 @@
 // Summary templates: DELETE deactivates (x-svc-transitions: active → deactivated, 204; a second
 // DELETE finds no active template, 404). Ids come from the config file; each run deactivates one,
 // so a staging server needs a supply (or the 204 half is reported as skipped once all are used).
-import { type Expected, listedCode } from '../checks/expect.js';
+import { type Expected, listedCode } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, rule, statefulWrite } from './harness.js';

@@ -7,8 +7,8 @@
 // narrowed to each line of the team, up to --fixtures-per-kind, with a key allowed on that line.
 import { isDeepStrictEqual } from 'node:util';
 import { isObject, type Operation } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
-import { LINE_FORBIDDEN } from '../checks/readings.js';
+import type { OpRequest } from '../expectations/expect.js';
+import { LINE_FORBIDDEN } from '../expectations/readings.js';
 import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorCode } from '../http/exchange.js';
 import type { Spec } from '../spec.js';

@@ -7,7 +7,7 @@
 // shows (its answers go through the response checks too). A line no key may use is named in the
 // report, not failed and not silently left out.
 import type { Operation } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
+import type { OpRequest } from '../expectations/expect.js';
 import { isPhone } from '../generate/schema.js';
 import { type Exchange, errorCode } from '../http/exchange.js';
 import type { Spec } from '../spec.js';

@@ -4,7 +4,7 @@
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
 import { isObject } from '@svc/spec-runtime';
-import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../checks/expect.js';
+import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';

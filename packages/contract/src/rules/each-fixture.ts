@@ -6,7 +6,7 @@
 // optional query parameters are tried (a call with several summaries needs its template_key),
 // so that only a fixture no documented request can read is a problem.
 import type { Operation } from '@svc/spec-runtime';
-import { expectedFor, type OpRequest } from '../checks/expect.js';
+import { expectedFor, type OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { type Exchange, errorCode } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';

@@ -5,7 +5,7 @@
 // A documented value refused as invalid (400) is a problem; any other documented answer is not,
 // and what never succeeded shows in the input-coverage table.
 import { deref, type Operation, type OperationParameter } from '@svc/spec-runtime';
-import type { OpRequest } from '../checks/expect.js';
+import type { OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { isPhone } from '../generate/schema.js';
 import { type Exchange, errorCode } from '../http/exchange.js';

@@ -5,8 +5,8 @@
 // are the catalogue's, named by the description; which ones an operation answers is read from it.
 import { deref, isObject, type Operation, propertiesOf, typesOf } from '@svc/spec-runtime';
 import { ambiguityOf, scopeStanding } from '@svc/spec-runtime/facts';
-import type { ConfigKey } from '../model.js';
 import type { Spec } from '../spec.js';
+import type { ConfigKey } from '../types.js';
 import { documentedCodes, type Expected, expectedFor, type OpRequest, readingsOf } from './expect.js';
 
 /** The catalogue code of a missing scope: the description names it, and the 403 responses list it. */

@@ -1,7 +1,7 @@
 // What the generated checks of one operation share: the operation, how its baseline request is
 // built from the fixtures (the suite file's plan), where its verdicts belong and whether it writes.
 import type { Operation, OperationParameter } from '@svc/spec-runtime';
-import { expectedFor, type OpRequest } from '../checks/expect.js';
+import { expectedFor, type OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { sample } from '../generate/schema.js';
 import type { ApiRequest } from '../http/exchange.js';

@@ -6,8 +6,8 @@
 // than the first is seen only here.
 import { isDeepStrictEqual } from 'node:util';
 import type { Operation } from '@svc/spec-runtime';
-import { expectedFor } from '../checks/expect.js';
-import { LINE_FORBIDDEN } from '../checks/readings.js';
+import { expectedFor } from '../expectations/expect.js';
+import { LINE_FORBIDDEN } from '../expectations/readings.js';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { type LineRead, linePathParameter, linesFor, onEachLine } from './each-line.js';

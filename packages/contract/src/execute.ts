@@ -3,12 +3,12 @@
 // hands back its record: the assertions it and its responses made, closed by verdict.ts. Progress
 // is one line per operation, once its checks have run, counted as the report counts (CheckTally).
 import { matchesOnly } from './filters.js';
-import type { TestRecord } from './model.js';
 import { MARK, tally } from './report/text.js';
+import { CheckContext, type RegisteredCheck } from './rules/harness.js';
+import { registeredChecks } from './rules/index.js';
 import type { Session } from './session.js';
 import { resourcesOfShard, type Shard } from './shard.js';
-import { CheckContext, type RegisteredCheck } from './suite/harness.js';
-import { registeredChecks } from './suite/index.js';
+import type { TestRecord } from './types.js';
 
 export { registeredChecks };
 

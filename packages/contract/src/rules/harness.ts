@@ -4,13 +4,13 @@
 // CheckContext (every response is also checked by the recorder) and its problems are judged by
 // verdict.ts, the only place that turns them into outcomes.
 import type { Operation } from '@svc/spec-runtime';
-import type { CheckId } from '../checks/catalogue.js';
-import type { OpRequest } from '../checks/expect.js';
+import type { CheckId } from '../catalogue.js';
+import type { OpRequest } from '../expectations/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
-import type { CheckOutcome, SkipKind } from '../model.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
+import type { CheckOutcome, SkipKind } from '../types.js';
 import { ruleOutcomes, Skip } from '../verdict.js';
 
 export interface Needs {

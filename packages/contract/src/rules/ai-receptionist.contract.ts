@@ -3,8 +3,8 @@
 // value or one collection, compare everything else with the configuration read before, and put
 // the original back.
 import { isObject } from '@svc/spec-runtime';
-import { errorProblems, expectedFor } from '../checks/expect.js';
-import { BODY_FORM, bodyFormReading } from '../checks/readings.js';
+import { errorProblems, expectedFor } from '../expectations/expect.js';
+import { BODY_FORM, bodyFormReading } from '../expectations/readings.js';
 import { need } from '../fixtures.js';
 import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';

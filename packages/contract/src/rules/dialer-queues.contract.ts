@@ -1,7 +1,7 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
 import { idPrefixes, propertiesOf } from '@svc/spec-runtime';
 import { isReplayPromised } from '@svc/spec-runtime/facts';
-import { documentedCodes } from '../checks/expect.js';
+import { documentedCodes } from '../expectations/expect.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';

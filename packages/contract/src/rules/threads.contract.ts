@@ -3,7 +3,7 @@
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
 import { deref, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
-import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../checks/expect.js';
+import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
 import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { type Exchange, header } from '../http/exchange.js';
