@@ -274,7 +274,7 @@ export const CHECKS = {
     title: 'Collections are replaced as complete sets',
     source: 'x-svc-merge-rules.replaced',
   },
-  // The rules of x-svc-response-rules no other check enforces (suite/described-rules.contract.ts).
+  // The rules of x-svc-response-rules no other check enforces (rules/described-rules.contract.ts).
   'described.order': {
     title: 'A list the contract orders (kind order) comes in that order in every response read',
     source: 'x-svc-response-rules (kind order)',

@@ -1,5 +1,5 @@
 // One run of the suite: resolve the options, start the embedded sandbox when no server is given,
-// run the checks (runner.ts) in one session, then build the report, write the report files and
+// run the checks (execute.ts) in one session, then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

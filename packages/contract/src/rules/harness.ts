@@ -1,6 +1,6 @@
 // How the suite's files declare checks: each `rule()` adds one check of one operation to the
 // registry, in the order the files declare them (the only way a check is written); the runner
-// (runner.ts) runs them in that order. A rule's requests talk to the server through its
+// (execute.ts) runs them in that order. A rule's requests talk to the server through its
 // CheckContext (every response is also checked by the recorder) and its problems are judged by
 // verdict.ts, the only place that turns them into outcomes.
 import type { Operation } from '@svc/spec-runtime';
