@@ -15,28 +15,14 @@ import { discoverNotes } from './discovery/notes.js';
 import { discoverTags } from './discovery/tags.js';
 import { discoverThreads } from './discovery/threads.js';
 import { once, type Session } from './session.js';
+import { MissingFixture } from './stops.js';
 
-export class MissingFixture extends Error {}
+export { MissingFixture } from './stops.js';
 
-export interface ItemFixture {
-  id: string;
-  /** The ThreadEntityType of the item (CALL, TEXT_MESSAGE, CONVERSATION_NOTE). */
-  entityType: string;
-}
+// The fixtures' shapes live in types.ts, so that the discoverers need not import this module.
+import type { CustomFieldFixture, ItemFixture, ThreadFixture } from './types.js';
 
-export interface ThreadFixture {
-  id: string;
-  entityType: string;
-  entityId: string;
-}
-
-export interface CustomFieldFixture {
-  key: string;
-  label: string | null;
-  type: string | null;
-  options?: Array<{ key: string; label: string }>;
-  source?: string;
-}
+export type { CustomFieldFixture, ItemFixture, ThreadFixture };
 
 export interface Fixtures {
   users: string[];

@@ -5,10 +5,10 @@
 import { resolve } from 'node:path';
 import { type ContractOptions, UsageError } from './options.js';
 import { createRedactor } from './redact.js';
+import { deliver, invokedFrom, type RunResult } from './report/deliver.js';
 import { buildReport } from './report/model.js';
 import { readShardFile, type ShardFile } from './report/shard-file.js';
 import { withheldOperations } from './rules/operation-checks.js';
-import { deliver, invokedFrom, type RunResult } from './run.js';
 import { loadSpec } from './spec.js';
 import type { TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';

@@ -2,7 +2,7 @@
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { ProxyRunOptions } from './proxy-run.js';
+import type { ProxyOptions } from './proxy.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
 import type { ContractConfig, Profile, RateSetting } from './types.js';
@@ -155,10 +155,8 @@ export type Parsed =
   | { kind: 'version' };
 
 /** The options `svc-contract proxy` takes from its command line (runProxy takes them and more). */
-export type ProxyCliOptions = Pick<
-  ProxyRunOptions,
-  'upstream' | 'port' | 'host' | 'reporters' | 'output' | 'timeoutMs' | 'maxResponseBytes' | 'quiet'
->;
+export type ProxyCliOptions = Pick<ProxyOptions, 'upstream' | 'port' | 'host' | 'timeoutMs' | 'maxResponseBytes'> &
+  Pick<ContractOptions, 'reporters' | 'output' | 'quiet'>;
 
 /** The options of `svc-contract merge`: the jobs' report dirs and where the merged report goes. */
 export interface MergeCliOptions {

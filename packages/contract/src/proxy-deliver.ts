@@ -5,10 +5,10 @@
 import { resolve } from 'node:path';
 import type { ContractOptions, ReporterName } from './options.js';
 import type { Redactor } from './redact.js';
+import { DEFAULT_OUTPUT, invokedFrom, type RunResult } from './report/deliver.js';
 import type { Report } from './report/model.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
-import { DEFAULT_OUTPUT, invokedFrom, type RunResult } from './run.js';
 
 /** Failures kept in a reduced JSON report. */
 const REDUCED_FAILURES = 100;

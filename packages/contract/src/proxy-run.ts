@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import type { ContractOptions } from './options.js';
 import { type ProxyOptions, startProxy } from './proxy.js';
 import { deliverWhatCan } from './proxy-deliver.js';
+import { type RunResult, runMeta } from './report/deliver.js';
 import { buildReport } from './report/model.js';
-import { type RunResult, runMeta } from './run.js';
 import { loadSpec } from './spec.js';
 
 /** The proxy's own options, and those of a suite run's reporting. */

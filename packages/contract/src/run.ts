@@ -2,7 +2,6 @@
 // run the checks (execute.ts) in one session, then build the report, write the report files and
 // print the readable report. Every string that leaves passes through the redactor.
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '@svc/spec-runtime';
 import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
@@ -13,14 +12,11 @@ import {
   DEFAULT_FIXTURES_PER_KIND,
   DEFAULT_MAX_SKIPPED,
   defaultMinInputCoverage,
-  toolVersion,
   UsageError,
 } from './options.js';
-import type { Redactor } from './redact.js';
+import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
-import { renderText } from './report/text.js';
-import { writeReports } from './report/write.js';
 import { withheldOperations } from './rules/operation-checks.js';
 import { configFromSandbox } from './sandbox-config.js';
 import { createSession, type Session } from './session.js';
@@ -28,40 +24,10 @@ import { loadSpec, type Spec } from './spec.js';
 import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
-export interface RunResult {
-  report: Report;
-  /** 0 passed, 1 failed. */
-  exitCode: 0 | 1;
-  /** The readable report. */
-  text: string;
-  /** Report files written. */
-  files: string[];
-}
-
-export const DEFAULT_OUTPUT = 'svc-contract-report';
 export const API_KEY_ENV = 'SVC_API_KEY';
 
-const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
-
-/**
- * Where relative paths (--output, --config) are taken from: the working directory, except when
- * this package's own script runs it (`pnpm contract` at the workspace root runs in the package's
- * folder): then the directory pnpm was invoked from (INIT_CWD), so reports never land inside the
- * package. An installed copy lives under node_modules, never the working directory: unaffected.
- */
-export function invokedFrom(env: Record<string, string | undefined>, cwd: string = process.cwd()): string {
-  const here = resolve(cwd);
-  return env.INIT_CWD && here === resolve(PACKAGE_DIR) ? resolve(env.INIT_CWD) : here;
-}
-
-/** The header fields every report (suite run or proxy) fills the same way. */
-export function runMeta(tool: string, started: number) {
-  return {
-    tool: { name: tool, version: toolVersion() },
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-  };
-}
+// Where every run's report goes out (report/deliver.ts), as this module exported it before.
+export { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta };
 
 type Environment = Record<string, string | undefined>;
 
@@ -214,26 +180,4 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
 function shardMeta(r: Report) {
   const { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs } = r;
   return { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs };
-}
-
-/** How a run (suite or proxy) ends: the readable report and the chosen report files, redacted; printed unless `print` is false. */
-export function deliver(
-  report: Report,
-  redact: Redactor,
-  options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
-): RunResult {
-  const text = redact(renderText(report));
-  const files = writeReports(
-    report,
-    text,
-    options.reporters ?? [],
-    resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT),
-    redact,
-  );
-  if (options.print !== false) {
-    const stdout = options.stdout ?? process.stdout;
-    stdout.write(text);
-    for (const f of files) stdout.write(`Report written: ${f}\n`);
-  }
-  return { report, exitCode: report.summary.outcome === 'passed' ? 0 : 1, text, files };
 }

@@ -153,3 +153,53 @@ export interface SessionConfig {
   /** How many fixtures of each kind the checks use at most (--fixtures-per-kind, default 20). */
   fixturesPerKind?: number;
 }
+
+/** What a check needs of the run; without it the check is skipped by option. */
+export interface Needs {
+  /** Changes data: only with --allow-writes. */
+  writes?: boolean;
+  /** Depends on what the server holds: profile full only. */
+  stateful?: boolean;
+  /** Needs a server that tells keys apart (unknown keys, scopes): profile full only. */
+  keys?: boolean;
+  /** Opt-in with --burst. */
+  burst?: boolean;
+}
+
+/** Where a check belongs: the operation its verdict concerns (or API_WIDE) and its resource. */
+export interface Where {
+  operationId: string;
+  resource: string;
+  /** Tells checks of the same id on one operation apart (e.g. the method of a replay) where one crashes. */
+  variant?: string;
+}
+
+/** What a rule's pass exercised, for the report: a detail, the documented constraint, the readings accepted. */
+export interface Held {
+  detail?: string;
+  /** The documented request constraint exercised (input coverage). */
+  constraint?: CheckOutcome['constraint'];
+  /** Where the description is open, the readings the pass accepted. */
+  readings?: string;
+}
+
+/** Fixtures as discovery finds them (fixtures.ts gathers them). */
+export interface ItemFixture {
+  id: string;
+  /** The ThreadEntityType of the item (CALL, TEXT_MESSAGE, CONVERSATION_NOTE). */
+  entityType: string;
+}
+
+export interface ThreadFixture {
+  id: string;
+  entityType: string;
+  entityId: string;
+}
+
+export interface CustomFieldFixture {
+  key: string;
+  label: string | null;
+  type: string | null;
+  options?: Array<{ key: string; label: string }>;
+  source?: string;
+}

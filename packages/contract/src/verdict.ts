@@ -5,20 +5,10 @@
 // (ruleOutcomes: one failure per problem, else at least one pass).
 // Whatever failed fails its check, its operation and the run; so do too many skips for want of
 // configuration, and a run in which no check ran at all.
-import { MissingFixture } from './fixtures.js';
-import { WritesDisabledError } from './http/client.js';
-import type { Held, Needs, Where } from './rules/harness.js';
-import type { CheckOutcome, OutcomeStatus, SessionConfig, SkipKind, TestRecord } from './types.js';
+import { MissingFixture, Skip, WritesDisabledError } from './stops.js';
+import type { CheckOutcome, Held, Needs, OutcomeStatus, SessionConfig, SkipKind, TestRecord, Where } from './types.js';
 
-/** Thrown by a check that has nothing to check here (see CheckContext.skip). */
-export class Skip extends Error {
-  constructor(
-    message: string,
-    readonly kind: SkipKind,
-  ) {
-    super(message);
-  }
-}
+export { Skip };
 
 /** Why the run's options leave a check out, or undefined when it runs. */
 export function unmetNeed(needs: Needs, config: SessionConfig): string | undefined {

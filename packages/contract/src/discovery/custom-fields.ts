@@ -1,7 +1,7 @@
 // The team's custom fields (GET /v2/api/crm/attributes at the largest page size).
 import { isObject } from '@svc/spec-runtime';
-import type { CustomFieldFixture } from '../fixtures.js';
 import type { Session } from '../session.js';
+import type { CustomFieldFixture } from '../types.js';
 import { discoveryGet, listOf } from './get.js';
 
 function fieldOf(f: Record<string, unknown>): CustomFieldFixture {

@@ -1,7 +1,8 @@
 // The thread of each known item and note, where it has one (GET /v2/api/threads by entity), up to
 // --fixtures-per-kind items; configured thread ids first.
-import type { ItemFixture, ThreadFixture } from '../fixtures.js';
+
 import type { Session } from '../session.js';
+import type { ItemFixture, ThreadFixture } from '../types.js';
 import { discoveryGet, objectOf, perKind } from './get.js';
 import { patternOf } from './match.js';
 

@@ -8,15 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer, RequestClass } from '@svc/api-client/pacer';
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
+import { WritesDisabledError } from '../stops.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import { type ApiRequest, type Exchange, parseBody, wireOf } from './exchange.js';
 import type { Recorder } from './recorder.js';
 
-export class WritesDisabledError extends Error {
-  constructor(request: ApiRequest) {
-    super(`${request.method} ${request.path} would change data; it is only sent with --allow-writes.`);
-  }
-}
+export { WritesDisabledError } from '../stops.js';
 
 export interface ClientOptions {
   baseUrl: string;

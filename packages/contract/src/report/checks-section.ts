@@ -6,7 +6,7 @@ import type { Spec } from '../spec.js';
 import type { CheckOutcome, ExchangeSummary, OutcomeStatus } from '../types.js';
 import { statusOf } from '../verdict.js';
 import { toCurl } from './curl.js';
-import type { CheckSummary, Failure, OperationReport } from './model.js';
+import type { CheckSummary, Failure, OperationReport } from './shape.js';
 
 /** Summaries by operationId, then check id. */
 export type ChecksByOperation = Map<string, Map<string, CheckSummary>>;

@@ -7,7 +7,7 @@ import { constraintsOf } from '../generate/constraints.js';
 import type { InputCoverage } from '../reach/input-report.js';
 import type { Spec } from '../spec.js';
 import type { CheckOutcome, Observation } from '../types.js';
-import type { Coverage, CoverageRow } from './model.js';
+import type { Coverage, CoverageRow } from './shape.js';
 
 function coverageRow(spec: Spec, op: Operation, observations: Observation[], outcomes: CheckOutcome[]): CoverageRow {
   const seen = observations.filter((o) => o.operationId === op.operationId);

@@ -2,7 +2,7 @@
 // operationId, name the check id), a <failure> per failing check with every message and its
 // curl, a <skipped> with the reason. CI systems (GitHub, GitLab, Jenkins) render this format.
 import type { InputCoverageRow } from '../reach/input-report.js';
-import type { CoverageRow, Report } from './model.js';
+import type { CoverageRow, Report } from './shape.js';
 
 function xml(text: string): string {
   return (

@@ -7,7 +7,7 @@ import { UsageError } from '../options.js';
 import type { Redactor } from '../redact.js';
 import type { Shard } from '../shard.js';
 import type { TestRecord } from '../types.js';
-import type { ReportInput } from './model.js';
+import type { ReportInput } from './shape.js';
 
 export const SHARD_FILE = 'shard.json';
 const FORMAT = 'svc-contract-shard/1';

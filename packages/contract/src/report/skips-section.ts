@@ -1,7 +1,7 @@
 // The report's skips: the checks skipped, each reason with its kind and how many checks it
 // skipped (most first), and how many count against --max-skipped (the options' own do not).
 import type { SkipKind } from '../types.js';
-import type { OperationReport, SkipSummary } from './model.js';
+import type { OperationReport, SkipSummary } from './shape.js';
 
 export function skipSummary(operations: OperationReport[], max: number): SkipSummary {
   const skippedChecks = operations.flatMap((op) => op.checks.filter((c) => c.status === 'skipped'));

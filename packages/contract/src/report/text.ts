@@ -2,7 +2,7 @@
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
 import type { OutcomeStatus } from '../types.js';
-import type { CheckSummary, OperationReport, Report } from './model.js';
+import type { CheckSummary, OperationReport, Report } from './shape.js';
 
 export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
 

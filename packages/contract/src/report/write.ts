@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
 import { renderJunit } from './junit.js';
-import type { Report } from './model.js';
+import type { Report } from './shape.js';
 
 /** The JSON report: the Report model as it is (stable field names; check ids as in CHECKS). */
 export function renderJson(report: Report): string {

@@ -10,27 +10,11 @@ import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
 import type { Session } from '../session.js';
 import { loadSpec } from '../spec.js';
-import type { CheckOutcome, SkipKind } from '../types.js';
-import { ruleOutcomes, Skip } from '../verdict.js';
+import { Skip } from '../stops.js';
+import type { CheckOutcome, Held, Needs, SkipKind, Where } from '../types.js';
+import { ruleOutcomes } from '../verdict.js';
 
-export interface Needs {
-  /** Changes data: only with --allow-writes. */
-  writes?: boolean;
-  /** Depends on what the server holds: profile full only. */
-  stateful?: boolean;
-  /** Needs a server that tells keys apart (unknown keys, scopes): profile full only. */
-  keys?: boolean;
-  /** Opt-in with --burst. */
-  burst?: boolean;
-}
-
-/** Where a check belongs: the operation its verdict concerns (or API_WIDE) and its resource. */
-export interface Where {
-  operationId: string;
-  resource: string;
-  /** Tells checks of the same id on one operation apart (e.g. the method of a replay) where one crashes. */
-  variant?: string;
-}
+export type { Held, Needs, Where };
 
 export interface RegisteredCheck extends Where {
   id: CheckId;
@@ -44,15 +28,6 @@ const registry: RegisteredCheck[] = [];
 export interface Problem {
   message: string;
   exchange?: Exchange;
-}
-
-/** What a rule's pass exercised, for the report: a detail, the documented constraint, the readings accepted. */
-export interface Held {
-  detail?: string;
-  /** The documented request constraint exercised (input coverage). */
-  constraint?: CheckOutcome['constraint'];
-  /** Where the description is open, the readings the pass accepted. */
-  readings?: string;
 }
 
 /**
