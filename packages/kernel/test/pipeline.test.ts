@@ -6,6 +6,7 @@ import { loadContract } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
 import { fetchAdapter } from '../src/adapters.js';
 import type { Credentials } from '../src/auth.js';
+import { compose, NextCalledTwiceError } from '../src/compose.js';
 import { createKernel, kernelServices } from '../src/kernel.js';
 import { createPipeline, kernelSteps } from '../src/pipeline.js';
 
@@ -73,5 +74,22 @@ describe('the pipeline', () => {
     expect(await send('POST', '/v2/api/threads', { ...text, 'Content-Type': 'application/json' }, '{}')).toBe(
       '400 INVALID_REQUEST',
     );
+  });
+
+  it('refuses a step that calls next() twice, with a named error, and runs the rest once', () => {
+    const ran: string[] = [];
+    const run = compose<object, string>([
+      { name: 'twice', run: (_, next) => `${next()} ${next()}` },
+      { name: 'last', run: () => (ran.push('last'), 'answer') },
+    ]);
+    expect(() => run({})).toThrow(NextCalledTwiceError);
+    expect(() => run({})).toThrow('The step "twice" called next() more than once.');
+    expect(ran).toEqual(['last', 'last']); // once per run
+    // Each run counts on its own.
+    const once = compose<object, string>([
+      { name: 'once', run: (_, next) => next() },
+      { name: 'end', run: () => 'ok' },
+    ]);
+    expect([once({}), once({})]).toEqual(['ok', 'ok']);
   });
 });
