@@ -7,6 +7,7 @@ import type { Operation } from '@svc/spec-runtime';
 import { authenticate, type Credentials, type Refusal } from './auth.js';
 import type { Call, Failure } from './call.js';
 import type { KernelRequest } from './node-request.js';
+import type { OwnRoute } from './own-routes.js';
 import type { Target } from './target.js';
 
 export class Exchange<K extends Credentials> implements Call<K> {
@@ -28,6 +29,8 @@ export class Exchange<K extends Credentials> implements Call<K> {
   bodyValueCount: number | undefined = undefined;
   /** The whole request was validated already (in the body worker), so it is not validated again. */
   validated = false;
+  /** Set by the own-route step, for a request to one of the server's own routes. */
+  ownRoute: OwnRoute<K> | undefined = undefined;
 
   constructor(
     /** What the steps read of the request: a web Request, or Node's request as one (NodeRequest). */

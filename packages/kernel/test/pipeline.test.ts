@@ -80,7 +80,13 @@ describe('the pipeline', () => {
     const ran: string[] = [];
     const run = compose<object, string>([
       { name: 'twice', run: (_, next) => `${next()} ${next()}` },
-      { name: 'last', run: () => (ran.push('last'), 'answer') },
+      {
+        name: 'last',
+        run: () => {
+          ran.push('last');
+          return 'answer';
+        },
+      },
     ]);
     expect(() => run({})).toThrow(NextCalledTwiceError);
     expect(() => run({})).toThrow('The step "twice" called next() more than once.');
