@@ -12,7 +12,7 @@ import type { Maybe } from './maybe.js';
 import type { CachedAnswer } from './read-cache.js';
 import type { KernelStep, Services } from './services.js';
 import { answerStep } from './steps/answer.js';
-import { authenticationStep } from './steps/authentication.js';
+import { authenticationRefusalStep, authenticationStep } from './steps/authentication.js';
 import { ownBodyStep } from './steps/own-body.js';
 import { ownRouteStep } from './steps/own-route.js';
 import { planStep } from './steps/plan.js';
@@ -53,6 +53,13 @@ function whenActing<K extends Credentials>(step: KernelStep<K>): KernelStep<K> {
   };
 }
 
+/** The route's answer, given what its steps provided (a key only to a route that acts). */
+function ownAnswer<K extends Credentials>(x: Exchange<K>): Maybe<Outcome> {
+  const route = x.ownRoute!;
+  const { request, requestId, body, responseHeaders } = x;
+  return route.answer({ request, requestId, key: route.acts ? x.key : undefined, body, responseHeaders });
+}
+
 /** The own routes' steps, in the order a request meets them (the API's order, where they share a step). */
 export function ownRouteSteps<K extends Credentials>(
   services: Services<K>,
@@ -61,13 +68,14 @@ export function ownRouteSteps<K extends Credentials>(
 ): Step<Exchange<K>, CachedAnswer>[] {
   return [
     requestIdStep(services),
+    authenticationStep(services),
     rateCountStep(services),
     ownRouteStep(services, routes),
     whenActing(sameOriginStep(services, origin)),
     rateRefusalStep(services),
-    whenActing(authenticationStep(services)),
+    whenActing(authenticationRefusalStep(services)),
     whenActing(planStep(services)),
     whenActing(ownBodyStep(services)),
-    answerStep({ ...services, answer: (x) => (x as Exchange<K>).ownRoute!.answer(x as Exchange<K>) }),
+    answerStep({ ...services, answer: (call) => ownAnswer(call as Exchange<K>) }),
   ];
 }
