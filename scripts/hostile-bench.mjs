@@ -43,6 +43,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { invalidThread, VALIDATION_TARGET, validationCost } from './validation-cost.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_HOSTILE_SECONDS ?? 2);
@@ -71,12 +72,15 @@ let serverPid = 0; // the server under test, for parked()
 let probes = 0; // ids are never reused, so a phase never picks up an earlier phase's reports
 
 /** Starts a server's CLI and resolves with its URL and pid once it prints "listening on <url>". */
-function start(args, { hook = true } = {}) {
+function start(args, { hook = true, env } = {}) {
   return new Promise((resolve, reject) => {
     const flags = hook
       ? ['--require', cpuHook, ...(cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [])]
       : [];
-    const child = spawn(process.execPath, [...flags, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, [...flags, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     child.on('message', (m) => m?.id && cpuById.set(Number(m.id), m));
     let output = '';
     child.stdout.on('data', (chunk) => {
@@ -347,6 +351,8 @@ const http = require('node:http');
 const bomb = require('node:zlib').gzipSync(Buffer.alloc(64 * 1024 * 1024));
 const mb = Buffer.alloc(1024 * 1024);
 const GIB = 1024 ** 3;
+let thread = Buffer.alloc(0);
+import(process.env.VALIDATION_COST_MODULE).then((m) => { thread = Buffer.from(m.invalidThread()); });
 const pump = (res, total) => {
   let sent = 0;
   const more = () => { while (sent < total) { sent += mb.length; if (!res.write(mb)) return; } res.end(); };
@@ -359,6 +365,7 @@ const server = http.createServer((req, res) => {
     const path = req.url.split('?')[0];
     if (path === '/endless') return (res.writeHead(200, { 'content-type': 'application/json' }), pump(res, Infinity));
     if (path === '/bomb') return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
+    if (path === '/v2/api/threads/cth-invalid20k') return res.writeHead(200, { 'content-type': 'application/json' }).end(thread);
     if (path === '/gib') return (res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(GIB) }), pump(res, GIB));
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
@@ -508,6 +515,12 @@ const corpus = [
     name: 'proxy: a 1 GiB answer read whole',
     servers: ['proxy'],
     run: (b) => browserGet(b, '/gib'),
+  },
+  {
+    // Issue 36: the answer checked against getThread's schema used to cost the square of its comments.
+    name: `proxy: a thread of 20 000 invalid comments (${kb(invalidThread())})`,
+    servers: ['proxy'],
+    run: (b) => send(b, { path: '/v2/api/threads/cth-invalid20k' }),
   },
   {
     name: 'proxy: a 10 MB POST hung up after 1 MB',
@@ -705,8 +718,20 @@ console.log(
 console.log(
   "x quiet: ordinary p99 under the attack at that model / its quiet p99 (the target, <= 2); benign p99: the same requests at the same model against a bare sink (the machine's share); x benign: the server's own share; x quiet, flood: keyed cases flooded instead (a stress figure, not the target); cpu: server CPU per hostile request over both phases (every thread); main thread: how long the server's event loop was busy over the request (ordinary requests served meanwhile count too).",
 );
+let validation = [];
+if (!only || 'validation'.includes(only)) {
+  console.log(
+    `\n== validation of untrusted JSON, against JSON.parse of the same bytes (target: at most ${VALIDATION_TARGET}x) ==`,
+  );
+  validation = await validationCost(root);
+  console.table(validation);
+}
+results.validation = validation;
 const sink = await start(['-e', SINK], { hook: false });
-const upstream = await start(['-e', HOSTILE_UPSTREAM], { hook: false });
+const upstream = await start(['-e', HOSTILE_UPSTREAM], {
+  hook: false,
+  env: { VALIDATION_COST_MODULE: pathToFileURL(join(root, 'scripts/validation-cost.mjs')).href },
+});
 for (const [label, args] of [
   ['sandbox', sandboxArgs],
   ['mock', mockArgs],
@@ -726,57 +751,67 @@ await sink.stop();
 await upstream.stop();
 
 // The shape the root harness reads: one row per figure, each beside its peer.
-results.figures = Object.entries(results.servers).flatMap(([label, run]) => [
-  // Server CPU time where the server reports it; wall time at the client for malformed HTTP.
-  ...run.rows.map((r) => {
-    const [what, value] =
-      r['cpu max ms'] === null
-        ? ['slowest hostile request, wall', r['wall max ms']]
-        : ['slowest hostile request, server CPU', r['cpu max ms']];
-    return {
-      name: `${label} hostile: ${r.case}, ${what}`,
-      value,
-      unit: 'ms',
-      peer: 'target',
-      peerValue: 50,
-      ratio: round(value / 50),
-    };
-  }),
-  ...run.rows.map((r) => ({
-    name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
-    value: r['ordinary p99 ms'],
-    unit: 'ms',
-    peer: 'quiet p99',
-    peerValue: r['quiet p99 ms'],
-    ratio: r['x quiet'],
-  })),
-  ...run.rows.map((r) => ({
-    name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
-    value: r['ordinary p99 ms'],
-    unit: 'ms',
-    peer: `under the same bytes at a bare sink (${r.model})`,
-    peerValue: r['benign p99 ms'],
-    ratio: r['x benign'],
-  })),
-  ...run.rows
-    .filter((r) => r['flood p99 ms'] !== null)
-    .map((r) => ({
-      name: `${label} hostile: ${r.case}, ordinary p99 under it flooded (stress, not the target)`,
-      value: r['flood p99 ms'],
+const validationFigures = validation.map((r) => ({
+  name: `validation: ${r.case}`,
+  value: r['validation ms'],
+  unit: 'ms',
+  peer: `JSON.parse of the same bytes (target: at most ${VALIDATION_TARGET}x)`,
+  peerValue: r['JSON.parse ms'],
+  ratio: r.ratio,
+}));
+results.figures = validationFigures.concat(
+  Object.entries(results.servers).flatMap(([label, run]) => [
+    // Server CPU time where the server reports it; wall time at the client for malformed HTTP.
+    ...run.rows.map((r) => {
+      const [what, value] =
+        r['cpu max ms'] === null
+          ? ['slowest hostile request, wall', r['wall max ms']]
+          : ['slowest hostile request, server CPU', r['cpu max ms']];
+      return {
+        name: `${label} hostile: ${r.case}, ${what}`,
+        value,
+        unit: 'ms',
+        peer: 'target',
+        peerValue: 50,
+        ratio: round(value / 50),
+      };
+    }),
+    ...run.rows.map((r) => ({
+      name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
+      value: r['ordinary p99 ms'],
       unit: 'ms',
       peer: 'quiet p99',
       peerValue: r['quiet p99 ms'],
-      ratio: r['x quiet, flood'],
+      ratio: r['x quiet'],
     })),
-  {
-    name: `${label} hostile: RSS after the corpus`,
-    value: run.rssAfter,
-    unit: 'MB',
-    peer: 'RSS before',
-    peerValue: run.rssBefore,
-    ratio: round(run.rssAfter / run.rssBefore),
-  },
-]);
+    ...run.rows.map((r) => ({
+      name: `${label} hostile: ${r.case}, ordinary p99 under it (${r.model})`,
+      value: r['ordinary p99 ms'],
+      unit: 'ms',
+      peer: `under the same bytes at a bare sink (${r.model})`,
+      peerValue: r['benign p99 ms'],
+      ratio: r['x benign'],
+    })),
+    ...run.rows
+      .filter((r) => r['flood p99 ms'] !== null)
+      .map((r) => ({
+        name: `${label} hostile: ${r.case}, ordinary p99 under it flooded (stress, not the target)`,
+        value: r['flood p99 ms'],
+        unit: 'ms',
+        peer: 'quiet p99',
+        peerValue: r['quiet p99 ms'],
+        ratio: r['x quiet, flood'],
+      })),
+    {
+      name: `${label} hostile: RSS after the corpus`,
+      value: run.rssAfter,
+      unit: 'MB',
+      peer: 'RSS before',
+      peerValue: run.rssBefore,
+      ratio: round(run.rssAfter / run.rssBefore),
+    },
+  ]),
+);
 mkdirSync(join(root, 'bench'), { recursive: true });
 const out = join(root, 'bench', 'hostile.json');
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);

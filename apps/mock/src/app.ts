@@ -7,7 +7,6 @@
 import { parse } from 'node:querystring';
 import { type Call, type Credentials, createKernel, type Outcome } from '@svc/server-kernel';
 import { type Contract, headerText, isRetryable } from '@svc/spec-runtime';
-import type { Hono } from 'hono';
 import { BUNDLE_PATH, bundledContract } from './contract.js';
 import type { MockKey } from './keys-file.js';
 import { type ExampleIndex, indexExamples, parsePrefer, resolvePreferences } from './prefer.js';
@@ -32,7 +31,6 @@ export interface MockOptions {
 
 export interface Mock {
   contract: Contract;
-  app: Hono;
   /** The web-standard handler (served by startMockServer). */
   fetch: (request: Request) => Promise<Response>;
   /** Requests answered 500 INTERNAL_SERVER_ERROR, i.e. bugs; the tests assert it stays zero. */
@@ -144,7 +142,6 @@ export async function createMock(options: MockOptions = {}): Promise<Mock> {
   });
   return {
     contract,
-    app: kernel.app,
     fetch: async (request) => kernel.fetch(request),
     get internalErrors() {
       return kernel.internalErrors;

@@ -3,7 +3,7 @@
 // Also the Prefer header: choosing responses, and the mock's own answer to a Prefer it cannot serve.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledContract } from '../src/index.js';
-import { Harness } from './support/harness.js';
+import { Harness, KEY } from './support/harness.js';
 
 const contract = bundledContract();
 let harness: Harness;
@@ -157,5 +157,31 @@ describe('responses', () => {
   it('a phone number with a literal + in the path works like %2B', async () => {
     const sent = await harness.send('GET', '/v2/api/numbers/+14155550123/agent');
     expect(sent.status).toBe(200);
+  });
+});
+
+describe('HEAD', () => {
+  // Left out: Date, the connection's own headers (the client's pool decides those) and the budget
+  // left, which each request spends.
+  const apart = new Set(['date', 'connection', 'keep-alive', 'x-ratelimit-remaining']);
+  /** Status and headers of one request, its X-Request-Id fixed. */
+  async function statusAndHeaders(method: string, path: string): Promise<[number, [string, string][]]> {
+    const response = await fetch(`${harness.running.url}${path}`, {
+      method,
+      headers: { Authorization: `Api-Key ${KEY}`, 'X-Request-Id': 'req_headhead0001' },
+    });
+    await response.arrayBuffer();
+    return [response.status, [...response.headers].filter(([name]) => !apart.has(name))];
+  }
+
+  it.each([
+    ['a known path', '/v2/api/tags'],
+    ['an unknown path under the API', '/v2/api/nowhere'],
+    ['an unknown path outside it', '/elsewhere'],
+    ['a path without GET', '/v2/api/conversations/%2B14155550123/action'],
+  ])('answers exactly the status and headers of GET on %s', async (_, path) => {
+    const get = await statusAndHeaders('GET', path);
+    expect(get[1].find(([name]) => name === 'content-length')?.[1]).toMatch(/^[1-9]/);
+    expect(await statusAndHeaders('HEAD', path)).toEqual(get);
   });
 });

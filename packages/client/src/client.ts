@@ -248,7 +248,8 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     baseUrl: options.baseUrl,
     headers: withKey(options.headers, apiKey),
   });
-  let registeredMiddleware = 0;
+  // openapi-fetch's list, mirrored: ejecting what was never registered changes nothing in either.
+  const registeredMiddleware: Middleware[] = [];
   const sendWithMiddleware = withMiddleware.request as unknown as Send;
   const sendWithoutMiddleware = withoutMiddleware.request as unknown as Send;
   const caller: Caller = {
@@ -257,7 +258,7 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     transport,
     send: (viaMiddleware) => (viaMiddleware ? sendWithMiddleware : sendWithoutMiddleware),
-    hasMiddleware: () => registeredMiddleware > 0,
+    hasMiddleware: () => registeredMiddleware.length > 0,
   };
 
   const listCall: ListCall = (url, init) => callApi(caller, 'GET', url, init, false);
@@ -277,11 +278,14 @@ export function createSvcClient(options: SvcClientOptions): SvcClient<boolean> {
     pages: (url: string, init?: Record<string, unknown>) => paginatePages(listCall, url, init),
     use: (...middleware: Middleware[]) => {
       withMiddleware.use(...middleware);
-      registeredMiddleware += middleware.length;
+      for (const m of middleware) if (m) registeredMiddleware.push(m);
     },
     eject: (...middleware: Middleware[]) => {
       withMiddleware.eject(...middleware);
-      registeredMiddleware = Math.max(0, registeredMiddleware - middleware.length);
+      for (const m of middleware) {
+        const at = registeredMiddleware.indexOf(m);
+        if (at !== -1) registeredMiddleware.splice(at, 1);
+      }
     },
   };
   return client as unknown as SvcClient<boolean>;

@@ -11,6 +11,7 @@
 
 export type { ErrorCode, ErrorType, FieldError, operations, paths, Scope } from '@svc/api-types';
 export { createSvcClient, type SvcClient, type SvcClientOptions } from './client.js';
+export { MAX_ERROR_BODY_BYTES } from './error-body.js';
 export {
   isErrorCode,
   SvcApiError,

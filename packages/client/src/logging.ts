@@ -64,15 +64,27 @@ export function redactHeaders(headers: Headers): Record<string, string> {
  */
 export function redactSecret<T>(value: T, secret: string | undefined): T {
   if (!secret) return value;
-  const scrub = (item: unknown): unknown => {
+  // A copy made level by level with a stack of its own, not by recursion: an error body nested
+  // thousands deep must not overflow the call stack.
+  const copyOf = (item: unknown): unknown => {
     if (typeof item === 'string') return item.split(secret).join(REDACTED);
-    if (Array.isArray(item)) return item.map(scrub);
-    if (item && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) {
-      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, scrub(inner)]));
-    }
+    if (Array.isArray(item)) return new Array(item.length);
+    if (item && typeof item === 'object' && Object.getPrototypeOf(item) === Object.prototype) return {};
     return item;
   };
-  return scrub(value) as T;
+  const root = copyOf(value);
+  const pending: Array<[object, object]> =
+    root !== value && typeof root === 'object' ? [[value as object, root as object]] : [];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [from, to] = next;
+    for (const [key, inner] of Object.entries(from)) {
+      const copy = copyOf(inner);
+      // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a plain field.
+      Object.defineProperty(to, key, { value: copy, writable: true, enumerable: true, configurable: true });
+      if (copy !== inner && typeof copy === 'object' && copy !== null) pending.push([inner as object, copy]);
+    }
+  }
+  return root as T;
 }
 
 function levelOf(event: SvcLogEvent): keyof SvcLogger {

@@ -1,3 +1,4 @@
+import { boundErrorBody } from './error-body.js';
 import { SvcConnectionError, SvcTimeoutError } from './errors.js';
 import { HEADERS } from './generated/contract.js';
 import { chooseIdempotencyKey, isWriteMethod, wasReplayed } from './idempotency.js';
@@ -192,7 +193,8 @@ async function sendAttempt(
   const started = log.enabled ? Date.now() : 0;
   let sent: Sent;
   try {
-    sent = { response: await (call.send ?? settings.send)(request, timer.signal), timer };
+    // An error's body is read here, within its bound and the attempt's clock (see error-body.ts).
+    sent = { response: await boundErrorBody(await (call.send ?? settings.send)(request, timer.signal)), timer };
   } catch (error) {
     timer.clear();
     // The caller's abort is theirs to handle: rethrow its reason (an AbortError) untouched.

@@ -59,19 +59,28 @@ export type SvcWebhookResult =
 /** The most problems one error lists: a huge, broken delivery must not produce a huge error. */
 export const MAX_PROBLEMS = 20;
 
+/**
+ * A delivery of at most this many JSON values (objects, arrays and scalars, counted together) gets
+ * every problem listed (up to {@link MAX_PROBLEMS}); a larger one is answered from its first
+ * problem. Listing every problem of a large array costs the square of its size (Ajv's allErrors),
+ * and anyone who knows the endpoint's URL can post one; the first problem costs one pass.
+ */
+export const EVERY_PROBLEM_MAX_VALUES = 256;
+
 interface Validator {
   (value: unknown): boolean;
   errors?: ValidatorError[] | null;
 }
 
-const validators = WEBHOOK_VALIDATORS as Record<SvcWebhookTopic, Validator>;
+const firstProblem = WEBHOOK_VALIDATORS.first as Record<SvcWebhookTopic, Validator>;
+const everyProblem = WEBHOOK_VALIDATORS.every as Record<SvcWebhookTopic, Validator>;
 
 /** The topics this package can check (the contract's `webhooks`). */
-export const webhookTopics: readonly SvcWebhookTopic[] = Object.keys(validators) as SvcWebhookTopic[];
+export const webhookTopics: readonly SvcWebhookTopic[] = Object.keys(firstProblem) as SvcWebhookTopic[];
 
 /** Whether a value is a webhook topic of the contract. */
 export function isWebhookTopic(value: unknown): value is SvcWebhookTopic {
-  return typeof value === 'string' && Object.hasOwn(validators, value);
+  return typeof value === 'string' && Object.hasOwn(firstProblem, value);
 }
 
 function refuse(
@@ -83,19 +92,58 @@ function refuse(
   return { ok: false, error: { kind, message, topic, problems } };
 }
 
-/**
- * Validates a webhook delivery against the contract. `payload` is the request body as text or
- * bytes (UTF-8), or the value already parsed from it.
- */
-export function parseWebhook(payload: string | Uint8Array | unknown): SvcWebhookResult {
-  let value = payload;
-  if (typeof payload === 'string' || payload instanceof Uint8Array) {
-    try {
-      value = JSON.parse(typeof payload === 'string' ? payload : new TextDecoder().decode(payload));
-    } catch {
-      return refuse('invalid-json', 'The delivery body is not valid JSON.');
+/** Whether `value` holds at most `limit` JSON values; stops counting as soon as it knows. */
+function hasAtMostValues(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (++count > limit) return false;
+    if (Array.isArray(node)) {
+      if (count + node.length > limit) return false;
+      stack.push(...node);
+    } else if (typeof node === 'object' && node !== null) {
+      for (const key in node) {
+        if (count + stack.length > limit) return false;
+        stack.push((node as Record<string, unknown>)[key]);
+      }
     }
   }
+  return true;
+}
+
+/** The text of a body given as bytes (any ArrayBuffer or view of one), else undefined. */
+function bytesOf(payload: unknown): ArrayBuffer | ArrayBufferView | undefined {
+  if (ArrayBuffer.isView(payload)) return payload;
+  // Across realms (a worker, a VM context) instanceof fails; the tag does not.
+  if (payload instanceof ArrayBuffer || Object.prototype.toString.call(payload) === '[object ArrayBuffer]')
+    return payload as ArrayBuffer;
+  return undefined;
+}
+
+/** The delivery as a value: text and bytes parsed (a leading byte-order mark skipped), a value as it is. */
+function deliveryOf(payload: unknown): { value: unknown } | undefined {
+  const bytes = bytesOf(payload);
+  // TextDecoder skips a UTF-8 byte-order mark by itself; a string keeps one, which JSON.parse refuses.
+  const text =
+    typeof payload === 'string' ? payload.replace(/^\uFEFF/, '') : bytes ? new TextDecoder().decode(bytes) : undefined;
+  if (text === undefined) return { value: payload };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates a webhook delivery against the contract. `payload` is the request body as text
+ * (with or without a byte-order mark) or bytes in UTF-8 (a `Uint8Array` or `Buffer`, an
+ * `ArrayBuffer` as `request.arrayBuffer()` gives, a `DataView`), or the value already parsed from it.
+ */
+export function parseWebhook(payload: string | Uint8Array | ArrayBuffer | ArrayBufferView | unknown): SvcWebhookResult {
+  const delivery = deliveryOf(payload);
+  if (!delivery) return refuse('invalid-json', 'The delivery body is not valid JSON.');
+  const { value } = delivery;
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -112,11 +160,18 @@ export function parseWebhook(payload: string | Uint8Array | unknown): SvcWebhook
       topic,
     );
   }
-  const validate = validators[topic];
-  if (validate(value)) return { ok: true, event: value as SvcWebhookEvent };
-  const problems = (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((error) => problemOf(error, value));
+  const first = firstProblem[topic];
+  if (first(value)) return { ok: true, event: value as SvcWebhookEvent };
+  const every = everyProblem[topic];
+  const errors =
+    (hasAtMostValues(value, EVERY_PROBLEM_MAX_VALUES) && !every(value) ? every.errors : first.errors) ?? [];
+  return invalid(topic, value, errors);
+}
+
+function invalid(topic: SvcWebhookTopic, value: unknown, errors: readonly ValidatorError[]): SvcWebhookResult {
+  const problems = errors.slice(0, MAX_PROBLEMS).map((error) => problemOf(error, value));
   const [first] = problems;
-  const more = (validate.errors?.length ?? 0) - 1;
+  const more = errors.length - 1;
   return refuse(
     'invalid-event',
     `The ${topic} delivery does not match the contract${first ? `: ${first.message}${more > 0 ? ` (and ${more} more)` : ''}` : ''}.`,

@@ -115,6 +115,23 @@ describe('createSvcClient', () => {
     expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
   });
 
+  it('ejects as openapi-fetch does: a middleware never registered changes nothing', async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey });
+    const seen: string[] = [];
+    const registered: Middleware = { onRequest: () => void seen.push('registered') };
+    const stranger: Middleware = { onRequest: () => void seen.push('stranger') };
+    svc.use(registered);
+    svc.eject(stranger, stranger);
+    await svc.GET('/v2/api/conversations');
+    expect(seen).toEqual(['registered']);
+    // The key still goes beneath the middleware, never through it.
+    expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
+    svc.eject(registered, registered);
+    await svc.GET('/v2/api/conversations');
+    expect(seen).toEqual(['registered']);
+    expect(lastRequest().headers.authorization).toBe(`Api-Key ${apiKey}`);
+  });
+
   it("lets the caller's own Authorization header win, with or without middleware", async () => {
     const svc = createSvcClient({
       baseUrl: server.url,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSvcClient, isErrorCode, SvcApiError, unwrap } from '../src/index.js';
+import { createSvcClient, isErrorCode, MAX_ERROR_BODY_BYTES, SvcApiError, unwrap } from '../src/index.js';
 import { errorBody, type FaultServer, startFaultServer } from './support/fault-server.js';
 
 const apiKey = 'sk_test_errors_0123456789';
@@ -125,5 +125,46 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(SvcApiError);
     expect(error).toMatchObject({ status: 404, code: 'THREAD_NOT_FOUND', type: 'not_found_error' });
     expect((error as SvcApiError).requestId).toMatch(/^req_/);
+  });
+});
+
+describe('error bodies of any depth and size', () => {
+  it('returns the typed error for a body nested 5 000 deep that echoes the key', async () => {
+    // Written as text: JSON.stringify itself overflows the stack on such a value, JSON.parse does not.
+    let nested = JSON.stringify(`echoed ${apiKey}`);
+    for (let i = 0; i < 5_000; i++) nested = i % 2 ? `{"inner":${nested}}` : `[${nested}]`;
+    const text = `{"error":{"type":"validation_error","code":"INVALID_REQUEST","message":"Deep.","retryable":false,"errors":[${nested}]}}`;
+    const svc = createSvcClient({
+      baseUrl: server.url,
+      apiKey,
+      maxRetries: 0,
+      fetch: async () => new Response(text, { status: 400, headers: { 'Content-Type': 'application/json' } }),
+    });
+    const result = await svc.GET('/v2/api/conversations');
+    expect(result.response.status).toBe(400);
+    expect(SvcApiError.fromResponse(result.response, result.error)).toMatchObject({ code: 'INVALID_REQUEST' });
+    // The key is scrubbed all the way down.
+    let innermost: unknown = result.error?.error.errors;
+    for (let i = 0; i < 5_001; i++)
+      innermost = Array.isArray(innermost) ? innermost[0] : (innermost as { inner: unknown }).inner;
+    expect(innermost).toBe('echoed [REDACTED]');
+  });
+
+  it(`reads an error body within ${MAX_ERROR_BODY_BYTES} bytes, and drops one over it`, async () => {
+    const svc = createSvcClient({ baseUrl: server.url, apiKey });
+    const fits = errorBody(400, 'validation_error', 'INVALID_REQUEST', 'x'.repeat(MAX_ERROR_BODY_BYTES - 1000));
+    server.inject('GET', '/v2/api/conversations', { kind: 'respond', ...fits });
+    const kept = await svc.GET('/v2/api/conversations');
+    expect(kept.error?.error.code).toBe('INVALID_REQUEST');
+    const over = errorBody(400, 'validation_error', 'INVALID_REQUEST', 'x'.repeat(MAX_ERROR_BODY_BYTES));
+    server.inject('GET', '/v2/api/conversations', { kind: 'respond', ...over });
+    const dropped = await svc.GET('/v2/api/conversations');
+    expect(dropped.response.status).toBe(400);
+    expect(dropped.error).toBe('');
+    expect(SvcApiError.fromResponse(dropped.response, dropped.error)).toMatchObject({
+      status: 400,
+      message: 'HTTP 400',
+      requestId: dropped.requestId,
+    });
   });
 });

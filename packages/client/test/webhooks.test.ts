@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import type { CallReceived } from '@svc/api-types';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isWebhookTopic, MAX_PROBLEMS, parseWebhook, webhookTopics } from '../src/webhooks.js';
+import {
+  EVERY_PROBLEM_MAX_VALUES,
+  isWebhookTopic,
+  MAX_PROBLEMS,
+  parseWebhook,
+  webhookTopics,
+} from '../src/webhooks.js';
 
 // The contract's own example delivery: the parser must accept what the contract documents.
 const bundle = createRequire(import.meta.url)('@svc/openapi/openapi.json') as {
@@ -127,9 +133,59 @@ describe('parseWebhook', () => {
     expect(parseWebhook({ topic: 'CALL_RECEIVED' }).error?.kind).toBe('invalid-event');
   });
 
-  it('lists a bounded number of problems for a huge broken delivery', () => {
-    const transcriptions = Array.from({ length: 5000 }, () => ({ source: 'NOBODY', time: 'never', text: 1 }));
+  it('lists every problem of a small broken delivery, at most MAX_PROBLEMS of them', () => {
+    const transcriptions = Array.from({ length: 40 }, () => ({ source: 'NOBODY', time: 'never', text: 1 }));
     const result = parseWebhook({ topic: 'CALL_RECEIVED', body: { transcriptions } });
     expect(result.error?.problems).toHaveLength(MAX_PROBLEMS);
+    expect(result.error?.message).toMatch(/\(and \d+ more\)\.$/);
+  });
+
+  it.each([EVERY_PROBLEM_MAX_VALUES, 5_000, 500_000])(
+    'reads a bounded number of the %i broken items of a huge delivery, and names the first',
+    (length) => {
+      // Listing every problem is quadratic in the invalid items (Ajv's allErrors); a large delivery
+      // is answered from its first problem. The items the validators read are counted, not timed.
+      let reads = 0;
+      const transcriptions = new Proxy(
+        Array.from({ length }, () => ({ source: 'NOBODY', time: 'never', text: 'hi' })),
+        {
+          get(target, key, receiver) {
+            if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+            return Reflect.get(target, key, receiver);
+          },
+        },
+      );
+      const result = parseWebhook({ topic: 'CALL_RECEIVED', body: { transcriptions } });
+      expect(result.error?.problems.map((p) => p.field)).toEqual(['body.transcriptions[0].source']);
+      expect(reads).toBeLessThanOrEqual(2);
+    },
+  );
+});
+
+describe('parseWebhook takes a body however the framework gives it', () => {
+  const text = JSON.stringify(callReceived);
+  const bytes = new TextEncoder().encode(text);
+  const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+
+  it.each([
+    ['a string', text],
+    ['a string with a byte-order mark', `\uFEFF${text}`],
+    ['a Uint8Array', bytes],
+    ['a Uint8Array with a byte-order mark', withBom],
+    ['an ArrayBuffer (request.arrayBuffer())', withBom.slice().buffer],
+    ['a DataView', new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+    ['a view into a larger buffer', new Uint8Array([0x20, ...bytes, 0x7b]).subarray(1, bytes.length + 1)],
+    ['a Buffer', Buffer.from(text)],
+    ['the parsed value', callReceived],
+  ])('accepts a valid delivery as %s', (_, payload) => {
+    const result = parseWebhook(payload);
+    expect(result.error).toBeUndefined();
+    expect(result.event?.topic).toBe('CALL_RECEIVED');
+  });
+
+  it('refuses broken bytes in any of those forms as invalid JSON', () => {
+    const broken = new TextEncoder().encode('{"topic":');
+    for (const payload of [broken, broken.buffer, new DataView(broken.buffer), '\uFEFF\uFEFF{}'])
+      expect(parseWebhook(payload).error?.kind).toBe('invalid-json');
   });
 });

@@ -39,13 +39,18 @@ export function authenticate<K extends Credentials>(
   return key;
 }
 
+/** A trial plan has no API access: the refusal, or null for a paid plan. */
+export function planRefusal(key: Credentials): Refusal | null {
+  if (!key.trial) return null;
+  return {
+    code: 'API_KEY_TRIAL_NOT_ALLOWED',
+    message: 'API access is not available on trial plans; an API key needs an active paid subscription.',
+  };
+}
+
 export function authorize(operation: Operation, key: Credentials): Refusal | null {
-  if (key.trial) {
-    return {
-      code: 'API_KEY_TRIAL_NOT_ALLOWED',
-      message: 'API access is not available on trial plans; an API key needs an active paid subscription.',
-    };
-  }
+  const plan = planRefusal(key);
+  if (plan) return plan;
   if (operation.security.length === 0) return null;
   if (operation.security.some((scopes) => scopes.every((scope) => key.scopes.includes(scope)))) return null;
   const named = operation.security

@@ -8,6 +8,7 @@ export { readJsonBody } from './json-body.js';
 export type { Call, Failure, Kernel, KernelOptions, Outcome } from './kernel.js';
 export { createKernel, isFailure } from './kernel.js';
 export type { NodeHandler } from './node-request.js';
+export type { OwnCall, OwnRoute } from './own-routes.js';
 export type { RateDecision, RateLimitMode, RateLimits } from './rate-limiter.js';
 export { RateLimiter } from './rate-limiter.js';
 export { DEFAULT_READ_CACHE_BYTES, ReadCache } from './read-cache.js';

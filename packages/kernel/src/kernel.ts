@@ -2,10 +2,10 @@
 // pipeline of named steps (pipeline.ts, one module per step in steps/) behind two adapters
 // (adapters.ts: fetch, and node:http without a web Request), driven by the contract. A server
 // plugs in which keys exist (`findKey`) and what a valid call answers (`answer`): the sandbox its
-// handlers and store, the mock Prism; its own fixed routes (reset, a trigger) go through Hono.
+// handlers and store, the mock Prism; its own fixed routes (reset, a trigger) go through a
+// pipeline of the same steps (own-routes.ts).
 // Bad input ends as a documented 4xx; only a bug can reach the 500.
 import { type Contract, DEFAULT_BODY_LIMITS, serverHeaderNames } from '@svc/spec-runtime';
-import { Hono } from 'hono';
 import { fetchAdapter, nodeAdapter } from './adapters.js';
 import type { Credentials } from './auth.js';
 import type { Call, Outcome } from './call.js';
@@ -13,6 +13,7 @@ import { errorAnswers, type SuggestionFor } from './error-answer.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Maybe } from './maybe.js';
 import { type NodeHandler, sharedFolder } from './node-request.js';
+import { type OwnRoute, ownRouteSteps } from './own-routes.js';
 import { createPipeline } from './pipeline.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { ReadCache } from './read-cache.js';
@@ -55,13 +56,13 @@ export interface KernelOptions<K extends Credentials> {
   offloadBodyBytes?: number;
   /** Where internal failures (bugs) are reported (default: stderr). */
   onInternalError?: (requestId: string, request: Request, error: unknown) => void;
-  /** Registers routes of the server's own (fixed paths, served before the API). */
-  routes?: (app: Hono) => void;
+  /** The server's own routes (fixed paths outside the contract), answered by the kernel's steps (own-routes.ts). */
+  ownRoutes?: readonly OwnRoute<K>[];
+  /** The origin the server listens on, once it does: its own routes that act answer to it only (same-origin step). */
+  origin?: () => string | undefined;
 }
 
 export interface Kernel {
-  /** The server's own routes (see KernelOptions.routes). */
-  app: Hono;
   /** Answers at once where nothing must wait, else with a promise. */
   fetch: (request: Request) => Response | Promise<Response>;
   /** The same answers over node:http without a web Request where that changes nothing (see listen). */
@@ -121,15 +122,25 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     },
   });
 
-  const app = new Hono();
-  options.routes?.(app);
-  const ownPaths = new Set(app.routes.map((route) => route.path));
+  const ownRoutes = options.ownRoutes ?? [];
+  const ownPaths = new Set(ownRoutes.map((route) => route.path));
+  const origin = options.origin ?? (() => undefined);
+  const answerOwn = fetchAdapter(
+    createPipeline<K>({
+      services,
+      steps: ownRouteSteps(services, ownRoutes, origin),
+      onCrash: (x, error) => {
+        internalErrors++;
+        report(x.requestId, x.request, error);
+      },
+    }),
+    findKey,
+  );
   const answerWeb = fetchAdapter(pipeline, findKey);
   return {
-    app,
     fetch(request) {
       const target = targetOf(request.url);
-      return ownPaths.has(target.pathname) ? app.fetch(request) : answerWeb(request, target);
+      return ownPaths.has(target.pathname) ? answerOwn(request, target) : answerWeb(request, target);
     },
     serveNode: nodeAdapter(pipeline, {
       findKey,

@@ -9,7 +9,7 @@ import { andThen } from './maybe.js';
 import type { CachedAnswer } from './read-cache.js';
 import type { KernelStep, Services } from './services.js';
 import { answerStep } from './steps/answer.js';
-import { authenticationStep } from './steps/authentication.js';
+import { authenticationRefusalStep, authenticationStep } from './steps/authentication.js';
 import { authorizationStep } from './steps/authorization.js';
 import { bodyStep } from './steps/body.js';
 import { idempotencyStep } from './steps/idempotency.js';
@@ -23,10 +23,11 @@ import { validationStep } from './steps/validation.js';
 export function kernelSteps<K extends Credentials>(services: Services<K>): KernelStep<K>[] {
   return [
     requestIdStep(services),
+    authenticationStep(services),
     rateCountStep(services),
     routeStep(services),
     rateRefusalStep(services),
-    authenticationStep(services),
+    authenticationRefusalStep(services),
     authorizationStep(services),
     idempotencyStep(services),
     bodyStep(services),

@@ -52,6 +52,9 @@ describe.each(['serveNode', 'fetch'])('over node:http by %s', (way) => {
     ['an error the answer chose', '/v2/api/threads/cth-missing', true],
     ['a refusal of the kernel (no key)', '/v2/api/threads/cth-1', false],
     ['a validation error', '/v2/api/conversations?size=0', true],
+    ['an unknown path', '/v2/api/nowhere', true],
+    ['an unknown path, no key', '/nowhere/at/all', false],
+    ['a path without GET (405)', '/v2/api/conversations/%2B14155550123/action', true],
   ])('HEAD answers exactly the status and headers of GET, without a body: %s', async (_, path, auth) => {
     const get = await send('GET', path, auth);
     const head = await send('HEAD', path, auth);
@@ -84,5 +87,9 @@ describe.each(['serveNode', 'fetch'])('over node:http by %s', (way) => {
     expect(answer.status).toBe('HTTP/1.1 405 Method Not Allowed');
     expect(answer.headers).toContain('Allow: PUT');
     expect(answer.body).toBe('');
+    // The body GET would have had says GET: HEAD is answered as GET is.
+    expect(JSON.parse((await send('GET', '/v2/api/conversations/%2B14155550123/action')).body).error.message).toBe(
+      'GET is not supported on /v2/api/conversations/%2B14155550123/action; allowed: PUT.',
+    );
   });
 });

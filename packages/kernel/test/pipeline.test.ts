@@ -6,6 +6,8 @@ import { loadContract } from '@svc/spec-runtime';
 import { describe, expect, it } from 'vitest';
 import { fetchAdapter } from '../src/adapters.js';
 import type { Credentials } from '../src/auth.js';
+import { compose, NextCalledTwiceError } from '../src/compose.js';
+import { StepOrderError } from '../src/exchange.js';
 import { createKernel, kernelServices } from '../src/kernel.js';
 import { createPipeline, kernelSteps } from '../src/pipeline.js';
 
@@ -43,10 +45,11 @@ describe('the pipeline', () => {
     expect(response.status).toBe(200);
     expect(visited).toEqual([
       'request id',
+      'authentication',
       'rate limit: count',
       'route',
       'rate limit: refuse past the budget',
-      'authentication',
+      'authentication: refuse without a valid key',
       'scopes and plan',
       'idempotency',
       'body',
@@ -73,5 +76,54 @@ describe('the pipeline', () => {
     expect(await send('POST', '/v2/api/threads', { ...text, 'Content-Type': 'application/json' }, '{}')).toBe(
       '400 INVALID_REQUEST',
     );
+  });
+
+  it('refuses a step that calls next() twice, with a named error, and runs the rest once', () => {
+    const ran: string[] = [];
+    const run = compose<object, string>([
+      { name: 'twice', run: (_, next) => `${next()} ${next()}` },
+      {
+        name: 'last',
+        run: () => {
+          ran.push('last');
+          return 'answer';
+        },
+      },
+    ]);
+    expect(() => run({})).toThrow(NextCalledTwiceError);
+    expect(() => run({})).toThrow('The step "twice" called next() more than once.');
+    expect(ran).toEqual(['last', 'last']); // once per run
+    // Each run counts on its own.
+    const once = compose<object, string>([
+      { name: 'once', run: (_, next) => next() },
+      { name: 'end', run: () => 'ok' },
+    ]);
+    expect([once({}), once({})]).toEqual(['ok', 'ok']);
+  });
+
+  it.each([
+    ['scopes and plan', 'route', 'the operation'],
+    ['rate limit: count', 'authentication', 'the caller'],
+    ['read cache', 'authentication: refuse without a valid key', 'the key'],
+  ])('fails loudly, once, with StepOrderError when "%s" runs before "%s"', async (moved, before, what) => {
+    const services = kernelServices({ ...options, readCache: true });
+    const steps = kernelSteps(services);
+    const at = steps.findIndex((step) => step.name === moved);
+    const [step] = steps.splice(at, 1);
+    steps.splice(
+      steps.findIndex((s) => s.name === before),
+      0,
+      step!,
+    );
+    const crashes: unknown[] = [];
+    const fetch = fetchAdapter(
+      createPipeline({ services, steps, onCrash: (_, error) => crashes.push(error) }),
+      options.findKey,
+    );
+    const response = await fetch(new Request('http://x/v2/api/tags', { headers: { Authorization: 'Api-Key full' } }));
+    expect(response.status).toBe(500);
+    expect(crashes).toHaveLength(1);
+    expect(crashes[0]).toBeInstanceOf(StepOrderError);
+    expect((crashes[0] as Error).message).toContain(`read ${what} before the ${before.split(':')[0]} step`);
   });
 });

@@ -5,11 +5,11 @@ import { loadContract } from '@svc/spec-runtime';
 import { describe, expect, it, vi } from 'vitest';
 import type { Credentials } from '../src/auth.js';
 import type { Outcome } from '../src/call.js';
-import { Exchange } from '../src/exchange.js';
+import { Exchange, StepOrderError } from '../src/exchange.js';
 import type { StoredResponse } from '../src/idempotency.js';
 import { kernelServices } from '../src/kernel.js';
 import { answerStep } from '../src/steps/answer.js';
-import { authenticationStep } from '../src/steps/authentication.js';
+import { authenticationRefusalStep, authenticationStep } from '../src/steps/authentication.js';
 import { authorizationStep } from '../src/steps/authorization.js';
 import { bodyStep } from '../src/steps/body.js';
 import { idempotencyStep } from '../src/steps/idempotency.js';
@@ -42,6 +42,8 @@ function exchange(method: string, path: string, init: RequestInit & { headers?: 
     (t) => keys[t],
   );
   x.requestId = 'req_steptest0001';
+  // As the authentication step leaves it: whom the key names is known.
+  x.identify();
   return x;
 }
 function routed(method: string, path: string, init: RequestInit & { headers?: Record<string, string> } = {}) {
@@ -107,12 +109,29 @@ describe('route', () => {
 
 describe('authentication and authorisation', () => {
   it('refuses a request without a known key, and keeps the key it finds', () => {
-    expect(codeOf(authenticationStep(services()).run(exchange('GET', '/v2/api/tags'), () => PASSED))).toBe(
-      'UNAUTHORIZED',
-    );
+    const refuse = authenticationRefusalStep(services());
+    expect(codeOf(refuse.run(exchange('GET', '/v2/api/tags'), () => PASSED))).toBe('UNAUTHORIZED');
     const x = exchange('GET', '/v2/api/tags', { headers: { Authorization: 'Api-Key none' } });
-    expect(authenticationStep(services()).run(x, () => PASSED)).toBe(PASSED);
+    expect(refuse.run(x, () => PASSED)).toBe(PASSED);
     expect(x.key).toBe(keys.none);
+  });
+
+  it('looks the key up in the authentication step, once, and not before', () => {
+    const request = new Request('http://x/v2/api/tags', { headers: { Authorization: 'Api-Key none' } });
+    let lookups = 0;
+    const x = new Exchange(
+      request,
+      'GET',
+      targetOf(request.url),
+      () => request,
+      (t) => {
+        lookups++;
+        return keys[t];
+      },
+    );
+    expect(() => x.caller()).toThrow(StepOrderError);
+    expect(authenticationStep(services()).run(x, () => PASSED)).toBe(PASSED);
+    expect([x.caller(), lookups]).toEqual([keys.none, 1]);
   });
 
   it('refuses a key without the scope of the operation', () => {

@@ -7,20 +7,19 @@ import {
   createKernel,
   type KernelOptions,
   type NodeHandler,
+  type OwnRoute,
   type RateLimits,
 } from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
 import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
-import { type GuardOptions, guardRefusal } from './developer-guard.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
-import { Store } from './store/store.js';
+import { type SandboxKey, Store } from './store/store.js';
 import { issuedId } from './support/ids.js';
 import { isoTimestamp } from './support/time.js';
 import { unknownFieldSuggestion } from './unknown-field.js';
-import { WEBHOOK_TRIGGER_PATH } from './webhook-trigger.js';
-import { handleWebhookTrigger } from './webhook-trigger-route.js';
+import { webhookTriggerRoute } from './webhook-trigger-route.js';
 
 /** docUrl, clock (idempotency expiry, rate-limit windows), body limits, idempotency budget: as the kernel's. */
 type KernelTuning = Pick<
@@ -69,14 +68,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = new Store(seed);
   const clock = options.clock ?? Date.now;
   const handlers = createHandlers(contract);
-  // What the sandbox-only routes that act hold to (developer-guard.ts); the kernel is there by the first request.
-  const guard: GuardOptions = {
-    contract,
-    findKey: (token) => store.findKey(token),
-    rateLimiter: () => kernel.rateLimiter,
-    origin: () => options.origin?.(),
-    ...(options.docUrl ? { docUrl: options.docUrl } : {}),
-  };
   const kernel = createKernel({
     contract,
     findKey: (token) => store.findKey(token),
@@ -102,27 +93,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxBodyDepth !== undefined ? { maxBodyDepth: options.maxBodyDepth } : {}),
     ...(options.idempotencyBudgetBytes !== undefined ? { idempotencyBudgetBytes: options.idempotencyBudgetBytes } : {}),
-    routes: (app) => {
-      if (options.enableReset) {
-        app.post(RESET_PATH, (c) => {
-          // A route that acts: guarded as the webhook trigger is (its own Host and Origin, JSON, a
-          // sandbox key, a write against the rate limits). Its body is never read.
-          const guarded = guardRefusal(guard, c.req.raw);
-          if (guarded instanceof Response) return guarded;
-          sandbox.reset();
-          return c.json({ data: { reset: true } }, 200, guarded.headers);
-        });
-      }
-      if (options.enableWebhookTrigger)
-        app.post(WEBHOOK_TRIGGER_PATH, (c) => handleWebhookTrigger(c.req.raw, { ...guard, store }));
-      // Read-only public demo data (the seed's fictional keys): no guard, so a sandbox behind a proxy or a
-      // port mapping serves it too.
-      if (options.serveContractConfig) {
-        // Computed once: a seed without an all-scopes key fails here, at start, not on a request.
-        const answer = contractConfigOf(seed, Object.keys(contract.scopes));
-        app.get(CONTRACT_CONFIG_PATH, (c) => c.json({ data: answer }));
-      }
-    },
+    ownRoutes: ownRoutesOf(options, store, seed, contract, () => sandbox),
+    origin: () => options.origin?.(),
   });
 
   const sandbox: Sandbox = {
@@ -139,4 +111,43 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
   };
   return sandbox;
+}
+
+/**
+ * The sandbox's own routes, through the kernel's steps (its own-routes.ts). Reset and the webhook
+ * trigger act: the sandbox's own Host and Origin, JSON, a sandbox key on a paid plan, a write
+ * against the rate limits (reset's body is never read). The contract config is read-only public
+ * demo data (the seed's fictional keys): served to anyone, so a sandbox behind a proxy or a port
+ * mapping serves it too.
+ */
+function ownRoutesOf(
+  options: SandboxOptions,
+  store: Store,
+  seed: SandboxState,
+  contract: Contract,
+  sandbox: () => Sandbox,
+): OwnRoute<SandboxKey>[] {
+  const routes: OwnRoute<SandboxKey>[] = [];
+  if (options.enableReset)
+    routes.push({
+      method: 'POST',
+      path: RESET_PATH,
+      acts: true,
+      answer: () => {
+        sandbox().reset();
+        return { status: 200, body: { data: { reset: true } } };
+      },
+    });
+  if (options.enableWebhookTrigger) routes.push(webhookTriggerRoute({ store }));
+  if (options.serveContractConfig) {
+    // Computed once: a seed without an all-scopes key fails here, at start, not on a request.
+    const data = contractConfigOf(seed, Object.keys(contract.scopes));
+    routes.push({
+      method: 'GET',
+      path: CONTRACT_CONFIG_PATH,
+      acts: false,
+      answer: () => ({ status: 200, body: { data } }),
+    });
+  }
+  return routes;
 }

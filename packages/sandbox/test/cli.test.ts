@@ -92,7 +92,8 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
       headers: { Authorization: 'Api-Key sbx_demo_full_access' },
     });
     expect(res.status).toBe(200);
-    expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(415);
+    // Guarded in the API's order: the key before the body's Content-Type.
+    expect((await fetch(`${url}/__sandbox/reset`, { method: 'POST' })).status).toBe(401);
     expect(
       (
         await fetch(`${url}/__sandbox/reset`, {

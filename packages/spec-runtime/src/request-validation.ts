@@ -4,7 +4,7 @@ import type { Catalogue } from './catalogue.js';
 import { isDecimal } from './decimal.js';
 import type { JsonObject } from './json-pointer.js';
 import type { Operation, OperationParameter } from './operations.js';
-import type { SchemaValidator } from './schema-validator.js';
+import { EVERY_ERROR_MAX_NODES, hasAtMostNodes, type SchemaValidator } from './schema-validator.js';
 import { typesOf } from './schema-walk.js';
 import { codeOf, type Violation, type ViolationLocation, violationsFromAjv } from './violations.js';
 
@@ -46,36 +46,6 @@ export function coerceParameter(raw: string, schema: JsonObject): unknown {
   if ((types.includes('integer') || types.includes('number')) && isDecimal(raw.trim())) return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   return raw;
-}
-
-/**
- * Bodies of at most this many JSON values (objects, arrays and scalars, counted together) get
- * every failing field listed; a larger one is answered from its first violation, which already
- * decides the documented code (Ajv checks an array's maxItems before its items, for example).
- * Every body the API documents fits well within it; only a hostile one does not.
- */
-export const EVERY_ERROR_MAX_NODES = 256;
-
-/** Whether `value` holds at most `limit` JSON values; stops counting as soon as it knows. */
-export function hasAtMostNodes(value: unknown, limit: number): boolean {
-  const stack: unknown[] = [value];
-  let count = 0;
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (++count > limit) return false;
-    if (Array.isArray(node)) {
-      if (count + node.length > limit) return false;
-      for (const child of node) stack.push(child);
-    } else if (typeof node === 'object' && node !== null) {
-      // for-in rather than Object.values: no array of every field of a huge object is built.
-      let children = 0;
-      for (const key in node) {
-        if (count + ++children > limit) return false;
-        stack.push((node as Record<string, unknown>)[key]);
-      }
-    }
-  }
-  return true;
 }
 
 const MISSING_CODE: Record<string, string> = {

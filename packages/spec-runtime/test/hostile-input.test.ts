@@ -9,7 +9,7 @@ import { API_KEY_SCHEME } from '../src/api-key.js';
 import { isDecimal } from '../src/decimal.js';
 import { MAX_FIELD_ERRORS } from '../src/errors.js';
 import { JSON_MEDIA_TYPE } from '../src/json-body.js';
-import { EVERY_ERROR_MAX_NODES, hasAtMostNodes } from '../src/request-validation.js';
+import { EVERY_ERROR_MAX_NODES, hasAtMostNodes } from '../src/schema-validator.js';
 import { bundle, contract, op } from './support/contract.js';
 
 describe('numbers on the wire', () => {
@@ -72,6 +72,47 @@ describe('validation of a hostile body', () => {
         EVERY_ERROR_MAX_NODES,
       ),
     ).toBe(false);
+  });
+});
+
+/** An array of `length` copies of `item` that counts how many of its items are read. */
+function countingArray(length: number, item: unknown): { array: unknown[]; reads: () => number } {
+  let reads = 0;
+  const array = new Proxy(
+    Array.from({ length }, () => item),
+    {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    },
+  );
+  return { array, reads: () => reads };
+}
+
+describe('validation work is bounded whatever the size of the value', () => {
+  // Ajv with allErrors is quadratic in an array's invalid items; the validator decides from the
+  // first error past EVERY_ERROR_MAX_NODES values. What it reads is counted here, not timed.
+  const getThread = op('getThread');
+  const threadOf = (comments: unknown[]) => ({
+    data: { id: 'cth-5Lm1zX7e', comments },
+  });
+
+  it.each([300, 20_000, 200_000])('reads a bounded number of the %i invalid comments of a thread', (length) => {
+    const { array, reads } = countingArray(length, { id: 1 });
+    const problems = contract().checkResponse(getThread, 200, { 'content-type': 'application/json' }, threadOf(array));
+    expect(problems.filter((p) => p.kind === 'body')).toHaveLength(1);
+    expect(reads()).toBeLessThanOrEqual(2);
+  });
+
+  it('still lists every error of a small invalid response', () => {
+    const { array, reads } = countingArray(3, { id: 1 });
+    const [problem] = contract()
+      .checkResponse(getThread, 200, { 'content-type': 'application/json' }, threadOf(array))
+      .filter((p) => p.kind === 'body');
+    expect(problem?.message).toMatch(/and \d+ more/);
+    // Every item read by both validators, each of them once by the node count.
+    expect(reads()).toBeGreaterThanOrEqual(3);
   });
 });
 

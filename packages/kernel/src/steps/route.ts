@@ -15,8 +15,11 @@ export function routeStep<K extends Credentials>({ contract, refuse }: Services<
   return {
     name: 'route',
     run(x, next) {
-      const { method, pathname } = x;
-      const route = contract.matchRoute(method === 'HEAD' ? 'GET' : method, pathname);
+      const { pathname } = x;
+      // HEAD is GET without the body: the same status and headers, Content-Length included, so
+      // the messages quote GET as well (RFC 9110 9.3.2).
+      const method = x.method === 'HEAD' ? 'GET' : x.method;
+      const route = contract.matchRoute(method, pathname);
       if (!('error' in route)) {
         x.operation = route.operation;
         x.params = route.params;
