@@ -49,7 +49,7 @@ export interface ContractOptions {
   timeoutMs?: number;
   /** Largest response body read (default 10 MiB); a larger one is a failed check. */
   maxResponseBytes?: number;
-  /** Longest 429 wait (retry_after_seconds) worth waiting out; default 60. */
+  /** Longest time one request may spend waiting out 429s, in all (as long as each asks); default 120. */
   maxRetryWaitSeconds?: number;
   /** No progress lines (the report is still printed unless `print` is false). */
   quiet?: boolean;

@@ -40,6 +40,8 @@ export interface RunResult {
 
 export const DEFAULT_OUTPUT = 'svc-contract-report';
 export const API_KEY_ENV = 'SVC_API_KEY';
+/** How long one request may spend waiting out 429s, in all: jobs sharing a key meet many. */
+export const DEFAULT_MAX_429_WAIT_SECONDS = 120;
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,6 +73,8 @@ interface Target {
   apiKey: string;
   config: ContractConfig;
   sandbox?: EmbeddedSandbox;
+  /** The config came from a sandbox started apart. */
+  fromSandbox?: boolean;
 }
 
 function checkFilters(spec: Spec, only: string[]): void {
@@ -126,7 +130,7 @@ async function targetOf(
     timeoutMs: options.timeoutMs ?? 30_000,
   });
   if (declared.note && !options.quiet) (options.stderr ?? process.stderr).write(`svc-contract: ${declared.note}\n`);
-  return declared.config ? { ...target, config: declared.config } : target;
+  return declared.config ? { ...target, config: declared.config, fromSandbox: true } : target;
 }
 
 function sessionOf(options: ContractOptions, target: Target, only: string[], rate: RateSetting | null): Session {
@@ -142,9 +146,10 @@ function sessionOf(options: ContractOptions, target: Target, only: string[], rat
     rate,
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
+    maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? DEFAULT_MAX_429_WAIT_SECONDS,
     runId: randomAlphanumeric(8),
     fixturesPerKind: options.fixturesPerKind ?? DEFAULT_FIXTURES_PER_KIND,
+    sandbox: target.sandbox !== undefined || target.fromSandbox === true,
   });
 }
 

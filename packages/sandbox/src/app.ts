@@ -119,8 +119,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // port mapping serves it too.
       if (options.serveContractConfig) {
         // Computed once: a seed without an all-scopes key fails here, at start, not on a request.
-        const answer = contractConfigOf(seed, Object.keys(contract.scopes));
-        app.get(CONTRACT_CONFIG_PATH, (c) => c.json({ data: answer }));
+        contractConfigOf(seed, Object.keys(contract.scopes));
+        // From the live state: what runs with writes use up (free items, active templates) as it is now.
+        app.get(CONTRACT_CONFIG_PATH, (c) =>
+          c.json({ data: contractConfigOf(store.state, Object.keys(contract.scopes)) }),
+        );
       }
     },
   });

@@ -7,7 +7,8 @@
 // The embedded sandbox of @svc/contract derives its config from here; `svc-sandbox` serves it at
 // CONTRACT_CONFIG_PATH (no key needed: the demo keys are public, fictional sandbox keys), so that
 // `svc-contract --base-url <the sandbox> --api-key sbx_demo_full_access` needs no --config.
-import type { SeedFile } from './store/model.js';
+import { templateIdsActiveFirst, threadlessItemIds } from './contract-reserve.js';
+import type { SandboxState, SeedFile } from './store/model.js';
 
 export const CONTRACT_CONFIG_PATH = '/__sandbox/contract-config';
 
@@ -37,6 +38,7 @@ export interface SandboxContractConfig {
       summary_template_ids: string[];
       built_in_field_keys: string[];
       thread_ids: string[];
+      threadless_item_ids: string[];
     };
   };
 }
@@ -73,8 +75,11 @@ function kindOf(k: SeedKey): Pick<ContractConfigKey, 'kind' | 'lines'> {
   return {};
 }
 
-/** The config the seed implies for its main team: the team's other keys, each with its kind, and the hidden ids. */
-export function contractConfigOf(seed: SeedFile, allScopes: readonly string[]): SandboxContractConfig {
+/**
+ * The config the seed (or the live state) implies for its main team: the team's other keys, each
+ * with its kind, the hidden ids, and what a run with writes uses up that is still free.
+ */
+export function contractConfigOf(seed: SandboxState, allScopes: readonly string[]): SandboxContractConfig {
   const main = mainKeyOf(seed, allScopes);
   const team = seed.teams.find((t) => t.id === main.team_id);
   if (!team) throw new Error(`The sandbox seed has no team ${main.team_id}.`);
@@ -88,10 +93,11 @@ export function contractConfigOf(seed: SeedFile, allScopes: readonly string[]): 
       fixtures: {
         deal_ids: team.deals.map((d) => d.id),
         person_ids: team.people.map((p) => p.id),
-        summary_template_ids: team.summary_templates.filter((t) => t.active).map((t) => t.id),
+        summary_template_ids: templateIdsActiveFirst(team),
         built_in_field_keys: [...team.built_in_fields],
         // Every thread: no list shows them all, and described.order needs one with several comments.
         thread_ids: team.threads.map((t) => t.id),
+        threadless_item_ids: threadlessItemIds(team),
       },
     },
   };
