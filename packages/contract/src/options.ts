@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ContractConfig, Profile, RateSetting } from './model.js';
 import type { ProxyRunOptions } from './proxy-run.js';
+import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
 
@@ -196,8 +197,6 @@ function parseMergeCli(argv: string[]): Parsed {
   };
 }
 
-const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
-
 function parseReporters(values: string[] | undefined): ReporterName[] {
   const reporters = list(values);
   const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
@@ -249,8 +248,9 @@ function parseProxyCli(argv: string[]): Parsed {
   if (values.help) return { kind: 'help' };
   const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const upstream = values.upstream;
-  if (upstream === undefined || !isHttpUrl(upstream))
-    throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
+  if (upstream === undefined) throw new UsageError('proxy needs --upstream, an http(s) URL');
+  const upstreamProblem = serverUrlProblem('--upstream', upstream);
+  if (upstreamProblem) throw new UsageError(upstreamProblem);
   const port = wholeNumber('port', values.port, 'a port number (0 for a free one)', 0, 65535);
   const timeout = timeoutOf(values.timeout);
   return {
@@ -308,8 +308,8 @@ export function parseCli(argv: string[]): Parsed {
   if (values.shard !== undefined && shard === undefined)
     throw new UsageError(`--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, got ${values.shard}`);
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
-    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  const baseUrlProblem = baseUrl === undefined ? undefined : serverUrlProblem('--base-url', baseUrl);
+  if (baseUrlProblem) throw new UsageError(baseUrlProblem);
   return {
     kind: 'run',
     options: {

@@ -19,10 +19,12 @@ import {
 import type { Redactor } from './redact.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
+import { escapeControls } from './report/terminal-safe.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
 import { runChecks, shardResources } from './runner.js';
 import { configFromSandbox } from './sandbox-config.js';
+import { serverUrlProblem } from './server-url.js';
 import { createSession, type Session } from './session.js';
 import { loadSpec, type Spec } from './spec.js';
 import { withheldOperations } from './suite/operation-checks.js';
@@ -118,6 +120,8 @@ async function targetOf(
     });
     return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, config: mergeConfigs(sandbox.config, given), sandbox };
   }
+  const urlProblem = serverUrlProblem('baseUrl', options.baseUrl);
+  if (urlProblem) throw new UsageError(urlProblem);
   const apiKey = options.apiKey ?? env[API_KEY_ENV];
   if (!apiKey) throw new UsageError(`No API key: pass --api-key or set ${API_KEY_ENV}.`);
   const target = { baseUrl: options.baseUrl, apiKey, config: given };
@@ -157,7 +161,7 @@ function sessionOf(options: ContractOptions, target: Target, only: string[], rat
 async function checkTarget(options: ContractOptions, session: Session, target: Target): Promise<TestRecord[]> {
   const { redact, config: run } = session;
   const stderr = options.stderr ?? process.stderr;
-  const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
+  const progress = options.quiet ? undefined : (line: string) => stderr.write(`${escapeControls(redact(line))}\n`);
   progress?.(
     `svc-contract: checking ${target.baseUrl}${target.sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
   );
@@ -227,7 +231,7 @@ export function deliver(
   redact: Redactor,
   options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
 ): RunResult {
-  const text = redact(renderText(report));
+  const text = escapeControls(redact(renderText(report)));
   const files = writeReports(
     report,
     text,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TestRecord } from '../model.js';
 import { UsageError } from '../options.js';
 import type { Redactor } from '../redact.js';
+import { redactValues } from '../redact-forms.js';
 import type { Shard } from '../shard.js';
 import type { ReportInput } from './model.js';
 
@@ -25,7 +26,8 @@ export interface ShardFile {
 export function writeShardFile(dir: string, file: Omit<ShardFile, 'format'>, redact: Redactor): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, SHARD_FILE);
-  writeFileSync(path, redact(JSON.stringify({ format: FORMAT, ...file })));
+  // Redacted as values first: serialising escapes a key (a quote, a backslash) out of the text's reach.
+  writeFileSync(path, redact(JSON.stringify(redactValues({ format: FORMAT, ...file }, redact))));
   return path;
 }
 

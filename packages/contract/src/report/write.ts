@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
+import { redactValues } from '../redact-forms.js';
 import { renderJunit } from './junit.js';
 import type { Report } from './model.js';
 
@@ -28,8 +29,10 @@ export function writeReports(
     writeFileSync(path, redact(content));
     files.push(path);
   };
-  if (reporters.includes('json')) write('report.json', renderJson(report));
-  if (reporters.includes('junit')) write('junit.xml', renderJunit(report));
+  // Redacted as values first: serialising escapes a key (a quote, a backslash) out of the text's reach.
+  const redacted = redactValues(report, redact);
+  if (reporters.includes('json')) write('report.json', renderJson(redacted));
+  if (reporters.includes('junit')) write('junit.xml', renderJunit(redacted));
   if (reporters.includes('text')) write('report.txt', text);
   return files;
 }
