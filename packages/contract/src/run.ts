@@ -212,7 +212,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
   const file = writeShardFile(
     output,
-    { shard, maxSkipped, minInputCoverage, meta: shardMeta(report), records },
+    { shard, maxSkipped, minInputCoverage, contract: report.contract, meta: shardMeta(report), records },
     redact,
   );
   if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);
