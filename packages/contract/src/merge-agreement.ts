@@ -27,10 +27,10 @@ const named = (f: ShardFile) => `${f.shard.index}/${f.shard.count}`;
 
 /** Throws a usage error naming the first thing the shards disagree on. */
 export function assertOneRun(files: readonly ShardFile[]): void {
-  for (const [what, valueOf] of AGREED) {
+  for (const [what, read] of AGREED) {
     const values = new Map<string, string[]>();
     for (const file of files) {
-      const value = clip(valueOf(file));
+      const value = clip(read(file));
       values.set(value, [...(values.get(value) ?? []), named(file)]);
     }
     if (values.size > 1)

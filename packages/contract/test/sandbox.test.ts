@@ -5,7 +5,7 @@ import { loadSeedFile, startSandboxServer, withContractReserve, withSingleScopeK
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
-import { forgetfulServer, sandbox, type Target } from './support/servers.js';
+import { forgetfulServer, sandbox } from './support/servers.js';
 
 const quiet = { quiet: true, print: false, rate: 'off' as const };
 
