@@ -10,8 +10,8 @@ import { loadSpec } from './spec.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
-export type ReporterName = 'text' | 'json' | 'junit';
-export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit'];
+export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
+export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown'];
 
 export interface ContractOptions {
   /** The server to check; without it an embedded sandbox is started. */
@@ -94,7 +94,7 @@ Options:
   --profile <name>       full (stateful servers, default) or mock (stateless, e.g. a Prism mock)
   --only <filter>        A resource (threads), an operationId (createThread) or a check
                          (auth.insufficient-scope) or check group (negative); repeatable or a,b
-  --reporter <name>      Report files to write: json, junit, text (repeatable or a,b)
+  --reporter <name>      Report files to write: json, junit, text, markdown (repeatable or a,b)
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s

@@ -1,4 +1,4 @@
-// Writing the report files (json, junit, text) into the output folder, each through the redactor.
+// Writing the report files (json, junit, text, markdown) into the output folder, each through the redactor.
 // Shared by a suite run and the validating proxy.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
 import { redactValues } from '../redact-forms.js';
 import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
 import type { Report } from './model.js';
 
 /** The JSON report: the Report model as it is (stable field names; check ids as in CHECKS). */
@@ -34,5 +35,6 @@ export function writeReports(
   if (reporters.includes('json')) write('report.json', renderJson(redacted));
   if (reporters.includes('junit')) write('junit.xml', renderJunit(redacted));
   if (reporters.includes('text')) write('report.txt', text);
+  if (reporters.includes('markdown')) write('report.md', renderMarkdown(redacted));
   return files;
 }
