@@ -6,7 +6,7 @@ import { RESET_PATH } from './app.js';
 import { contractCommandLines, demoKeyLines, withDemoContractConfig } from './cli-contract-config.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
-import { freePortAfter } from './free-port.js';
+import { busyPortMessage } from './free-port.js';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import type { SeedFile } from './store/model.js';
@@ -90,16 +90,7 @@ async function main(): Promise<void> {
   }).catch(async (error: unknown) => {
     // The usual first stumble: another sandbox (or anything) already holds the port.
     if ((error as { code?: unknown }).code === 'EADDRINUSE') {
-      const host = values.host ?? DEFAULT_HOST;
-      const free = await freePortAfter(port, host);
-      const choose =
-        free === undefined
-          ? '--port 0 for any free port'
-          : `--port ${free} (free just now), or --port 0 for any free port`;
-      process.stderr.write(
-        `svc-sandbox: port ${port} on ${host} is already in use (another sandbox still running?).\n` +
-          `Stop it, or choose another port: ${choose}${free === undefined ? '' : `; with pnpm start: pnpm start --port ${free}`}.\n`,
-      );
+      process.stderr.write(await busyPortMessage(port, values.host ?? DEFAULT_HOST));
       process.exit(1);
     }
     throw error;
