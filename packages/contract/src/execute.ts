@@ -1,7 +1,8 @@
 // The suite's runner: the registered checks that --only selects, one after the other, against one
 // session (one client with its rate limiter, one recorder, the fixtures found once). Each check
 // hands back its record: the assertions it and its responses made, closed by verdict.ts. Progress
-// is one line per operation, once its checks have run, counted as the report counts (CheckTally).
+// is one line per operation, once all its checks have run (never repeated), counted as the report
+// counts (CheckTally).
 import { matchesOnly } from './filters.js';
 import { MARK, tally } from './report/text.js';
 import { CheckContext, type RegisteredCheck } from './rules/harness.js';
@@ -40,28 +41,29 @@ export async function runChecks(
   const records: TestRecord[] = [];
   const checks = new CheckTally();
   let requests = 0;
-  let group: string | undefined;
-  const report = () => {
-    if (group === undefined || !progress) return;
+  const selected = registeredChecks().filter(
+    (check) =>
+      matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec) &&
+      (!resources || resources.has(check.resource)),
+  );
+  // An operation's checks need not be registered together (its scenarios may follow another's):
+  // its line is printed once, after the last of them.
+  const lastOf = new Map(selected.map((check, index) => [check.operationId, index]));
+  const report = (group: string) => {
+    if (!progress) return;
     const own = checks.counts(group);
     const failed = checks.counts().failed;
     progress(
       `  ${MARK[statusOf(own)]} ${group.padEnd(28)} ${tally(own)}  (${requests} requests, ${failed} failed check${failed === 1 ? '' : 's'} so far)`,
     );
   };
-  for (const check of registeredChecks()) {
-    if (!matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec)) continue;
-    if (resources && !resources.has(check.resource)) continue;
-    if (group !== check.operationId) {
-      report();
-      group = check.operationId;
-    }
+  for (const [index, check] of selected.entries()) {
     const record = await runCheck(session, check);
     records.push(record);
     requests += record.requests;
     checks.add(record.outcomes);
+    if (lastOf.get(check.operationId) === index) report(check.operationId);
   }
-  report();
   return records;
 }
 

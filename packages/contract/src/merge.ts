@@ -1,8 +1,10 @@
 // svc-contract merge <dirs…>: the shard files of a --shard matrix, one per job, combined into the
 // report one run would have made: the records joined (each job's exchange numbers moved past the
 // previous job's, so every failure keeps its own curl) and passed through buildReport with the
-// gates of the run. Every shard 1..n must be there exactly once: a lost job must not pass.
+// gates of the run. Every shard 1..n must be there exactly once: a lost job must not pass; and
+// the shards must be of one run (merge-agreement.ts).
 import { resolve } from 'node:path';
+import { assertKnownOutcomes, assertOneRun } from './merge-agreement.js';
 import { type ContractOptions, UsageError } from './options.js';
 import { createRedactor } from './redact.js';
 import { deliver, invokedFrom, type RunResult } from './report/deliver.js';
@@ -52,11 +54,14 @@ function renumbered(files: ShardFile[]): TestRecord[] {
 export function mergeShards(options: MergeOptions): RunResult {
   const base = invokedFrom(options.env ?? process.env);
   const files = completeSet(options.dirs.map((dir) => readShardFile(resolve(base, dir))));
+  const spec = loadSpec();
+  assertOneRun(files);
+  assertKnownOutcomes(files, spec);
   const first = files[0] as ShardFile;
   const records = renumbered(files);
   const problem = nothingRan(records, first.meta.only);
   const report = buildReport({
-    spec: loadSpec(),
+    spec,
     records,
     errors: problem ? [problem] : [],
     maxSkipped: first.maxSkipped,

@@ -3,14 +3,15 @@
 import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ProxyOptions } from './proxy.js';
+import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
 import type { ContractConfig, Profile, RateSetting } from './types.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
-export type ReporterName = 'text' | 'json' | 'junit';
-export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit'];
+export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
+export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown'];
 
 export interface ContractOptions {
   /** The server to check; without it an embedded sandbox is started. */
@@ -49,7 +50,7 @@ export interface ContractOptions {
   timeoutMs?: number;
   /** Largest response body read (default 10 MiB); a larger one is a failed check. */
   maxResponseBytes?: number;
-  /** Longest 429 wait (retry_after_seconds) worth waiting out; default 60. */
+  /** Longest time one request may spend waiting out 429s, in all (as long as each asks); default 120. */
   maxRetryWaitSeconds?: number;
   /** No progress lines (the report is still printed unless `print` is false). */
   quiet?: boolean;
@@ -93,7 +94,7 @@ Options:
   --profile <name>       full (stateful servers, default) or mock (stateless, e.g. a Prism mock)
   --only <filter>        A resource (threads), an operationId (createThread) or a check
                          (auth.insufficient-scope) or check group (negative); repeatable or a,b
-  --reporter <name>      Report files to write: json, junit, text (repeatable or a,b)
+  --reporter <name>      Report files to write: json, junit, text, markdown (repeatable or a,b)
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
@@ -194,8 +195,6 @@ function parseMergeCli(argv: string[]): Parsed {
   };
 }
 
-const isHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/.test(value);
-
 function parseReporters(values: string[] | undefined): ReporterName[] {
   const reporters = list(values);
   const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
@@ -247,8 +246,9 @@ function parseProxyCli(argv: string[]): Parsed {
   if (values.help) return { kind: 'help' };
   const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const upstream = values.upstream;
-  if (upstream === undefined || !isHttpUrl(upstream))
-    throw new UsageError(`proxy needs --upstream, an http(s) URL${upstream === undefined ? '' : `, got ${upstream}`}`);
+  if (upstream === undefined) throw new UsageError('proxy needs --upstream, an http(s) URL');
+  const upstreamProblem = serverUrlProblem('--upstream', upstream);
+  if (upstreamProblem) throw new UsageError(upstreamProblem);
   const port = wholeNumber('port', values.port, 'a port number (0 for a free one)', 0, 65535);
   const timeout = timeoutOf(values.timeout);
   return {
@@ -306,8 +306,8 @@ export function parseCli(argv: string[]): Parsed {
   if (values.shard !== undefined && shard === undefined)
     throw new UsageError(`--shard must be i/n with 1 <= i <= n <= ${MAX_SHARDS}, got ${values.shard}`);
   const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
-    throw new UsageError(`--base-url must be an http(s) URL, got ${baseUrl}`);
+  const baseUrlProblem = baseUrl === undefined ? undefined : serverUrlProblem('--base-url', baseUrl);
+  if (baseUrlProblem) throw new UsageError(baseUrlProblem);
   return {
     kind: 'run',
     options: {

@@ -7,6 +7,7 @@ import type { ContractOptions, ReporterName } from './options.js';
 import type { Redactor } from './redact.js';
 import { DEFAULT_OUTPUT, invokedFrom, type RunResult } from './report/deliver.js';
 import type { Report } from './report/model.js';
+import { escapeControls } from './report/terminal-safe.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
 
@@ -17,7 +18,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? `${error.name}: 
 
 function readable(report: Report, redact: Redactor): string {
   try {
-    return redact(renderText(report));
+    return escapeControls(redact(renderText(report)));
   } catch (error) {
     const s = report.summary;
     return `svc-contract proxy: the readable report could not be rendered whole (${messageOf(error)}).\nSummary: ${report.requests} requests; ${s.checks.passed} checks passed, ${s.checks.failed} failed, ${s.checks.skipped} skipped\n${s.outcome === 'passed' ? 'PASSED' : 'FAILED'}\n`;

@@ -1,12 +1,14 @@
 // The proxy as a command: start it, print where it listens, relay until SIGINT or SIGTERM (or
 // until `until` settles, for code and tests), then build the same report as a suite run from
 // every exchange it saw, print it and write the report files (each on its own: proxy-deliver.ts).
+
 import { once } from 'node:events';
 import type { ContractOptions } from './options.js';
 import { type ProxyOptions, startProxy } from './proxy.js';
 import { deliverWhatCan } from './proxy-deliver.js';
 import { type RunResult, runMeta } from './report/deliver.js';
 import { buildReport } from './report/model.js';
+import { escapeControls } from './report/terminal-safe.js';
 import { loadSpec } from './spec.js';
 
 /** The proxy's own options, and those of a suite run's reporting. */
@@ -35,7 +37,7 @@ export async function runProxy(options: ProxyRunOptions): Promise<ProxyRunResult
   // startProxy takes the upstream, port, host and time limit as they are, and a progress line unless quiet.
   const proxy = await startProxy({
     ...options,
-    ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${line}\n`) }),
+    ...(options.quiet ? {} : { progress: (line: string) => stderr.write(`${escapeControls(line)}\n`) }),
   });
   stdout.write(
     `svc-contract proxy: listening on ${proxy.url}, relaying to ${proxy.redact(options.upstream)}; stop with Ctrl-C for the report\n`,

@@ -88,7 +88,7 @@ export function expectationFor(
   const op = match.operation;
   if (!authorized && op.security.length > 0)
     return {
-      expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization: Api-Key <key>' },
+      expected: { status: 401, codes: documentedCodes(spec, op, 401), why: 'no Authorization header' },
       authFirst: false,
     };
   let body: unknown;

@@ -7,6 +7,8 @@
 // could be any word at all: it is replaced only where it stands as the Authorization value, after
 // the scheme written in any case and any whitespace (`api-key any`, `Api-Key\tany`).
 
+import { decodeBareEscapes, escapedForms } from './redact-forms.js';
+
 export interface Secret {
   value: string;
   /** What replaces it, e.g. ${SVC_API_KEY}. */
@@ -49,10 +51,13 @@ function replaceShortKey(value: string, shortKeys: readonly Secret[]): string {
 export function createRedactor(secrets: readonly Secret[]): Redactor {
   // Longest first, so a key that contains another key is replaced whole.
   const sorted = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
-  const long = sorted.filter((s) => s.value.length >= SHORT);
+  const long = sorted
+    .filter((s) => s.value.length >= SHORT)
+    .flatMap(escapedForms)
+    .sort((a, b) => b.value.length - a.value.length);
   const short = sorted.filter((s) => s.value.length < SHORT);
   return (text) => {
-    let out = text;
+    let out = long.length > 0 ? decodeBareEscapes(text) : text;
     for (const { value, placeholder } of long) out = replaceToken(out, value, placeholder);
     if (short.length > 0)
       out = out.replace(AFTER_SCHEME, (_all, scheme: string, space: string, value: string) => {

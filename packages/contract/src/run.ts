@@ -17,14 +17,18 @@ import {
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
+import { escapeControls } from './report/terminal-safe.js';
 import { withheldOperations } from './rules/operation-checks.js';
 import { configFromSandbox } from './sandbox-config.js';
+import { serverUrlProblem } from './server-url.js';
 import { createSession, type Session } from './session.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';
+/** How long one request may spend waiting out 429s, in all: jobs sharing a key meet many. */
+export const DEFAULT_MAX_429_WAIT_SECONDS = 120;
 
 // Where every run's report goes out (report/deliver.ts), as this module exported it before.
 export { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta };
@@ -37,6 +41,8 @@ interface Target {
   apiKey: string;
   config: ContractConfig;
   sandbox?: EmbeddedSandbox;
+  /** The config came from a sandbox started apart. */
+  fromSandbox?: boolean;
 }
 
 function checkFilters(spec: Spec, only: string[]): void {
@@ -80,6 +86,8 @@ async function targetOf(
     });
     return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, config: mergeConfigs(sandbox.config, given), sandbox };
   }
+  const urlProblem = serverUrlProblem('baseUrl', options.baseUrl);
+  if (urlProblem) throw new UsageError(urlProblem);
   const apiKey = options.apiKey ?? env[API_KEY_ENV];
   if (!apiKey) throw new UsageError(`No API key: pass --api-key or set ${API_KEY_ENV}.`);
   const target = { baseUrl: options.baseUrl, apiKey, config: given };
@@ -92,7 +100,7 @@ async function targetOf(
     timeoutMs: options.timeoutMs ?? 30_000,
   });
   if (declared.note && !options.quiet) (options.stderr ?? process.stderr).write(`svc-contract: ${declared.note}\n`);
-  return declared.config ? { ...target, config: declared.config } : target;
+  return declared.config ? { ...target, config: declared.config, fromSandbox: true } : target;
 }
 
 function sessionOf(options: ContractOptions, target: Target, only: string[], rate: RateSetting | null): Session {
@@ -108,9 +116,10 @@ function sessionOf(options: ContractOptions, target: Target, only: string[], rat
     rate,
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-    maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? 60,
+    maxRetryWaitSeconds: options.maxRetryWaitSeconds ?? DEFAULT_MAX_429_WAIT_SECONDS,
     runId: randomAlphanumeric(8),
     fixturesPerKind: options.fixturesPerKind ?? DEFAULT_FIXTURES_PER_KIND,
+    sandbox: target.sandbox !== undefined || target.fromSandbox === true,
   });
 }
 
@@ -118,7 +127,7 @@ function sessionOf(options: ContractOptions, target: Target, only: string[], rat
 async function checkTarget(options: ContractOptions, session: Session, target: Target): Promise<TestRecord[]> {
   const { redact, config: run } = session;
   const stderr = options.stderr ?? process.stderr;
-  const progress = options.quiet ? undefined : (line: string) => stderr.write(`${redact(line)}\n`);
+  const progress = options.quiet ? undefined : (line: string) => stderr.write(`${escapeControls(redact(line))}\n`);
   progress?.(
     `svc-contract: checking ${target.baseUrl}${target.sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
   );
@@ -169,7 +178,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
   const file = writeShardFile(
     output,
-    { shard, maxSkipped, minInputCoverage, meta: shardMeta(report), records },
+    { shard, maxSkipped, minInputCoverage, contract: report.contract, meta: shardMeta(report), records },
     redact,
   );
   if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);

@@ -146,12 +146,14 @@ export interface SessionConfig {
   timeoutMs: number;
   /** Largest response body read; a larger one is a failed response.transport check. */
   maxResponseBytes?: number;
-  /** Longest wait for a 429's retry_after_seconds before giving up on that request. */
+  /** Longest time one request may spend waiting out 429s, in all, before giving up on it. */
   maxRetryWaitSeconds: number;
   /** Unique per run: names probe data and idempotency keys. */
   runId: string;
   /** How many fixtures of each kind the checks use at most (--fixtures-per-kind, default 20). */
   fixturesPerKind?: number;
+  /** The server is a sandbox (embedded, or its config came from it): a used-up fixture comes back by restarting it. */
+  sandbox?: boolean;
 }
 
 /** What a check needs of the run; without it the check is skipped by option. */

@@ -1,8 +1,9 @@
 // The CI steps users copy: the GitHub Action's step (action/run.sh, fed the action's inputs as
-// GitHub feeds them) and the GitLab snippet's script line from the README, each run against a
-// sandbox with the local build in place of the published CLI.
+// GitHub feeds them) and the GitLab snippet's script lines from the README, each run against a
+// sandbox as written, installing the suite from the tarballs `pnpm release:pack` makes: three
+// shards, one failing on purpose, then the merge, which still runs and fails.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +14,22 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ACTION = fileURLToPath(new URL('../action/', import.meta.url));
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const LOCAL_BIN = `${process.execPath} ${CLI}`;
+const RELEASE_PACK = fileURLToPath(new URL('../../../scripts/release-pack.mjs', import.meta.url));
 
 let target: Target;
 const dirs: string[] = [];
+/** The tarballs `pnpm release:pack` writes, packed once for every test here. */
+let packs: string;
+/** The runner's temporary folder, shared by the action's runs as one runner's steps share it. */
+let runnerTemp: string;
 beforeAll(async () => {
   target = await sandbox();
-}, 30_000);
+  packs = mkdtempSync(join(tmpdir(), 'svc-contract-packs-'));
+  runnerTemp = mkdtempSync(join(tmpdir(), 'svc-contract-runner-'));
+  dirs.push(packs, runnerTemp);
+  const packed = await bash(['-c', `"${process.execPath}" "${RELEASE_PACK}" --out "${packs}"`], packs, {});
+  expect(packed.code, packed.stderr).toBe(0);
+}, 300_000);
 afterAll(async () => {
   await target.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -89,20 +100,44 @@ describe('the GitHub Action', () => {
     expect((await bash([join(ACTION, 'run.sh')], cwd, { INPUT_BASE_URL: target.url })).code).toBe(2);
   });
 
-  it('gives the job its --shard and leaves the shard file for the merge', async () => {
+  it('installs the suite from the packed tarballs, runs three shards (one failing on purpose) and merges them, the merge failing; every verdict in the job summary', async () => {
     const cwd = workspace();
-    const result = await bash([join(ACTION, 'run.sh')], cwd, {
-      SVC_CONTRACT_BIN: LOCAL_BIN,
-      SVC_API_KEY: target.apiKey,
-      INPUT_BASE_URL: target.url,
-      INPUT_CONFIG: 'contract.config.json',
-      INPUT_ONLY: 'users',
-      INPUT_SHARD: '1/1',
-      INPUT_OUTPUT: 'shard-1',
-    });
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const file = JSON.parse(readFileSync(join(cwd, 'shard-1', 'shard.json'), 'utf8')) as { shard: unknown };
-    expect(file.shard).toEqual({ index: 1, count: 1 });
+    const summary = join(cwd, 'step-summary.md');
+    const step = (env: Record<string, string>) =>
+      bash([join(ACTION, 'run.sh')], cwd, {
+        RUNNER_TEMP: runnerTemp,
+        GITHUB_STEP_SUMMARY: summary,
+        INPUT_PACKS: packs,
+        ...env,
+      });
+    for (const index of [1, 2, 3]) {
+      const job = await step({
+        // One key shared by the jobs; the second job's is wrong, on purpose.
+        SVC_API_KEY: index === 2 ? 'svc-contract-wrong-key' : target.apiKey,
+        INPUT_BASE_URL: target.url,
+        INPUT_CONFIG: 'contract.config.json',
+        INPUT_ONLY: 'users,tags,deals',
+        INPUT_SHARD: `${index}/3`,
+        INPUT_OUTPUT: `shards/svc-contract-shard-${index}`,
+      });
+      expect(job.code, job.stdout + job.stderr).toBe(index === 2 ? 1 : 0);
+      expect(job.stdout + job.stderr).not.toContain(target.apiKey);
+      const file = JSON.parse(readFileSync(join(cwd, 'shards', `svc-contract-shard-${index}`, 'shard.json'), 'utf8'));
+      expect(file.shard).toEqual({ index, count: 3 });
+    }
+    // The verdict job: no base-url, no key, the same action with `merge`.
+    const merged = await step({ INPUT_MERGE: 'shards/*' });
+    expect(merged.code, merged.stdout + merged.stderr).toBe(1);
+    expect(readFileSync(join(cwd, 'svc-contract-report', 'junit.xml'), 'utf8')).toContain('<failure');
+    const shown = readFileSync(summary, 'utf8');
+    expect(shown.match(/^## svc-contract: .*$/gm)).toEqual([
+      '## svc-contract: ✅ PASSED',
+      expect.stringMatching(/^## svc-contract: ❌ FAILED: \d+ failed checks$/),
+      '## svc-contract: ✅ PASSED',
+      expect.stringMatching(/^## svc-contract: ❌ FAILED: \d+ failed checks$/),
+    ]);
+    // Installed once for the runner, from the tarballs.
+    expect(existsSync(join(runnerTemp, 'svc-contract-install', 'node_modules', '.bin', 'svc-contract'))).toBe(true);
   });
 
   it('hands every input of action.yml to the step, and uploads the output folder', () => {
@@ -119,8 +154,10 @@ describe('the GitHub Action', () => {
       'max-skipped',
       'only',
       'shard',
+      'merge',
       'artifact',
       'output',
+      'packs',
       'version',
       'node-version',
     ]);
@@ -138,35 +175,59 @@ describe('the GitHub Action', () => {
 });
 
 describe('the GitLab snippet of the README', () => {
-  it('runs as written (with the local build in place of npx): four shard jobs, then the merge and its JUnit report', async () => {
+  it('runs as written: three shard jobs installing from the tarballs (one failing on purpose), then the merge, which runs and fails', async () => {
     const readme = readFileSync(README, 'utf8');
     const snippet = readme.split('### GitLab CI')[1]?.split('```yaml\n')[1]?.split('```')[0] ?? '';
-    const lines = snippet
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l.startsWith('- export ') || l.startsWith('- npx --yes @svc/contract'))
-      .map((l) => l.slice(2).replace('npx --yes @svc/contract', LOCAL_BIN));
-    const [exportKey, shardJob, mergeJob] = lines as [string, string, string];
-    expect(lines).toHaveLength(3);
-    expect(/parallel: (\d+)/.exec(snippet)?.[1]).toBe('4');
-    const junit = /junit: (\S+)/.exec(snippet)?.[1];
+    const jobs = snippet.split(/\n(?=[a-z-]+:\n)/);
+    const job = (name: string) => jobs.find((j) => j.startsWith(`${name}:`)) ?? '';
+    const scriptOf = (name: string) =>
+      (
+        job(name)
+          .split('  script:\n')[1]
+          ?.split(/\n {2}[a-z]/)[0] ?? ''
+      )
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2));
+    const shardScript = scriptOf('contract');
+    const mergeScript = scriptOf('contract-verdict');
+    expect(shardScript).toHaveLength(3);
+    expect(shardScript[0]).toMatch(/^npm install .*\.\/dist-packs\/\*\.tgz/);
+    expect(mergeScript[0]).toBe(shardScript[0]);
+    expect(/parallel: (\d+)/.exec(job('contract'))?.[1]).toBe('3');
+    // The verdict job runs whatever the shards did.
+    expect(job('contract-verdict')).toMatch(/\n {2}when: always\n/);
+    const junit = /junit: (\S+)/.exec(job('contract-verdict'))?.[1];
     expect(junit).toBe('contract-report/merged/junit.xml');
     const cwd = workspace();
-    const keys = Object.fromEntries([1, 2, 3, 4].map((i) => [`SVC_API_KEY_${i}`, target.apiKey]));
-    for (const index of ['1', '2', '3', '4']) {
-      const job = await bash(['-c', `${exportKey}\n${shardJob} --only users,tags --quiet`], cwd, {
-        ...keys,
-        SVC_BASE_URL: target.url,
-        CI_NODE_INDEX: index,
-        CI_NODE_TOTAL: '4',
-      });
-      expect(job.code, job.stdout + job.stderr).toBe(0);
+    // What the contract-packs job leaves: dist-packs/ (made here as `pnpm release:pack` makes it).
+    symlinkSync(packs, join(cwd, 'dist-packs'));
+    const [install, exportKey, run] = shardScript as [string, string, string];
+    for (const index of ['1', '2', '3']) {
+      const result = await bash(
+        ['-c', `${install}\n${exportKey}\n${run} --only users,tags,deals --rate off --quiet`],
+        cwd,
+        {
+          // One key per job here; the second is wrong, on purpose.
+          [`SVC_API_KEY_${index}`]: index === '2' ? 'svc-contract-wrong-key' : target.apiKey,
+          SVC_BASE_URL: target.url,
+          CI_NODE_INDEX: index,
+          CI_NODE_TOTAL: '3',
+        },
+      );
+      expect(result.code, result.stdout + result.stderr).toBe(index === '2' ? 1 : 0);
       expect(existsSync(join(cwd, 'contract-report', `shard-${index}`, 'shard.json'))).toBe(true);
     }
-    const merged = await bash(['-c', mergeJob], cwd, {});
-    expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+    const merged = await bash(['-c', mergeScript.join('\n')], cwd, {});
+    expect(merged.code, merged.stdout + merged.stderr).toBe(1);
+    expect(merged.stdout).toMatch(/^FAILED: \d+ failed checks?( and \d+ errors?)?$/m);
     const report = readFileSync(join(cwd, junit as string), 'utf8');
     expect(report).toContain('classname="listUsers"');
     expect(report).toContain('classname="listTags"');
+    expect(report).toContain('<failure');
+    expect(readFileSync(join(cwd, 'contract-report', 'merged', 'report.md'), 'utf8')).toMatch(
+      /^## svc-contract: ❌ FAILED/,
+    );
   });
 });

@@ -151,19 +151,21 @@ describe('pnpm start, then the contract command its banner prints', () => {
   it('passes, with nothing skipped for want of configuration', async () => {
     const { url, command } = await startSandboxCli();
     const port = new URL(url).port;
-    expect(command).toBe(`pnpm contract --base-url http://localhost:${port} --api-key ${DEMO_KEY} --allow-writes`);
+    expect(command).toBe(`SVC_API_KEY=${DEMO_KEY} pnpm contract --base-url http://localhost:${port} --allow-writes`);
     const cwd = mkdtempSync(join(tmpdir(), 'svc-contract-start-'));
     dirs.push(cwd);
     const clean = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'SVC_API_KEY'),
     );
-    // `pnpm contract` is the package's `contract` script after a build: node dist/cli.js, with the same arguments.
-    const args = command.split(' ').slice(2);
+    // `pnpm contract` is the package's `contract` script after a build: node dist/cli.js, with the
+    // same arguments and the key from the environment, as the command sets it.
+    const [assignment = '', , , ...args] = command.split(' ');
+    const [name = '', value = ''] = assignment.split('=');
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         process.execPath,
         [CONTRACT_CLI, ...args],
-        { cwd, env: clean, maxBuffer: 64 * 1024 * 1024 },
+        { cwd, env: { ...clean, [name]: value }, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) =>
           resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );

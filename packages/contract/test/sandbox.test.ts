@@ -1,8 +1,11 @@
 // The suite against the reference server: the full profile with writes passes against the
-// embedded sandbox, and passes again when run a second time against the same (stateful) sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// embedded sandbox, and the checks that use fixtures up pass run after run against one sandbox.
+
+import { loadSeedFile, startSandboxServer, withContractReserve, withSingleScopeKeys } from '@svc/sandbox';
+import { describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
-import { forgetfulServer, sandbox, type Target } from './support/servers.js';
+import { loadSpec } from '../src/spec.js';
+import { forgetfulServer, sandbox } from './support/servers.js';
 
 const quiet = { quiet: true, print: false, rate: 'off' as const };
 
@@ -28,46 +31,73 @@ describe('the full profile with --allow-writes', () => {
     expect(skipped).toEqual(['rate-limit.burst']);
   });
 
-  describe('twice in a row against the same sandbox', () => {
-    let target: Target;
-    beforeAll(async () => {
-      target = await sandbox();
-    });
-    afterAll(() => target.close());
+  describe('again and again against one sandbox', () => {
+    // The checks that use up what the API cannot give back (threads on free items, a template
+    // deactivated), with the config the sandbox serves, as `pnpm start` serves it.
+    const consuming = {
+      ...quiet,
+      allowWrites: true,
+      apiKey: 'sbx_demo_full_access',
+      only: ['threads', 'summary-templates'],
+    };
 
-    it('passes twice, then again on the state those runs left: no check fails, and what they used up is named', async () => {
-      const options = {
-        ...quiet,
-        allowWrites: true,
-        baseUrl: target.url,
-        apiKey: target.apiKey,
-        config: target.config,
-      };
-      const first = await runContract(options);
-      expect(failuresOf(first)).toEqual([]);
-      expect(first.report.coverage.inputs.percent).toBe(100);
-      // Items are found on the conversation list of each line too: the seed holds free items
-      // (without a thread) for two complete runs.
-      const second = await runContract(options);
-      expect(failuresOf(second)).toEqual([]);
-      expect(second.report.coverage.inputs.percent).toBe(100);
-      const third = await runContract(options);
-      // No check fails. What the runs used up shows, by name: items without a thread are
-      // fixtures a run consumes, and after two full runs none is left (the README's "Writes"
-      // says so): the thread creations are skipped for the configuration and their inputs unsent.
-      expect(third.report.failures).toEqual([]);
-      const missing = third.report.coverage.inputs.rows.flatMap((r) => r.missing.map((m) => `${r.operationId} ${m}`));
-      expect(missing).toEqual(expect.arrayContaining(['createThread sent: body entity_type=CALL']));
-      expect(missing.every((m) => m.startsWith('createThread sent: '))).toBe(true);
-      expect(third.report.summary.skipped.reasons.filter((r) => r.kind !== 'option').map((r) => r.reason)).toEqual([
-        '2 items without a thread are needed, 0 found: set fixtures.threadless_item_ids',
-        'no item without a thread is known of CALL, TEXT_MESSAGE, CONVERSATION_NOTE (fixtures.threadless_item_ids)',
-      ]);
-      // The last run found the threads the others created and still checked creation or the 409 path.
-      const created = third.report.operations
-        .find((op) => op.operationId === 'createThread')
-        ?.checks.find((c) => c.id === 'threads.create-then-read');
-      expect(created?.status).toBe('passed');
+    async function servingSandbox(reserve: boolean) {
+      const scopes = Object.keys(loadSpec().contract.scopes);
+      const keyed = withSingleScopeKeys(loadSeedFile(), scopes);
+      const seed = reserve ? withContractReserve(keyed, 'team-harbor') : keyed;
+      return startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, serveContractConfig: true });
+    }
+
+    it('passes five times in a row on the reserve svc-sandbox holds, each run creating threads and deactivating a template', async () => {
+      const running = await servingSandbox(true);
+      try {
+        const team = () => running.sandbox.store.team('team-harbor');
+        for (let run = 1; run <= 5; run++) {
+          const threadsBefore = team().threads.length;
+          const activeBefore = team().summary_templates.filter((t) => t.active).length;
+          const result = await runContract({ ...consuming, baseUrl: running.url });
+          expect(failuresOf(result), `run ${run}`).toEqual([]);
+          expect(result.report.summary.skipped.counted, `run ${run}`).toBe(0);
+          expect(result.exitCode, `run ${run}`).toBe(0);
+          // What the run used up: three items (one of each kind) and one template.
+          expect(team().threads.length - threadsBefore, `run ${run}`).toBe(3);
+          expect(activeBefore - team().summary_templates.filter((t) => t.active).length, `run ${run}`).toBe(1);
+        }
+      } finally {
+        await running.close();
+      }
+    });
+
+    it('says in one line, once the free items run out, how to get them back from a sandbox', async () => {
+      const running = await servingSandbox(false);
+      try {
+        let last: Awaited<ReturnType<typeof runContract>> | undefined;
+        for (let run = 1; run <= 4; run++) last = await runContract({ ...consuming, baseUrl: running.url });
+        // No check fails: the thread creations are skipped for the configuration, with the fix.
+        expect(last?.report.failures).toEqual([]);
+        const reasons = last?.report.summary.skipped.reasons.filter((r) => r.kind !== 'option').map((r) => r.reason);
+        expect(reasons).toContain(
+          "2 items without a thread are needed, 0 found: the sandbox's reserve is used up; restart the sandbox, or reset it (POST /__sandbox/reset, served when it runs with --enable-reset)",
+        );
+        expect(reasons?.some((r) => r.startsWith('every known template is already deactivated'))).toBe(true);
+        expect(last?.exitCode).toBe(1);
+      } finally {
+        await running.close();
+      }
+    });
+
+    it('names the config fixture to add against any other server', async () => {
+      const target = await sandbox();
+      try {
+        const options = { ...consuming, baseUrl: target.url, apiKey: target.apiKey, config: target.config };
+        let last: Awaited<ReturnType<typeof runContract>> | undefined;
+        for (let run = 1; run <= 4; run++) last = await runContract(options);
+        expect(last?.report.summary.skipped.reasons.map((r) => r.reason)).toContain(
+          '2 items without a thread are needed, 0 found: name more in fixtures.threadless_item_ids of --config',
+        );
+      } finally {
+        await target.close();
+      }
     });
   });
 

@@ -153,6 +153,71 @@ describe('three shards merged against the embedded sandbox', () => {
     });
     expect(() => mergeShards({ dirs: noMeta, print: false })).toThrow(UsageError);
   });
+
+  /** The usage error a merge of `copies` gives: one line. */
+  function refusal(copies: string[]): string {
+    try {
+      mergeShards({ dirs: copies, print: false });
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      const message = (error as Error).message;
+      expect(message).not.toContain('\n');
+      return message;
+    }
+    throw new Error('the merge was not refused');
+  }
+
+  it.each<[string, (file: ShardFile) => void, RegExp]>([
+    [
+      'profile',
+      (f) => Object.assign(f.meta, { profile: 'mock' }),
+      /differ in the profile: 1\/3, 3\/3: full; 2\/3: mock/,
+    ],
+    [
+      'target',
+      (f) => Object.assign(f.meta, { target: { baseUrl: 'http://other.example', embedded: false } }),
+      /in the target/,
+    ],
+    ['writes', (f) => Object.assign(f.meta, { allowWrites: false }), /in the writes \(--allow-writes\)/],
+    ['filters', (f) => Object.assign(f.meta, { only: ['threads'] }), /in the filters \(--only\): .*2\/3: threads/],
+    ['gates', (f) => Object.assign(f, { maxSkipped: 5 }), /in the gate --max-skipped/],
+    [
+      'tool version',
+      (f) => Object.assign(f.meta.tool, { version: '9.9.9' }),
+      /in the tool version: .*svc-contract 9\.9\.9/,
+    ],
+    ['contract version', (f) => Object.assign(f.contract, { version: '1.0.0' }), /in the contract version/],
+  ])('refuses shards of different runs: another %s, named', (name, change, expected) => {
+    expect(refusal(tampered(`differ-${name.replace(' ', '-')}`, 2, change))).toMatch(expected);
+  });
+
+  it('refuses an outcome on a check or an operation this version does not know, never dropping it', () => {
+    const check = tampered('unknown-check', 1, (file) => {
+      file.records[0]?.outcomes.push({ check: 'made.up', operationId: 'listTags', status: 'failed', detail: 'x' });
+    });
+    expect(refusal(check)).toMatch(
+      /shard 1\/3 holds an outcome of check made\.up, which this svc-contract does not know/,
+    );
+    const operation = tampered('unknown-operation', 3, (file) => {
+      file.records[0]?.outcomes.push({ check: 'conformance.success', operationId: 'sendSms', status: 'failed' });
+    });
+    expect(refusal(operation)).toMatch(/outcome of operation sendSms/);
+  });
+
+  it('refuses a file edited by hand in one line, sized by nothing in it', () => {
+    // A shard count that would have the merge list a billion expected shards.
+    const huge = tampered('huge-count', 1, (file) => Object.assign(file.shard, { count: 1_000_000_000 }));
+    expect(refusal(huge)).toMatch(/shard\.json is not a shard file .*: \/shard\/count must be <= 64/);
+    const counted = tampered('huge-count-of-passes', 2, (file) => {
+      const outcome = file.records[0]?.outcomes[0];
+      if (outcome) outcome.count = 1e300;
+    });
+    expect(refusal(counted)).toMatch(/\/records\/0\/outcomes\/0\/count must be <= 1000000000/);
+    const truncated = tampered('truncated', 3, () => {});
+    const path = join(truncated[2] as string, SHARD_FILE);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, 1000));
+    expect(refusal(truncated)).toMatch(/is not a shard file .*: not JSON/);
+  });
 });
 
 function mkdirOf(dir: string): string {

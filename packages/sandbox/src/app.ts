@@ -11,6 +11,7 @@ import {
   type RateLimits,
 } from '@svc/server-kernel';
 import type { Contract } from '@svc/spec-runtime';
+import { RESET_PATH } from '@svc/spec-runtime/sandbox-config';
 import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
@@ -60,7 +61,8 @@ export interface Sandbox {
   readonly internalErrors: number;
 }
 
-export const RESET_PATH = '/__sandbox/reset';
+// Where the reset route answers: one constant with the contract suite, which names it.
+export { RESET_PATH };
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const contract = options.contract ?? bundledContract();
@@ -140,13 +142,15 @@ function ownRoutesOf(
     });
   if (options.enableWebhookTrigger) routes.push(webhookTriggerRoute({ store }));
   if (options.serveContractConfig) {
-    // Computed once: a seed without an all-scopes key fails here, at start, not on a request.
-    const data = contractConfigOf(seed, Object.keys(contract.scopes));
+    const scopes = Object.keys(contract.scopes);
+    // Computed once at start, so that a seed without an all-scopes key fails here, not on a request;
+    // then from the live state: what runs with writes use up (free items, active templates) as it is now.
+    contractConfigOf(seed, scopes);
     routes.push({
       method: 'GET',
       path: CONTRACT_CONFIG_PATH,
       acts: false,
-      answer: () => ({ status: 200, body: { data } }),
+      answer: () => ({ status: 200, body: { data: contractConfigOf(store.state, scopes) } }),
     });
   }
   return routes;

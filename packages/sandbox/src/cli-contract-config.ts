@@ -1,6 +1,7 @@
 // svc-sandbox's side of "the sandbox and the contract suite fit together": the seed gains one key
-// per scope, the config route is served, and the banner prints the contract command that uses them.
+// per scope and a reserve of what runs with writes use up, the config route is served, and the banner prints the contract command that uses them.
 import { mainKeyOf, singleScopeKeyOf, withSingleScopeKeys } from './contract-config.js';
+import { withContractReserve } from './contract-reserve.js';
 import type { SeedFile } from './store/model.js';
 
 export interface DemoContractConfig {
@@ -13,25 +14,28 @@ export interface DemoContractConfig {
 
 /** The seed with its single-scope keys, when it has an all-scopes key to derive a config from. */
 export function withDemoContractConfig(seed: SeedFile, allScopes: readonly string[]): DemoContractConfig {
-  let apiKey: string;
+  let main: SeedFile['keys'][number];
   try {
-    apiKey = mainKeyOf(seed, allScopes).key;
+    main = mainKeyOf(seed, allScopes);
   } catch {
     return { seed, singleScopeKeys: [] };
   }
-  const extended = withSingleScopeKeys(seed, allScopes);
+  const apiKey = main.key;
+  // The reserve lets runs with writes repeat (contract-reserve.ts).
+  const extended = withContractReserve(withSingleScopeKeys(seed, allScopes), main.team_id);
   const singleScopeKeys = allScopes.map(singleScopeKeyOf).filter((key) => extended.keys.some((k) => k.key === key));
   return { seed: extended, apiKey, singleScopeKeys };
 }
 
 /**
  * The contract command for a sandbox at `url`, as the README spells it: `localhost` for the
- * loopback address the sandbox binds by default.
+ * loopback address the sandbox binds by default, and the key in the environment (pnpm echoes a
+ * command's arguments; every documented command passes keys that way).
  */
 export function contractRunCommand(url: string, apiKey: string): string {
   const target = new URL(url);
   if (target.hostname === '127.0.0.1') target.hostname = 'localhost';
-  return `pnpm contract --base-url ${target.origin} --api-key ${apiKey} --allow-writes`;
+  return `SVC_API_KEY=${apiKey} pnpm contract --base-url ${target.origin} --allow-writes`;
 }
 
 /** The banner's list of demo keys: the seed's, one by one, then the single-scope keys in one line. */

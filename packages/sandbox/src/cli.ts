@@ -6,6 +6,7 @@ import { RESET_PATH } from './app.js';
 import { contractCommandLines, demoKeyLines, withDemoContractConfig } from './cli-contract-config.js';
 import { docsErrorUrl } from './doc-url.js';
 import { DOCS_BYTES_PER_SECOND } from './docs-route.js';
+import { busyPortMessage } from './free-port.js';
 import { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';
 import type { SeedFile } from './store/model.js';
@@ -86,13 +87,10 @@ async function main(): Promise<void> {
       ? { docsDir: values.docs, docsBytesPerSecond: docsBytesPerSecond === 0 ? false : docsBytesPerSecond }
       : {}),
     ...(docsUrl !== undefined && !values.docs ? { docUrl: (code: string) => docsErrorUrl(docsUrl, code) } : {}),
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
     // The usual first stumble: another sandbox (or anything) already holds the port.
     if ((error as { code?: unknown }).code === 'EADDRINUSE') {
-      process.stderr.write(
-        `svc-sandbox: port ${port} on ${values.host ?? DEFAULT_HOST} is already in use (another sandbox still running?).\n` +
-          `Stop it, or choose another port: --port ${port === DEFAULT_PORT ? DEFAULT_PORT + 10 : port + 1} (or --port 0 for any free port; with pnpm start: pnpm start --port ${DEFAULT_PORT + 10}).\n`,
-      );
+      process.stderr.write(await busyPortMessage(port, values.host ?? DEFAULT_HOST));
       process.exit(1);
     }
     throw error;

@@ -10,6 +10,7 @@ export {
   singleScopeKeyOf,
   withSingleScopeKeys,
 } from './contract-config.js';
+export { RESERVE_RUNS, withContractReserve } from './contract-reserve.js';
 export { docsErrorUrl, servedDocsUrl } from './doc-url.js';
 export { type DocsOptions, withDocs } from './docs-route.js';
 export { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { canListen } from '../src/free-port.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 /** A blocking spawn cannot be ended by the test's own limit, so it carries its own: long enough for
@@ -108,12 +109,18 @@ it('starts, prints the URL, the demo keys and a curl example, and serves the API
   }
 });
 
-it('explains a busy port and suggests --port, without a stack trace', async () => {
+it('explains a busy port and suggests a port it found free, without a stack trace', async () => {
   requireBuild();
   const { createServer } = await import('node:net');
   const holder = createServer();
   await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
   const port = (holder.address() as { port: number }).port;
+  // The next port is taken too (held here, or by something else already): the suggestion must skip it.
+  const next = createServer();
+  await new Promise<void>((resolve) => {
+    next.once('error', () => resolve());
+    next.listen(port + 1, '127.0.0.1', resolve);
+  });
   try {
     const run = spawnSync(process.execPath, [cli, '--port', String(port)], {
       encoding: 'utf8',
@@ -121,10 +128,13 @@ it('explains a busy port and suggests --port, without a stack trace', async () =
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
-    expect(run.stderr).toContain(`--port ${port + 1}`);
+    const suggested = Number(/--port (\d+) \(free just now\)/.exec(run.stderr)?.[1]);
+    expect(suggested).toBeGreaterThan(port + 1);
+    expect(await canListen(suggested, '127.0.0.1')).toBe(true);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.stderr).not.toContain('EADDRINUSE');
   } finally {
     holder.close();
+    next.close();
   }
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/app.js';
 import { contractRunCommand, withDemoContractConfig } from '../src/cli-contract-config.js';
 import { CONTRACT_CONFIG_PATH, contractConfigOf, singleScopeKeyOf } from '../src/contract-config.js';
+import { RESERVE_RUNS } from '../src/contract-reserve.js';
 import { loadSeedFile } from '../src/seed-file.js';
 
 const seed = loadSeedFile();
@@ -46,10 +47,49 @@ describe('the contract config', () => {
 
   it('prints the contract command as the README spells it', () => {
     expect(contractRunCommand('http://127.0.0.1:4010', 'sbx_demo_full_access')).toBe(
-      'pnpm contract --base-url http://localhost:4010 --api-key sbx_demo_full_access --allow-writes',
+      'SVC_API_KEY=sbx_demo_full_access pnpm contract --base-url http://localhost:4010 --allow-writes',
     );
     expect(contractRunCommand('http://sandbox.internal:4010', 'k')).toBe(
-      'pnpm contract --base-url http://sandbox.internal:4010 --api-key k --allow-writes',
+      'SVC_API_KEY=k pnpm contract --base-url http://sandbox.internal:4010 --allow-writes',
     );
+  });
+
+  it('holds a reserve for runs with writes, and names only what is still free, read at each request', async () => {
+    const { seed: extended } = withDemoContractConfig(seed, scopes);
+    const team = extended.teams.find((t) => t.id === 'team-harbor');
+    const base = seed.teams.find((t) => t.id === 'team-harbor');
+    expect((team?.notes.length ?? 0) - (base?.notes.length ?? 0)).toBe(RESERVE_RUNS);
+    expect(team?.summary_templates.filter((t) => t.active).length).toBe(RESERVE_RUNS + 3);
+    const sandbox = createSandbox({ seed: extended, serveContractConfig: true });
+    const served = async () =>
+      (
+        (await (await sandbox.fetch(new Request(`http://sandbox${CONTRACT_CONFIG_PATH}`))).json()) as {
+          data: ReturnType<typeof contractConfigOf>;
+        }
+      ).data.config.fixtures;
+    const before = await served();
+    // One of each kind, interleaved, so that a run's three threads show every entity_type.
+    expect(before.threadless_item_ids.slice(0, 3).map((id) => id.slice(0, 4))).toEqual(['cll-', 'msg-', 'not-']);
+    const [first] = before.threadless_item_ids;
+    const created = await sandbox.fetch(
+      new Request('http://sandbox/v2/api/threads', {
+        method: 'POST',
+        headers: { authorization: 'Api-Key sbx_demo_full_access', 'content-type': 'application/json' },
+        body: JSON.stringify({ entity_type: 'CALL', entity_id: first, content: 'taken' }),
+      }),
+    );
+    expect(created.status).toBe(201);
+    const template = before.summary_template_ids[0];
+    const deleted = await sandbox.fetch(
+      new Request(`http://sandbox/v2/api/summary_templates/${template}`, {
+        method: 'DELETE',
+        headers: { authorization: 'Api-Key sbx_demo_full_access' },
+      }),
+    );
+    expect(deleted.status).toBe(204);
+    const after = await served();
+    expect(after.threadless_item_ids).not.toContain(first);
+    expect(after.summary_template_ids).not.toContain(template);
+    expect(after.summary_template_ids).toHaveLength(3);
   });
 });

@@ -7,6 +7,9 @@
 
 export const CONTRACT_CONFIG_PATH = '/__sandbox/contract-config';
 
+/** Where a sandbox started with --enable-reset restores its seed (a run's used-up fixtures name it). */
+export const RESET_PATH = '/__sandbox/reset';
+
 /** Names the answer as the sandbox's, so that a client can tell it from anything else at that path. */
 export const CONTRACT_CONFIG_SERVER = 'svc-sandbox';
 
@@ -31,6 +34,7 @@ export interface SandboxContractConfig {
       summary_template_ids: string[];
       built_in_field_keys: string[];
       thread_ids: string[];
+      threadless_item_ids: string[];
     };
   };
 }
@@ -56,9 +60,14 @@ export interface SeedLike {
     people: Array<{ id: string }>;
     summary_templates: Array<{ id: string; active: boolean }>;
     built_in_fields: string[];
-    threads: Array<{ id: string }>;
+    threads: Array<{ id: string; entity_id: string }>;
+    calls: Array<{ id: string }>;
+    messages: Array<{ id: string }>;
+    notes: Array<{ id: string }>;
   }>;
 }
+
+type TeamLike = SeedLike['teams'][number];
 
 const usable = (k: SeedKeyLike) => !k.revoked && k.plan !== 'TRIAL' && k.lines === null;
 
@@ -107,11 +116,46 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
       fixtures: {
         deal_ids: team.deals.map((d) => d.id),
         person_ids: team.people.map((p) => p.id),
-        summary_template_ids: team.summary_templates.filter((t) => t.active).map((t) => t.id),
+        summary_template_ids: templateIdsActiveFirst(team),
         built_in_field_keys: [...team.built_in_fields],
         // Every thread: no list shows them all, and described.order needs one with several comments.
         thread_ids: team.threads.map((t) => t.id),
+        threadless_item_ids: threadlessItemIds(team),
       },
     },
   };
+}
+
+/** At most this many free items of each kind, and free templates, are named in one config. */
+const NAMED_PER_KIND = 3;
+
+/**
+ * Items of the team no thread is on, a few of each kind, interleaved by kind (a call, a message,
+ * a note, ...), so that one run's three creations show every entity_type.
+ */
+export function threadlessItemIds(team: TeamLike): string[] {
+  const threaded = new Set(team.threads.map((t) => t.entity_id));
+  const free = (ids: string[]) => ids.filter((id) => !threaded.has(id)).slice(0, NAMED_PER_KIND);
+  const kinds = [
+    free(team.calls.map((c) => c.id)),
+    free(team.messages.map((m) => m.id)),
+    free(team.notes.map((n) => n.id)),
+  ];
+  const interleaved: string[] = [];
+  for (let i = 0; i < NAMED_PER_KIND; i++)
+    for (const ids of kinds) {
+      const id = ids[i];
+      if (id !== undefined) interleaved.push(id);
+    }
+  return interleaved;
+}
+
+/**
+ * A few of the team's templates, the active ones first (each run deactivates one); when none is
+ * left, deactivated ones, so that the operation's other checks still have an id to address.
+ */
+export function templateIdsActiveFirst(team: TeamLike): string[] {
+  const active = team.summary_templates.filter((t) => t.active);
+  const rest = team.summary_templates.filter((t) => !t.active);
+  return (active.length > 0 ? active : rest).slice(0, NAMED_PER_KIND).map((t) => t.id);
 }

@@ -4,7 +4,6 @@
 // is recorded and checked (the recorder), and no server can hang the run or exhaust its memory
 // (bounded-fetch: a time limit on each whole exchange, a cap on each body, malformed HTTP named).
 
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer, RequestClass } from '@svc/api-client/pacer';
 import type { Operation } from '@svc/spec-runtime';
 import type { Spec } from '../spec.js';
@@ -12,6 +11,7 @@ import { WritesDisabledError } from '../stops.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import { type ApiRequest, type Exchange, parseBody, wireOf } from './exchange.js';
 import type { Recorder } from './recorder.js';
+import { waitOut429 } from './wait-out.js';
 
 export { WritesDisabledError } from '../stops.js';
 
@@ -23,14 +23,13 @@ export interface ClientOptions {
   timeoutMs: number;
   /** Largest response body read (default DEFAULT_MAX_RESPONSE_BYTES, 10 MiB); a larger one is a failed exchange. */
   maxResponseBytes?: number;
-  /** Longest retry_after_seconds worth waiting for; a longer one returns the 429 to the scenario. */
+  /** Longest time one request may spend waiting out 429s, in all; past it the 429 goes to the scenario. */
   maxRetryWaitSeconds: number;
   spec: Spec;
   limiter: Pacer;
   recorder: Recorder;
 }
 
-const MAX_429_RETRIES = 3;
 /** After this many transport failures in a row the server is taken as unreachable. */
 const UNREACHABLE_AFTER = 3;
 
@@ -59,22 +58,13 @@ export class ApiClient {
 
   async send(request: ApiRequest): Promise<Exchange> {
     if (!this.options.allowWrites && this.changesData(request)) throw new WritesDisabledError(request);
-    let exchange = await this.once(request);
-    for (let retry = 0; exchange.status === 429 && !request.noRetry && retry < MAX_429_RETRIES; retry++) {
-      const wait = this.retryAfterSeconds(exchange);
-      if (wait === undefined || wait > this.options.maxRetryWaitSeconds) break;
-      // The 429 itself was recorded and checked; wait what it asks, then send the same request.
-      await sleep(Math.max(wait, 0.05) * 1000);
-      exchange = await this.once(request);
-    }
-    return exchange;
-  }
-
-  private retryAfterSeconds(exchange: Exchange): number | undefined {
-    const error = (exchange.body as { error?: { retry_after_seconds?: unknown } } | undefined)?.error;
-    if (typeof error?.retry_after_seconds === 'number') return error.retry_after_seconds;
-    const reset = Number(exchange.headers.get(this.options.spec.rateLimitHeaders.reset));
-    return Number.isFinite(reset) && reset >= 0 && reset < 3600 ? reset : 1;
+    const exchange = await this.once(request);
+    if (exchange.status !== 429 || request.noRetry) return exchange;
+    // The 429 itself was recorded and checked; it is waited out within one deadline (wait-out.ts).
+    return waitOut429(exchange, () => this.once(request), {
+      deadlineSeconds: this.options.maxRetryWaitSeconds,
+      resetHeader: this.options.spec.rateLimitHeaders.reset,
+    });
   }
 
   private async once(request: ApiRequest): Promise<Exchange> {

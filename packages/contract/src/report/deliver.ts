@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type ContractOptions, toolVersion } from '../options.js';
 import type { Redactor } from '../redact.js';
 import type { Report } from './shape.js';
+import { escapeControls } from './terminal-safe.js';
 import { renderText } from './text.js';
 import { writeReports } from './write.js';
 
@@ -48,7 +49,7 @@ export function deliver(
   redact: Redactor,
   options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
 ): RunResult {
-  const text = redact(renderText(report));
+  const text = escapeControls(redact(renderText(report)));
   const files = writeReports(
     report,
     text,

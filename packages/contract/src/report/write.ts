@@ -1,10 +1,12 @@
-// Writing the report files (json, junit, text) into the output folder, each through the redactor.
+// Writing the report files (json, junit, text, markdown) into the output folder, each through the redactor.
 // Shared by a suite run and the validating proxy.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
+import { redactValues } from '../redact-forms.js';
 import { renderJunit } from './junit.js';
+import { renderMarkdown } from './markdown.js';
 import type { Report } from './shape.js';
 
 /** The JSON report: the Report model as it is (stable field names; check ids as in CHECKS). */
@@ -28,8 +30,11 @@ export function writeReports(
     writeFileSync(path, redact(content));
     files.push(path);
   };
-  if (reporters.includes('json')) write('report.json', renderJson(report));
-  if (reporters.includes('junit')) write('junit.xml', renderJunit(report));
+  // Redacted as values first: serialising escapes a key (a quote, a backslash) out of the text's reach.
+  const redacted = redactValues(report, redact);
+  if (reporters.includes('json')) write('report.json', renderJson(redacted));
+  if (reporters.includes('junit')) write('junit.xml', renderJunit(redacted));
   if (reporters.includes('text')) write('report.txt', text);
+  if (reporters.includes('markdown')) write('report.md', renderMarkdown(redacted));
   return files;
 }

@@ -8,6 +8,7 @@ import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf } from './problems.js';
 import { ok } from './support.js';
+import { usedUp } from './used-up.js';
 
 const OP = 'deleteSummaryTemplate';
 
@@ -52,7 +53,11 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
     return { id, notFound, first, again: await t.call({ params: { id } }) };
   }
   return t.skip(
-    `every configured template is already deactivated (each DELETE answered ${notFound.status}); add active ones to fixtures.summary_template_ids`,
+    usedUp(
+      t,
+      `every known template is already deactivated (each DELETE answered ${notFound.status})`,
+      'summary_template_ids',
+    ),
     'config',
   );
 }

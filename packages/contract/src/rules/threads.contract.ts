@@ -12,9 +12,16 @@ import { type CheckContext, type Held, type Problem, rule, statefulWrite } from 
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
 import { data, lengthLimits, ok, probeText, type Repeats, replayProblems, sendRepeats, short } from './support.js';
+import { usedUp } from './used-up.js';
 
 function entities(f: Fixtures): ItemFixture[] {
   return [...f.items, ...f.notes];
+}
+
+/** Where a new thread may go: the items the config names as free first, then every known one. */
+function candidates(f: Fixtures): ItemFixture[] {
+  const named = new Set(f.threadless.map((i) => i.id));
+  return [...f.threadless, ...entities(f).filter((i) => !named.has(i.id))];
 }
 
 /** The thread of an item, through the lookup operation (its response shape is not shown: data.id). */
@@ -109,7 +116,7 @@ interface AlreadyThreaded {
 }
 
 async function createOnFreeItem(t: CheckContext, content: string): Promise<Created | undefined> {
-  for (const item of entities(await t.fixtures())) {
+  for (const item of candidates(await t.fixtures())) {
     const existing = await findThread(t, item);
     if (existing.id !== undefined || !ok(existing.exchange)) continue;
     const created = await t.call(
@@ -214,7 +221,7 @@ rule({
 async function freeItems(t: CheckContext, count: number): Promise<ItemFixture[]> {
   const f = await t.fixtures();
   const free: ItemFixture[] = [];
-  for (const item of [...f.threadless, ...unsentKindsFirst(t, t.op(), entities(f))]) {
+  for (const item of unsentKindsFirst(t, t.op(), candidates(f))) {
     if (free.length === count) break;
     if (free.some((i) => i.id === item.id)) continue;
     const existing = await findThread(t, item);
@@ -244,7 +251,7 @@ rule({
     const free = await freeItems(t, lengths.length);
     if (free.length < lengths.length)
       return t.skip(
-        `${lengths.length} items without a thread are needed, ${free.length} found: set fixtures.threadless_item_ids`,
+        usedUp(t, `${lengths.length} items without a thread are needed, ${free.length} found`, 'threadless_item_ids'),
         'config',
       );
     const cases: FirstComment[] = [];
@@ -297,11 +304,11 @@ async function createOnEachKind(t: CheckContext): Promise<EachKind> {
   const state: EachKind = { done: [], created: [], none: [] };
   state.done = kinds.filter((kind) => t.session.recorder.everSent(op.operationId, `body entity_type=${kind}`));
   for (const kind of kinds.filter((k) => !state.done.includes(k))) {
-    const candidates = entities(f)
+    const ofKind = candidates(f)
       .filter((i) => i.entityType === kind)
       .slice(0, t.config.fixturesPerKind ?? 20);
     let made = false;
-    for (const item of candidates) {
+    for (const item of ofKind) {
       if ((await findThread(t, item)).id !== undefined) continue;
       const body = { entity_type: kind, entity_id: item.id, content: probeText(t, 'thread') };
       const answer = await t.call({ body }, documentedHeaders(op, `${t.config.runId}-thread-${item.id}`));
@@ -331,7 +338,7 @@ rule({
     );
     // A kind left unexercised is a skip for want of fixtures, unless what was sent already failed.
     if (found.length === 0 && none.length > 0)
-      t.skip(`no item without a thread is known of ${none.join(', ')} (fixtures.threadless_item_ids)`, 'config');
+      t.skip(usedUp(t, `no item without a thread is known of ${none.join(', ')}`, 'threadless_item_ids'), 'config');
     return found;
   },
   passed: ({ done, created }) =>
