@@ -4,6 +4,7 @@
 // modified.
 import { addMarkerCallouts } from './callouts.js';
 import { addCodeSamples } from './code-samples.js';
+import { addConsoleLinks } from './console/links.js';
 import { splitDescription } from './guides/description-sections.js';
 import { buildGuides, type Guide, guideTagName } from './guides/index.js';
 import { blocks } from './markdown.js';
@@ -30,6 +31,7 @@ export function makeDocsSpec(bundle: OpenApiDocument): { spec: OpenApiDocument; 
 
   addCodeSamples(spec);
   addMarkerCallouts(spec);
+  addConsoleLinks(spec);
   spec.servers = [localSandboxServer(bundle), ...(spec.servers ?? [])];
 
   // A Redoc "trait tag" is a section with a description and no operations: exactly a guide.

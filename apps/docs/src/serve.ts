@@ -2,6 +2,7 @@
 // port is read as every server command of this repository reads it (@svc/server-kernel/cli).
 import { existsSync } from 'node:fs';
 import { Cli, portUsage } from '@svc/server-kernel/cli';
+import { CONSOLE_PAGE, SERVER_PARAMETER } from './console/page.js';
 import { DIST_DIR, DOCS_HTML } from './paths.js';
 import { startStaticServer } from './static-server.js';
 
@@ -34,6 +35,9 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   console.log(`Team Communications Service API docs: ${running.url}`);
+  console.log(
+    `Console (calls the sandbox on loopback, ?${SERVER_PARAMETER}= names another): ${running.url}${CONSOLE_PAGE}`,
+  );
   console.log('Press Ctrl+C to stop.');
   cli.stopOnSignal(running);
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { docsErrorUrl } from '@svc/sandbox';
 import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_LABEL, CURL_LABEL } from '../src/code-samples.js';
 import { REFERENCE_GROUP } from '../src/docs-spec.js';
@@ -15,19 +15,8 @@ import { loadBundle } from '../src/load-bundle.js';
 import { asJson, listOperations } from '../src/openapi.js';
 import { DIST_DIR, DOCS_HTML, PACKAGE_DIR } from '../src/paths.js';
 import { type RunningServer, startStaticServer } from '../src/static-server.js';
+import { type AbortedRequest, launchChromium, offlineContext, SKIP_BROWSER } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const IN_CI = process.env.CI === 'true';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const RESULTS_DIR = join(PACKAGE_DIR, 'test-results');
 
 /** Resource types a page cannot render without. Any of them aborted fails the test. */
@@ -42,22 +31,11 @@ const ESSENTIAL = new Set([
   'websocket',
   'manifest',
 ]);
-if (!HAVE_CHROMIUM && !IN_CI) {
-  console.warn(
-    `Skipping the browser test: ${CHROMIUM} not found (apt-get install -y chromium). With CI=true this is a failure.`,
-  );
-}
-
-interface AbortedRequest {
-  url: string;
-  resourceType: string;
-}
-
 const bundle = loadBundle();
 const operations = listOperations(bundle);
 const guides = buildGuides(bundle);
 
-describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline', () => {
+describe.skipIf(SKIP_BROWSER)('the built docs in Chromium, offline', () => {
   let server: RunningServer;
   let browser: Browser;
   let page: Page;
@@ -78,26 +56,15 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the built docs in Chromium, offline',
     });
 
   beforeAll(async () => {
-    if (!HAVE_CHROMIUM) {
-      throw new Error(
-        `CI=true but ${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium). The test never downloads a browser.`,
-      );
-    }
     if (!existsSync(DOCS_HTML))
       throw new Error(`${DOCS_HTML} is missing: run \`pnpm --filter @svc/docs build\` first.`);
     mkdirSync(RESULTS_DIR, { recursive: true });
 
     server = await startStaticServer(DIST_DIR);
     const origin = new URL(server.url).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, serviceWorkers: 'block' });
+    browser = await launchChromium();
     // The network is "off": only the local server answers; everything else is aborted and kept.
-    await context.route('**/*', (route) => {
-      const request = route.request();
-      if (new URL(request.url()).origin === origin) return route.continue();
-      aborted.push({ url: request.url(), resourceType: request.resourceType() });
-      return route.abort('internetdisconnected');
-    });
+    const context = await offlineContext(browser, [origin], aborted);
     page = await context.newPage();
     // Each step waits for an event; the limit only ends a hang, so it is sized for a loaded machine.
     page.setDefaultTimeout(60_000);

@@ -1,7 +1,8 @@
 // Serving the sandbox over HTTP (the kernel's listen: API requests straight from node:http, the
-// rest, /docs included, as web Requests; the documented body for malformed HTTP). Port 0 picks a free port (tests, bench).
+// rest, /docs included, as web Requests; the documented body for malformed HTTP; CORS for loopback origins). Port 0 picks a free port (tests, bench).
 import { listen } from '@svc/server-kernel';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
+import { withLoopbackCors } from './cors-wiring.js';
 import { docsErrorUrl, servedDocsUrl } from './doc-url.js';
 import { withDocs } from './docs-route.js';
 
@@ -37,12 +38,14 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
   const fetch = options.docsDir
     ? withDocs(sandbox.fetch, options.docsDir, { bytesPerSecond: options.docsBytesPerSecond })
     : sandbox.fetch;
+  // CORS for loopback origins (loopback-cors.ts): a console on another local port can call the API.
+  const ways = withLoopbackCors(fetch, sandbox.serveNode, sandbox.contract);
   const listening = await listen(
-    fetch,
+    ways.fetch,
     sandbox.contract,
     options.port ?? DEFAULT_PORT,
     options.host ?? DEFAULT_HOST,
-    sandbox.serveNode,
+    ways.serveNode,
   );
   origin = listening.url;
   return { sandbox, ...listening };
