@@ -1,0 +1,31 @@
+// One run of the contract suite against the reference server, split by resource so that Stryker's
+// per-test coverage re-runs only the resources a mutant's code answers for (a handler's mutant its
+// own resource; the kernel's and the store's, every one). Together the tests are one full run:
+// `--profile full --allow-writes`, rate limits off, plus a paced run of the rate-limit checks with
+// the sandbox's limiter on (the only run that reaches the limiter's refusals).
+
+import { describe, expect, it } from 'vitest';
+import { type ContractOptions, loadSpec, runContract } from '../src/index.js';
+
+const FULL: ContractOptions = { profile: 'full', allowWrites: true, quiet: true, print: false, reporters: [] };
+
+function failedChecks(result: Awaited<ReturnType<typeof runContract>>): string[] {
+  const failed = result.report.operations.flatMap((operation) =>
+    operation.checks.filter((check) => check.status === 'failed').map((check) => check.id),
+  );
+  return [...new Set(failed)].sort();
+}
+
+describe('the contract suite against the (mutated) reference server', () => {
+  for (const resource of [...loadSpec().resources(), 'api-wide']) {
+    it(`passes on ${resource} (limits off)`, async () => {
+      const result = await runContract({ ...FULL, only: [resource], rate: 'off' });
+      expect({ exitCode: result.exitCode, failed: failedChecks(result) }).toEqual({ exitCode: 0, failed: [] });
+    });
+  }
+
+  it('passes the rate-limit checks at the documented rates, the limiter on', async () => {
+    const result = await runContract({ ...FULL, only: ['rate-limit'], burst: true });
+    expect({ exitCode: result.exitCode, failed: failedChecks(result) }).toEqual({ exitCode: 0, failed: [] });
+  });
+});
