@@ -3,7 +3,13 @@
 // written `\/` (JSON allows it), escaped twice (a message quoting a value, inside a JSON report),
 // and with letters written as `\u00XX` (decoded before the scan). Report files are redacted as
 // values before they are serialised (redactValues), so their own escaping never hides a key.
-import type { Redactor, Secret } from './redact.js';
+export interface Secret {
+  value: string;
+  /** What replaces it, e.g. ${SVC_API_KEY}. */
+  placeholder: string;
+}
+
+export type Redactor = (text: string) => string;
 
 const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
 

@@ -7,15 +7,9 @@
 // could be any word at all: it is replaced only where it stands as the Authorization value, after
 // the scheme written in any case and any whitespace (`api-key any`, `Api-Key\tany`).
 
-import { decodeBareEscapes, escapedForms } from './redact-forms.js';
+import { decodeBareEscapes, escapedForms, type Redactor, type Secret } from './redact-forms.js';
 
-export interface Secret {
-  value: string;
-  /** What replaces it, e.g. ${SVC_API_KEY}. */
-  placeholder: string;
-}
-
-export type Redactor = (text: string) => string;
+export type { Redactor, Secret };
 
 const SHORT = 8;
 /**
