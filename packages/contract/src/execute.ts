@@ -13,7 +13,7 @@ import type { TestRecord } from './types.js';
 
 export { registeredChecks };
 
-import { CheckTally, closingOutcome, statusOf, unmetNeed } from './verdict.js';
+import { CheckTally, closingOutcome, judgedOutcomes, statusOf, unmetNeed } from './verdict.js';
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
@@ -21,7 +21,8 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
   let thrown: unknown;
   if (unmet === undefined) {
     try {
-      await check.run(t);
+      const judged = await check.judge(t);
+      for (const outcome of judgedOutcomes(check, judged)) session.recorder.add(outcome);
     } catch (error) {
       thrown = error ?? new Error('a check threw undefined');
     }

@@ -21,8 +21,8 @@ import { type Relayed, relay } from './http/relay.js';
 import { ProxyTally } from './proxy-tally.js';
 import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
-import type { CheckOutcome, TestRecord } from './types.js';
-import { responseVerdict } from './verdict.js';
+import type { TestRecord } from './types.js';
+import { responseVerdict, uncheckedSkip } from './verdict.js';
 
 export interface ProxyOptions {
   upstream: string;
@@ -176,11 +176,11 @@ function splitTarget(target: string): [string, string] {
 }
 
 /** proxy.refusal on one exchange: the documented error, or a 401, 403 or 429 the key may have been refused with first. */
-function refusalOutcome(
+function refusalProblems(
   spec: Spec,
   exchange: Exchange,
   expectation: { expected: Expected; authFirst: boolean },
-): CheckOutcome {
+): string[] {
   const { operation } = exchange;
   const code = errorCode(exchange);
   // Off any route, the key may still be checked first: any 401 of the catalogue will do there.
@@ -195,12 +195,7 @@ function refusalOutcome(
     listed(exchange.status).includes(code);
   const problems = keyDecided ? [] : errorProblems(exchange, expectation.expected);
   const where = `${exchange.request.method} ${exchange.request.path}`;
-  return responseVerdict(
-    'proxy.refusal',
-    operation?.operationId ?? '(api-wide)',
-    exchange.seq,
-    problems.map((p) => `${where}: ${p}`),
-  );
+  return problems.map((p) => `${where}: ${p}`);
 }
 
 /** One line per exchange: what was asked, what came back, the checks that failed. */
@@ -228,19 +223,19 @@ function exchangeChecker(spec: Spec, options: ProxyOptions, keys: SeenKeys, maxR
     const exchange = exchangeOf(spec, relayed, method, upstreamText, ++seq, maxResponseBytes);
     const operationId = exchange.operation?.operationId ?? '(api-wide)';
     if (relayed.body === 'too-large' && !relayed.failure) {
-      recorder.recordUnchecked(exchange, {
-        check: 'proxy.unchecked-too-large',
-        operationId,
-        status: 'skipped',
-        skipKind: 'option',
-        detail: relayed.overBudget ? busy : unchecked,
-      });
+      recorder.recordUnchecked(
+        exchange,
+        uncheckedSkip('proxy.unchecked-too-large', operationId, relayed.overBudget ? busy : unchecked),
+      );
     } else {
       recorder.record(exchange);
       const [pathname = '', search = ''] = splitTarget(relayed.target);
       const target = { pathname, searchParams: new URLSearchParams(search) };
       const expectation = expectationFor(spec, method, target, relayed.requestHeaders, relayed.requestBody);
-      if (expectation && exchange.error === undefined) recorder.add(refusalOutcome(spec, exchange, expectation));
+      if (expectation && exchange.error === undefined)
+        recorder.add(
+          responseVerdict('proxy.refusal', operationId, exchange.seq, refusalProblems(spec, exchange, expectation)),
+        );
     }
     const record = recorder.drain();
     tally.add(record);

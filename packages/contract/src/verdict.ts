@@ -50,6 +50,23 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   return undefined;
 }
 
+/** A rule's verdict from its judgement (see ruleOutcomes). */
+export function judgedOutcomes(
+  check: Where & { id: string },
+  judged: {
+    problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>;
+    passed?: string | Held | undefined;
+    held: readonly Held[];
+  },
+): CheckOutcome[] {
+  return ruleOutcomes(check.id, check.operationId, judged.problems, { passed: judged.passed, held: judged.held });
+}
+
+/** An exchange relayed but left unchecked (the proxy: too large, or no memory free): a skip by option. */
+export function uncheckedSkip(check: string, operationId: string, detail: string): CheckOutcome {
+  return { check, operationId, status: 'skipped', skipKind: 'option', detail };
+}
+
 /** A response check's verdict on one exchange: failed with every problem found, passed without. */
 export function responseVerdict(
   check: string,

@@ -7,6 +7,7 @@ import { CheckContext, statefulWrite } from '../src/rules/harness.js';
 import { unwalkedLines, type Walks } from '../src/rules/lists-walk.js';
 import { errorsOf, statusIs, unless } from '../src/rules/problems.js';
 import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/rules/support.js';
+import type { Session } from '../src/session.js';
 import { loadSpec } from '../src/spec.js';
 
 const spec = loadSpec();
@@ -112,7 +113,37 @@ describe('one way to write a check', () => {
 
   it('a check context sends, reads fixtures and skips: it passes and fails nothing itself', () => {
     const own = Object.getOwnPropertyNames(CheckContext.prototype).sort();
-    expect(own).toEqual(['call', 'config', 'constructor', 'fixtures', 'op', 'record', 'send', 'skip', 'spec']);
+    expect(own).toEqual([
+      'call',
+      'config',
+      'constructor',
+      'everSent',
+      'fixtures',
+      'once',
+      'op',
+      'send',
+      'skip',
+      'spec',
+    ]);
+  });
+
+  it('a check context holds no route to the recorder: a check cannot record an outcome', () => {
+    const recorder = {
+      add: () => {
+        throw new Error('a check recorded an outcome');
+      },
+      everSent: (operationId: string, input: string) => operationId === 'createThread' && input === 'body content',
+    };
+    const session = { spec, config: { only: [] }, recorder, memo: new Map() } as unknown as Session;
+    const t = new CheckContext(session, 'conformance.success', 'createThread');
+    // Neither the session nor its recorder is any property of the context, own or read through a getter.
+    const reachable = [...Object.values(t), t.spec, t.config];
+    expect(reachable).not.toContain(session);
+    expect(reachable).not.toContain(recorder);
+    expect(JSON.stringify(Object.keys(t))).not.toMatch(/session|recorder/);
+    // What it may ask of the run still answers.
+    expect(t.everSent('createThread', 'body content')).toBe(true);
+    expect(t.everSent('createThread', 'body other')).toBe(false);
   });
 });
 

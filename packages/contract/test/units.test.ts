@@ -417,6 +417,21 @@ describe('response checks', () => {
     error: { type, code, message: 'm', retryable: false, request_id: 'req_abcdefABCDEF', ...extra },
   });
 
+  it('names a missing rate-limit header once, whichever check saw it first (known by the header, not by text)', () => {
+    const { 'X-RateLimit-Reset': _reset, ...noReset } = good;
+    const detailOf = (e: Exchange) =>
+      responseOutcomes(spec, e).find((o) => o.check === 'response.rate-limit-headers' && o.status === 'failed')
+        ?.detail ?? '';
+    // A documented status: the operation's own header check names it; the every-response check adds nothing.
+    const documented = detailOf(exchange(200, noReset, { data: [] }));
+    expect(documented.match(/X-RateLimit-Reset/g)).toHaveLength(1);
+    expect(documented).toContain('required header X-RateLimit-Reset is missing');
+    // A status the operation does not list: only the every-response check sees it.
+    const undocumented = detailOf(exchange(418, noReset, undefined));
+    expect(undocumented.match(/X-RateLimit-Reset/g)).toHaveLength(1);
+    expect(undocumented).toContain('X-RateLimit-Reset is missing');
+  });
+
   it('passes a conforming response', () => {
     expect(failed(exchange(200, good, { data: [] }))).toEqual([]);
     expect(failed(exchange(401, good, error('UNAUTHORIZED', 'authentication_error')))).toEqual([]);

@@ -4,25 +4,23 @@ import { isObject } from '@svc/spec-runtime';
 import { API_WIDE } from '../catalogue.js';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { Session } from '../session.js';
+import { responseVerdict } from '../verdict.js';
 
 export type Query = Record<string, string>;
 
 export async function discoveryGet(session: Session, path: string, query?: Query): Promise<Exchange | undefined> {
   const exchange = await session.client.send({ method: 'GET', path, ...(query ? { query } : {}) });
   const operationId = exchange.operation?.operationId ?? API_WIDE;
-  if (exchange.status >= 200 && exchange.status < 300) {
-    session.recorder.add({ check: 'fixtures.discovery', operationId, status: 'passed' });
-    return exchange;
-  }
+  const problems = discoveryProblems(exchange, path, query);
+  session.recorder.add(responseVerdict('fixtures.discovery', operationId, exchange.seq, problems));
+  return problems.length === 0 ? exchange : undefined;
+}
+
+/** A discovery request that did not succeed: the one problem, naming what was asked. */
+function discoveryProblems(exchange: Exchange, path: string, query?: Query): string[] {
+  if (exchange.status >= 200 && exchange.status < 300) return [];
   const asked = `GET ${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
-  session.recorder.add({
-    check: 'fixtures.discovery',
-    operationId,
-    status: 'failed',
-    detail: `${asked} answered ${exchange.status || exchange.error} (a valid discovery request)`,
-    exchange: exchange.seq,
-  });
-  return undefined;
+  return [`${asked} answered ${exchange.status || exchange.error} (a valid discovery request)`];
 }
 
 /** The entries of a list answer (none when it failed or is not a list). */

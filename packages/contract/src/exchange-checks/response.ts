@@ -51,6 +51,8 @@ function answeringOperation(spec: Spec, exchange: Exchange): Operation | null {
 /** What one response's checks found: the checks that apply, and the failures of each in order. */
 class Findings {
   readonly failures = new Map<CheckId, string[]>();
+  /** The headers each check has failed on (`check header`, lower case): a problem known by its structure, never its text. */
+  private readonly failedHeaders = new Set<string>();
   readonly applicable = new Set<CheckId>([
     'response.no-5xx',
     'response.status-documented',
@@ -61,8 +63,14 @@ class Findings {
   ]);
   constructor(readonly where: string) {}
 
-  fail(check: CheckId, message: string): void {
+  fail(check: CheckId, message: string, header?: string): void {
     this.failures.set(check, [...(this.failures.get(check) ?? []), message]);
+    if (header !== undefined) this.failedHeaders.add(`${check} ${header.toLowerCase()}`);
+  }
+
+  /** Whether the check already failed on this header. */
+  failedOn(check: CheckId, header: string): boolean {
+    return this.failedHeaders.has(`${check} ${header.toLowerCase()}`);
   }
 
   /** A check that applies to this response: it passes unless it fails. */
@@ -97,7 +105,7 @@ export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = fal
     exchange.headers,
     body,
   ))
-    found.fail(kindToCheck(spec, problem), problem.message);
+    found.fail(kindToCheck(spec, problem), problem.message, problem.kind === 'header' ? problem.header : undefined);
   // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
   if (body !== undefined) {
     found.applies('response.content-type');
@@ -133,11 +141,10 @@ function checkUniversalHeaders(spec: Spec, exchange: Exchange, found: Findings):
   for (const h of spec.universalHeaders) {
     if (h.name.toLowerCase() === spec.requestIdHeader.toLowerCase()) continue;
     const value = header(exchange, h.name);
-    const already = found.failures.get('response.rate-limit-headers')?.some((m) => m.includes(h.name)) ?? false;
-    if (already) continue;
-    if (value === undefined) found.fail('response.rate-limit-headers', `${where}: ${h.name} is missing`);
+    if (found.failedOn('response.rate-limit-headers', h.name)) continue;
+    if (value === undefined) found.fail('response.rate-limit-headers', `${where}: ${h.name} is missing`, h.name);
     else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
-      found.fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
+      found.fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`, h.name);
   }
 }
 

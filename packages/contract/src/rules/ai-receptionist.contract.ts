@@ -8,7 +8,6 @@ import { BODY_FORM, bodyFormReading } from '../expectations/readings.js';
 import { need } from '../fixtures.js';
 import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
-import { once } from '../session.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
@@ -87,7 +86,7 @@ operationChecks('updateReceptionist', {
   // break each rule of every block once; one value alone where the read shape is not accepted.
   baseline: async (t) => {
     const number = await line(t);
-    const body = await once(t.session, `receptionist-baseline:${number}`, async () => {
+    const body = await t.once(`receptionist-baseline:${number}`, async () => {
       const { config } = await read(t, number);
       const whole = writeBack(t, number, config, 'agent');
       if (whole) return whole;

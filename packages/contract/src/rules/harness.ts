@@ -8,18 +8,26 @@ import type { CheckId } from '../catalogue.js';
 import type { OpRequest } from '../expectations/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
-import type { Session } from '../session.js';
+import { once, type Session } from '../session.js';
 import { loadSpec } from '../spec.js';
 import { Skip } from '../stops.js';
-import type { CheckOutcome, Held, Needs, SkipKind, Where } from '../types.js';
-import { ruleOutcomes } from '../verdict.js';
+import type { Held, Needs, SkipKind, Where } from '../types.js';
 
 export type { Held, Needs, Where };
+
+/** What a check's run comes to: its problems and what its passes exercised, for verdict.ts to decide. */
+export interface Judgement {
+  problems: Problem[];
+  /** What a pass exercised (only asked for when there is no problem). */
+  passed?: string | Held | undefined;
+  held: Held[];
+}
 
 export interface RegisteredCheck extends Where {
   id: CheckId;
   needs: Needs;
-  run: (t: CheckContext) => Promise<void>;
+  /** Sends the check's requests and judges them; the runner hands the judgement to verdict.ts. */
+  judge: (t: CheckContext) => Promise<Judgement>;
 }
 
 const registry: RegisteredCheck[] = [];
@@ -60,14 +68,14 @@ export function rule<State>(entry: Rule<State>): void {
     id,
     ...where,
     needs,
-    run: async (t) => {
+    judge: async (t) => {
       const state = await requests(t);
       const found = problems(state, t);
-      const outcomes = ruleOutcomes(id, where.operationId, found, {
+      return {
+        problems: found,
         passed: found.length === 0 ? passed?.(state) : undefined,
         held: held?.(state) ?? [],
-      });
-      for (const outcome of outcomes) t.record(outcome);
+      };
     },
   });
 }
@@ -99,19 +107,38 @@ export function registeredChecks(): readonly RegisteredCheck[] {
   return registry;
 }
 
+/**
+ * What a check receives: it sends, reads fixtures and what the run has sent, memoises, and skips.
+ * The session stays private (#session): a check cannot reach the recorder, so it cannot record an
+ * outcome of its own; what it finds goes back as problems.
+ */
 export class CheckContext {
+  readonly #session: Session;
+
   constructor(
-    readonly session: Session,
+    session: Session,
     readonly check: CheckId,
     readonly operationId: string,
-  ) {}
+  ) {
+    this.#session = session;
+  }
 
   get spec() {
-    return this.session.spec;
+    return this.#session.spec;
   }
 
   get config() {
-    return this.session.config;
+    return this.#session.config;
+  }
+
+  /** Memoises one value per run, shared by every check (see session.ts once). */
+  once<T>(name: string, make: () => Promise<T>): Promise<T> {
+    return once(this.#session, name, make);
+  }
+
+  /** Whether a request that succeeded earlier in the run carried this documented input (reach/inputs.ts id). */
+  everSent(operationId: string, input: string): boolean {
+    return this.#session.recorder.everSent(operationId, input);
   }
 
   op(id: string = this.operationId): Operation {
@@ -121,11 +148,11 @@ export class CheckContext {
   }
 
   fixtures(): Promise<Fixtures> {
-    return discoverFixtures(this.session);
+    return discoverFixtures(this.#session);
   }
 
   send(request: ApiRequest): Promise<Exchange> {
-    return this.session.client.send(request);
+    return this.#session.client.send(request);
   }
 
   /** Sends an OpRequest to an operation (path parameters are encoded here). */
@@ -138,11 +165,6 @@ export class CheckContext {
       ...(request.body !== undefined ? { body: request.body } : {}),
       ...extra,
     });
-  }
-
-  /** An outcome decided by verdict.ts (a rule's). */
-  record(outcome: CheckOutcome): void {
-    this.session.recorder.add(outcome);
   }
 
   /**

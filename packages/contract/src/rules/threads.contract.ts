@@ -7,7 +7,6 @@ import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from 
 import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { type Exchange, header } from '../http/exchange.js';
-import { once } from '../session.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
@@ -46,7 +45,7 @@ async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
 
 /** A thread the scenarios can comment on: a known one, else one created on a free item. */
 function probeThread(t: CheckContext): Promise<string> {
-  return once(t.session, 'probe-thread', async () => {
+  return t.once('probe-thread', async () => {
     const f = await t.fixtures();
     const known = f.threads.find((th) => th.id);
     if (known) return known.id;
@@ -302,7 +301,7 @@ async function createOnEachKind(t: CheckContext): Promise<EachKind> {
   const op = t.op();
   const kinds = enumAt(t, op, 'entity_type');
   const state: EachKind = { done: [], created: [], none: [] };
-  state.done = kinds.filter((kind) => t.session.recorder.everSent(op.operationId, `body entity_type=${kind}`));
+  state.done = kinds.filter((kind) => t.everSent(op.operationId, `body entity_type=${kind}`));
   for (const kind of kinds.filter((k) => !state.done.includes(k))) {
     const ofKind = candidates(f)
       .filter((i) => i.entityType === kind)
@@ -652,7 +651,7 @@ function enumAt(t: CheckContext, op: Operation, field: string): string[] {
  * threads a run must create anyway also show every entity_type, so it leaves as few as it can.
  */
 function unsentKindsFirst(t: CheckContext, op: Operation, items: ItemFixture[]): ItemFixture[] {
-  const unsent = (i: ItemFixture) => !t.session.recorder.everSent(op.operationId, `body entity_type=${i.entityType}`);
+  const unsent = (i: ItemFixture) => !t.everSent(op.operationId, `body entity_type=${i.entityType}`);
   const first: ItemFixture[] = [];
   for (const item of items.filter(unsent)) if (!first.some((i) => i.entityType === item.entityType)) first.push(item);
   return [...first, ...items.filter((i) => !first.includes(i))];
