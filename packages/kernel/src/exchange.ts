@@ -38,8 +38,8 @@ export class Exchange<K extends Credentials> implements Call<K> {
   private authenticated: K | undefined = undefined;
   body: Record<string, unknown> | undefined = undefined;
   bodyValueCount: number | undefined = undefined;
-  /** The whole request was validated already (in the body worker), so it is not validated again. */
-  validated = false;
+  /** A body large enough to be parsed and validated in the body worker, left as bytes by the body step for the validation step. */
+  bodyBytes: Uint8Array | undefined = undefined;
   /** Set by the own-route step, for a request to one of the server's own routes. */
   ownRoute: OwnRoute<K> | undefined = undefined;
 

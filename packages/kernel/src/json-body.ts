@@ -27,14 +27,12 @@ export interface BodyOffloadOptions {
   request: () => Omit<BodyTask, 'bytes' | 'contentType' | 'required' | 'limits'>;
 }
 
-export async function readJsonBody(
-  request: KernelRequest,
-  required: boolean,
-  limits: BodyLimits,
-  offload?: BodyOffloadOptions,
-): Promise<ReadBody> {
-  const contentType = request.headers.get('content-type');
-  const unsupported = unsupportedContentType(contentType);
+/** A body's bytes as read within the cap (not yet parsed), or why it was refused. */
+export type BodyBytes = { ok: true; bytes: Uint8Array | 'too-large' } | Extract<BodyResult, { ok: false }>;
+
+/** Reads a body's bytes within the cap, after its Content-Type: what every JSON body goes through first. */
+export async function readBodyBytes(request: KernelRequest, limits: BodyLimits): Promise<BodyBytes> {
+  const unsupported = unsupportedContentType(request.headers.get('content-type'));
   // Refused before a byte is read: like a body over the cap, the rest is never read (unread).
   if (unsupported) return { ...unsupported, unread: true };
   const bytes = await readCapped(request, limits.maxBytes);
@@ -42,6 +40,19 @@ export async function readJsonBody(
   // client's doing, not the server's, so it is no internal error.
   if (bytes === 'aborted')
     return { ok: false, code: 'INVALID_REQUEST_BODY', message: 'The request body ended before it was complete.' };
+  return { ok: true, bytes };
+}
+
+export async function readJsonBody(
+  request: KernelRequest,
+  required: boolean,
+  limits: BodyLimits,
+  offload?: BodyOffloadOptions,
+): Promise<ReadBody> {
+  const read = await readBodyBytes(request, limits);
+  if (!read.ok) return read;
+  const { bytes } = read;
+  const contentType = request.headers.get('content-type');
   if (offload && bytes !== 'too-large' && bytes.byteLength >= offload.minBytes) {
     const checked = await checkInWorker(offload.contract, {
       ...offload.request(),

@@ -177,10 +177,10 @@ describe('body and validation', () => {
   it('reads a JSON body for the later steps, to be validated on the main thread when small', async () => {
     const x = post('{"entity_type":"CALL","entity_id":"cll-1","content":"a"}');
     expect(await bodyStep(services()).run(x, () => PASSED)).toBe(PASSED);
-    expect([x.body, x.bodyValueCount, x.validated]).toEqual([
+    expect([x.body, x.bodyValueCount, x.bodyBytes]).toEqual([
       { entity_type: 'CALL', entity_id: 'cll-1', content: 'a' },
       4,
-      false,
+      undefined,
     ]);
   });
 
@@ -190,12 +190,24 @@ describe('body and validation', () => {
     expect(x.responseHeaders.Connection).toBe('close');
   });
 
-  it('validates what the worker did not, with the documented code', () => {
+  it('validates a small body here, with the documented code', () => {
     const x = post('');
     x.body = { entity_type: 'NOPE', entity_id: 'cll-1', content: 'a' };
     expect(codeOf(validationStep(services()).run(x, () => PASSED))).toBe('INVALID_THREAD_ENTITY_TYPE');
-    x.validated = true;
-    expect(validationStep(services()).run(x, () => PASSED)).toBe(PASSED);
+  });
+
+  it('leaves a large body as bytes, and the validation step sends it to the worker', async () => {
+    const large = `{"entity_type":"NOPE","entity_id":"cll-1","content":"${'a'.repeat(100)}"}`;
+    const x = post(large);
+    const step = services({ offloadBodyBytes: 64 });
+    expect(await bodyStep(step).run(x, () => PASSED)).toBe(PASSED);
+    expect([x.body, x.bodyBytes?.byteLength]).toEqual([undefined, large.length]);
+    expect(codeOf(await validationStep(step).run(x, () => PASSED))).toBe('INVALID_THREAD_ENTITY_TYPE');
+    expect(x.body).toBeUndefined();
+    const valid = post(large.replace('NOPE', 'CALL'));
+    await bodyStep(step).run(valid, () => PASSED);
+    expect(await validationStep(step).run(valid, () => PASSED)).toBe(PASSED);
+    expect(valid.body).toMatchObject({ entity_type: 'CALL' });
   });
 });
 
