@@ -9,6 +9,7 @@ import { findExternalLoads } from '../offline-check.js';
 import type { OpenApiDocument } from '../openapi.js';
 import { consoleConfiguration } from './configuration.js';
 import { makeConsoleSpec } from './console-spec.js';
+import { consoleRoutes } from './links.js';
 import { CONSOLE_PAGE, CONSOLE_SCRIPT, CONSOLE_SPEC, consolePage } from './page.js';
 
 /** Scalar's standalone browser bundle, as the installed package ships it. */
@@ -24,6 +25,7 @@ export function buildConsole(bundle: OpenApiDocument, distDir: string, reference
     description: oneLine((bundle.info as { summary?: string }).summary) || bundle.info.title,
     referenceHref,
     configuration: consoleConfiguration(bundle, CONSOLE_SPEC),
+    routes: consoleRoutes(bundle),
   });
   const external = findExternalLoads(html);
   if (external.length > 0)

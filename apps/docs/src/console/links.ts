@@ -4,7 +4,7 @@
 // follows each link to its operation.
 import { slug } from 'github-slugger';
 import { listOperations, type OpenApiDocument, type OperationEntry } from '../openapi.js';
-import { CONSOLE_PAGE } from './page.js';
+import { CONSOLE_PAGE, OPERATION_PARAMETER } from './page.js';
 
 export const CONSOLE_LINK_TEXT = 'Send this request from the console';
 
@@ -15,10 +15,26 @@ export function consoleHref(entry: OperationEntry): string {
   return `${CONSOLE_PAGE}#${tag === undefined ? route : `tag/${slug(tag)}/${route}`}`;
 }
 
+/**
+ * The reference's link to an operation in the console. Redoc takes a link with a `#tag/…` fragment
+ * for one of its own routes (it rewrote `console.html#tag/threads/…` to `#/threads#threads/…`), so
+ * the link names the operation in the query and the console page turns it into Scalar's route.
+ */
+export function referenceLink(entry: OperationEntry): string {
+  return `${CONSOLE_PAGE}?${OPERATION_PARAMETER}=${encodeURIComponent(entry.operation.operationId ?? '')}`;
+}
+
+/** operationId → the console's route of it (`tag/threads/POST/v2/api/threads`), for the page's script. */
+export function consoleRoutes(spec: OpenApiDocument): Record<string, string> {
+  return Object.fromEntries(
+    listOperations(spec).map((entry) => [entry.operation.operationId ?? '', consoleHref(entry).split('#')[1]!]),
+  );
+}
+
 /** Puts the console link at the top of every operation's description (in the docs copy). */
 export function addConsoleLinks(spec: OpenApiDocument): void {
   for (const entry of listOperations(spec)) {
-    const link = `[${CONSOLE_LINK_TEXT}](${consoleHref(entry)}) (the local sandbox, with the demo key filled in).`;
+    const link = `[${CONSOLE_LINK_TEXT}](${referenceLink(entry)}) (the local sandbox, with the demo key filled in).`;
     const { description } = entry.operation;
     entry.operation.description = description ? `${link}\n\n${description}` : link;
   }

@@ -10,6 +10,8 @@ export const CONSOLE_SCRIPT = 'scalar-api-reference.js';
 /** The console's copy of the bundle, relative to the page. */
 export const CONSOLE_SPEC = 'openapi.console.json';
 export const CONSOLE_PAGE = 'console.html';
+/** The query parameter by which the reference names an operation to the console (its operationId). */
+export const OPERATION_PARAMETER = 'operation';
 /** The query parameter that names the server to call (loopback origins only). */
 export const SERVER_PARAMETER = 'server';
 
@@ -22,7 +24,7 @@ function scriptJson(value: unknown): string {
 }
 
 /** The page's script: the servers it can tell, then Scalar started on #console. */
-function startScript(configuration: Record<string, unknown>): string {
+function startScript(configuration: Record<string, unknown>, routes: Record<string, string>): string {
   const sandboxDocsPath = new URL(servedDocsUrl('http://sandbox.invalid')).pathname;
   return `(function () {
   var configuration = ${scriptJson(configuration)};
@@ -33,6 +35,10 @@ function startScript(configuration: Record<string, unknown>): string {
   if (window.location.pathname.indexOf(${scriptJson(sandboxDocsPath)}) === 0)
     servers.push({ url: window.location.origin, description: 'The sandbox that serves this page' });
   configuration.servers = servers.concat(configuration.servers);
+  var routes = ${scriptJson(routes)};
+  var operation = new URLSearchParams(window.location.search).get(${scriptJson(OPERATION_PARAMETER)});
+  if (!window.location.hash && operation && Object.prototype.hasOwnProperty.call(routes, operation))
+    window.history.replaceState(null, '', '#' + routes[operation]);
   window.Scalar.createApiReference('#console', configuration);
 })();`;
 }
@@ -43,6 +49,8 @@ export interface ConsolePageOptions {
   /** The reference page, relative to this one. */
   referenceHref: string;
   configuration: Record<string, unknown>;
+  /** operationId → Scalar's route: the reference links `console.html?operation=<operationId>`. */
+  routes: Record<string, string>;
 }
 
 const escapeHtml = (text: string) =>
@@ -67,7 +75,7 @@ export function consolePage(options: ConsolePageOptions): string {
 <noscript>The console needs JavaScript. The reference reads without it: <a href="${escapeHtml(options.referenceHref)}">reference and guides</a>.</noscript>
 <script src="${CONSOLE_SCRIPT}"></script>
 <script>
-${startScript(options.configuration)}
+${startScript(options.configuration, options.routes)}
 </script>
 </body>
 </html>
