@@ -200,10 +200,14 @@ describe.skipIf(SKIP_BROWSER)('the reference links every operation to the consol
     const link = page.locator(`a[href="${referenceLink(entry)}"]`, { hasText: CONSOLE_LINK_TEXT }).first();
     await expect.poll(() => link.isVisible()).toBe(true);
     await link.click();
-    await page.waitForURL((url) => url.pathname.endsWith(`/${CONSOLE_PAGE}`));
+    // The address is what the link decides; the console's load (a few MB of script) is waited for by
+    // the poll below, which a busy machine may take long to satisfy.
+    await page.waitForURL((url) => url.pathname.endsWith(`/${CONSOLE_PAGE}`), { waitUntil: 'commit' });
     const hash = consoleHref(entry).slice(consoleHref(entry).indexOf('#') + 1);
     await expect
-      .poll(() => page.locator(`section[id$="/${hash}"]`).getByText(entry.operation.summary!).first().isVisible())
+      .poll(() => page.locator(`section[id$="/${hash}"]`).getByText(entry.operation.summary!).first().isVisible(), {
+        timeout: 120_000,
+      })
       .toBe(true);
     expect(aborted).toEqual([]);
   });
