@@ -4,6 +4,7 @@
 // modified.
 import { addMarkerCallouts } from './callouts.js';
 import { addCodeSamples } from './code-samples.js';
+import { demoApiKey } from './console/configuration.js';
 import { addConsoleLinks } from './console/links.js';
 import { splitDescription } from './guides/description-sections.js';
 import { buildGuides, type Guide, guideTagName } from './guides/index.js';
@@ -17,8 +18,7 @@ import { defaultServerUrl, type OpenApiDocument, type Tag } from './openapi.js';
 export function localSandboxServer(bundle: OpenApiDocument): { url: string; description: string } {
   return {
     url: defaultServerUrl(bundle),
-    description:
-      'The local sandbox (pnpm start in this repository, or npx svc-sandbox; demo key sbx_demo_full_access).',
+    description: `The local sandbox (pnpm start in this repository, or npx svc-sandbox; demo key ${demoApiKey(bundle)}).`,
   };
 }
 
