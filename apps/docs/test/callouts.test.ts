@@ -47,7 +47,7 @@ describe('honesty markers as callouts', () => {
     expect(spec.servers?.[0]).toEqual(localSandboxServer(bundle));
     expect(spec.servers?.[0]?.url).toBe('http://localhost:4010');
     // The demo key it names is the contract's own (x-svc-demo-api-key), never typed here.
-    const declared = (bundle.servers?.[0] as { 'x-svc-demo-api-key'?: string })['x-svc-demo-api-key'];
+    const declared = ((bundle.servers?.[0] ?? {}) as { 'x-svc-demo-api-key'?: string })['x-svc-demo-api-key'];
     expect(declared).toMatch(/^sbx_/);
     expect(spec.servers?.[0]?.description).toContain(`demo key ${declared})`);
     expect(spec.servers?.slice(1)).toEqual(bundle.servers);
