@@ -5,6 +5,18 @@ const CONTRACT = '^packages/contract/src/';
 /** Modules of the contract by floor, top-down: a module imports only from its own floor or below. */
 const contract = (names) => names.map((n) => `${CONTRACT}${n}`);
 
+// What runs the checks (the rules, the per-exchange checks, discovery, the session and its HTTP,
+// the proxy): the verdict and the report sit below all of it.
+const WHAT_RUNS_CHECKS = [
+  'rules/',
+  'exchange-checks/',
+  'discovery/',
+  'session\\.ts$',
+  'fixtures\\.ts$',
+  'http/',
+  'proxy',
+];
+
 module.exports = {
   forbidden: [
     {
@@ -60,16 +72,7 @@ module.exports = {
       comment: 'The verdict decides from what it is given: it imports no check, session, runner or report.',
       from: { path: contract(['verdict\\.ts$']) },
       to: {
-        path: contract([
-          'rules/',
-          'exchange-checks/',
-          'discovery/',
-          'session\\.ts$',
-          'fixtures\\.ts$',
-          'http/',
-          'report/',
-          'proxy',
-        ]),
+        path: contract([...WHAT_RUNS_CHECKS, 'report/']),
       },
     },
     {
@@ -78,15 +81,7 @@ module.exports = {
       comment: 'The report is built from records: it imports no rule, check, session or proxy.',
       from: { path: contract(['report/']) },
       to: {
-        path: contract([
-          'rules/',
-          'exchange-checks/',
-          'discovery/',
-          'session\\.ts$',
-          'fixtures\\.ts$',
-          'http/',
-          'proxy',
-        ]),
+        path: contract(WHAT_RUNS_CHECKS),
       },
     },
     {
