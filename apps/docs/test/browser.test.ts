@@ -254,20 +254,26 @@ describe.skipIf(SKIP_BROWSER)('the built docs in Chromium, offline', () => {
     // visit each, and read them all.
     const prefix = `/${guideTagName(webhooks)}/`;
     await expect.poll(() => page.locator(`[data-section-id="${prefix}${event}"]`).count()).toBe(1);
-    const ids = await page
-      .locator(`[data-section-id^="${prefix}"]`)
-      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-section-id') ?? ''));
-    const texts: string[] = [];
-    for (const id of ids) {
-      await page.evaluate((hash) => {
-        window.location.hash = hash;
-      }, `#${id}`);
-      // A section renders once it comes into view, later on a busy machine: wait for its text.
-      const section = page.locator(`[data-section-id="${id}"]`);
-      await expect.poll(async () => (await section.innerText()).trim().length).toBeGreaterThan(0);
-      texts.push(await section.innerText());
-    }
-    expect(texts.join('\n')).toContain('Not specified by the API description:');
+    // Sections render as they come into view (later on a busy machine), and the list of them may
+    // still be growing when first read: each attempt reads the list anew and visits every section.
+    const readSections = async (): Promise<string> => {
+      const ids = await page
+        .locator(`[data-section-id^="${prefix}"]`)
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-section-id') ?? ''));
+      const texts: string[] = [];
+      for (const id of ids) {
+        await page.evaluate((hash) => {
+          window.location.hash = hash;
+        }, `#${id}`);
+        const section = page.locator(`[data-section-id="${id}"]`);
+        await expect.poll(async () => (await section.innerText()).trim().length).toBeGreaterThan(0);
+        texts.push(await section.innerText());
+      }
+      return texts.join('\n');
+    };
+    await expect
+      .poll(readSections, { message: 'the webhook guide, section by section' })
+      .toContain('Not specified by the API description:');
     await page.screenshot({ path: join(RESULTS_DIR, 'docs-callout.png') });
     const text = await page.locator('body').innerText();
     // Redoc prints a shown extension as "svc-unspecified: …" (its name without "x-"). Prose that
