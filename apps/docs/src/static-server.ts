@@ -3,7 +3,7 @@
 // @fastify/send, `..` and links out of the folder refused, GET and HEAD only), mounted at the
 // root and revalidated on every load (the docs are rebuilt in place: never a stale page), over
 // the kernel's node:http server.
-import { withDocs } from '@svc/sandbox';
+import { docsRoute } from '@svc/sandbox';
 import { bundledContract, listen } from '@svc/server-kernel';
 
 export interface RunningServer {
@@ -11,11 +11,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const notFound = () => new Response('Not found', { status: 404 });
-
 /** Starts a server on 127.0.0.1; port 0 picks a free one. */
 export async function startStaticServer(root: string, port = 0, host = '127.0.0.1'): Promise<RunningServer> {
-  const files = withDocs(notFound, root, { mount: '', maxAgeSeconds: 0, bytesPerSecond: false });
-  const running = await listen(files, bundledContract(), port, host);
+  const files = docsRoute(root, { mount: '', maxAgeSeconds: 0, bytesPerSecond: false });
+  const running = await listen(files.serve, bundledContract(), port, host);
   return { url: `${running.url}/`, close: running.close };
 }

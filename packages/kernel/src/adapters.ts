@@ -7,6 +7,7 @@ import type { Credentials } from './auth.js';
 import { Exchange } from './exchange.js';
 import { andThen, type Maybe } from './maybe.js';
 import { NodeRequest, plainTarget } from './node-request.js';
+import { AnswerResponse } from './node-web.js';
 import type { Answer } from './pipeline.js';
 import { type Target, targetOf } from './target.js';
 
@@ -17,10 +18,7 @@ export function fetchAdapter<K extends Credentials>(pipeline: Pipeline<K>, findK
   return (request: Request, target: Target = targetOf(request.url)): Maybe<Response> => {
     const method = request.method.toUpperCase();
     const x = new Exchange(request, method, target, () => request, findKey);
-    return andThen(
-      pipeline(x),
-      ({ status, headers, body }) => new Response(method === 'HEAD' ? null : body, { status, headers }),
-    );
+    return andThen(pipeline(x), (answer) => new AnswerResponse(answer, method === 'HEAD'));
   };
 }
 
@@ -28,19 +26,19 @@ export interface NodeAdapterOptions<K> {
   findKey: FindKey<K>;
   /** The API's shared folder (`/v2/api/`): only paths under it come this way. */
   apiFolder: string;
-  /** Paths the server serves itself (its own routes), left to fetch. */
-  ownPaths: ReadonlySet<string>;
+  /** Paths of the server's own and web routes, left to fetch. */
+  leftToFetch(pathname: string): boolean;
   /** A failure to write (a bug): reported; that connection alone ends. */
   onWriteError(request: Request, error: unknown): void;
 }
 
 /** Answers a node:http request itself (true), or leaves it to fetch (false). */
 export function nodeAdapter<K extends Credentials>(pipeline: Pipeline<K>, options: NodeAdapterOptions<K>) {
-  const { findKey, apiFolder, ownPaths, onWriteError } = options;
+  const { findKey, apiFolder, leftToFetch, onWriteError } = options;
   return (incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
     const url = plainTarget(incoming, apiFolder);
     const target = url === undefined ? undefined : targetOf(`http://h${url}`);
-    if (target === undefined || ownPaths.has(target.pathname)) return false;
+    if (target === undefined || leftToFetch(target.pathname)) return false;
     const request = new NodeRequest(incoming);
     const x = new Exchange(request, request.method.toUpperCase(), target, () => request.toRequest(), findKey);
     const write = ({ status, headers, body }: Answer) => void outgoing.writeHead(status, headers).end(body);

@@ -7,6 +7,14 @@ export { DEFAULT_IDEMPOTENCY_BUDGET_BYTES, IdempotencyStore, MAX_IN_FLIGHT } fro
 export { readJsonBody } from './json-body.js';
 export type { Call, Failure, Kernel, KernelOptions, Outcome } from './kernel.js';
 export { createKernel, isFailure } from './kernel.js';
+export type { CorsPolicy, CorsRequest } from './loopback-cors.js';
+export {
+  corsHeadersFor,
+  corsPolicyOf,
+  isLoopbackOrigin,
+  PREFLIGHT_MAX_AGE_SECONDS,
+  preflightAnswer,
+} from './loopback-cors.js';
 export type { NodeHandler } from './node-request.js';
 export type { OwnCall, OwnRoute } from './own-routes.js';
 export type { RateDecision, RateLimitMode, RateLimits } from './rate-limiter.js';
@@ -16,3 +24,4 @@ export type { Listening } from './serve.js';
 export { listen, urlOf } from './serve.js';
 export type { Grant, SharedBudgetOptions } from './shared-budget.js';
 export { SharedBudget } from './shared-budget.js';
+export type { WebRoute } from './web-routes.js';

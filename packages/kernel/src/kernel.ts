@@ -3,7 +3,8 @@
 // (adapters.ts: fetch, and node:http without a web Request), driven by the contract. A server
 // plugs in which keys exist (`findKey`) and what a valid call answers (`answer`): the sandbox its
 // handlers and store, the mock Prism; its own fixed routes (reset, a trigger) go through a
-// pipeline of the same steps (own-routes.ts).
+// pipeline of the same steps (own-routes.ts), its web routes (the sandbox's /docs) to their own
+// handler (web-routes.ts). One routing for both ways in: own path, web route, else the API.
 // Bad input ends as a documented 4xx; only a bug can reach the 500.
 import { type Contract, DEFAULT_BODY_LIMITS, serverHeaderNames } from '@svc/spec-runtime';
 import { fetchAdapter, nodeAdapter } from './adapters.js';
@@ -11,6 +12,7 @@ import type { Credentials } from './auth.js';
 import type { Call, Outcome } from './call.js';
 import { errorAnswers, type SuggestionFor } from './error-answer.js';
 import { IdempotencyStore } from './idempotency.js';
+import { corsPolicyOf } from './loopback-cors.js';
 import type { Maybe } from './maybe.js';
 import { type NodeHandler, sharedFolder } from './node-request.js';
 import { type OwnRoute, ownRouteSteps } from './own-routes.js';
@@ -19,6 +21,7 @@ import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter
 import { ReadCache } from './read-cache.js';
 import type { Services } from './services.js';
 import { targetOf } from './target.js';
+import { type WebRoute, webRouteFor } from './web-routes.js';
 
 export type { Call, Failure, Outcome } from './call.js';
 export { isFailure } from './call.js';
@@ -60,6 +63,10 @@ export interface KernelOptions<K extends Credentials> {
   ownRoutes?: readonly OwnRoute<K>[];
   /** The origin the server listens on, once it does: its own routes that act answer to it only (same-origin step). */
   origin?: () => string | undefined;
+  /** Folders of paths answered by a handler of the server's own with web Responses (the sandbox's /docs). */
+  webRoutes?: readonly WebRoute[];
+  /** CORS for pages of loopback origins on the API (the CORS step; off by default). */
+  loopbackCors?: boolean;
 }
 
 export interface Kernel {
@@ -105,6 +112,7 @@ export function kernelServices<K extends Credentials>(options: KernelOptions<K>)
       maxDepth: options.maxBodyDepth ?? DEFAULT_BODY_LIMITS.maxDepth,
     },
     offloadBodyBytes: options.offloadBodyBytes ?? 16 * 1024,
+    cors: options.loopbackCors ? corsPolicyOf(contract) : undefined,
     ...errorAnswers(contract, options.docUrl, options.suggestionFor),
   };
 }
@@ -124,6 +132,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   const ownRoutes = options.ownRoutes ?? [];
   const ownPaths = new Set(ownRoutes.map((route) => route.path));
+  const webRoutes = options.webRoutes ?? [];
   const origin = options.origin ?? (() => undefined);
   const answerOwn = fetchAdapter(
     createPipeline<K>({
@@ -140,12 +149,15 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   return {
     fetch(request) {
       const target = targetOf(request.url);
-      return ownPaths.has(target.pathname) ? answerOwn(request, target) : answerWeb(request, target);
+      if (ownPaths.has(target.pathname)) return answerOwn(request, target);
+      const web = webRoutes.length === 0 ? undefined : webRouteFor(webRoutes, target.pathname);
+      return web ? web.serve(request) : answerWeb(request, target);
     },
     serveNode: nodeAdapter(pipeline, {
       findKey,
       apiFolder: sharedFolder(contract.operations.map((operation) => operation.path)),
-      ownPaths,
+      leftToFetch: (pathname) =>
+        ownPaths.has(pathname) || (webRoutes.length > 0 && webRouteFor(webRoutes, pathname) !== undefined),
       onWriteError: (request, error) => report('-', request, error),
     }),
     contract,

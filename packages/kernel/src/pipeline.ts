@@ -12,6 +12,7 @@ import { answerStep } from './steps/answer.js';
 import { authenticationRefusalStep, authenticationStep } from './steps/authentication.js';
 import { authorizationStep } from './steps/authorization.js';
 import { bodyStep } from './steps/body.js';
+import { corsStep } from './steps/cors.js';
 import { idempotencyStep } from './steps/idempotency.js';
 import { rateCountStep, rateRefusalStep } from './steps/rate-limit.js';
 import { readCacheStep } from './steps/read-cache.js';
@@ -23,6 +24,7 @@ import { validationStep } from './steps/validation.js';
 export function kernelSteps<K extends Credentials>(services: Services<K>): KernelStep<K>[] {
   return [
     requestIdStep(services),
+    corsStep(services),
     authenticationStep(services),
     rateCountStep(services),
     routeStep(services),

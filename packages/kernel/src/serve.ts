@@ -1,18 +1,19 @@
-// Serving a kernel (or any web-standard fetch handler of this repository) over node:http. A
-// kernel's API requests are answered by its serveNode, without a web Request; whatever it leaves
-// (and any other handler) goes through @hono/node-server's listener, which bridges web Requests
-// and Responses, streamed bodies included. Port 0 picks a free port (tests, bench). Malformed
-// HTTP gets the documented error body through Node's `clientError` hook, not Node's bare
-// 400/431/408, paced by a budget shared by all connections (client-error-pacing.ts); so does an
-// HTTP/1.1 request without exactly one Host header (Node's own check answers a bare 400).
-import { createServer } from 'node:http';
+// Serving a kernel (or any web-standard fetch handler of this repository) over node:http, with
+// nothing between Node and the kernel but its two adapters: a kernel's API requests are answered
+// by its serveNode, without a web Request; whatever it leaves (and any other handler) goes to
+// fetch as a web Request, its Response written back (node-web.ts). Port 0 picks a free port
+// (tests, bench). Malformed HTTP gets the documented error body through Node's `clientError`
+// hook, not Node's bare 400/431/408, paced by a budget shared by all connections
+// (client-error-pacing.ts); so do an HTTP/1.1 request without exactly one Host header (Node's own
+// check answers a bare 400) and a target no web Request can hold (`*`, an authority).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import type { Contract } from '@svc/spec-runtime';
 import { startBodyWorker } from './body-offload.js';
 import { pacedClientErrors } from './client-error-pacing.js';
 import { hostProblem, malformedAnswer } from './malformed-http.js';
 import type { NodeHandler } from './node-request.js';
+import { webRequestOf, writeResponse } from './node-web.js';
 
 export interface Listening {
   /** http://host:port, the host bracketed when it is IPv6. */
@@ -21,25 +22,52 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+type FetchHandler = (request: Request) => Promise<Response> | Response;
+
 export function urlOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+function answerMalformed(contract: Contract, outgoing: ServerResponse, message: string): void {
+  const { status, headers, body } = malformedAnswer(contract, message);
+  outgoing.writeHead(status, headers).end(body);
+}
+
+/** node:http to a fetch handler: the request as a web Request, aborted when the client hangs up first. */
+function viaFetch(fetch: FetchHandler, contract: Contract, onError: (error: unknown) => void) {
+  return async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> => {
+    const hangUp = new AbortController();
+    outgoing.once('close', () => outgoing.writableFinished || hangUp.abort());
+    const request = webRequestOf(incoming, hangUp.signal);
+    if (request === undefined)
+      return answerMalformed(contract, outgoing, 'The request target or a header cannot be read as a URL request.');
+    try {
+      await writeResponse(await fetch(request), outgoing);
+    } catch (error) {
+      // A handler's bug, or a body that failed mid-way: that connection alone ends.
+      if (!hangUp.signal.aborted) onError(error);
+      outgoing.destroy();
+    }
+  };
+}
+
+function reportToStderr(error: unknown): void {
+  console.error('[svc] a response could not be written:', error);
+}
+
 export function listen(
-  fetch: (request: Request) => Promise<Response> | Response,
+  fetch: FetchHandler,
   contract: Contract,
   port: number,
   host: string,
   serveNode: NodeHandler = () => false,
 ): Promise<Listening> {
   startBodyWorker(contract); // before any request: its start-up is no request's cost
-  const viaFetch = getRequestListener(fetch);
+  const toFetch = viaFetch(fetch, contract, reportToStderr);
   const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
     const host = hostProblem(incoming);
-    if (host !== undefined) {
-      const { status, headers, body } = malformedAnswer(contract, host);
-      outgoing.writeHead(status, headers).end(body);
-    } else if (!serveNode(incoming, outgoing)) void viaFetch(incoming, outgoing);
+    if (host !== undefined) answerMalformed(contract, outgoing, host);
+    else if (!serveNode(incoming, outgoing)) void toFetch(incoming, outgoing);
   });
   server.on('clientError', pacedClientErrors(contract));
   return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import type { Step } from './compose.js';
 import type { Refuse } from './error-answer.js';
 import type { Exchange } from './exchange.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency.js';
+import type { CorsPolicy } from './loopback-cors.js';
 import type { Maybe } from './maybe.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { CachedAnswer, ReadCache } from './read-cache.js';
@@ -20,6 +21,8 @@ export interface Services<K extends Credentials> {
   reads: ReadCache | undefined;
   bodyLimits: BodyLimits;
   offloadBodyBytes: number;
+  /** What loopback origins may send and read (the CORS step), when the server serves them. */
+  cors: CorsPolicy | undefined;
   refuse: Refuse;
   refuseChoice(requestId: string, choice: ErrorChoice): StoredResponse;
 }

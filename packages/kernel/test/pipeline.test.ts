@@ -45,6 +45,7 @@ describe('the pipeline', () => {
     expect(response.status).toBe(200);
     expect(visited).toEqual([
       'request id',
+      'CORS (loopback origins)',
       'authentication',
       'rate limit: count',
       'route',

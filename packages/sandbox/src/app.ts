@@ -13,6 +13,7 @@ import {
 import type { Contract } from '@svc/spec-runtime';
 import { RESET_PATH } from '@svc/spec-runtime/sandbox-config';
 import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
+import { docsRoute } from './docs-route.js';
 import { createHandlers } from './handlers/index.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
@@ -46,6 +47,10 @@ export interface SandboxOptions extends KernelTuning {
    * config format, so that the suite needs no --config against this sandbox. Off by default.
    */
   serveContractConfig?: boolean;
+  /** A built docs folder (apps/docs/dist) to serve under /docs (docs-route.ts); startSandboxServer then points errors' doc_url there. */
+  docsDir?: string;
+  /** Bytes per second that /docs may send in all (default DOCS_BYTES_PER_SECOND), or false for no limit. */
+  docsBytesPerSecond?: number | false;
 }
 
 export interface Sandbox {
@@ -97,6 +102,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     ...(options.idempotencyBudgetBytes !== undefined ? { idempotencyBudgetBytes: options.idempotencyBudgetBytes } : {}),
     ownRoutes: ownRoutesOf(options, store, seed, contract, () => sandbox),
     origin: () => options.origin?.(),
+    // A console on another local port (the docs' `pnpm docs:serve`, a page on localhost:3000) may call the API.
+    loopbackCors: true,
+    webRoutes:
+      options.docsDir === undefined ? [] : [docsRoute(options.docsDir, { bytesPerSecond: options.docsBytesPerSecond })],
   });
 
   const sandbox: Sandbox = {

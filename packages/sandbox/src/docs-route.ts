@@ -1,4 +1,5 @@
-// Serves the built API reference (apps/docs/dist) under /docs, beside the API, with
+// Serves the built API reference (apps/docs/dist) under /docs, beside the API (a web route of the
+// kernel: its routing sends /docs and /docs/* here, by either way in), with
 // @fastify/send, a maintained static-file handler: it streams each file (memory does not grow
 // with the file or the number of slow readers), answers conditional requests (ETag and
 // Last-Modified, 304) and ranges, and refuses `..` and dot files. On top of it:
@@ -29,7 +30,7 @@ import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import send from '@fastify/send';
-import { type Grant, SharedBudget } from '@svc/server-kernel';
+import { type Grant, SharedBudget, type WebRoute } from '@svc/server-kernel';
 import { FileCache } from './file-cache.js';
 
 export const DOCS_PATH = '/docs';
@@ -112,13 +113,10 @@ function realFolder(dir: string): string {
   }
 }
 
-/** Wraps a fetch handler so that GET /docs and /docs/* are answered from `docsDir`. */
-type FetchHandler = (request: Request) => Response | Promise<Response>;
-
 export interface DocsOptions {
   /** Bytes per second that /docs may send in all (DOCS_BYTES_PER_SECOND), or false for no limit. */
   bytesPerSecond?: number | false;
-  /** Where the folder is served (default /docs); '' serves it at the root, and `handler` is never asked. */
+  /** Where the folder is served (default /docs); '' serves it at every path (the docs server). */
   mount?: string;
   /** Seconds a browser may reuse a file before asking again with its ETag (default DOCS_MAX_AGE_SECONDS). */
   maxAgeSeconds?: number;
@@ -155,20 +153,16 @@ function folderOf(docsDir: string, mount: string, maxAgeSeconds: number, bytesPe
   return { root, mount, options, files: new FileCache(), budget };
 }
 
-/** The one static handler of the docs folder: the sandbox's /docs, and the docs server (apps/docs). */
-export function withDocs(
-  handler: FetchHandler,
+/**
+ * The one static handler of the docs folder, as a web route of the kernel (GET /docs and /docs/*
+ * answered from `docsDir`): the sandbox's /docs, and the docs server (apps/docs).
+ */
+export function docsRoute(
   docsDir: string,
   { bytesPerSecond = DOCS_BYTES_PER_SECOND, mount = DOCS_PATH, maxAgeSeconds = DOCS_MAX_AGE_SECONDS }: DocsOptions = {},
-): FetchHandler {
+): WebRoute {
   const folder = folderOf(docsDir, mount, maxAgeSeconds, bytesPerSecond);
-  // Not async: an API request is handed on as it is (a synchronous answer stays synchronous).
-  return (request) => {
-    const url = new URL(request.url);
-    const { pathname } = url;
-    if (mount !== '' && pathname !== mount && !pathname.startsWith(`${mount}/`)) return handler(request);
-    return serveDocs(folder, request, url);
-  };
+  return { path: mount, serve: (request) => serveDocs(folder, request, new URL(request.url)) };
 }
 
 function fromFolder(folder: Folder, request: Request, path: string): Promise<SendResult> {

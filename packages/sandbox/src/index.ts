@@ -12,7 +12,7 @@ export {
 } from './contract-config.js';
 export { RESERVE_RUNS, withContractReserve } from './contract-reserve.js';
 export { docsErrorUrl, servedDocsUrl } from './doc-url.js';
-export { type DocsOptions, withDocs } from './docs-route.js';
+export { type DocsOptions, docsRoute } from './docs-route.js';
 export { DEFAULT_SEED_PATH, loadSeedFile } from './seed-file.js';
 export type { RunningSandbox, ServeOptions } from './server.js';
 export { DEFAULT_HOST, DEFAULT_PORT, startSandboxServer } from './server.js';

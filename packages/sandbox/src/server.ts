@@ -1,18 +1,13 @@
 // Serving the sandbox over HTTP (the kernel's listen: API requests straight from node:http, the
-// rest, /docs included, as web Requests; the documented body for malformed HTTP; CORS for loopback origins). Port 0 picks a free port (tests, bench).
+// rest, /docs included, as web Requests; the documented body for malformed HTTP). Port 0 picks a
+// free port (tests, bench).
 import { listen } from '@svc/server-kernel';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.js';
-import { withLoopbackCors } from './cors-wiring.js';
 import { docsErrorUrl, servedDocsUrl } from './doc-url.js';
-import { withDocs } from './docs-route.js';
 
 export interface ServeOptions extends SandboxOptions {
   port?: number;
   host?: string;
-  /** A built docs folder (apps/docs/dist) to serve under /docs; errors' doc_url then points there. */
-  docsDir?: string;
-  /** Bytes per second that /docs may send in all (default DOCS_BYTES_PER_SECOND), or false for no limit. */
-  docsBytesPerSecond?: number | false;
 }
 
 export interface RunningSandbox {
@@ -35,17 +30,12 @@ export async function startSandboxServer(options: ServeOptions = {}): Promise<Ru
     ownDocs ? { ...own, docUrl: (code) => docsErrorUrl(servedDocsUrl(origin), code) } : own,
   );
   sandbox.contract.precompile();
-  const fetch = options.docsDir
-    ? withDocs(sandbox.fetch, options.docsDir, { bytesPerSecond: options.docsBytesPerSecond })
-    : sandbox.fetch;
-  // CORS for loopback origins (loopback-cors.ts): a console on another local port can call the API.
-  const ways = withLoopbackCors(fetch, sandbox.serveNode, sandbox.contract);
   const listening = await listen(
-    ways.fetch,
+    sandbox.fetch,
     sandbox.contract,
     options.port ?? DEFAULT_PORT,
     options.host ?? DEFAULT_HOST,
-    ways.serveNode,
+    sandbox.serveNode,
   );
   origin = listening.url;
   return { sandbox, ...listening };

@@ -1,13 +1,13 @@
-import { bundledContract } from '@svc/server-kernel';
-import { serverHeaderNames } from '@svc/spec-runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bundledContract,
   corsHeadersFor,
   corsPolicyOf,
   isLoopbackOrigin,
   PREFLIGHT_MAX_AGE_SECONDS,
   preflightAnswer,
-} from '../src/loopback-cors.js';
+} from '@svc/server-kernel';
+import { serverHeaderNames } from '@svc/spec-runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandboxServer } from '../src/server.js';
 
 const contract = bundledContract();

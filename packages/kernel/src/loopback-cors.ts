@@ -2,11 +2,13 @@
 // `pnpm docs:serve`, a page on http://localhost:3000) can call this sandbox. Never `*`, never
 // another host: an Origin that is not http://127.0.0.1, http://localhost or http://[::1] (any
 // port) gets no Access-Control-* header at all, so the browser keeps the answer from its page.
-// Pure functions of the contract and the request's headers; the wiring lives in cors-wiring.ts.
+// Pure functions of the contract and the request's headers; the CORS step (steps/cors.ts) puts
+// them on the pipeline, before the rate limit, so a preflight is counted against no budget.
 // What is allowed and exposed is read from the bundle: the API's folder and methods from its
 // operations, the request headers from its header parameters and the apiKey scheme, the exposed
 // headers from the names @svc/spec-runtime reads for every server.
 import { type Contract, serverHeaderNames } from '@svc/spec-runtime';
+import { sharedFolder } from './node-request.js';
 
 /** Hosts of a loopback origin as WHATWG URL writes them. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -35,12 +37,6 @@ export function isLoopbackOrigin(origin: string | null | undefined): origin is s
   // A browser's Origin is already canonical: anything URL would rewrite (a path, a trailing dot,
   // upper case, user info) is not one.
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) && url.origin === origin;
-}
-
-function sharedFolder(paths: readonly string[]): string {
-  let prefix = paths[0] ?? '/';
-  for (const path of paths) while (!path.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  return prefix.slice(0, prefix.lastIndexOf('/') + 1);
 }
 
 /** The header names an apiKey scheme of the bundle is sent in (`Authorization`). */
