@@ -93,7 +93,7 @@ export async function writeResponse(response: Response, outgoing: ServerResponse
       if (outgoing.destroyed) return;
       if (!outgoing.write(value)) await drained(outgoing);
     }
-    outgoing.end();
+    if (!outgoing.destroyed) outgoing.end();
   } finally {
     outgoing.off('close', hungUp);
   }
