@@ -4,9 +4,14 @@
 // process; autocannon drives it from this one. Not a test: run `pnpm --filter @svc/sandbox bench`
 // after a build. Prints a table and writes bench/results.json (gitignored).
 //
+// Throughput on a machine shared with other work moves with their load (the same run gave reads
+// from 0.15x to 2.6x bare on a busy machine): beside it, each server's CPU time per request (from
+// /proc, on Linux) and their ratio, which the others' load moves far less: at equal CPU, how many
+// sandbox requests are served per bare one.
+//
 // BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the runs.
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -28,6 +33,25 @@ const scenarios = [
   },
 ];
 
+/** Clock ticks per second of /proc's CPU times. */
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** Seconds of CPU (user and system) a process has used, or undefined without /proc. */
+function cpuSeconds(pid) {
+  const file = `/proc/${pid}/stat`;
+  if (!existsSync(file)) return undefined;
+  // Fields after the command name (which may hold spaces, so cut at its closing parenthesis).
+  const stat = readFileSync(file, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
 /** Ends a child process: resolves once it has exited. */
 function stopped(child) {
   return new Promise((done) => {
@@ -44,14 +68,15 @@ function startProcess(args) {
     child.stdout.on('data', (chunk) => {
       output += chunk;
       const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-      if (url) resolve({ url, stop: () => stopped(child) });
+      if (url) resolve({ url, pid: child.pid, stop: () => stopped(child) });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${output}`)));
   });
 }
 
 let counter = 0;
-async function load(url, scenario) {
+async function load({ url, pid }, scenario) {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `${url}${scenario.path}`,
     connections,
@@ -64,8 +89,10 @@ async function load(url, scenario) {
       ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'Idempotency-Key': `bench-${++counter}` } }) }]
       : undefined,
   });
+  const cpu = cpuBefore === undefined ? undefined : cpuSeconds(pid) - cpuBefore;
   return {
     requestsPerSecond: Math.round(result.requests.average),
+    cpuMicrosPerRequest: cpu === undefined ? null : Math.round((cpu * 1e6) / Math.max(1, result.requests.total)),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     total: result.requests.total,
@@ -87,8 +114,9 @@ try {
     const bytes = Buffer.from(await sample.arrayBuffer());
     const baseline = await startProcess([bare, String(sample.status), bytes.toString('base64')]);
     try {
-      const sandboxRun = await load(sandbox.url, scenario);
-      const bareRun = await load(baseline.url, scenario);
+      const sandboxRun = await load(sandbox, scenario);
+      const bareRun = await load(baseline, scenario);
+      const cpu = [sandboxRun.cpuMicrosPerRequest, bareRun.cpuMicrosPerRequest];
       results.scenarios.push({
         name: scenario.name,
         status: sample.status,
@@ -96,6 +124,7 @@ try {
         sandbox: sandboxRun,
         bare: bareRun,
         ratio: Number((sandboxRun.requestsPerSecond / bareRun.requestsPerSecond).toFixed(3)),
+        cpuRatio: cpu.every((micros) => micros > 0) ? Number((cpu[1] / cpu[0]).toFixed(3)) : null,
       });
     } finally {
       await baseline.stop();
@@ -113,6 +142,8 @@ console.table(
     'bare req/s': s.bare.requestsPerSecond,
     'bare p99 ms': s.bare.p99Ms,
     'sandbox / bare': s.ratio,
+    'CPU µs/req sandbox, bare': `${s.sandbox.cpuMicrosPerRequest}, ${s.bare.cpuMicrosPerRequest}`,
+    'by CPU: sandbox / bare': s.cpuRatio,
     'sandbox errors + non-2xx': s.sandbox.errors + s.sandbox.non2xx,
   })),
 );
