@@ -15,6 +15,7 @@ import {
   UsageError,
 } from './options.js';
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
+import { requestLogOf } from './report/lookup.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
 import { escapeControls } from './report/terminal-safe.js';
@@ -165,7 +166,11 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     minInputCoverage: shard ? 0 : minInputCoverage,
     meta: {
       ...runMeta('svc-contract', started),
-      target: { baseUrl: redact(target.baseUrl), embedded: target.sandbox !== undefined },
+      target: {
+        baseUrl: redact(target.baseUrl),
+        embedded: target.sandbox !== undefined,
+        ...lookupOf(redact(target.baseUrl), target.fromSandbox === true),
+      },
       profile: run.profile,
       allowWrites: run.allowWrites,
       burst: run.burst,
@@ -183,6 +188,12 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   );
   if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);
   return { ...result, files: [...result.files, file] };
+}
+
+/** Where a sandbox started apart serves its request log, for the failure lines (report/lookup.ts). */
+function lookupOf(baseUrl: string, startedApart: boolean): { requestLog?: string } {
+  const requestLog = requestLogOf(baseUrl, startedApart);
+  return requestLog === undefined ? {} : { requestLog };
 }
 
 /** What of a report's header the merge's report repeats. */

@@ -10,11 +10,12 @@ import { fetchAdapter, nodeAdapter } from './adapters.js';
 import type { Credentials } from './auth.js';
 import type { Call, Outcome } from './call.js';
 import { errorAnswers, type SuggestionFor } from './error-answer.js';
+import type { Exchange } from './exchange.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Maybe } from './maybe.js';
 import { type NodeHandler, sharedFolder } from './node-request.js';
-import { type OwnRoute, ownRouteSteps } from './own-routes.js';
-import { createPipeline } from './pipeline.js';
+import { answersPath, type OwnRoute, ownRouteSteps } from './own-routes.js';
+import { type Answer, createPipeline } from './pipeline.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { ReadCache } from './read-cache.js';
 import type { Services } from './services.js';
@@ -60,6 +61,8 @@ export interface KernelOptions<K extends Credentials> {
   ownRoutes?: readonly OwnRoute<K>[];
   /** The origin the server listens on, once it does: its own routes that act answer to it only (same-origin step). */
   origin?: () => string | undefined;
+  /** Told of every answer, API and own routes alike, as it leaves the pipeline (the sandbox's request log). */
+  onAnswer?: (x: Exchange<K>, answer: Answer) => void;
 }
 
 export interface Kernel {
@@ -114,8 +117,10 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const services = kernelServices(options);
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
+  const { onAnswer } = options;
   const pipeline = createPipeline<K>({
     services,
+    onAnswer,
     onCrash: (x, error) => {
       internalErrors++;
       report(x.requestId, x.request, error);
@@ -129,6 +134,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
     createPipeline<K>({
       services,
       steps: ownRouteSteps(services, ownRoutes, origin),
+      onAnswer,
       onCrash: (x, error) => {
         internalErrors++;
         report(x.requestId, x.request, error);
@@ -140,7 +146,8 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   return {
     fetch(request) {
       const target = targetOf(request.url);
-      return ownPaths.has(target.pathname) ? answerOwn(request, target) : answerWeb(request, target);
+      const own = ownPaths.has(target.pathname) || ownRoutes.some((route) => answersPath(route, target.pathname));
+      return own ? answerOwn(request, target) : answerWeb(request, target);
     },
     serveNode: nodeAdapter(pipeline, {
       findKey,

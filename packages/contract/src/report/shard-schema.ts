@@ -90,7 +90,7 @@ const meta = {
     target: {
       type: 'object',
       required: ['baseUrl', 'embedded'],
-      properties: { baseUrl: text(10_000), embedded: { type: 'boolean' } },
+      properties: { baseUrl: text(10_000), embedded: { type: 'boolean' }, requestLog: text(10_000) },
     },
     profile: { enum: ['full', 'mock'] },
     allowWrites: { type: 'boolean' },
