@@ -1,0 +1,66 @@
+// Issue 38: every request id a contract run against a sandbox started apart prints resolves in
+// that sandbox's request log, through the very command the report prints beside it. The sandbox
+// is broken by its own options (a 10-byte body limit: every write with a body is refused), so the
+// run fails with the sandbox's own request ids.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, expect, it } from 'vitest';
+import { runContract } from '../src/run.js';
+import { sandbox } from './support/servers.js';
+
+const output = mkdtempSync(join(tmpdir(), 'svc-contract-lookup-'));
+afterAll(() => rmSync(output, { recursive: true, force: true }));
+
+it('prints, beside each failure of a run against a sandbox, a lookup command that answers that request', async () => {
+  const upstream = await sandbox({ maxBodyBytes: 10, serveContractConfig: true });
+  try {
+    let printed = '';
+    const stdout = { write: (text: string) => ((printed += text), true) } as unknown as NodeJS.WritableStream;
+    const result = await runContract({
+      baseUrl: upstream.url,
+      apiKey: upstream.apiKey,
+      only: ['threads'],
+      allowWrites: true,
+      rate: 'off',
+      quiet: true,
+      stdout,
+      reporters: ['json'],
+      output,
+    });
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as {
+      failures: Array<{ requestId?: string }>;
+    };
+    const ids = [...new Set(report.failures.flatMap((f) => (f.requestId ? [f.requestId] : [])))];
+    expect(ids.length).toBeGreaterThan(0);
+    // The readable report: each failure's request id, then the command that looks it up.
+    const lines = printed.split('\n');
+    const pairs = lines.flatMap((line, i) => {
+      const id = /^\s+request id: (\S+)$/.exec(line)?.[1];
+      return id === undefined ? [] : [{ id, lookup: /^\s+look it up: (.+)$/.exec(lines[i + 1] ?? '')?.[1] }];
+    });
+    expect(pairs.length).toBeGreaterThan(0);
+    for (const { id, lookup } of pairs) {
+      expect(lookup, id).toBeDefined();
+      expect(lookup).not.toContain(upstream.apiKey);
+      // Not a blocking spawn: the sandbox that must answer curl runs in this process.
+      const { stdout: answer } = await promisify(execFile)(
+        'sh',
+        ['-c', `${lookup} --silent --show-error --fail-with-body`],
+        {
+          env: { ...process.env, SVC_API_KEY: upstream.apiKey },
+          encoding: 'utf8',
+        },
+      );
+      expect(JSON.parse(answer).data.request_id, id).toBe(id);
+    }
+    // Every id of the JSON report too (more than the readable report shows).
+    const log = upstream.running.sandbox.requestLog!;
+    for (const id of ids) expect(log.find(id), id).toBeDefined();
+  } finally {
+    await upstream.close();
+  }
+}, 120_000);
