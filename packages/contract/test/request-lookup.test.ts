@@ -18,7 +18,11 @@ it('prints, beside each failure of a run against a sandbox, a lookup command tha
   const upstream = await sandbox({ maxBodyBytes: 10, serveContractConfig: true });
   try {
     let printed = '';
-    const stdout = { write: (text: string) => ((printed += text), true) } as unknown as NodeJS.WritableStream;
+    const write = (text: string) => {
+      printed += text;
+      return true;
+    };
+    const stdout = { write } as unknown as NodeJS.WritableStream;
     const result = await runContract({
       baseUrl: upstream.url,
       apiKey: upstream.apiKey,

@@ -172,7 +172,12 @@ describe('the lookup route is guarded as the reset route is', () => {
   }, 30_000);
   afterAll(() => running.close());
 
-  function get(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  interface Got {
+    status: number;
+    body: { data: { response: { status: number } }; error: { code: string; message: string } };
+  }
+
+  function get(path: string, headers: Record<string, string>): Promise<Got> {
     return new Promise((resolve, reject) => {
       const req = httpRequest({ host: '127.0.0.1', port: running.port, path, headers });
       req.on('error', reject);
