@@ -28,6 +28,8 @@ import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';
+/** Most exchanges the HAR holds: a full run sends about 660; a far longer one keeps its first 100 000. */
+const MAX_HAR_ENTRIES = 100_000;
 /** How long one request may spend waiting out 429s, in all: jobs sharing a key meet many. */
 export const DEFAULT_MAX_429_WAIT_SECONDS = 120;
 
@@ -149,6 +151,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const rate = rateOf(spec, options);
   const target = await targetOf(options, env, knownScopes, rate);
   const session = sessionOf(options, target, only, rate);
+  if (options.reporters?.includes('har')) session.recorder.keepEvery(MAX_HAR_ENTRIES);
   const records = await checkTarget(options, session, target);
   const { shard } = options;
   const { redact, config: run } = session;
@@ -178,7 +181,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
       only,
     },
   });
-  const result = deliver(report, redact, options);
+  const result = deliver(report, redact, options, session.recorder.everyExchange);
   if (!shard) return result;
   const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
   const file = writeShardFile(
