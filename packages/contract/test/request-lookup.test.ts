@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, it } from 'vitest';
+import { lookupCommand, requestLogOf } from '../src/report/lookup.js';
 import { runContract } from '../src/run.js';
 import { sandbox } from './support/servers.js';
 
@@ -31,7 +32,7 @@ it('prints, beside each failure of a run against a sandbox, a lookup command tha
       rate: 'off',
       quiet: true,
       stdout,
-      reporters: ['json'],
+      reporters: ['json', 'markdown'],
       output,
     });
     expect(result.exitCode).toBe(1);
@@ -61,6 +62,9 @@ it('prints, beside each failure of a run against a sandbox, a lookup command tha
       );
       expect(JSON.parse(answer).data.request_id, id).toBe(id);
     }
+    // report.md puts the same command under each failure's curl.
+    const markdown = readFileSync(join(output, 'report.md'), 'utf8');
+    expect(markdown).toContain(pairs[0]!.lookup);
     // Every id of the JSON report too (more than the readable report shows).
     const log = upstream.running.sandbox.requestLog!;
     for (const id of ids) expect(log.find(id), id).toBeDefined();
@@ -68,3 +72,12 @@ it('prints, beside each failure of a run against a sandbox, a lookup command tha
     await upstream.close();
   }
 }, 120_000);
+
+it('names the lookup only for a sandbox started apart, and quotes any id for the shell', () => {
+  expect(requestLogOf('http://127.0.0.1:4010/', false)).toBeUndefined();
+  const log = requestLogOf('http://127.0.0.1:4010/', true)!;
+  expect(log).toBe('http://127.0.0.1:4010/__sandbox/requests');
+  expect(lookupCommand(log, "it's $(rm -rf x)")).toBe(
+    `curl -H "Authorization: Api-Key \${SVC_API_KEY}" 'http://127.0.0.1:4010/__sandbox/requests/it%27s%20%24(rm%20-rf%20x)'`,
+  );
+});

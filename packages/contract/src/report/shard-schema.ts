@@ -44,6 +44,7 @@ const exchange = {
     requestId: text(10_000),
     error: text(1_000_000),
     durationMs: { type: 'number', minimum: 0 },
+    startedAt: text(100),
   },
 };
 
