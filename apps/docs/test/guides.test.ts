@@ -1,7 +1,9 @@
 // The guides are generated from the bundle: every fact they promise to show is checked against
 // the bundle itself, so a change to the contract can never leave a guide silently stale.
 import { STATUS_CODES } from 'node:http';
+import { createSandbox } from '@svc/sandbox';
 import { readUnspecifiedOperations } from '@svc/spec-runtime/facts';
+import { REQUESTS_PATH } from '@svc/spec-runtime/sandbox-config';
 import { readLimits } from '@svc/spec-runtime/walk';
 import { describe, expect, it } from 'vitest';
 import { codesOfResponse, errorCatalogue } from '../src/error-catalogue.js';
@@ -84,6 +86,22 @@ describe('guides', () => {
     }
     expect(markdown).toMatch(/\| `code` \| ErrorCode \| yes \|/);
     expect(markdown).toMatch(/\| `type` \| ErrorType \| yes \|/);
+  });
+
+  it('errors: says how to look a request up in the sandbox, by the route the sandbox serves', async () => {
+    const lookup = sections(guide('errors').markdown).get('Looking a request up in the sandbox') ?? '';
+    expect(lookup).toContain(`GET ${REQUESTS_PATH}/<request_id>`);
+    expect(lookup).toContain('svc-sandbox logs tail');
+    // The route the guide names answers a request id the sandbox gave.
+    const sandbox = createSandbox();
+    const auth = { Authorization: 'Api-Key sbx_demo_full_access' };
+    const failed = await sandbox.fetch(new Request('http://sandbox/v2/api/threads/cth-none', { headers: auth }));
+    const id = failed.headers.get('x-request-id');
+    const found = await sandbox.fetch(new Request(`http://sandbox${REQUESTS_PATH}/${id}`, { headers: auth }));
+    expect([found.status, ((await found.json()) as { data: { request_id: string } }).data.request_id]).toEqual([
+      200,
+      id,
+    ]);
   });
 
   it('reads the codes of a response from its named error, inside its allOf', () => {

@@ -10,8 +10,10 @@ import type { ContractConfig, Profile, RateSetting } from './types.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
-export type ReporterName = 'text' | 'json' | 'junit' | 'markdown';
-export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown'];
+export type ReporterName = 'text' | 'json' | 'junit' | 'markdown' | 'har';
+export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown', 'har'];
+/** The reporters of the proxy and the merge, which keep no run's exchanges (no HAR). */
+const SUMMARY_REPORTERS: readonly ReporterName[] = REPORTERS.filter((name) => name !== 'har');
 
 export interface ContractOptions {
   /** The server to check; without it an embedded sandbox is started. */
@@ -94,7 +96,8 @@ Options:
   --profile <name>       full (stateful servers, default) or mock (stateless, e.g. a Prism mock)
   --only <filter>        A resource (threads), an operationId (createThread) or a check
                          (auth.insufficient-scope) or check group (negative); repeatable or a,b
-  --reporter <name>      Report files to write: json, junit, text, markdown (repeatable or a,b)
+  --reporter <name>      Report files to write: json, junit, text, markdown, har (every exchange
+                         of the run as HAR 1.2, report.har; a run only); repeatable or a,b
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
@@ -189,17 +192,17 @@ function parseMergeCli(argv: string[]): Parsed {
     kind: 'merge',
     options: {
       dirs: positionals,
-      reporters: parseReporters(values.reporter),
+      reporters: parseReporters(values.reporter, SUMMARY_REPORTERS),
       ...(values.output !== undefined ? { output: values.output } : {}),
     },
   };
 }
 
-function parseReporters(values: string[] | undefined): ReporterName[] {
+function parseReporters(values: string[] | undefined, known: readonly ReporterName[] = REPORTERS): ReporterName[] {
   const reporters = list(values);
-  const unknown = reporters.filter((r) => !(REPORTERS as readonly string[]).includes(r));
+  const unknown = reporters.filter((r) => !(known as readonly string[]).includes(r));
   if (unknown.length > 0)
-    throw new UsageError(`--reporter must be among ${REPORTERS.join(', ')}, got ${unknown.join(', ')}`);
+    throw new UsageError(`--reporter must be among ${known.join(', ')} here, got ${unknown.join(', ')}`);
   return reporters as ReporterName[];
 }
 
@@ -257,7 +260,7 @@ function parseProxyCli(argv: string[]): Parsed {
       upstream,
       ...(port !== undefined ? { port } : {}),
       ...(values.host !== undefined ? { host: values.host } : {}),
-      reporters: parseReporters(values.reporter),
+      reporters: parseReporters(values.reporter, SUMMARY_REPORTERS),
       ...(values.output !== undefined ? { output: values.output } : {}),
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),

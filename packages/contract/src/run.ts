@@ -15,6 +15,7 @@ import {
   UsageError,
 } from './options.js';
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
+import { requestLogOf } from './report/lookup.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
 import { escapeControls } from './report/terminal-safe.js';
@@ -27,6 +28,8 @@ import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';
+/** Most exchanges the HAR holds: a full run sends about 660; a far longer one keeps its first 100 000. */
+const MAX_HAR_ENTRIES = 100_000;
 /** How long one request may spend waiting out 429s, in all: jobs sharing a key meet many. */
 export const DEFAULT_MAX_429_WAIT_SECONDS = 120;
 
@@ -148,6 +151,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const rate = rateOf(spec, options);
   const target = await targetOf(options, env, knownScopes, rate);
   const session = sessionOf(options, target, only, rate);
+  if (options.reporters?.includes('har')) session.recorder.keepEvery(MAX_HAR_ENTRIES);
   const records = await checkTarget(options, session, target);
   const { shard } = options;
   const { redact, config: run } = session;
@@ -165,7 +169,11 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
     minInputCoverage: shard ? 0 : minInputCoverage,
     meta: {
       ...runMeta('svc-contract', started),
-      target: { baseUrl: redact(target.baseUrl), embedded: target.sandbox !== undefined },
+      target: {
+        baseUrl: redact(target.baseUrl),
+        embedded: target.sandbox !== undefined,
+        ...lookupOf(redact(target.baseUrl), target.fromSandbox === true),
+      },
       profile: run.profile,
       allowWrites: run.allowWrites,
       burst: run.burst,
@@ -173,7 +181,7 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
       only,
     },
   });
-  const result = deliver(report, redact, options);
+  const result = deliver(report, redact, options, session.recorder.everyExchange);
   if (!shard) return result;
   const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
   const file = writeShardFile(
@@ -183,6 +191,12 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   );
   if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);
   return { ...result, files: [...result.files, file] };
+}
+
+/** Where a sandbox started apart serves its request log, for the failure lines (report/lookup.ts). */
+function lookupOf(baseUrl: string, startedApart: boolean): { requestLog?: string } {
+  const requestLog = requestLogOf(baseUrl, startedApart);
+  return requestLog === undefined ? {} : { requestLog };
 }
 
 /** What of a report's header the merge's report repeats. */

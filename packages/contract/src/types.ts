@@ -44,6 +44,8 @@ export interface ExchangeSummary {
   requestId?: string;
   error?: string;
   durationMs: number;
+  /** When the request left (ISO 8601), for the HAR reporter. */
+  startedAt?: string;
 }
 
 /** (operation, status, code) seen in a response: the raw material of the coverage table. */

@@ -6,7 +6,7 @@ import type { Failure } from './call.js';
 import type { StoredResponse } from './idempotency.js';
 
 /** A server's own next step for an error the kernel found (undefined: the contract's). */
-export type SuggestionFor = (code: string, param: string | undefined) => string | undefined;
+export type SuggestionFor = (code: string, param: string | undefined, requestId: string) => string | undefined;
 
 export type Refuse = (requestId: string, failure: Failure & { retryAfterSeconds?: number }) => StoredResponse;
 
@@ -17,7 +17,7 @@ export function errorAnswers(
 ): { refuse: Refuse; refuseChoice: (requestId: string, choice: ErrorChoice) => StoredResponse } {
   const refuse: Refuse = (requestId, failure) => {
     const { error: code, message, param, errors, retryAfterSeconds } = failure;
-    const suggestion = failure.suggestion ?? suggestionFor?.(code, param);
+    const suggestion = failure.suggestion ?? suggestionFor?.(code, param, requestId);
     // buildError leaves out whatever is undefined (and errors when empty).
     const built = contract.buildError(code, { requestId, message, param, suggestion, errors, retryAfterSeconds });
     if (docUrl) built.body.error.doc_url = docUrl(code);

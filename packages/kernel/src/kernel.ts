@@ -11,12 +11,13 @@ import { fetchAdapter, nodeAdapter } from './adapters.js';
 import type { Credentials } from './auth.js';
 import type { Call, Outcome } from './call.js';
 import { errorAnswers, type SuggestionFor } from './error-answer.js';
+import type { Exchange } from './exchange.js';
 import { IdempotencyStore } from './idempotency.js';
 import { corsPolicyOf } from './loopback-cors.js';
 import type { Maybe } from './maybe.js';
 import { type NodeHandler, sharedFolder } from './node-request.js';
-import { type OwnRoute, ownRouteSteps } from './own-routes.js';
-import { createPipeline } from './pipeline.js';
+import { answersPath, type OwnRoute, ownRouteSteps } from './own-routes.js';
+import { type Answer, createPipeline } from './pipeline.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { ReadCache } from './read-cache.js';
 import type { Services } from './services.js';
@@ -67,6 +68,8 @@ export interface KernelOptions<K extends Credentials> {
   webRoutes?: readonly WebRoute[];
   /** CORS for pages of loopback origins on the API (the CORS step; off by default). */
   loopbackCors?: boolean;
+  /** Told of every answer, API and own routes alike, as it leaves the pipeline (the sandbox's request log). */
+  onAnswer?: (x: Exchange<K>, answer: Answer) => void;
 }
 
 export interface Kernel {
@@ -122,8 +125,10 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   const services = kernelServices(options);
   const report = options.onInternalError ?? reportToStderr;
   let internalErrors = 0;
+  const { onAnswer } = options;
   const pipeline = createPipeline<K>({
     services,
+    onAnswer,
     onCrash: (x, error) => {
       internalErrors++;
       report(x.requestId, x.request, error);
@@ -132,12 +137,15 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
 
   const ownRoutes = options.ownRoutes ?? [];
   const ownPaths = new Set(ownRoutes.map((route) => route.path));
+  const isOwn = (pathname: string): boolean =>
+    ownPaths.has(pathname) || ownRoutes.some((route) => answersPath(route, pathname));
   const webRoutes = options.webRoutes ?? [];
   const origin = options.origin ?? (() => undefined);
   const answerOwn = fetchAdapter(
     createPipeline<K>({
       services,
       steps: ownRouteSteps(services, ownRoutes, origin),
+      onAnswer,
       onCrash: (x, error) => {
         internalErrors++;
         report(x.requestId, x.request, error);
@@ -149,7 +157,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
   return {
     fetch(request) {
       const target = targetOf(request.url);
-      if (ownPaths.has(target.pathname)) return answerOwn(request, target);
+      if (isOwn(target.pathname)) return answerOwn(request, target);
       const web = webRoutes.length === 0 ? undefined : webRouteFor(webRoutes, target.pathname);
       return web ? web.serve(request) : answerWeb(request, target);
     },
@@ -157,7 +165,7 @@ export function createKernel<K extends Credentials>(options: KernelOptions<K>): 
       findKey,
       apiFolder: sharedFolder(contract.operations.map((operation) => operation.path)),
       leftToFetch: (pathname) =>
-        ownPaths.has(pathname) || (webRoutes.length > 0 && webRouteFor(webRoutes, pathname) !== undefined),
+        isOwn(pathname) || (webRoutes.length > 0 && webRouteFor(webRoutes, pathname) !== undefined),
       onWriteError: (request, error) => report('-', request, error),
     }),
     contract,

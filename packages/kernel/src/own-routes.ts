@@ -35,6 +35,8 @@ export interface OwnCall<K extends Credentials> {
 export interface OwnRoute<K extends Credentials> {
   readonly method: 'GET' | 'POST';
   readonly path: string;
+  /** The route also answers `path/<one segment>` (a request id), which its answer reads from the URL. */
+  readonly segment?: boolean;
   /**
    * A route that acts needs a key of the server on a paid plan, the server's own origin and a
    * JSON body; one that does not serves public data to anyone (still counted and named).
@@ -51,6 +53,20 @@ function whenActing<K extends Credentials>(step: KernelStep<K>): KernelStep<K> {
     name: `${step.name} (a route that acts)`,
     run: (x, next) => (x.ownRoute?.acts ? step.run(x, next) : next()),
   };
+}
+
+/** A GET that acts has no body to read and cannot be a page's form post: it skips the JSON body step. */
+function whenActingWithBody<K extends Credentials>(step: KernelStep<K>): KernelStep<K> {
+  const acting = whenActing(step);
+  return { name: acting.name, run: (x, next) => (x.ownRoute?.method === 'GET' ? next() : acting.run(x, next)) };
+}
+
+/** Whether an own route answers a path: its own, or one segment under it when it takes one. */
+export function answersPath<K extends Credentials>(route: OwnRoute<K>, pathname: string): boolean {
+  if (route.path === pathname) return true;
+  if (!route.segment || !pathname.startsWith(`${route.path}/`)) return false;
+  const rest = pathname.length - route.path.length - 1;
+  return rest > 0 && pathname.indexOf('/', route.path.length + 1) === -1;
 }
 
 /** The route's answer, given what its steps provided (a key only to a route that acts). */
@@ -75,7 +91,7 @@ export function ownRouteSteps<K extends Credentials>(
     rateRefusalStep(services),
     whenActing(authenticationRefusalStep(services)),
     whenActing(planStep(services)),
-    whenActing(ownBodyStep(services)),
+    whenActingWithBody(ownBodyStep(services)),
     answerStep({ ...services, answer: (call) => ownAnswer(call as Exchange<K>) }),
   ];
 }

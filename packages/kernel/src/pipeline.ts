@@ -51,6 +51,8 @@ export interface PipelineOptions<K extends Credentials> {
   steps?: KernelStep<K>[];
   /** A bug: reported here, answered with the documented 500. */
   onCrash(x: Exchange<K>, error: unknown): void;
+  /** Told of every answer as it leaves the pipeline (the sandbox's request log). */
+  onAnswer?: ((x: Exchange<K>, answer: Answer) => void) | undefined;
 }
 
 function isAscii(text: string): boolean {
@@ -59,11 +61,17 @@ function isAscii(text: string): boolean {
 }
 
 export function createPipeline<K extends Credentials>(options: PipelineOptions<K>): (x: Exchange<K>) => Maybe<Answer> {
-  const { services, onCrash } = options;
+  const { services, onCrash, onAnswer } = options;
   const { names, refuse } = services;
   const run = compose(options.steps ?? kernelSteps(services));
 
   function toAnswer(x: Exchange<K>, response: CachedAnswer): Answer {
+    const answer = answerOf(x, response);
+    onAnswer?.(x, answer);
+    return answer;
+  }
+
+  function answerOf(x: Exchange<K>, response: CachedAnswer): Answer {
     const headers = x.responseHeaders;
     if (response.text === null) return { status: response.status, headers, body: null };
     headers['Content-Type'] = 'application/json';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../src/idempotency.js';
 import { readJsonBody } from '../src/json-body.js';
+import { answersPath } from '../src/own-routes.js';
 import { RateLimiter } from '../src/rate-limiter.js';
 import { targetOf } from '../src/target.js';
 
@@ -136,5 +137,29 @@ describe('targetOf', () => {
         expect([...got.query], url).toEqual([...expected.searchParams]);
       }
     }
+  });
+});
+
+describe('answersPath (own routes with a path segment)', () => {
+  const fixed = { method: 'GET', path: '/__own/config', acts: false, answer: () => ({ status: 200 }) } as const;
+  const withSegment = { ...fixed, path: '/__own/requests', segment: true } as const;
+
+  it('answers a fixed route on its path only', () => {
+    expect(['/__own/config', '/__own/config/x', '/__own/configx'].map((p) => answersPath(fixed, p))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('answers one non-empty segment under a route that takes one, never two', () => {
+    const paths = [
+      '/__own/requests',
+      '/__own/requests/req_1',
+      '/__own/requests/',
+      '/__own/requests/a/b',
+      '/__own/requestsx/a',
+    ];
+    expect(paths.map((p) => answersPath(withSegment, p))).toEqual([true, true, false, false, false]);
   });
 });

@@ -2,19 +2,24 @@
 // validation, errors) with the seeded store's keys and one handler per operation plugged in.
 
 import {
+  type Answer,
   bundledContract,
   type Credentials,
   createKernel,
+  type Exchange,
   type KernelOptions,
   type NodeHandler,
   type OwnRoute,
   type RateLimits,
 } from '@svc/server-kernel';
-import type { Contract } from '@svc/spec-runtime';
+import { type Contract, serverHeaderNames } from '@svc/spec-runtime';
 import { RESET_PATH } from '@svc/spec-runtime/sandbox-config';
 import { CONTRACT_CONFIG_PATH, contractConfigOf } from './contract-config.js';
 import { docsRoute } from './docs-route.js';
 import { createHandlers } from './handlers/index.js';
+import { RequestLog, type RequestLogLimits } from './request-log.js';
+import { lookupSuggestion, requestLogRoute } from './request-log-route.js';
+import { recordOf } from './request-record.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
 import { type SandboxKey, Store } from './store/store.js';
@@ -51,6 +56,11 @@ export interface SandboxOptions extends KernelTuning {
   docsDir?: string;
   /** Bytes per second that /docs may send in all (default DOCS_BYTES_PER_SECOND), or false for no limit. */
   docsBytesPerSecond?: number | false;
+  /**
+   * The request log (request-log.ts) and its lookup route, GET /__sandbox/requests/<request_id>:
+   * on by default within its bounds (numbers override them); false turns both off.
+   */
+  requestLog?: false | Partial<RequestLogLimits>;
 }
 
 export interface Sandbox {
@@ -64,6 +74,8 @@ export interface Sandbox {
   reset(): void;
   /** Requests answered with INTERNAL_SERVER_ERROR, i.e. bugs; tests assert it stays zero. */
   readonly internalErrors: number;
+  /** The exchanges answered last (undefined when the options turned the log off); a reset keeps them. */
+  readonly requestLog: RequestLog | undefined;
 }
 
 // Where the reset route answers: one constant with the contract suite, which names it.
@@ -75,6 +87,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = new Store(seed);
   const clock = options.clock ?? Date.now;
   const handlers = createHandlers(contract);
+  const requestLog = options.requestLog === false ? undefined : new RequestLog(options.requestLog);
   const kernel = createKernel({
     contract,
     findKey: (token) => store.findKey(token),
@@ -95,12 +108,19 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // Handlers see only the store, the key and the URL, answer synchronously, and the store
     // changes only through writes: a read's answer can be kept until the next write.
     readCache: true,
-    suggestionFor: unknownFieldSuggestion,
+    suggestionFor: (code, param, requestId) =>
+      unknownFieldSuggestion(code, param) ??
+      // Where neither the sandbox nor the catalogue has a next step, the way to see the exchange.
+      (requestLog && contract.catalogue.get(code)?.suggestion === undefined ? lookupSuggestion(requestId) : undefined),
+    ...(requestLog ? { onAnswer: logTo(requestLog, contract, clock) } : {}),
     ...(options.docUrl ? { docUrl: options.docUrl } : {}),
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxBodyDepth !== undefined ? { maxBodyDepth: options.maxBodyDepth } : {}),
     ...(options.idempotencyBudgetBytes !== undefined ? { idempotencyBudgetBytes: options.idempotencyBudgetBytes } : {}),
-    ownRoutes: ownRoutesOf(options, store, seed, contract, () => sandbox),
+    ownRoutes: [
+      ...ownRoutesOf(options, store, seed, contract, () => sandbox),
+      ...(requestLog ? [requestLogRoute(requestLog)] : []),
+    ],
     origin: () => options.origin?.(),
     // A console on another local port (the docs' `pnpm docs:serve`, a page on localhost:3000) may call the API.
     loopbackCors: true,
@@ -120,8 +140,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     get internalErrors() {
       return kernel.internalErrors;
     },
+    requestLog,
   };
   return sandbox;
+}
+
+/** The kernel's answer hook that keeps each exchange in the log. */
+function logTo(log: RequestLog, contract: Contract, clock: () => number) {
+  const names = serverHeaderNames(contract);
+  const now = () => isoTimestamp(clock());
+  return (x: Exchange<SandboxKey>, answer: Answer) => {
+    try {
+      log.add(recordOf(x, answer, { log, names, now }));
+    } catch (error) {
+      // The log must never cost a request its answer: a bug here is reported, the answer goes out.
+      console.error(`[svc-sandbox] request log: ${x.requestId}:`, error);
+    }
+  };
 }
 
 /**

@@ -10,6 +10,12 @@ export const CONTRACT_CONFIG_PATH = '/__sandbox/contract-config';
 /** Where a sandbox started with --enable-reset restores its seed (a run's used-up fixtures name it). */
 export const RESET_PATH = '/__sandbox/reset';
 
+/**
+ * Where a sandbox answers what it received and sent for a request id (`<REQUESTS_PATH>/<request_id>`,
+ * its request log): a contract run's failure lines name it for a sandbox.
+ */
+export const REQUESTS_PATH = '/__sandbox/requests';
+
 /** Names the answer as the sandbox's, so that a client can tell it from anything else at that path. */
 export const CONTRACT_CONFIG_SERVER = 'svc-sandbox';
 

@@ -2,6 +2,7 @@
 // their statuses, the API-wide rules and the full catalogue grouped by HTTP status — every code
 // with its type, meaning, suggestion and retryability, read from the ErrorCode schema.
 import { STATUS_CODES } from 'node:http';
+import { REQUESTS_PATH } from '@svc/spec-runtime/sandbox-config';
 import { readStatusesOfType } from '@svc/spec-runtime/walk';
 import { CALLOUT_LEADS, callout } from '../callouts.js';
 import { type CatalogueEntry, errorAnchor, errorCatalogue } from '../error-catalogue.js';
@@ -56,6 +57,19 @@ export function codeSection(entry: CatalogueEntry): string {
   );
 }
 
+/** How a request id is looked up against the sandbox: its request log, its tail, the contract's failure lines. */
+export function lookupSection(): string {
+  return blocks(
+    '## Looking a request up in the sandbox',
+    'Every error names its request in `request_id` (the same value as the `X-Request-Id` header of the answer). Against the sandbox, that id is enough to see what the sandbox received and what it answered:',
+    `- ${code(`GET ${REQUESTS_PATH}/<request_id>`)} with a sandbox key (\`Authorization: Api-Key sbx_…\`) answers the request as the sandbox received it (method, path, headers, body; the key by its name only, never the key) and its whole answer (status, error code, headers, body). Like the reset route, it answers only at the sandbox's own address and to a sandbox key on a paid plan.`,
+    "- `svc-sandbox logs tail [--status 4xx] [--operation <operationId>] [--json]` runs the sandbox and prints each exchange as it answers it: time, method, path, status, error code, request id and the key's name.",
+    "- Where an error has no next step of its own, the sandbox's `suggestion` names that route for its request id.",
+    "- A contract run (`svc-contract`) against a sandbox started apart prints, under each failure's request id, the command that looks it up.",
+    'The sandbox keeps its most recent exchanges in memory, within a bound by count and by bytes, and nothing across a restart: look a request up soon after it failed. A production server has no such route; quote the `request_id` when you ask for help.',
+  );
+}
+
 export const errorsGuide: GuideBuilder = ({ doc, description }) => {
   const catalogue = errorCatalogue(doc);
   const errorBody = namedComponent<Schema>(doc, 'schemas', 'ApiError');
@@ -80,6 +94,7 @@ export const errorsGuide: GuideBuilder = ({ doc, description }) => {
       '## The error body',
       oneLine(errorBody.description),
       fieldTable(doc, errorBody),
+      lookupSection(),
       '## Error types',
       table(['Type', 'HTTP status', 'Codes'], typeRows),
       '## API-wide rules',

@@ -36,6 +36,9 @@ export class Recorder {
   private readonly windows: RateWindows;
   /** Every documented input sent in a request that succeeded so far in the run: `operationId id`. */
   private readonly sentInRun = new Set<string>();
+  /** Every exchange of the run, in order, when a reporter asks for them all (the HAR); at most `maxKept`. */
+  private kept: ExchangeSummary[] | undefined;
+  private maxKept = 0;
 
   constructor(
     private readonly spec: Spec,
@@ -46,6 +49,17 @@ export class Recorder {
     private readonly stateless = false,
   ) {
     this.windows = new RateWindows(spec);
+  }
+
+  /** Keeps the summary of every exchange from now on (the first `max`), for the HAR reporter. */
+  keepEvery(max: number): void {
+    this.kept = [];
+    this.maxKept = max;
+  }
+
+  /** The summaries kept by keepEvery (undefined when not asked). */
+  get everyExchange(): readonly ExchangeSummary[] | undefined {
+    return this.kept;
   }
 
   record(exchange: Exchange): void {
@@ -69,6 +83,7 @@ export class Recorder {
     if (this.spec.contract.limits.readMethods.includes(exchange.request.method)) this.current.reads++;
     const summary = this.summarise(exchange);
     this.recent.set(exchange.seq, summary);
+    if (this.kept !== undefined && this.kept.length < this.maxKept) this.kept.push(summary);
     if (this.recent.size > 200) this.recent.delete(this.recent.keys().next().value as number);
     if (exchange.error === undefined) {
       this.current.observations.push({
@@ -168,6 +183,9 @@ export class Recorder {
         ? { requestId: this.redact(exchange.headers.get(this.spec.requestIdHeader) as string) }
         : {}),
       durationMs: exchange.durationMs,
+      ...(exchange.sentAt !== undefined
+        ? { startedAt: new Date(performance.timeOrigin + exchange.sentAt).toISOString() }
+        : {}),
     };
   }
 }

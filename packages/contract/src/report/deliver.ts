@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ContractOptions, toolVersion } from '../options.js';
 import type { Redactor } from '../redact.js';
+import type { ExchangeSummary } from '../types.js';
 import type { Report } from './shape.js';
 import { escapeControls } from './terminal-safe.js';
 import { renderText } from './text.js';
@@ -48,6 +49,8 @@ export function deliver(
   report: Report,
   redact: Redactor,
   options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
+  /** The run's exchanges, for the HAR reporter. */
+  exchanges?: readonly ExchangeSummary[],
 ): RunResult {
   const text = escapeControls(redact(renderText(report)));
   const files = writeReports(
@@ -56,6 +59,7 @@ export function deliver(
     options.reporters ?? [],
     resolve(invokedFrom(options.env ?? process.env), options.output ?? DEFAULT_OUTPUT),
     redact,
+    exchanges,
   );
   if (options.print !== false) {
     const stdout = options.stdout ?? process.stdout;

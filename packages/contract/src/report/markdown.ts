@@ -4,6 +4,7 @@
 // escaped for markdown and HTML, both of which these pages render, and curl lines go in fences
 // longer than any run of backticks in them, so no answer can restyle the page or break out.
 
+import { lookupCommand } from './lookup.js';
 import type { Failure, Report } from './shape.js';
 import { escapeControls } from './terminal-safe.js';
 
@@ -45,11 +46,15 @@ function verdict(r: Report): string[] {
   ];
 }
 
-function failureLines(f: Failure): string[] {
+function failureLines(f: Failure, requestLog: string | undefined): string[] {
   const id = f.requestId ? ` (request id \`${inline(f.requestId).replaceAll('`', '')}\`)` : '';
+  const lookup =
+    f.requestId && requestLog
+      ? `\n# what the sandbox received and answered:\n${lookupCommand(requestLog, f.requestId)}`
+      : '';
   return [
     `- **${inline(f.operationId)}**: ${inline(f.message)}${id}`,
-    ...(f.curl ? ['', fenced(f.curl, 'sh'), ''] : []),
+    ...(f.curl ? ['', fenced(`${f.curl}${lookup}`, 'sh'), ''] : []),
   ];
 }
 
@@ -60,7 +65,7 @@ function failuresByCheck(r: Report): string[] {
   const lines = ['', '### Failures by check'];
   for (const [check, failures] of byCheck) {
     lines.push('', `#### \`${check.replaceAll('`', '')}\` (${failures.length})`, '');
-    for (const f of failures.slice(0, SHOWN_PER_CHECK)) lines.push(...failureLines(f));
+    for (const f of failures.slice(0, SHOWN_PER_CHECK)) lines.push(...failureLines(f, r.target.requestLog));
     if (failures.length > SHOWN_PER_CHECK)
       lines.push(`- … and ${failures.length - SHOWN_PER_CHECK} more (report.json lists every failure)`);
   }

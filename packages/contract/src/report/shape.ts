@@ -72,7 +72,8 @@ export interface Coverage {
 export interface Report {
   tool: { name: string; version: string };
   contract: { title: string; version: string };
-  target: { baseUrl: string; embedded: boolean };
+  /** requestLog: where a sandbox started apart serves its request log (report/lookup.ts). */
+  target: { baseUrl: string; embedded: boolean; requestLog?: string };
   profile: Profile;
   allowWrites: boolean;
   burst: boolean;

@@ -44,6 +44,7 @@ const exchange = {
     requestId: text(10_000),
     error: text(1_000_000),
     durationMs: { type: 'number', minimum: 0 },
+    startedAt: text(100),
   },
 };
 
@@ -90,7 +91,7 @@ const meta = {
     target: {
       type: 'object',
       required: ['baseUrl', 'embedded'],
-      properties: { baseUrl: text(10_000), embedded: { type: 'boolean' } },
+      properties: { baseUrl: text(10_000), embedded: { type: 'boolean' }, requestLog: text(10_000) },
     },
     profile: { enum: ['full', 'mock'] },
     allowWrites: { type: 'boolean' },

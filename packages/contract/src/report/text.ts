@@ -2,6 +2,7 @@
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
 import type { OutcomeStatus } from '../types.js';
+import { lookupCommand } from './lookup.js';
 import type { CheckSummary, OperationReport, Report } from './shape.js';
 
 export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
@@ -35,7 +36,7 @@ function counts(op: OperationReport): string {
 
 const indent = (text: string, by: string) => text.replace(/^/gm, by);
 
-function operationBlock(op: OperationReport): string[] {
+function operationBlock(op: OperationReport, requestLog: string | undefined): string[] {
   const title = op.method ? `${op.method.padEnd(6)} ${op.path} (${op.operationId})` : op.operationId;
   const lines = [`${MARK[op.status]} ${title}: ${counts(op)}`];
   // The response checks run on every response: one line for all of them when they all held.
@@ -61,6 +62,7 @@ function operationBlock(op: OperationReport): string[] {
       lines.push(indent(f.message, '        '));
       if (f.curl) lines.push(`        reproduce: ${f.curl}`);
       if (f.requestId) lines.push(`        request id: ${f.requestId}`);
+      if (f.requestId && requestLog) lines.push(`        look it up: ${lookupCommand(requestLog, f.requestId)}`);
     }
     if (c.failures.length > 5) lines.push(`        … and ${c.failures.length - 5} more (see the JSON report)`);
   }
@@ -97,7 +99,7 @@ export function renderText(report: Report): string {
     `Profile: ${report.profile}; writes ${report.allowWrites ? 'allowed' : 'off'}; burst ${report.burst ? 'on' : 'off'}; rate ${rate}${report.only.length ? `; only ${report.only.join(', ')}` : ''}`,
   );
   out.push('', 'Checks per operation');
-  for (const op of report.operations) out.push(...operationBlock(op));
+  for (const op of report.operations) out.push(...operationBlock(op, report.target.requestLog));
   out.push('', 'Coverage (exercised / documented)');
   const c = report.coverage;
   out.push(

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
 import { redactValues } from '../redact-forms.js';
+import type { ExchangeSummary } from '../types.js';
+import { renderHar } from './har.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import type { Report } from './shape.js';
@@ -21,6 +23,8 @@ export function writeReports(
   reporters: readonly ReporterName[],
   dir: string,
   redact: Redactor,
+  /** The run's exchanges, for the HAR (kept only when it is asked for). */
+  exchanges: readonly ExchangeSummary[] = [],
 ): string[] {
   const files: string[] = [];
   if (reporters.length === 0) return files;
@@ -36,5 +40,8 @@ export function writeReports(
   if (reporters.includes('junit')) write('junit.xml', renderJunit(redacted));
   if (reporters.includes('text')) write('report.txt', text);
   if (reporters.includes('markdown')) write('report.md', renderMarkdown(redacted));
+  if (reporters.includes('har'))
+    // The recorder redacted each exchange as values already; write() redacts the text once more.
+    write('report.har', renderHar(exchanges, redacted.tool, redacted.startedAt));
   return files;
 }

@@ -1,7 +1,7 @@
 // Which own route a request calls: the route of its path and method, else the documented 405 with
 // Allow (HEAD is answered as GET, as on the API's paths).
 import type { Credentials } from '../auth.js';
-import type { OwnRoute } from '../own-routes.js';
+import { answersPath, type OwnRoute } from '../own-routes.js';
 import type { KernelStep, Services } from '../services.js';
 import { allowHeader } from './route.js';
 
@@ -13,7 +13,7 @@ export function ownRouteStep<K extends Credentials>(
     name: 'own route',
     run(x, next) {
       const method = x.method === 'HEAD' ? 'GET' : x.method;
-      const onPath = routes.filter((route) => route.path === x.pathname);
+      const onPath = routes.filter((route) => answersPath(route, x.pathname));
       const route = onPath.find((candidate) => candidate.method === method);
       if (route) {
         x.ownRoute = route;

@@ -1,0 +1,130 @@
+// What the request log keeps of one answered exchange, made from the kernel's view of it: never
+// the key (the Authorization header becomes the key's name; the key's own text, wherever else the
+// request carries it, becomes `<redacted:name>`), bodies clipped to their first bytes and copied
+// (a slice of a 4 MB answer would keep the whole of it alive), header values clipped. An own
+// route's successful answer is not kept (the contract config's demo keys, a lookup's own record).
+import type { Answer, Exchange } from '@svc/server-kernel';
+import { apiKeyOf, type ServerHeaderNames } from '@svc/spec-runtime';
+import type { LoggedExchange, LoggedMessage, RequestLog } from './request-log.js';
+import type { SandboxKey } from './store/store.js';
+
+/** Per-exchange cost beyond the bytes counted: the objects and the maps' entries. */
+const OVERHEAD_BYTES = 512;
+const HEADER_VALUE_CHARS = 256;
+const PATH_CHARS = 2048;
+/** A made-up key this short could be any word: it is not looked for in the request's text. */
+const SHORTEST_REDACTED_KEY = 8;
+
+interface Redaction {
+  token: string | undefined;
+  name: string;
+}
+
+/** A fresh copy of at most `max` characters: never a slice that keeps a long string alive. */
+function copyText(text: string, max: number): string {
+  return Buffer.from(text.length > max ? `${text.slice(0, max)}…` : text, 'utf8').toString('utf8');
+}
+
+function redact(text: string, redaction: Redaction): string {
+  const { token, name } = redaction;
+  if (token === undefined || token.length < SHORTEST_REDACTED_KEY || !text.includes(token)) return text;
+  return text.replaceAll(token, `<redacted:${name}>`);
+}
+
+/** The body's first `max` bytes, redacted, as a copy; and the whole body's size. */
+function clipBody(body: string | Uint8Array | null | undefined, max: number, redaction: Redaction) {
+  if (body === null || body === undefined) return { body: undefined, bodyBytes: 0 };
+  if (typeof body === 'string') {
+    const kept = redact(body.length > max + 64 ? body.slice(0, max + 64) : body, redaction);
+    const bytes = Buffer.from(kept, 'utf8');
+    return {
+      body: bytes.length > max ? Buffer.from(bytes.subarray(0, max)) : bytes,
+      bodyBytes: body.length > max + 64 ? Buffer.byteLength(body) : bytes.length,
+    };
+  }
+  const head = Buffer.from(body.subarray(0, max + 64));
+  const kept = Buffer.from(redact(head.toString('utf8'), redaction), 'utf8');
+  return { body: kept.length > max ? Buffer.from(kept.subarray(0, max)) : kept, bodyBytes: body.byteLength };
+}
+
+/** What a step's getter provides, or undefined when that step never ran (an early refusal). */
+function provided<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+function requestHeaders(x: Exchange<SandboxKey>, names: ServerHeaderNames, redaction: Redaction) {
+  const headers: Record<string, string> = {};
+  const authorization = x.incoming.headers.get('authorization');
+  if (authorization !== null) headers.authorization = `Api-Key <redacted:${redaction.name}>`;
+  for (const name of ['content-type', names.idempotencyKey.toLowerCase(), names.requestId.toLowerCase()]) {
+    const value = x.incoming.headers.get(name);
+    if (value !== null) headers[name] = copyText(redact(value, redaction), HEADER_VALUE_CHARS);
+  }
+  return headers;
+}
+
+function requestBody(x: Exchange<SandboxKey>): string | Uint8Array | undefined {
+  if (x.bodyBytes !== undefined) return x.bodyBytes;
+  return x.body === undefined ? undefined : JSON.stringify(x.body);
+}
+
+function errorCodeOf(answer: Answer): string | undefined {
+  if (answer.status < 400 || typeof answer.body !== 'string') return undefined;
+  try {
+    const code = (JSON.parse(answer.body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageBytes(message: LoggedMessage): number {
+  let bytes = message.body?.length ?? 0;
+  for (const [name, value] of Object.entries(message.headers)) bytes += 2 * (name.length + value.length);
+  return bytes;
+}
+
+function whoCalled(x: Exchange<SandboxKey>): { keyName: string | undefined; redaction: Redaction } {
+  const token = apiKeyOf(x.incoming.headers.get('authorization'));
+  const caller = provided(() => x.caller());
+  const keyName = caller !== undefined && 'name' in caller ? caller.name : undefined;
+  return { keyName, redaction: { token, name: keyName ?? 'unknown key' } };
+}
+
+export interface RecordContext {
+  log: RequestLog;
+  names: ServerHeaderNames;
+  now: () => string;
+}
+
+/** The log's entry for an exchange the kernel just answered. */
+export function recordOf(x: Exchange<SandboxKey>, answer: Answer, context: RecordContext): LoggedExchange {
+  const { log, names, now } = context;
+  const max = log.limits.bodyBytes;
+  const { keyName, redaction } = whoCalled(x);
+  const own = x.ownRoute !== undefined;
+  const query = x.query.size > 0 ? `?${x.query.toString()}` : '';
+  const request = {
+    method: x.method,
+    path: copyText(redact(`${x.pathname}${query}`, redaction), PATH_CHARS),
+    headers: requestHeaders(x, names, redaction),
+    ...clipBody(requestBody(x), max, redaction),
+  };
+  const kept = !own || answer.status >= 400;
+  const response = {
+    status: answer.status,
+    errorCode: errorCodeOf(answer),
+    headers: { ...answer.headers },
+    ...(kept
+      ? clipBody(answer.body, max, redaction)
+      : { body: undefined, bodyBytes: 0, bodyOmitted: "a sandbox route's own answer is not kept" }),
+  };
+  const requestId = copyText(x.requestId, Number.MAX_SAFE_INTEGER);
+  const bytes = OVERHEAD_BYTES + 2 * requestId.length + messageBytes(request) + messageBytes(response);
+  const operation = own ? undefined : provided(() => x.operation.operationId);
+  return { seq: log.takeSeq(), requestId, at: now(), operation, keyName, request, response, bytes };
+}
