@@ -5,6 +5,7 @@
 // threw half-way, a server that answered garbage. A checked-in state that was already put back by
 // its check costs one read; a failed undo is reported as a failure of the check whose write it
 // undoes, never thrown.
+import { API_WIDE } from './catalogue.js';
 import type { ApiRequest, Exchange } from './http/exchange.js';
 
 /** One thing the run may have changed, and how to put it back. */
@@ -62,7 +63,7 @@ export class UndoLedger {
     if (!found || this.seen.has(found.key)) return;
     this.seen.add(found.key);
     const undo = await found.read();
-    const owner = this.owner ?? { check: 'suite.error', operationId: '(api-wide)' };
+    const owner = this.owner ?? { check: 'suite.error', operationId: API_WIDE };
     if (undo) this.entries.push({ undo, owner });
   }
 
