@@ -15,9 +15,10 @@ import { makeDocsSpec } from './docs-spec.js';
 import { bundlePath, loadBundle } from './load-bundle.js';
 import { oneLine } from './markdown.js';
 import { findExternalLoads } from './offline-check.js';
-import { listOperations } from './openapi.js';
+import { defaultServerUrl, listOperations } from './openapi.js';
 import { DIST_DIR, DOCS_HTML, DOCS_SPEC, PACKAGE_DIR } from './paths.js';
 import { renderWithRedoc, withoutRemoteBadge } from './redoc.js';
+import { withServedOrigin } from './served-origin.js';
 import { describeWeight, FIRST_LOAD_BUDGET_BYTES, firstLoadWeight } from './weight.js';
 
 const bundle = loadBundle();
@@ -34,7 +35,8 @@ const report = renderWithRedoc(DOCS_SPEC, DOCS_HTML, {
 });
 for (const line of report) console.log(`build-docs: ${line}`);
 
-const html = withoutRemoteBadge(readFileSync(DOCS_HTML, 'utf8'));
+// The samples and servers panel name the sandbox serving the page, when one does (served-origin.ts).
+const html = withServedOrigin(withoutRemoteBadge(readFileSync(DOCS_HTML, 'utf8')), defaultServerUrl(bundle));
 writeFileSync(DOCS_HTML, html);
 const external = findExternalLoads(html);
 if (external.length > 0) {

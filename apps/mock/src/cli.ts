@@ -67,7 +67,20 @@ async function main(): Promise<void> {
     }
   }
   const { startMockServer } = await import('./server.js');
-  const running = await startMockServer({ port, host, ...(keys ? { keys } : {}), dynamic: values.dynamic === true });
+  const running = await startMockServer({
+    port,
+    host,
+    ...(keys ? { keys } : {}),
+    dynamic: values.dynamic === true,
+  }).catch((error: unknown) => {
+    // The usual first stumble: another mock (or anything) already holds the port. No port is
+    // suggested that was not tried: --port 0 takes one that is free.
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    process.stderr.write(
+      `svc-mock: port ${port} on ${host} is already in use (another mock still running?): stop it, or --port 0 for any free port\n`,
+    );
+    process.exit(1);
+  });
   process.stdout.write(
     [
       `Mock of the Team Communications Service API listening on ${running.url}`,

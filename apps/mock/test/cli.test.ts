@@ -94,6 +94,22 @@ it('refuses unknown options, bad ports and bad keys files with exit code 2', () 
   expect(typo.stderr).toContain('unknown scope THREADS_REED');
 });
 
+it('says in one line that its port is busy, without a stack trace', async () => {
+  requireBuild();
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as { port: number };
+  try {
+    const run = spawnSync(process.execPath, [cli, '--port', String(port)], { encoding: 'utf8' });
+    expect(run.stderr.trim()).toBe(
+      `svc-mock: port ${port} on 127.0.0.1 is already in use (another mock still running?): stop it, or --port 0 for any free port`,
+    );
+    expect(run.status).toBe(1);
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
+});
+
 it('starts on a free port with a keys file and answers in the API dialect', async () => {
   requireBuild();
   const dir = mkdtempSync(join(tmpdir(), 'svc-mock-'));
@@ -136,4 +152,6 @@ it('--plain runs plain prism mock, which answers a bad request with its own 422 
   const mock = await fetch(`${url}/v2/api/threads/xyz`, { headers: { Authorization: 'Api-Key x' } });
   expect(mock.status).toBe(404);
   expect(((await mock.json()) as ErrorBody).error.code).toBe('THREAD_NOT_FOUND');
-});
+  // Two servers started, plain prism-cli's process the heavier: under a full `pnpm test` on a
+  // loaded 2-core machine its start alone passed the file's 120 s limit (27 s when run alone).
+}, 300_000);

@@ -18,6 +18,7 @@ import { CheckTally, closingOutcome, judgedOutcomes, statusOf, unmetNeed } from 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
   const unmet = unmetNeed(check.needs, session.config);
+  session.undo.during({ check: check.id, operationId: check.operationId });
   let thrown: unknown;
   if (unmet === undefined) {
     try {

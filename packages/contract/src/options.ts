@@ -7,6 +7,7 @@ import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
 import type { ContractConfig, Profile, RateSetting } from './types.js';
+import { UsageError } from './usage-error.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
@@ -67,7 +68,7 @@ export interface ContractOptions {
   env?: Record<string, string | undefined>;
 }
 
-export class UsageError extends Error {}
+export { UsageError } from './usage-error.js';
 
 export function toolVersion(): string {
   return (createRequire(import.meta.url)('../package.json') as { version: string }).version;

@@ -20,8 +20,10 @@ import { Recorder } from './http/recorder.js';
 import { type Relayed, relay } from './http/relay.js';
 import { ProxyTally } from './proxy-tally.js';
 import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
+import { serverUrlProblem } from './server-url.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { TestRecord } from './types.js';
+import { UsageError } from './usage-error.js';
 import { responseVerdict, uncheckedSkip } from './verdict.js';
 
 export interface ProxyOptions {
@@ -246,6 +248,9 @@ function exchangeChecker(spec: Spec, options: ProxyOptions, keys: SeenKeys, maxR
 }
 
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  // The same rule as the CLI's --upstream: no credentials in the URL, and none echoed.
+  const upstreamProblem = serverUrlProblem('upstream', options.upstream);
+  if (upstreamProblem) throw new UsageError(upstreamProblem);
   const spec = loadSpec();
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const relayOptions = {

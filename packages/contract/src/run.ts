@@ -25,6 +25,7 @@ import { serverUrlProblem } from './server-url.js';
 import { createSession, type Session } from './session.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { ContractConfig, RateSetting, TestRecord } from './types.js';
+import { playBackUndo } from './undo-playback.js';
 import { nothingRan } from './verdict.js';
 
 export const API_KEY_ENV = 'SVC_API_KEY';
@@ -134,11 +135,16 @@ async function checkTarget(options: ContractOptions, session: Session, target: T
   progress?.(
     `svc-contract: checking ${target.baseUrl}${target.sandbox ? ' (embedded sandbox)' : ''}, profile ${run.profile}, writes ${run.allowWrites ? 'allowed' : 'off'}`,
   );
+  const records: TestRecord[] = [];
   try {
-    return await runChecks(session, progress, options.shard ? shardResources(options.shard) : undefined);
+    records.push(...(await runChecks(session, progress, options.shard ? shardResources(options.shard) : undefined)));
   } finally {
+    // Whatever the checks did, what the run changed of what it found is put back (undo-ledger.ts).
+    const undone = await playBackUndo(session, progress);
+    if (undone) records.push(undone);
     await target.sandbox?.close();
   }
+  return records;
 }
 
 export async function runContract(options: ContractOptions = {}): Promise<RunResult> {

@@ -7,6 +7,8 @@ import { Recorder } from './http/recorder.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { SessionConfig } from './types.js';
+import { foundStateOf } from './undo/found-state.js';
+import { UndoLedger } from './undo-ledger.js';
 
 export interface Session {
   config: SessionConfig;
@@ -14,6 +16,8 @@ export interface Session {
   client: ApiClient;
   recorder: Recorder;
   redact: Redactor;
+  /** What the run's writes changed of what it found, put back at the end of the run (run.ts). */
+  undo: UndoLedger;
   /** Memoised values (fixtures) shared by every check of the run. */
   memo: Map<string, Promise<unknown>>;
 }
@@ -27,8 +31,18 @@ export function createSession(config: SessionConfig): Session {
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
   // The client takes what it needs of the session's config (URL, key, writes, time and size limits).
-  const client = new ApiClient({ ...config, spec, limiter, recorder });
-  return { config, spec, client, recorder, redact, memo: new Map() };
+  // A stateless mock keeps nothing, so there is nothing to put back.
+  const undo: UndoLedger = new UndoLedger((request) =>
+    config.profile === 'full' ? foundStateOf({ spec, send: (r) => client.send(r) }, request) : undefined,
+  );
+  const client: ApiClient = new ApiClient({
+    ...config,
+    spec,
+    limiter,
+    recorder,
+    beforeWrite: (r) => undo.beforeWrite(r),
+  });
+  return { config, spec, client, recorder, redact, undo, memo: new Map() };
 }
 
 /** Memoises one value per run (fixtures are discovered once, whichever file asks first). */

@@ -28,6 +28,8 @@ export interface ClientOptions {
   spec: Spec;
   limiter: Pacer;
   recorder: Recorder;
+  /** Called before each write that changes data (the session's undo ledger reads what it will change). */
+  beforeWrite?: (request: ApiRequest) => Promise<void>;
 }
 
 /** After this many transport failures in a row the server is taken as unreachable. */
@@ -57,7 +59,10 @@ export class ApiClient {
   }
 
   async send(request: ApiRequest): Promise<Exchange> {
-    if (!this.options.allowWrites && this.changesData(request)) throw new WritesDisabledError(request);
+    if (this.changesData(request)) {
+      if (!this.options.allowWrites) throw new WritesDisabledError(request);
+      await this.options.beforeWrite?.(request);
+    }
     const exchange = await this.once(request);
     if (exchange.status !== 429 || request.noRetry) return exchange;
     // The 429 itself was recorded and checked; it is waited out within one deadline (wait-out.ts).

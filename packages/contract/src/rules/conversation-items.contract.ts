@@ -168,14 +168,27 @@ interface TagReplay {
   repeats?: Repeats;
 }
 
-// Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
+/**
+ * A team tag the item does not carry: added and removed, it leaves both the item and the team's
+ * tag list as found. A probe name only where the item carries them all (no operation deletes a
+ * tag from the team's list, so that one stays).
+ */
+async function replayTag(t: CheckContext, f: Fixtures, item: string): Promise<string> {
+  const read = await t.call({ params: { id: item } }, {}, 'getConversationItem');
+  const carried = (read.body as { data?: { tags?: unknown } } | undefined)?.data?.tags;
+  const free = Array.isArray(carried) ? f.tags.find((tag) => !carried.includes(tag)) : undefined;
+  return free ?? `svc-contract-${t.config.runId}-replay`;
+}
+
+// Idempotency is stated for every write method: here on a DELETE of a tag added for it.
 const { method } = contractOperation('removeConversationItemTag');
 rule({
   id: 'idempotency.replay',
   ...statefulWrite('removeConversationItemTag', method),
   requests: async (t): Promise<TagReplay> => {
-    const item = anItem(t, await t.fixtures()).id;
-    const tag = `svc-contract-${t.config.runId}-replay`;
+    const f = await t.fixtures();
+    const item = anItem(t, f).id;
+    const tag = await replayTag(t, f, item);
     const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
     const replayed = t.spec.idempotencyReplayedHeader;
     if (!ok(added)) return { item, tag, added, replayed };

@@ -43,7 +43,7 @@ async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
   return { exchange, ...(thread ? { thread } : {}), comments };
 }
 
-/** A thread the scenarios can comment on: a known one, else one created on a free item. */
+/** The thread comments go on: the one threads.create-then-read created, else a known one, else one created here. */
 function probeThread(t: CheckContext): Promise<string> {
   return t.once('probe-thread', async () => {
     const f = await t.fixtures();
@@ -124,6 +124,8 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
     );
     const id = data(created)?.id;
     if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
+    // The run's comments go on the thread it created, not on one it found.
+    await t.once('probe-thread', async () => id);
     return { kind: 'created', item, content, created, read: await readThread(t, id) };
   }
   return undefined;
@@ -375,7 +377,8 @@ operationChecks('addThreadComment', {
   success: false,
   baseline: async (t, f) => ({
     params: {
-      id: f.threads[0]?.id ?? (t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id),
+      // With writes, the thread the run created (probeThread); without, any thread (nothing is sent).
+      id: t.config.allowWrites ? await probeThread(t) : need(f.threads[0], 'a thread').id,
     },
     body: { content: probeText(t, 'comment') },
   }),
