@@ -7,6 +7,7 @@
 export const DESCRIBING_MODULES = [
   'rules/index.js',
   'exchange-checks/response.js',
+  'exchange-checks/rate-windows.js',
   'discovery/get.js',
   'proxy.js',
   'verdict.js',
