@@ -4,9 +4,9 @@
 // operation this version knows. Anything else is a usage error that names the difference, so
 // that shards of two runs never merge into a verdict neither of them gave.
 import { API_WIDE, knownCheckIds } from './catalogue.js';
-import { UsageError } from './options.js';
 import type { ShardFile } from './report/shard-file.js';
 import type { Spec } from './spec.js';
+import { UsageError } from './tool.js';
 
 const clip = (value: string) => (value.length > 120 ? `${value.slice(0, 120)}…` : value);
 

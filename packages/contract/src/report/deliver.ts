@@ -3,8 +3,8 @@
 // proxy and the merge, so that none of them reaches into another.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ContractOptions, toolVersion } from '../options.js';
 import type { Redactor } from '../redact.js';
+import { type DeliveryOptions, toolVersion } from '../tool.js';
 import type { Report } from './shape.js';
 import { escapeControls } from './terminal-safe.js';
 import { renderText } from './text.js';
@@ -44,11 +44,7 @@ export function runMeta(tool: string, started: number) {
 }
 
 /** How a run (suite or proxy) ends: the readable report and the chosen report files, redacted; printed unless `print` is false. */
-export function deliver(
-  report: Report,
-  redact: Redactor,
-  options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
-): RunResult {
+export function deliver(report: Report, redact: Redactor, options: DeliveryOptions): RunResult {
   const text = escapeControls(redact(renderText(report)));
   const files = writeReports(
     report,
