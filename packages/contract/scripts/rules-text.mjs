@@ -47,7 +47,10 @@ export function writtenCatalogue(text, descriptions) {
   return text.slice(0, from) + catalogueTable(descriptions) + text.slice(to + END.length);
 }
 
-const ticked = (cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+// The backtick by its code: some readers of this file take one in a regex literal for an open template.
+const TICK = String.fromCharCode(96);
+const TICKED = new RegExp(`${TICK}([^${TICK}]+)${TICK}`, 'g');
+const ticked = (cell) => [...cell.matchAll(TICKED)].map((m) => m[1]);
 
 /**
  * RULES.md with the "enforced by" cell of each row that names rule ids (in its "encoded as" cell)
@@ -68,7 +71,7 @@ export function writtenRules(text, descriptions, isRuleId) {
       .map((d) => d.id)
       .sort();
     if (checks.length === 0) continue;
-    cells[3] = checks.map((id) => `\`${id}\``).join(', ');
+    cells[3] = checks.map((id) => `${TICK}${id}${TICK}`).join(', ');
     lines[i] = `| ${cells.join(' | ')}|`;
   }
   return lines.join('\n');
