@@ -2,7 +2,8 @@
 // svc-contract: runs the contract suite against a server (or the embedded sandbox) and exits
 // 0 when every check passed, 1 when one failed, 2 on a usage or configuration error.
 import { ConfigError } from './config.js';
-import { type Parsed, parseCli, toolVersion, USAGE, UsageError } from './options.js';
+import { type Parsed, parseCli, USAGE } from './options.js';
+import { toolVersion, UsageError } from './tool.js';
 
 async function main(): Promise<number> {
   let parsed: Parsed;

@@ -11,7 +11,7 @@ import {
   withSingleScopeKeys,
 } from '@svc/spec-runtime/sandbox-config';
 import { parseConfig } from './config.js';
-import { UsageError } from './options.js';
+import { UsageError } from './tool.js';
 import type { ContractConfig } from './types.js';
 
 export interface EmbeddedSandbox {

@@ -7,8 +7,8 @@ export type { EmbeddedSandbox } from './embedded.js';
 export { configFromSeed, startEmbeddedSandbox, withScopeKeys } from './embedded.js';
 export type { MergeOptions } from './merge.js';
 export { mergeShards } from './merge.js';
-export type { ContractOptions, MergeCliOptions, ProxyCliOptions, ReporterName } from './options.js';
-export { DEFAULT_MAX_SKIPPED, parseCli, parseRate, REPORTERS, USAGE, UsageError } from './options.js';
+export type { ContractOptions, MergeCliOptions, ProxyCliOptions } from './options.js';
+export { parseCli, parseRate, USAGE } from './options.js';
 export type { ProxyOptions, RunningProxy } from './proxy.js';
 export { startProxy } from './proxy.js';
 export type { ProxyRunOptions, ProxyRunResult } from './proxy-run.js';
@@ -23,6 +23,8 @@ export type { RunResult } from './run.js';
 export { API_KEY_ENV, DEFAULT_OUTPUT, runContract } from './run.js';
 export type { Shard } from './shard.js';
 export { loadSpec } from './spec.js';
+export type { ReporterName } from './tool.js';
+export { DEFAULT_MAX_SKIPPED, REPORTERS, UsageError } from './tool.js';
 export type {
   CheckOutcome,
   ConfigFixtures,

@@ -5,13 +5,14 @@
 // the shards must be of one run (merge-agreement.ts).
 import { resolve } from 'node:path';
 import { assertKnownOutcomes, assertOneRun } from './merge-agreement.js';
-import { type ContractOptions, UsageError } from './options.js';
+import type { ContractOptions } from './options.js';
 import { createRedactor } from './redact.js';
 import { deliver, invokedFrom, type RunResult } from './report/deliver.js';
 import { buildReport } from './report/model.js';
 import { readShardFile, type ShardFile } from './report/shard-file.js';
 import { withheldOperations } from './rules/operation-checks.js';
 import { loadSpec } from './spec.js';
+import { UsageError } from './tool.js';
 import type { TestRecord } from './types.js';
 import { nothingRan } from './verdict.js';
 

@@ -1,22 +1,26 @@
 // The options of a run, from the command line (svc-contract) or from code (runContract). The
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
-import { createRequire } from 'node:module';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ProxyOptions } from './proxy.js';
 import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
+import {
+  DEFAULT_FIXTURES_PER_KIND,
+  DEFAULT_MAX_SKIPPED,
+  type DeliveryOptions,
+  REPORTERS,
+  type ReporterName,
+  UsageError,
+} from './tool.js';
 import type { ContractConfig, Profile, RateSetting } from './types.js';
-import { UsageError } from './usage-error.js';
 
 const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
 
-export type ReporterName = 'text' | 'json' | 'junit' | 'markdown' | 'har';
-export const REPORTERS: readonly ReporterName[] = ['text', 'json', 'junit', 'markdown', 'har'];
 /** The reporters of the proxy and the merge, which keep no run's exchanges (no HAR). */
 const SUMMARY_REPORTERS: readonly ReporterName[] = REPORTERS.filter((name) => name !== 'har');
 
-export interface ContractOptions {
+export interface ContractOptions extends DeliveryOptions {
   /** The server to check; without it an embedded sandbox is started. */
   baseUrl?: string;
   /** The key of the run (or SVC_API_KEY). */
@@ -28,9 +32,6 @@ export interface ContractOptions {
   allowWrites?: boolean;
   profile?: Profile;
   only?: string[];
-  /** Report files to write into `output` (the readable report is printed whatever this says). */
-  reporters?: ReporterName[];
-  output?: string;
   /**
    * Most checks that may be skipped for want of configuration (a fixture, a key) before the run
    * fails; skips the run's own options cause (--allow-writes, --burst, --profile mock, key kinds
@@ -57,26 +58,11 @@ export interface ContractOptions {
   maxRetryWaitSeconds?: number;
   /** No progress lines (the report is still printed unless `print` is false). */
   quiet?: boolean;
-  /** Print the readable report to stdout (default true). */
-  print?: boolean;
   /** The embedded sandbox's own rate limiting (default: on, unless rate is 'off'). */
   embeddedRateLimit?: boolean;
-  /** Where progress and the report go (default process.stdout / process.stderr). */
-  stdout?: NodeJS.WritableStream;
+  /** Where progress goes beside the report (default process.stderr). */
   stderr?: NodeJS.WritableStream;
-  /** The environment (SVC_API_KEY, key_env of the config). Default process.env. */
-  env?: Record<string, string | undefined>;
 }
-
-export { UsageError } from './usage-error.js';
-
-export function toolVersion(): string {
-  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-}
-
-/** A full config against the sandbox skips nothing for want of configuration. */
-export const DEFAULT_MAX_SKIPPED = 0;
-export const DEFAULT_FIXTURES_PER_KIND = 20;
 
 /** --min-input-coverage when not given: 100 for a complete run with writes (it can send every input), else 0. */
 export function defaultMinInputCoverage(o: Pick<ContractOptions, 'profile' | 'allowWrites' | 'only'>): number {

@@ -3,13 +3,14 @@
 // render) leaves the others written; it is then said so on stdout, and for the JSON report a
 // reduced one (the summary, the first failures) is written in its place when that can be.
 import { resolve } from 'node:path';
-import type { ContractOptions, ReporterName } from './options.js';
+import type { ContractOptions } from './options.js';
 import type { Redactor } from './redact.js';
 import { DEFAULT_OUTPUT, invokedFrom, type RunResult } from './report/deliver.js';
 import type { Report } from './report/model.js';
 import { escapeControls } from './report/terminal-safe.js';
 import { renderText } from './report/text.js';
 import { writeReports } from './report/write.js';
+import type { ReporterName } from './tool.js';
 
 /** Failures kept in a reduced JSON report. */
 const REDUCED_FAILURES = 100;

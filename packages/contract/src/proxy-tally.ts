@@ -3,7 +3,7 @@
 // a sample per check and operation (with the exchange each points at, bodies already cut by the
 // recorder) and count the rest; (operation, status, code) observations are kept once each. A
 // session of a million requests holds about what one of a thousand holds.
-import { clip } from './http/recorder.js';
+import { clip } from './recorder.js';
 import type { CheckOutcome, ExchangeSummary, Observation, TestRecord } from './types.js';
 
 /** Failures kept per check and operation, and in all. */

@@ -7,13 +7,7 @@ import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { runChecks, shardResources } from './execute.js';
 import { unknownFilters } from './filters.js';
-import {
-  type ContractOptions,
-  DEFAULT_FIXTURES_PER_KIND,
-  DEFAULT_MAX_SKIPPED,
-  defaultMinInputCoverage,
-  UsageError,
-} from './options.js';
+import { type ContractOptions, defaultMinInputCoverage } from './options.js';
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
 import { requestLogOf } from './report/lookup.js';
 import { buildReport, type Report } from './report/model.js';
@@ -24,6 +18,7 @@ import { configFromSandbox } from './sandbox-config.js';
 import { serverUrlProblem } from './server-url.js';
 import { createSession, type Session } from './session.js';
 import { loadSpec, type Spec } from './spec.js';
+import { DEFAULT_FIXTURES_PER_KIND, DEFAULT_MAX_SKIPPED, UsageError } from './tool.js';
 import type { ContractConfig, RateSetting, TestRecord } from './types.js';
 import { playBackUndo } from './undo-playback.js';
 import { nothingRan } from './verdict.js';

@@ -3,7 +3,7 @@
 
 import { createPacer, unpaced } from '@svc/api-client/pacer';
 import { ApiClient } from './http/client.js';
-import { Recorder } from './http/recorder.js';
+import { Recorder } from './recorder.js';
 import { createRedactor, placeholderFor, type Redactor } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { SessionConfig } from './types.js';

@@ -1,7 +1,6 @@
 // Why a check stops without a verdict of its own: it has nothing to check here (Skip), a fixture
 // it needs is missing, or it would write where the run does not allow it. A leaf: verdict.ts turns
 // each into a skip with its kind, and whatever throws them needs nothing else of the runner.
-import type { ApiRequest } from './http/exchange.js';
 import type { SkipKind } from './types.js';
 
 /** Thrown by a check that has nothing to check here (see CheckContext.skip). */
@@ -19,7 +18,7 @@ export class MissingFixture extends Error {}
 
 /** Thrown by the client for a request that would change data in a run without --allow-writes. */
 export class WritesDisabledError extends Error {
-  constructor(request: ApiRequest) {
+  constructor(request: { method: string; path: string }) {
     super(`${request.method} ${request.path} would change data; it is only sent with --allow-writes.`);
   }
 }

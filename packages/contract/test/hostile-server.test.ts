@@ -156,7 +156,8 @@ describe('the suite client against a hostile server', () => {
 
 describe('--max-response-bytes', () => {
   it('sets the cap of a run and refuses what is not a positive integer', async () => {
-    const { parseCli, UsageError } = await import('../src/options.js');
+    const { parseCli } = await import('../src/options.js');
+    const { UsageError } = await import('../src/tool.js');
     expect(parseCli(['--max-response-bytes', '4096'])).toMatchObject({
       kind: 'run',
       options: { maxResponseBytes: 4096 },

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredChecks } from '../src/execute.js';
 import { mergeShards } from '../src/merge.js';
-import { parseCli, UsageError } from '../src/options.js';
+import { parseCli } from '../src/options.js';
 import type { Report } from '../src/report/model.js';
 import { SHARD_FILE, type ShardFile } from '../src/report/shard-file.js';
 import { type RunResult, runContract } from '../src/run.js';
 import { resourcesOfShard, shardOf } from '../src/shard.js';
+import { UsageError } from '../src/tool.js';
 
 const quiet = { quiet: true, print: false, rate: 'off' as const, allowWrites: true };
 

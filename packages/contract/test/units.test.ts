@@ -10,13 +10,14 @@ import { MissingFixture } from '../src/fixtures.js';
 import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import { WritesDisabledError } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { parseCli, parseRate, UsageError } from '../src/options.js';
+import { parseCli, parseRate } from '../src/options.js';
 import { createRedactor } from '../src/redact.js';
 import { toCurl } from '../src/report/curl.js';
 import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
 import { keysLackingScope } from '../src/rules/operation-checks.js';
 import { loadSpec } from '../src/spec.js';
+import { UsageError } from '../src/tool.js';
 import type { SessionConfig, TestRecord } from '../src/types.js';
 import {
   type CheckRun,

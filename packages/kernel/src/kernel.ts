@@ -16,11 +16,12 @@ import { IdempotencyStore } from './idempotency.js';
 import { corsPolicyOf } from './loopback-cors.js';
 import type { Maybe } from './maybe.js';
 import { type NodeHandler, sharedFolder } from './node-request.js';
-import { answersPath, type OwnRoute, ownRouteSteps } from './own-routes.js';
+import { type OwnRoute, ownRouteSteps } from './own-routes.js';
 import { type Answer, createPipeline } from './pipeline.js';
 import { RateLimiter, type RateLimitMode, type RateLimits } from './rate-limiter.js';
 import { ReadCache } from './read-cache.js';
 import type { Services } from './services.js';
+import { answersPath } from './steps/own-route.js';
 import { targetOf } from './target.js';
 import { type WebRoute, webRouteFor } from './web-routes.js';
 

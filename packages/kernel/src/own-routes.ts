@@ -61,14 +61,6 @@ function whenActingWithBody<K extends Credentials>(step: KernelStep<K>): KernelS
   return { name: acting.name, run: (x, next) => (x.ownRoute?.method === 'GET' ? next() : acting.run(x, next)) };
 }
 
-/** Whether an own route answers a path: its own, or one segment under it when it takes one. */
-export function answersPath<K extends Credentials>(route: OwnRoute<K>, pathname: string): boolean {
-  if (route.path === pathname) return true;
-  if (!route.segment || !pathname.startsWith(`${route.path}/`)) return false;
-  const rest = pathname.length - route.path.length - 1;
-  return rest > 0 && pathname.indexOf('/', route.path.length + 1) === -1;
-}
-
 /** The route's answer, given what its steps provided (a key only to a route that acts). */
 function ownAnswer<K extends Credentials>(x: Exchange<K>): Maybe<Outcome> {
   const route = x.ownRoute!;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../src/idempotency.js';
 import { readJsonBody } from '../src/json-body.js';
-import { answersPath } from '../src/own-routes.js';
+import { answersPath } from '../src/steps/own-route.js';
 import { RateLimiter } from '../src/rate-limiter.js';
 import { targetOf } from '../src/target.js';
 

@@ -9,8 +9,19 @@
 // come even if the server rounds the seconds up. Anything less certain is not compared, so a
 // server with sub-second windows is never accused of a rise that a new window explains.
 import { createHash } from 'node:crypto';
+import { describeCheck } from '../check-descriptions.js';
 import type { Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
+
+// A per-exchange check that compares each response with the one before it of the same key and
+// class (the recorder keeps one RateWindows per run): not an entry of entry.ts, which judge one
+// response alone; it reads only its own memory of the windows, never another check's findings.
+describeCheck({
+  id: 'response.rate-limit-window',
+  title:
+    "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
+  source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader',
+});
 
 /** Reset values at or above this are Unix times (seconds); below, seconds until the reset. */
 const UNIX_TIME_FROM = 1_000_000_000;

@@ -1,39 +1,22 @@
-// The checks every response goes through, whatever the scenario that provoked it. spec-runtime's
-// checkResponse does most of the work (status documented, headers, body schema, error code listed
-// for the operation and status, type, retryable, request_id = X-Request-Id); this adds what it
-// does not know: no 5xx, Content-Type present where a body is documented, the headers required on
-// every response even where the status is undocumented, the form of a generated request id, the
-// echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
+// The checks every response goes through, whatever the scenario that provoked it: each an entry
+// (entry.ts), a pure function of the response seen, declared in the order their outcomes are
+// reported. spec-runtime's checkResponse does most of the work (status documented, headers, body
+// schema, error code listed for the operation and status, type, retryable, request_id =
+// X-Request-Id): each check takes the problems of its own kinds and headers from it; the entries
+// add what it does not know: no 5xx, Content-Type present where a body is documented, the headers
+// required on every response even where the status is undocumented, the form of a generated
+// request id, the echo of a sent X-Request-Id and Idempotency-Key, retry_after_seconds on rate
+// limits, pagination, error fields, what an error says and the mentions of what is read.
 import type { Operation, ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
-import { API_WIDE, type CheckId } from '../catalogue.js';
+import { API_WIDE } from '../catalogue.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import type { CheckOutcome } from '../types.js';
 import { responseVerdict } from '../verdict.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
+import { exchangeCheck, exchangeChecks, headersOwnedBy, type Seen } from './entry.js';
 import { errorDetailProblems } from './error-details.js';
 import { mentionProblems } from './mentions.js';
-
-const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
-
-const CHECK_OF_KIND: Record<Exclude<ResponseProblemKind, 'header'>, CheckId> = {
-  status: 'response.status-documented',
-  'content-type': 'response.content-type',
-  body: 'response.schema',
-  'error-code': 'response.error-code',
-  'error-type': 'response.error-type',
-  retryable: 'response.retryable',
-  'request-id': 'response.request-id',
-};
-
-function kindToCheck(spec: Spec, problem: ResponseProblem): CheckId {
-  if (problem.kind !== 'header') return CHECK_OF_KIND[problem.kind];
-  const name = (problem.header ?? '').toLowerCase();
-  if (name === spec.requestIdHeader.toLowerCase()) return 'response.request-id';
-  if (spec.universalHeaders.some((h) => h.name.toLowerCase() === name)) return 'response.rate-limit-headers';
-  if (name === spec.idempotencyKeyHeader.toLowerCase()) return 'response.idempotency-key-echo';
-  return 'response.headers';
-}
 
 /**
  * The operation whose listed answers a response must be among: the one addressed or, for a method
@@ -48,181 +31,274 @@ function answeringOperation(spec: Spec, exchange: Exchange): Operation | null {
   return 'operation' in sibling ? sibling.operation : null;
 }
 
-/** What one response's checks found: the checks that apply, and the failures of each in order. */
-class Findings {
-  readonly failures = new Map<CheckId, string[]>();
-  /** The headers each check has failed on (`check header`, lower case): a problem known by its structure, never its text. */
-  private readonly failedHeaders = new Set<string>();
-  readonly applicable = new Set<CheckId>([
-    'response.no-5xx',
-    'response.status-documented',
-    'response.schema',
-    'response.headers',
-    'response.rate-limit-headers',
-    'response.request-id',
-  ]);
-  constructor(readonly where: string) {}
-
-  fail(check: CheckId, message: string, header?: string): void {
-    this.failures.set(check, [...(this.failures.get(check) ?? []), message]);
-    if (header !== undefined) this.failedHeaders.add(`${check} ${header.toLowerCase()}`);
+/** checkResponse's problems of one response: computed once, however many checks take theirs from it. */
+const answered = new WeakMap<Exchange, ResponseProblem[]>();
+function contractProblems({ spec, exchange, body }: Seen): ResponseProblem[] {
+  let problems = answered.get(exchange);
+  if (!problems) {
+    problems = spec.contract.checkResponse(answeringOperation(spec, exchange), exchange.status, exchange.headers, body);
+    answered.set(exchange, problems);
   }
+  return problems;
+}
 
-  /** Whether the check already failed on this header. */
-  failedOn(check: CheckId, header: string): boolean {
-    return this.failedHeaders.has(`${check} ${header.toLowerCase()}`);
-  }
+/** The check's share of checkResponse's problems: those of its kinds, and header problems on the headers it owns. */
+function fromContract(seen: Seen, kinds: readonly ResponseProblemKind[], headers = new Set<string>()): string[] {
+  return contractProblems(seen)
+    .filter((p) => kinds.includes(p.kind) || (p.kind === 'header' && headers.has((p.header ?? '').toLowerCase())))
+    .map((p) => p.message);
+}
 
-  /** A check that applies to this response: it passes unless it fails. */
-  applies(...checks: CheckId[]): void {
-    for (const check of checks) this.applicable.add(check);
-  }
+const ownHeaders = (seen: Seen, check: string) => headersOwnedBy(seen.spec, [check]);
+const isError = ({ exchange }: Seen) => exchange.status >= 400 && errorOf(exchange) !== undefined;
+const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
+/** A check that applies only sometimes: its problems where it applies, and spec-runtime's wherever it found some. */
+const whereApplies = (applies: boolean, problems: string[]) => (applies || problems.length > 0 ? problems : undefined);
+const at = (seen: Seen, problems: readonly string[]) => problems.map((p) => `${seen.where}: ${p}`);
 
-  failed(check: CheckId): boolean {
-    return this.failures.has(check);
-  }
+exchangeCheck({
+  id: 'response.transport',
+  title: 'The server answers (no connection failure or timeout)',
+  source: '',
+  withoutAnswer: true,
+  problems: (seen) => [`${seen.where}: ${seen.exchange.error}`],
+});
 
-  verdicts(operationId: string, seq: number): CheckOutcome[] {
-    return [...new Set([...this.applicable, ...this.failures.keys()])].map((check) =>
-      responseVerdict(check, operationId, seq, this.failures.get(check) ?? []),
+exchangeCheck({
+  id: 'response.no-5xx',
+  title: 'Never a 5xx',
+  source: 'a 5xx is a server failure whatever the input',
+  problems: (seen) => (seen.exchange.status >= 500 ? [`${seen.where}: a server error`] : []),
+});
+
+exchangeCheck({
+  id: 'response.status-documented',
+  title: 'The status is one the operation lists, API-wide answers included',
+  source: 'responses of the operation',
+  problems: (seen) => fromContract(seen, ['status']),
+});
+
+exchangeCheck({
+  id: 'response.schema',
+  title: 'The body validates against the documented schema (error bodies too)',
+  source: 'response schema (Ajv 2020-12)',
+  problems: (seen) => fromContract(seen, ['body']),
+});
+
+const HEADER_OWNERS = ['response.request-id', 'response.rate-limit-headers', 'response.idempotency-key-echo'];
+
+exchangeCheck({
+  id: 'response.headers',
+  title: 'Documented response headers are present and valid',
+  source: 'response headers',
+  leavesHeaders: HEADER_OWNERS,
+  problems: (seen) => {
+    const left = headersOwnedBy(seen.spec, HEADER_OWNERS);
+    return contractProblems(seen)
+      .filter((p) => p.kind === 'header' && !left.has((p.header ?? '').toLowerCase()))
+      .map((p) => p.message);
+  },
+});
+
+exchangeCheck({
+  id: 'response.rate-limit-headers',
+  title: 'X-RateLimit-* are present and numeric on every response',
+  source: 'headers required on every response',
+  // Every header required on every response, the request id aside (response.request-id owns it).
+  ownsHeaders: (spec) =>
+    spec.universalHeaders
+      .map((h) => h.name)
+      .filter((name) => name.toLowerCase() !== spec.requestIdHeader.toLowerCase()),
+  problems: (seen) => {
+    const found = fromContract(seen, [], ownHeaders(seen, 'response.rate-limit-headers'));
+    // A header spec-runtime already found wrong is reported once, by its name.
+    const reported = new Set(
+      contractProblems(seen)
+        .filter((p) => p.kind === 'header')
+        .map((p) => (p.header ?? '').toLowerCase()),
     );
-  }
-}
+    for (const h of seen.spec.universalHeaders) {
+      if (h.name.toLowerCase() === seen.spec.requestIdHeader.toLowerCase() || reported.has(h.name.toLowerCase()))
+        continue;
+      const value = header(seen.exchange, h.name);
+      if (value === undefined) found.push(`${seen.where}: ${h.name} is missing`);
+      else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
+        found.push(`${seen.where}: ${h.name}=${JSON.stringify(value)} is not numeric`);
+    }
+    // Whether the headers agree with each other is asked only of headers present and well-formed: the first disagreement.
+    return found.length > 0 ? found : at(seen, rateLimitProblems(seen.spec, seen.exchange).slice(0, 1));
+  },
+});
 
-/** `stateless`: the server is a mock (profile mock) that cannot echo what was asked. */
-export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
-  const operationId = exchange.operation?.operationId ?? API_WIDE;
-  const where = `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`;
-  if (exchange.error !== undefined) {
-    return [responseVerdict('response.transport', operationId, exchange.seq, [`${where}: ${exchange.error}`])];
-  }
-  const found = new Findings(where);
-  if (exchange.status >= 500) found.fail('response.no-5xx', `${where}: a server error`);
-  const body = exchange.text === '' ? undefined : exchange.body;
-  for (const problem of spec.contract.checkResponse(
-    answeringOperation(spec, exchange),
-    exchange.status,
-    exchange.headers,
-    body,
-  ))
-    found.fail(kindToCheck(spec, problem), problem.message, problem.kind === 'header' ? problem.header : undefined);
-  // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
-  if (body !== undefined) {
-    found.applies('response.content-type');
-    if (header(exchange, 'content-type') === undefined)
-      found.fail('response.content-type', `${where}: a body without Content-Type`);
-  }
-  checkUniversalHeaders(spec, exchange, found);
-  checkRequestIds(spec, exchange, found);
-  checkRateLimitError(spec, exchange, found);
-  for (const problem of rateLimitProblems(spec, exchange))
-    if (!found.failed('response.rate-limit-headers')) found.fail('response.rate-limit-headers', `${where}: ${problem}`);
-  checkPaginationAndErrorFields(spec, exchange, found, stateless);
-  checkIdempotencyKeyEcho(spec, exchange, found);
-  checkWhatIsSaid(spec, exchange, found, stateless);
-  return found.verdicts(operationId, exchange.seq);
-}
-
-/** What an error field must say, and the mentions of what a stateful server holds: each where it applies. */
-function checkWhatIsSaid(spec: Spec, exchange: Exchange, found: Findings, stateless: boolean): void {
-  const said: Array<[CheckId, string[] | undefined]> = [
-    ['response.error-details', errorDetailProblems(spec, exchange)],
-    ['response.mentions', stateless ? undefined : mentionProblems(spec, exchange)],
-  ];
-  for (const [check, problems] of said) {
-    if (problems) found.applies(check);
-    for (const problem of problems ?? []) found.fail(check, `${found.where}: ${problem}`);
-  }
-}
-
-/** Headers the contract requires on every response: also on statuses the operation does not document. */
-function checkUniversalHeaders(spec: Spec, exchange: Exchange, found: Findings): void {
-  const { where } = found;
-  for (const h of spec.universalHeaders) {
-    if (h.name.toLowerCase() === spec.requestIdHeader.toLowerCase()) continue;
-    const value = header(exchange, h.name);
-    if (found.failedOn('response.rate-limit-headers', h.name)) continue;
-    if (value === undefined) found.fail('response.rate-limit-headers', `${where}: ${h.name} is missing`, h.name);
-    else if (h.numeric && !/^\s*\d+(\.\d+)?\s*$/.test(value))
-      found.fail('response.rate-limit-headers', `${where}: ${h.name}=${JSON.stringify(value)} is not numeric`, h.name);
-  }
-}
+exchangeCheck({
+  id: 'response.request-id',
+  title: 'request id well-formed, in the header and equal to error.request_id',
+  source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader',
+  ownsHeaders: (spec) => [spec.requestIdHeader],
+  problems: (seen) => {
+    const found = fromContract(seen, ['request-id'], ownHeaders(seen, 'response.request-id'));
+    return [...found, ...requestIdProblems(seen, found.length > 0)];
+  },
+});
 
 /** Request ids: generated ones have the documented form; a sent one comes back unchanged. */
-function checkRequestIds(spec: Spec, exchange: Exchange, found: Findings): void {
-  const { where } = found;
+function requestIdProblems({ spec, exchange, where }: Seen, headerReported: boolean): string[] {
+  const found: string[] = [];
   const name = spec.requestIdHeader;
   const requestId = header(exchange, name);
   const sent = exchange.request.requestId;
   const pattern = spec.requestIdPattern;
   if (requestId === undefined) {
-    if (!found.failures.get('response.request-id')?.length)
-      found.fail('response.request-id', `${where}: no ${name} header`);
+    if (!headerReported) found.push(`${where}: no ${name} header`);
   } else if (sent === undefined && !pattern.test(requestId)) {
-    found.fail(
-      'response.request-id',
-      `${where}: ${name} ${JSON.stringify(requestId)} does not match ${pattern.source}`,
-    );
+    found.push(`${where}: ${name} ${JSON.stringify(requestId)} does not match ${pattern.source}`);
   } else if (sent !== undefined && requestId !== sent) {
-    found.fail(
-      'response.request-id',
-      `${where}: sent ${name} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`,
-    );
+    found.push(`${where}: sent ${name} ${JSON.stringify(sent)} but got ${JSON.stringify(requestId)}`);
   }
   const error = errorOf(exchange);
-  if (error && sent === undefined && typeof error.request_id === 'string' && !pattern.test(error.request_id)) {
-    found.fail(
-      'response.request-id',
-      `${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${pattern.source}`,
-    );
-  }
+  if (error && sent === undefined && typeof error.request_id === 'string' && !pattern.test(error.request_id))
+    found.push(`${where}: error.request_id ${JSON.stringify(error.request_id)} does not match ${pattern.source}`);
+  return found;
 }
 
-/** An error answer's code, type and retryable apply; a rate-limit error is retryable and says when. */
-function checkRateLimitError(spec: Spec, exchange: Exchange, found: Findings): void {
+exchangeCheck({
+  id: 'response.content-type',
+  title: 'Content-Type is application/json where a body is documented',
+  source: 'response content',
+  // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
+  problems: (seen) => {
+    const found = fromContract(seen, ['content-type']);
+    if (seen.body !== undefined && header(seen.exchange, 'content-type') === undefined)
+      found.push(`${seen.where}: a body without Content-Type`);
+    return whereApplies(seen.body !== undefined, found);
+  },
+});
+
+exchangeCheck({
+  id: 'response.error-code',
+  title: 'error.code is one the operation lists for that status',
+  source: 'the error response code enum',
+  problems: (seen) => whereApplies(isError(seen), fromContract(seen, ['error-code'])),
+});
+
+exchangeCheck({
+  id: 'response.error-type',
+  title: 'error.type matches the code and the status',
+  source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type',
+  problems: (seen) => whereApplies(isError(seen), fromContract(seen, ['error-type'])),
+});
+
+exchangeCheck({
+  id: 'response.retryable',
+  title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)',
+  source: 'ErrorCode x-svc-retryable',
+  problems: (seen) =>
+    whereApplies(isError(seen), [...fromContract(seen, ['retryable']), ...rateLimitErrorProblems(seen)]),
+});
+
+/** A rate-limit error is retryable and says when. */
+function rateLimitErrorProblems(seen: Seen): string[] {
+  const { spec, exchange, where } = seen;
   const error = errorOf(exchange);
-  if (exchange.status < 400 || !error) return;
-  const { where } = found;
-  found.applies('response.error-code', 'response.error-type', 'response.retryable');
+  if (!error || !isError(seen)) return [];
   const entry = typeof error.code === 'string' ? spec.contract.catalogue.get(error.code) : undefined;
-  if (entry?.type !== 'rate_limit_error' && exchange.status !== 429) return;
+  if (entry?.type !== 'rate_limit_error' && exchange.status !== 429) return [];
+  const found: string[] = [];
   if (error.retryable !== true)
-    found.fail(
-      'response.retryable',
-      `${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`,
-    );
+    found.push(`${where}: a rate-limit error must be retryable (got ${JSON.stringify(error.retryable)})`);
   const after = error.retry_after_seconds;
   if (!(typeof after === 'number' && Number.isInteger(after) && after >= 0))
-    found.fail(
-      'response.retryable',
-      `${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`,
-    );
+    found.push(`${where}: a rate-limit error must carry retry_after_seconds (got ${JSON.stringify(after)})`);
+  return found;
 }
 
-/** A successful list's pagination, and an error body's fields, against what the contract says. */
-function checkPaginationAndErrorFields(spec: Spec, exchange: Exchange, found: Findings, stateless: boolean): void {
-  const { where } = found;
-  if (exchange.status >= 200 && exchange.status < 300 && isList(exchange.body)) {
-    found.applies('response.pagination');
-    for (const problem of paginationProblems(exchange, stateless))
-      found.fail('response.pagination', `${where}: ${problem}`);
-  }
-  if (errorOf(exchange)) {
-    found.applies('response.error-fields');
-    for (const problem of errorFieldProblems(spec, exchange))
-      found.fail('response.error-fields', `${where}: ${problem}`);
-  }
-}
+exchangeCheck({
+  id: 'response.pagination',
+  title:
+    "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
+  source: 'Pagination (list response convention)',
+  problems: (seen) => {
+    const { exchange } = seen;
+    const applies = exchange.status >= 200 && exchange.status < 300 && isList(exchange.body);
+    return applies ? at(seen, paginationProblems(exchange, seen.stateless)) : undefined;
+  },
+});
 
-/** A sent Idempotency-Key comes back as it was sent. */
-function checkIdempotencyKeyEcho(spec: Spec, exchange: Exchange, found: Findings): void {
-  const sentKey = exchange.request.idempotencyKey;
-  if (sentKey === undefined) return;
-  found.applies('response.idempotency-key-echo');
-  const echoed = header(exchange, spec.idempotencyKeyHeader);
-  if (echoed !== sentKey && !found.failed('response.idempotency-key-echo'))
-    found.fail(
-      'response.idempotency-key-echo',
-      `${found.where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
-    );
+exchangeCheck({
+  id: 'response.error-fields',
+  title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)',
+  source: 'ApiError retry_after_seconds',
+  problems: (seen) => (errorOf(seen.exchange) ? at(seen, errorFieldProblems(seen.spec, seen.exchange)) : undefined),
+});
+
+exchangeCheck({
+  id: 'response.idempotency-key-echo',
+  title: 'Idempotency-Key is echoed on the response to a request that sent one',
+  source: 'IdempotencyKeyHeader',
+  ownsHeaders: (spec) => [spec.idempotencyKeyHeader],
+  problems: (seen) => {
+    const { spec, exchange } = seen;
+    const found = fromContract(seen, [], ownHeaders(seen, 'response.idempotency-key-echo'));
+    const sentKey = exchange.request.idempotencyKey;
+    if (sentKey === undefined) return whereApplies(false, found);
+    const echoed = header(exchange, spec.idempotencyKeyHeader);
+    if (echoed !== sentKey && found.length === 0)
+      found.push(
+        `${seen.where}: sent ${spec.idempotencyKeyHeader} but ${echoed === undefined ? 'it was not echoed' : `got ${JSON.stringify(echoed)}`}`,
+      );
+    return found;
+  },
+});
+
+exchangeCheck({
+  id: 'response.error-details',
+  title:
+    'An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT',
+  source: 'ErrorCode x-svc-codes x-svc-detail-rules',
+  enforces: [
+    'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
+    'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+  ],
+  problems: (seen) => {
+    const problems = errorDetailProblems(seen.spec, seen.exchange);
+    return problems && at(seen, problems);
+  },
+});
+
+exchangeCheck({
+  id: 'response.mentions',
+  title: 'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
+  source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+  enforces: [
+    'x-svc-mentions ConversationNote content lists mentions',
+    'x-svc-mentions ThreadComment content lists mentions',
+    'x-svc-inline-syntax NoteMention',
+  ],
+  // A stateless mock answers its examples: what it lists cannot follow what was written.
+  problems: (seen) => {
+    const problems = seen.stateless ? undefined : mentionProblems(seen.spec, seen.exchange);
+    return problems && at(seen, problems);
+  },
+});
+
+/**
+ * The outcomes of one response: each per-exchange check's, in declaration order, where it applies.
+ * A response that did not arrive is judged only by the checks of that case (response.transport).
+ * `stateless`: the server is a mock (profile mock) that cannot echo what was asked.
+ */
+export function responseOutcomes(spec: Spec, exchange: Exchange, stateless = false): CheckOutcome[] {
+  const operationId = exchange.operation?.operationId ?? API_WIDE;
+  const seen: Seen = {
+    spec,
+    exchange,
+    body: exchange.text === '' ? undefined : exchange.body,
+    where: `${exchange.request.method} ${exchange.request.path} → ${exchange.status}`,
+    stateless,
+  };
+  const answered = exchange.error === undefined;
+  return exchangeChecks().flatMap((check) => {
+    if ((check.withoutAnswer === true) === answered) return [];
+    const problems = check.problems(seen);
+    return problems ? [responseVerdict(check.id, operationId, exchange.seq, problems)] : [];
+  });
 }

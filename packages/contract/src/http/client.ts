@@ -10,7 +10,6 @@ import type { Spec } from '../spec.js';
 import { WritesDisabledError } from '../stops.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES, TransportError } from './bounded-fetch.js';
 import { type ApiRequest, type Exchange, parseBody, wireOf } from './exchange.js';
-import type { Recorder } from './recorder.js';
 import { waitOut429 } from './wait-out.js';
 
 export { WritesDisabledError } from '../stops.js';
@@ -27,7 +26,8 @@ export interface ClientOptions {
   maxRetryWaitSeconds: number;
   spec: Spec;
   limiter: Pacer;
-  recorder: Recorder;
+  /** Where every completed exchange goes to be kept and checked (the run's Recorder). */
+  recorder: { record(exchange: Exchange): void };
   /** Called before each write that changes data (the session's undo ledger reads what it will change). */
   beforeWrite?: (request: ApiRequest) => Promise<void>;
 }

@@ -3,9 +3,9 @@
 // proxy and the merge, so that none of them reaches into another.
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ContractOptions, toolVersion } from '../options.js';
 import type { Redactor } from '../redact.js';
 import type { ExchangeSummary } from '../types.js';
+import { type DeliveryOptions, toolVersion } from '../tool.js';
 import type { Report } from './shape.js';
 import { escapeControls } from './terminal-safe.js';
 import { renderText } from './text.js';
@@ -48,7 +48,7 @@ export function runMeta(tool: string, started: number) {
 export function deliver(
   report: Report,
   redact: Redactor,
-  options: Pick<ContractOptions, 'reporters' | 'output' | 'env' | 'stdout' | 'print'>,
+  options: DeliveryOptions,
   /** The run's exchanges, for the HAR reporter. */
   exchanges?: readonly ExchangeSummary[],
 ): RunResult {

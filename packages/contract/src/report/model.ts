@@ -4,9 +4,9 @@
 // section is built in its own module (checks-section.ts, coverage-section.ts, skips-section.ts);
 // buildReport puts them together and decides the run's outcome.
 import { selectedOperations } from '../filters.js';
-import { DEFAULT_MAX_SKIPPED } from '../options.js';
 import { inputCoverage } from '../reach/input-report.js';
 import type { Spec } from '../spec.js';
+import { DEFAULT_MAX_SKIPPED } from '../tool.js';
 import type { ExchangeSummary, RateSetting, TestRecord } from '../types.js';
 import { CheckTally, checkKey, runOutcome, statelessHint, tooLittleCoverage, tooManySkips } from '../verdict.js';
 import { operationReports, summariseChecks } from './checks-section.js';

@@ -3,7 +3,7 @@
 // hand, cut short or made up is refused with one line naming the file and what is wrong.
 import { readFileSync, statSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { UsageError } from '../options.js';
+import { UsageError } from '../tool.js';
 import { SHARD_FILE_SCHEMA, SHARD_FORMAT } from './shard-schema.js';
 
 /** Larger than any job's records: a full run's shard file is a few megabytes. */

@@ -2,9 +2,9 @@
 // Shared by a suite run and the validating proxy.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReporterName } from '../options.js';
 import type { Redactor } from '../redact.js';
 import { redactValues } from '../redact-forms.js';
+import type { ReporterName } from '../tool.js';
 import type { ExchangeSummary } from '../types.js';
 import { renderHar } from './har.js';
 import { renderJunit } from './junit.js';

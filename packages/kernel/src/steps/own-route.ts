@@ -1,7 +1,7 @@
 // Which own route a request calls: the route of its path and method, else the documented 405 with
 // Allow (HEAD is answered as GET, as on the API's paths).
 import type { Credentials } from '../auth.js';
-import { answersPath, type OwnRoute } from '../own-routes.js';
+import type { OwnRoute } from '../own-routes.js';
 import type { KernelStep, Services } from '../services.js';
 import { allowHeader } from './route.js';
 
@@ -27,4 +27,12 @@ export function ownRouteStep<K extends Credentials>(
       });
     },
   };
+}
+
+/** Whether an own route answers a path: its own, or one segment under it when it takes one. */
+export function answersPath<K extends Credentials>(route: OwnRoute<K>, pathname: string): boolean {
+  if (route.path === pathname) return true;
+  if (!route.segment || !pathname.startsWith(`${route.path}/`)) return false;
+  const rest = pathname.length - route.path.length - 1;
+  return rest > 0 && pathname.indexOf('/', route.path.length + 1) === -1;
 }

@@ -2,15 +2,15 @@
 // response checks at once, so no response escapes them, whichever scenario sent it (fixture
 // discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the runner
 // drains them into the running check's record.
-import { API_WIDE } from '../catalogue.js';
-import { RateWindows } from '../exchange-checks/rate-windows.js';
-import { responseOutcomes } from '../exchange-checks/response.js';
-import { exercisedInputs } from '../reach/inputs.js';
-import type { Redactor } from '../redact.js';
-import type { Spec } from '../spec.js';
-import type { CheckOutcome, ExchangeSummary, InputObservation, Observation, TestRecord } from '../types.js';
-import { responseVerdict } from '../verdict.js';
-import { type Exchange, errorCode, wireOf } from './exchange.js';
+import { API_WIDE } from './catalogue.js';
+import { RateWindows } from './exchange-checks/rate-windows.js';
+import { responseOutcomes } from './exchange-checks/response.js';
+import { type Exchange, errorCode, wireOf } from './http/exchange.js';
+import { exercisedInputs } from './reach/inputs.js';
+import type { Redactor } from './redact.js';
+import type { Spec } from './spec.js';
+import type { CheckOutcome, ExchangeSummary, InputObservation, Observation, TestRecord } from './types.js';
+import { responseVerdict } from './verdict.js';
 
 const MAX_BODY_CHARS = 4000;
 

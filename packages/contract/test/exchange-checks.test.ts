@@ -1,0 +1,97 @@
+// The per-exchange checks as entries (src/exchange-checks/entry.ts): each a pure function of the
+// response seen, independent of the others (run alone, each finds what it finds among all of
+// them), and a header problem spec-runtime finds belongs to exactly one check, by the header's name.
+import { describe, expect, it } from 'vitest';
+import { describedChecks } from '../src/check-descriptions.js';
+import { exchangeChecks, headersOwnedBy, type Seen } from '../src/exchange-checks/entry.js';
+import '../src/exchange-checks/rate-windows.js';
+import { responseOutcomes } from '../src/exchange-checks/response.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { loadSpec } from '../src/spec.js';
+
+const spec = loadSpec();
+const listTags = spec.contract.operationsById.get('listTags');
+
+function exchange(status: number, headers: Record<string, string>, body: unknown, extra: Partial<Exchange> = {}) {
+  return {
+    seq: 7,
+    request: { method: 'GET', path: '/v2/api/tags' },
+    url: 'http://h/v2/api/tags',
+    operation: listTags,
+    status,
+    headers: new Headers(headers),
+    text: body === undefined ? '' : JSON.stringify(body),
+    body,
+    durationMs: 1,
+    ...extra,
+  } as Exchange;
+}
+
+const seenOf = (e: Exchange, stateless = false): Seen => ({
+  spec,
+  exchange: e,
+  body: e.text === '' ? undefined : e.body,
+  where: `${e.request.method} ${e.request.path} → ${e.status}`,
+  stateless,
+});
+
+// Wrong in many ways at once: a 500 the operation does not list, no X-RateLimit-Reset, a request
+// id of the wrong form, no Content-Type, an error body with a code and type of the wrong kind, a
+// sent Idempotency-Key not echoed.
+const broken = exchange(
+  500,
+  { 'X-Request-Id': 'req_x', 'X-RateLimit-Limit': '20', 'X-RateLimit-Remaining': 'many' },
+  { error: { type: 'rate_limit_error', code: 'NOT_A_CODE', message: 'm', retryable: false, request_id: 'nope' } },
+  { request: { method: 'GET', path: '/v2/api/tags', idempotencyKey: 'k-1' } },
+);
+
+describe('the per-exchange checks', () => {
+  it('are entries, each declared once, described in the catalogue; with the rate windows, the 17 response.* checks', () => {
+    const ids = exchangeChecks().map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(16);
+    const described = describedChecks()
+      .map((d) => d.id)
+      .filter((id) => id.startsWith('response.'));
+    expect([...described].sort()).toEqual([...ids, 'response.rate-limit-window'].sort());
+  });
+
+  it('each, run alone, finds what it finds among all of them (no check reads another), twice the same', () => {
+    const together = responseOutcomes(spec, broken);
+    expect(together.filter((o) => o.status === 'failed').length).toBeGreaterThanOrEqual(6);
+    for (const check of exchangeChecks().filter((c) => !c.withoutAnswer)) {
+      const alone = check.problems(seenOf(broken));
+      expect(check.problems(seenOf(broken)), check.id).toEqual(alone);
+      const outcome = together.find((o) => o.check === check.id);
+      expect(outcome?.detail, check.id).toEqual(alone && alone.length > 0 ? alone.join('; ') : undefined);
+    }
+  });
+
+  it('give a header to one check: the others leave it (declared by ownsHeaders and leavesHeaders)', () => {
+    const owners = ['response.request-id', 'response.rate-limit-headers', 'response.idempotency-key-echo'];
+    const owned = owners.map((id) => headersOwnedBy(spec, [id]));
+    // No header is owned twice.
+    const all = owned.flatMap((s) => [...s]);
+    expect(new Set(all).size).toBe(all.length);
+    expect(owned[0]).toEqual(new Set([spec.requestIdHeader.toLowerCase()]));
+    expect(owned[1]).toContain('x-ratelimit-reset');
+    const headers = exchangeChecks().find((c) => c.id === 'response.headers');
+    expect(headers?.leavesHeaders).toEqual(owners);
+    // The missing X-RateLimit-Reset is named by the rate-limit check alone, once.
+    const details = responseOutcomes(spec, broken).map((o) => o.detail ?? '');
+    expect(details.join('\n').match(/X-RateLimit-Reset/g)).toHaveLength(1);
+  });
+
+  it('judge an exchange without an answer by response.transport alone', () => {
+    const lost = exchange(0, {}, undefined, { error: 'connect ECONNREFUSED' });
+    expect(responseOutcomes(spec, lost)).toEqual([
+      {
+        check: 'response.transport',
+        operationId: 'listTags',
+        status: 'failed',
+        detail: 'GET /v2/api/tags → 0: connect ECONNREFUSED',
+        exchange: 7,
+      },
+    ]);
+  });
+});
