@@ -23,8 +23,8 @@ import { Recorder } from './recorder.js';
 import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
 import { serverUrlProblem } from './server-url.js';
 import { loadSpec, type Spec } from './spec.js';
-import type { TestRecord } from './types.js';
 import { UsageError } from './tool.js';
+import type { TestRecord } from './types.js';
 import { responseVerdict, uncheckedSkip } from './verdict.js';
 
 // The proxy's own checks: requests an integrator sends, wrong on purpose or not.

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { IdempotencyStore } from '../src/idempotency.js';
 import { readJsonBody } from '../src/json-body.js';
-import { answersPath } from '../src/steps/own-route.js';
 import { RateLimiter } from '../src/rate-limiter.js';
+import { answersPath } from '../src/steps/own-route.js';
 import { targetOf } from '../src/target.js';
 
 describe('RateLimiter', () => {

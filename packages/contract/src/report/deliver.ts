@@ -4,8 +4,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redactor } from '../redact.js';
-import type { ExchangeSummary } from '../types.js';
 import { type DeliveryOptions, toolVersion } from '../tool.js';
+import type { ExchangeSummary } from '../types.js';
 import type { Report } from './shape.js';
 import { escapeControls } from './terminal-safe.js';
 import { renderText } from './text.js';
