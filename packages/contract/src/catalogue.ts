@@ -105,6 +105,11 @@ export const CHECKS = {
     title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
     source: 'the 403 response + the catalogue',
   },
+  'tenants.other-team': {
+    title:
+      "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
+    source: 'a key belongs to a single team (Authentication) + the 404 response',
+  },
   'auth.line-forbidden': {
     title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN',
     source: 'the 403 response + the catalogue',

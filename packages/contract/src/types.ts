@@ -88,10 +88,11 @@ export interface RateSetting {
  * What a config key is: `active` (the default) serves the scope checks by the scopes it holds;
  * the others are declared so that the checks of their own refusal run: `revoked`
  * (API_KEY_REVOKED), `trial` (a trial-plan account: API_KEY_TRIAL_NOT_ALLOWED), `line-limited`
- * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line).
+ * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line), `other-team` (a key of another
+ * team: the run's team's resources are not found with it, and no answer carries them).
  */
-export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited';
-export const KEY_KINDS: readonly KeyKind[] = ['active', 'revoked', 'trial', 'line-limited'];
+export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited' | 'other-team';
+export const KEY_KINDS: readonly KeyKind[] = ['active', 'revoked', 'trial', 'line-limited', 'other-team'];
 
 /** A key from the config file: what it holds decides which 403 checks it can serve. */
 export interface ConfigKey {

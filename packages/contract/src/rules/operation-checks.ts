@@ -24,6 +24,7 @@ import {
   operationUnderTest,
 } from './operation-context.js';
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
+import { otherTeamRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
 
 export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../expectations/readings.js';
@@ -107,6 +108,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   keyKindRule(u, 'revoked');
   keyKindRule(u, 'trial');
   lineForbiddenRule(u);
+  otherTeamRule(u);
   boundaryRule(u);
   negativeRules(u);
 }

@@ -432,6 +432,25 @@ export const MUTANTS: Mutant[] = [
     mutation: swapKey((k) => k.kind === 'line-limited', mainKey),
   },
   {
+    name: "lets another team's key read the team's threads by id",
+    caughtBy: 'tenants.other-team',
+    only: ['getThread'],
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
+    name: "lists the team's users to another team's key",
+    caughtBy: 'tenants.other-team',
+    only: ['listUsers'],
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
+    name: "lets another team's key change the team's custom fields",
+    caughtBy: 'tenants.other-team',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
     name: 'replays a key only once',
     caughtBy: 'idempotency.replay',
     only: ['idempotency.replay'],
