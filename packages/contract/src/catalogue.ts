@@ -175,6 +175,11 @@ export const CHECKS = {
     title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
     source: 'API-wide catalogue code',
   },
+  'rate-limit.within-budget': {
+    title:
+      "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
+    source: 'info.x-svc-limits + the 429 response',
+  },
   'rate-limit.burst': {
     title:
       'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429',

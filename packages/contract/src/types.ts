@@ -140,6 +140,12 @@ export interface SessionConfig {
   profile: Profile;
   allowWrites: boolean;
   burst: boolean;
+  /**
+   * Other clients use the run's key too (--shared-key: one-key shards): its 429s are waited out
+   * without blame. Otherwise the run owns its key, and a 429 within its own budget fails
+   * rate-limit.within-budget.
+   */
+  sharedKey?: boolean;
   /** Filters: resources, operationIds or check ids (prefixes). Empty: everything. */
   only: string[];
   /** null: no client-side rate limiting. */

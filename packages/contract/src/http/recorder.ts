@@ -3,6 +3,7 @@
 // discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the runner
 // drains them into the running check's record.
 import { API_WIDE } from '../catalogue.js';
+import { OwnBudget } from '../exchange-checks/own-budget.js';
 import { RateWindows } from '../exchange-checks/rate-windows.js';
 import { responseOutcomes } from '../exchange-checks/response.js';
 import { exercisedInputs } from '../reach/inputs.js';
@@ -10,7 +11,7 @@ import type { Redactor } from '../redact.js';
 import type { Spec } from '../spec.js';
 import type { CheckOutcome, ExchangeSummary, InputObservation, Observation, TestRecord } from '../types.js';
 import { responseVerdict } from '../verdict.js';
-import { type Exchange, errorCode, wireOf } from './exchange.js';
+import { type ApiRequest, type Exchange, errorCode, wireOf } from './exchange.js';
 
 const MAX_BODY_CHARS = 4000;
 
@@ -44,8 +45,18 @@ export class Recorder {
     private readonly apiKey: string,
     /** The server is a stateless mock (profile mock). */
     private readonly stateless = false,
+    /** The run owns its key (no --shared-key, no --burst): a 429 inside its own budget is a failure. */
+    ownsKey = false,
   ) {
     this.windows = new RateWindows(spec);
+    this.budget = ownsKey ? new OwnBudget(spec, apiKey) : undefined;
+  }
+
+  private readonly budget: OwnBudget | undefined;
+
+  /** A request of the run leaves (the time its server may start counting it). */
+  sending(seq: number, request: ApiRequest, sentAt: number): void {
+    this.budget?.sending(seq, request, sentAt);
   }
 
   record(exchange: Exchange): void {
@@ -56,6 +67,9 @@ export class Recorder {
     const windowProblems = this.windows.observe(exchange);
     if (windowProblems !== undefined)
       this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
+    const budgetProblems = this.budget?.observe(exchange, performance.now());
+    if (budgetProblems !== undefined)
+      this.add(responseVerdict('rate-limit.within-budget', operationId, exchange.seq, budgetProblems));
   }
 
   /** An exchange counted and kept for reference, but not checked (its body was past the cap): `outcome` says so. */

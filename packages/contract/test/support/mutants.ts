@@ -28,6 +28,8 @@ export interface Mutant {
   mutation?: Mutation | ((upstream: Target) => Mutation);
   /** A hook instead of a proxy: a sandbox started with these options. */
   sandbox?: Parameters<typeof sandbox>[0];
+  /** Run at the documented rates (the mutants run with --rate off unless their fault needs the run's own budget kept). */
+  paced?: boolean;
 }
 
 const isPath = (path: string, prefix: string) => path.split('?')[0]?.startsWith(prefix) ?? false;
@@ -48,6 +50,30 @@ function swapKey(
   });
 }
 const mainKey = (upstream: Target) => upstream.apiKey;
+
+/** A server that refuses every fourth read with a 429, however few came (reads refused early). */
+function refusesReadsEarly(): Mutation {
+  let reads = 0;
+  return {
+    response: (r, q) => {
+      if (q.method !== 'GET' || ++reads % 4 !== 0) return r;
+      return json({ ...r, status: 429 }, (b) =>
+        Object.assign(b, {
+          data: undefined,
+          pagination: undefined,
+          error: {
+            type: 'rate_limit_error',
+            code: 'RATE_LIMIT_EXCEEDED',
+            message: 'Too many requests',
+            retryable: true,
+            request_id: r.headers.get('x-request-id'),
+            retry_after_seconds: 0,
+          },
+        }),
+      );
+    },
+  };
+}
 
 /** A server that refuses the largest documented page size (as if the limit were 1..99). */
 const refusesSize100: Mutation = {
@@ -432,6 +458,13 @@ export const MUTANTS: Mutant[] = [
     mutation: swapKey((k) => k.kind === 'line-limited', mainKey),
   },
   {
+    name: 'refuses reads with 429 inside the documented budget',
+    caughtBy: 'rate-limit.within-budget',
+    only: ['users', 'tags'],
+    paced: true,
+    mutation: () => refusesReadsEarly(),
+  },
+  {
     name: "lets another team's key read the team's threads by id",
     caughtBy: 'tenants.other-team',
     only: ['getThread'],
@@ -521,7 +554,7 @@ export async function runAgainst(target: Target, mutant: Mutant) {
     config: target.config,
     only: mutant.only,
     allowWrites: mutant.allowWrites === true,
-    rate: 'off',
+    ...(mutant.paced ? {} : { rate: 'off' as const }),
     quiet: true,
     print: false,
     reporters: ['json'],
