@@ -65,8 +65,8 @@ export const CHECKS = {
 
   'response.error-details': {
     title:
-      'An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT',
-    source: 'ErrorCode x-svc-codes x-svc-detail-rules',
+      'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
+    source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
   },
   'response.mentions': {
     title:

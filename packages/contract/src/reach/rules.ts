@@ -136,6 +136,18 @@ export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
   'response.error-details': [
     'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
     'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+    'x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules CALL_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules TAG_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules PERSON_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules NOTE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules THREAD_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
   ],
   'response.mentions': [
     'x-svc-mentions ConversationNote content lists mentions',

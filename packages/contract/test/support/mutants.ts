@@ -75,6 +75,37 @@ function refusesReadsEarly(): Mutation {
   };
 }
 
+/** Every error body of `status` changed (the status and code kept). */
+function errorsOf(status: number, change: (error: Record<string, unknown>) => void): Mutation {
+  return {
+    response: (r) =>
+      r.status === status
+        ? json(r, (b) => {
+            if (b.error && typeof b.error === 'object') change(b.error as Record<string, unknown>);
+          })
+        : r,
+  };
+}
+
+/** The first read answered 429 RATE_LIMIT_EXCEEDED with no retry_after_seconds. */
+function rateLimitWithoutWait(): Mutation {
+  let first = true;
+  return {
+    response: (r, q) => {
+      if (q.method !== 'GET' || !first) return r;
+      first = false;
+      const error = { type: 'rate_limit_error', code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down', retryable: true };
+      return json({ ...r, status: 429 }, (b) =>
+        Object.assign(b, {
+          data: undefined,
+          pagination: undefined,
+          error: { ...error, request_id: r.headers.get('x-request-id') },
+        }),
+      );
+    },
+  };
+}
+
 /** A server that refuses the largest documented page size (as if the limit were 1..99). */
 const refusesSize100: Mutation = {
   response: (r, q) =>
@@ -463,6 +494,36 @@ export const MUTANTS: Mutant[] = [
     only: ['users', 'tags'],
     paced: true,
     mutation: () => refusesReadsEarly(),
+  },
+  {
+    name: 'answers 429 without retry_after_seconds',
+    caughtBy: 'response.schema',
+    only: ['listTags'],
+    mutation: () => rateLimitWithoutWait(),
+  },
+  {
+    name: 'says "Not found." without the id that names nothing',
+    caughtBy: 'response.error-details',
+    only: ['getThread'],
+    mutation: errorsOf(404, (e) => {
+      e.message = 'Not found.';
+    }),
+  },
+  {
+    name: 'names in param a parameter the operation does not have',
+    caughtBy: 'response.error-details',
+    only: ['getThread'],
+    mutation: errorsOf(404, (e) => {
+      e.param = 'thread_identifier';
+    }),
+  },
+  {
+    name: 'suggests an endpoint the contract does not have',
+    caughtBy: 'response.error-details',
+    only: ['listTags'],
+    mutation: errorsOf(401, (e) => {
+      e.suggestion = 'Check your key with GET /v2/api/keys/current.';
+    }),
   },
   {
     name: "lets another team's key read the team's threads by id",
