@@ -105,6 +105,11 @@ export const CHECKS = {
     title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
     source: 'the 403 response + the catalogue',
   },
+  'tenants.legacy-workspace': {
+    title:
+      'A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it',
+    source: 'TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations',
+  },
   'tenants.other-team': {
     title:
       "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",

@@ -89,10 +89,19 @@ export interface RateSetting {
  * the others are declared so that the checks of their own refusal run: `revoked`
  * (API_KEY_REVOKED), `trial` (a trial-plan account: API_KEY_TRIAL_NOT_ALLOWED), `line-limited`
  * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line), `other-team` (a key of another
- * team: the run's team's resources are not found with it, and no answer carries them).
+ * team: the run's team's resources are not found with it, and no answer carries them),
+ * `legacy-workspace` (a key of a workspace not on the new contact model: TEAM_NOT_FOUND where
+ * an operation lists it).
  */
-export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited' | 'other-team';
-export const KEY_KINDS: readonly KeyKind[] = ['active', 'revoked', 'trial', 'line-limited', 'other-team'];
+export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited' | 'other-team' | 'legacy-workspace';
+export const KEY_KINDS: readonly KeyKind[] = [
+  'active',
+  'revoked',
+  'trial',
+  'line-limited',
+  'other-team',
+  'legacy-workspace',
+];
 
 /** A key from the config file: what it holds decides which 403 checks it can serve. */
 export interface ConfigKey {

@@ -17,8 +17,11 @@ export interface ContractConfigKey {
   name: string;
   key: string;
   scopes: string[];
-  /** 'other-team': a key of another team, whose reads and writes of this team's resources must be refused. */
-  kind?: 'revoked' | 'trial' | 'line-limited' | 'other-team';
+  /**
+   * 'other-team': a key of another team, whose reads and writes of this team's resources must be
+   * refused; 'legacy-workspace': a key of a workspace not on the new contact model (TEAM_NOT_FOUND).
+   */
+  kind?: 'revoked' | 'trial' | 'line-limited' | 'other-team' | 'legacy-workspace';
   lines?: string[];
 }
 
@@ -105,15 +108,21 @@ function kindOf(k: SeedKeyLike): Pick<ContractConfigKey, 'kind' | 'lines'> {
 }
 
 /**
- * Usable keys of other teams on the new contact model, as 'other-team' keys: with one, the
- * cross-team checks address the main team's resources (a legacy workspace would answer
- * TEAM_NOT_FOUND where the team's resource is asked for, which shows nothing about tenancy).
+ * Usable keys of other teams: on the new contact model as 'other-team' keys (with one, the
+ * cross-team checks address the main team's resources), the others as 'legacy-workspace' keys
+ * (they answer TEAM_NOT_FOUND where the team's contact model is needed, which shows nothing about
+ * tenancy but is a refusal of its own).
  */
 function otherTeamKeys(seed: SeedLike, main: SeedKeyLike): ContractConfigKey[] {
   const onNewModel = new Set(seed.teams.filter((t) => t.contact_model === 'V2').map((t) => t.id));
   return seed.keys
-    .filter((k) => k.team_id !== main.team_id && onNewModel.has(k.team_id) && usable(k))
-    .map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], kind: 'other-team' }));
+    .filter((k) => k.team_id !== main.team_id && usable(k))
+    .map((k) => ({
+      name: k.key,
+      key: k.key,
+      scopes: [...k.scopes],
+      kind: onNewModel.has(k.team_id) ? 'other-team' : 'legacy-workspace',
+    }));
 }
 
 /** The config the seed implies for its main team: the team's other keys, each with its kind, keys of another team, and the hidden ids. */

@@ -24,6 +24,8 @@ import { errorsOf, statusIs, unless } from './problems.js';
 /** The codes of the key kinds' refusals: the description names each, and the operations list them. */
 export const REVOKED = 'API_KEY_REVOKED';
 export const TRIAL_NOT_ALLOWED = 'API_KEY_TRIAL_NOT_ALLOWED';
+/** A workspace not on the new contact model (TEAM_NOT_FOUND's own meaning): its key gets this where the operation lists it. */
+export const TEAM_NOT_FOUND = 'TEAM_NOT_FOUND';
 
 const isActive = (key: ConfigKey) => (key.kind ?? 'active') === 'active';
 const scopesText = (op: Operation, join: string) => op.security.map((a) => a.join('+')).join(join);
@@ -294,13 +296,20 @@ const keyRefusalRule = (u: OperationUnderTest) => ({
   passed: (s: KeyRefusal) => ({ detail: `${s.what}: ${s.exchange.status}`, readings: describeReadings(s.expected) }),
 });
 
-/** Keys declared in the config by kind (revoked, trial): each refusal runs where the operation lists its code. */
-export function keyKindRule(u: OperationUnderTest, kind: 'revoked' | 'trial'): void {
+/** The refusal each declared kind shows, and the check that expects it. */
+const KIND_REFUSALS = {
+  revoked: { code: REVOKED, id: 'auth.revoked-key' },
+  trial: { code: TRIAL_NOT_ALLOWED, id: 'auth.trial-plan' },
+  'legacy-workspace': { code: TEAM_NOT_FOUND, id: 'tenants.legacy-workspace' },
+} as const;
+
+/** Keys declared in the config by kind (revoked, trial, legacy workspace): each refusal runs where the operation lists its code. */
+export function keyKindRule(u: OperationUnderTest, kind: keyof typeof KIND_REFUSALS): void {
   const { spec, op } = u;
-  const code = kind === 'revoked' ? REVOKED : TRIAL_NOT_ALLOWED;
+  const { code, id } = KIND_REFUSALS[kind];
   if (!lists(u, code)) return;
   rule({
-    id: kind === 'revoked' ? 'auth.revoked-key' : 'auth.trial-plan',
+    id,
     ...keyRefusalRule(u),
     requests: async (t): Promise<KeyRefusal> => {
       const key = t.config.config.keys.find((k) => k.kind === kind);

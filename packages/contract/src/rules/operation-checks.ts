@@ -107,6 +107,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   sufficientScopeRule(u);
   keyKindRule(u, 'revoked');
   keyKindRule(u, 'trial');
+  keyKindRule(u, 'legacy-workspace');
   lineForbiddenRule(u);
   otherTeamRule(u);
   boundaryRule(u);

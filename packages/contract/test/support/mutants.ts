@@ -526,6 +526,12 @@ export const MUTANTS: Mutant[] = [
     }),
   },
   {
+    name: "answers a legacy workspace's key as if it were on the new contact model",
+    caughtBy: 'tenants.legacy-workspace',
+    only: ['listCustomFields'],
+    mutation: swapKey((k) => k.kind === 'legacy-workspace', mainKey),
+  },
+  {
     name: "lets another team's key read the team's threads by id",
     caughtBy: 'tenants.other-team',
     only: ['getThread'],
