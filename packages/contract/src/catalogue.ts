@@ -137,7 +137,7 @@ export const CHECKS = {
     source: 'PhoneNumber pattern + x-svc-error-code',
   },
   'negative.enum': {
-    title: 'Values outside an enum are refused with the documented code',
+    title: 'Values outside an enum are refused with the documented code, a value of the enum in another case too',
     source: 'enum + x-svc-error-code',
   },
   'negative.pattern': {

@@ -532,6 +532,20 @@ export const MUTANTS: Mutant[] = [
     mutation: swapKey((k) => k.kind === 'legacy-workspace', mainKey),
   },
   {
+    name: 'folds the case of enum values (action read taken as READ)',
+    caughtBy: 'negative.enum',
+    only: ['applyConversationAction'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'PUT' || !isPath(q.path, '/v2/api/conversations/') || q.body === undefined) return q;
+        const body = JSON.parse(q.body) as Record<string, unknown>;
+        if (typeof body.action !== 'string') return q;
+        return { ...q, body: JSON.stringify({ ...body, action: body.action.toUpperCase() }) };
+      },
+    },
+  },
+  {
     name: "lets another team's key read the team's threads by id",
     caughtBy: 'tenants.other-team',
     only: ['getThread'],
