@@ -239,7 +239,10 @@ export const CHECKS = {
     source: 'CustomField source',
   },
   'custom-fields.built-in': { title: 'A built-in field key cannot be updated (400)', source: 'updateCustomField 400' },
-  'custom-fields.partial-update': { title: 'Only the fields sent change', source: 'UpdateCustomFieldRequest' },
+  'custom-fields.partial-update': {
+    title: 'Only the fields sent change: the label sent alone keeps the options and a description set first',
+    source: 'UpdateCustomFieldRequest',
+  },
   'threads.create-each-kind': {
     title: 'A thread can be created on each kind of item (entity_type), with every documented header',
     source: 'CreateThreadRequest.entity_type enum',
@@ -286,7 +289,7 @@ export const CHECKS = {
     source: 'x-svc-merge-rules.merged',
   },
   'receptionist.collections-replaced': {
-    title: 'Collections are replaced as complete sets',
+    title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
     source: 'x-svc-merge-rules.replaced',
   },
   // The rules of x-svc-response-rules no other check enforces (rules/described-rules.contract.ts).

@@ -164,6 +164,23 @@ const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/
 
 export const CONTROLS: Control[] = [
   {
+    // The 200 of the update is documented with key, label, type, options and source: description need not show.
+    name: 'never shows a custom field description in its answers',
+    only: ['custom-fields.partial-update'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.path.startsWith('/v2/api/crm/attributes') && r.status === 200
+          ? json(r, (b) => {
+              const d = b.data;
+              for (const f of Array.isArray(d) ? d : [d])
+                if (f && typeof f === 'object') delete (f as Record<string, unknown>).description;
+            })
+          : r,
+    },
+    exercises: 'custom-fields.partial-update',
+  },
+  {
     name: 'executes a repeated PATCH again instead of replaying it (replay is not promised on PATCH)',
     only: ['upsertCurrentDialingQueue'],
     allowWrites: true,

@@ -106,6 +106,48 @@ function rateLimitWithoutWait(): Mutation {
   };
 }
 
+/** A receptionist update that merges the transfer rules sent into the ones last read, instead of replacing them. */
+function mergesTransferRules(): Mutation {
+  let stored: unknown[] = [];
+  const isAgent = (path: string) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(path.split('?')[0] ?? '');
+  return {
+    request: (q) => {
+      if (q.method !== 'PATCH' || !isAgent(q.path) || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (!Array.isArray(body.transfer_rules)) return q;
+      const sent = body.transfer_rules.map((r) => JSON.stringify(r));
+      const kept = stored.filter((r) => !sent.includes(JSON.stringify(r)));
+      return { ...q, body: JSON.stringify({ ...body, transfer_rules: [...body.transfer_rules, ...kept] }) };
+    },
+    response: (r, q) => {
+      if (q.method === 'GET' && isAgent(q.path) && r.status === 200) {
+        const rules = (JSON.parse(r.body) as { data?: { transfer_rules?: unknown } }).data?.transfer_rules;
+        if (Array.isArray(rules)) stored = rules;
+      }
+      return r;
+    },
+  };
+}
+
+/** A custom field update that clears the description when the label changes and no description is sent (a reset of what was omitted). */
+function clearsOmittedDescription(): Mutation {
+  const labels = new Map<string, unknown>();
+  const keyOf = (path: string) => (path.split('?')[0] ?? '').split('/').pop() ?? '';
+  return {
+    request: (q) => {
+      if (q.method !== 'PATCH' || !isPath(q.path, '/v2/api/crm/attributes/') || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      const renames = body.label !== undefined && labels.has(keyOf(q.path)) && labels.get(keyOf(q.path)) !== body.label;
+      return renames && !('description' in body) ? { ...q, body: JSON.stringify({ ...body, description: ' ' }) } : q;
+    },
+    response: (r, q) => {
+      if (q.method === 'PATCH' && isPath(q.path, '/v2/api/crm/attributes/') && r.status === 200)
+        labels.set(keyOf(q.path), (JSON.parse(r.body) as { data?: { label?: unknown } }).data?.label);
+      return r;
+    },
+  };
+}
+
 /** A server that refuses the largest documented page size (as if the limit were 1..99). */
 const refusesSize100: Mutation = {
   response: (r, q) =>
@@ -544,6 +586,20 @@ export const MUTANTS: Mutant[] = [
         return { ...q, body: JSON.stringify({ ...body, action: body.action.toUpperCase() }) };
       },
     },
+  },
+  {
+    name: 'clears the description when the label changes and no description is sent',
+    caughtBy: 'custom-fields.partial-update',
+    only: ['custom-fields.partial-update'],
+    allowWrites: true,
+    mutation: () => clearsOmittedDescription(),
+  },
+  {
+    name: 'merges the transfer rules sent into the stored ones',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: () => mergesTransferRules(),
   },
   {
     name: "lets another team's key read the team's threads by id",
