@@ -1,360 +1,394 @@
-// Every check the suite can report, by id. The ids are stable: CI dashboards, the JSON report and
-// the package's own mutation tests refer to them. Titles say what must be true.
+// Every check the suite can report, by id, with what it is: the table below is written by
+// `pnpm rules:write` from the checks' own descriptions (each rule() entry, and the modules that
+// make the other checks: check-descriptions.ts), so a check is described once, where it is
+// written. The ids are stable: CI dashboards, the JSON report and the package's own mutation
+// tests refer to them. test/rules-written.test.ts fails when the table is stale.
+import { describedCheck, describedChecks } from './check-descriptions.js';
 
 export interface CheckInfo {
   title: string;
   /** Where the expectation comes from, for the README and the report. */
   source: string;
+  /** The spec's statements the check enforces, by rule id (reach/rules.ts). */
+  enforces?: readonly string[];
 }
 
+// BEGIN the table `pnpm rules:write` writes from the checks' descriptions: edit those, not this.
+// biome-ignore format: written by pnpm rules:write
 export const CHECKS = {
-  // Applied to every response the suite receives (the recorder runs them; none escapes).
-  'response.no-5xx': { title: 'Never a 5xx', source: 'a 5xx is a server failure whatever the input' },
-  'response.status-documented': {
-    title: 'The status is one the operation lists, API-wide answers included',
-    source: 'responses of the operation',
+  "auth.insufficient-scope": {
+    title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
+    source: "security requirement scopes + 403 response",
   },
-  'response.content-type': {
-    title: 'Content-Type is application/json where a body is documented',
-    source: 'response content',
+  "auth.line-forbidden": {
+    title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",
+    source: "the 403 response + the catalogue",
   },
-  'response.schema': {
-    title: 'The body validates against the documented schema (error bodies too)',
-    source: 'response schema (Ajv 2020-12)',
+  "auth.malformed-header": {
+    title: "Malformed Authorization header: 401 with a listed code",
+    source: "security scheme + 401 response",
   },
-  'response.headers': { title: 'Documented response headers are present and valid', source: 'response headers' },
-  'response.rate-limit-headers': {
-    title: 'X-RateLimit-* are present and numeric on every response',
-    source: 'headers required on every response',
+  "auth.missing-key": {
+    title: "No key: 401 with a code the operation lists",
+    source: "security + 401 response",
   },
-  'response.rate-limit-window': {
-    title:
-      "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
-    source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader',
+  "auth.revoked-key": {
+    title: "A revoked key (declared in --config): 401 API_KEY_REVOKED",
+    source: "the 401 response + the catalogue",
   },
-  'response.error-code': {
-    title: 'error.code is one the operation lists for that status',
-    source: 'the error response code enum',
+  "auth.sufficient-scope": {
+    title: "A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)",
+    source: "security requirement scopes",
   },
-  'response.error-type': {
-    title: 'error.type matches the code and the status',
-    source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type',
+  "auth.trial-plan": {
+    title: "A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED",
+    source: "the 403 response + the catalogue",
   },
-  'response.retryable': {
-    title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)',
-    source: 'ErrorCode x-svc-retryable',
+  "auth.unknown-key": {
+    title: "Unknown key: 401 with a listed code",
+    source: "401 response",
   },
-  'response.request-id': {
-    title: 'request id well-formed, in the header and equal to error.request_id',
-    source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader',
+  "boundary.inside": {
+    title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted",
+    source: "minimum/maximum, minLength/maxLength, maxItems",
   },
-  'response.idempotency-key-echo': {
-    title: 'Idempotency-Key is echoed on the response to a request that sent one',
-    source: 'IdempotencyKeyHeader',
+  "conformance.success": {
+    title: "A valid request succeeds (2xx)",
+    source: "the operation's success response",
   },
-  'response.transport': { title: 'The server answers (no connection failure or timeout)', source: '' },
-  'response.pagination': {
-    title:
-      "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
-    source: 'Pagination (list response convention)',
+  "conversations.action-idempotent": {
+    title: "Every conversation action repeated is a 200 no-op",
+    source: "ConversationAction x-svc-transitions",
+    enforces: ["x-svc-transitions action READ (any → read)","x-svc-transitions action UNREAD (any → unread)"],
   },
-  'response.error-fields': {
-    title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)',
-    source: 'ApiError retry_after_seconds',
+  "conversations.action-on-line": {
+    title: "An action scoped to each line of the team (svc_number) is accepted",
+    source: "ConversationActionRequest.svc_number: when given, only to that line",
   },
-
-  'response.error-details': {
-    title:
-      'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
-    source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
+  "conversations.archive": {
+    title: "ARCHIVE then UNARCHIVE succeed, each repeatable",
+    source: "ConversationAction x-svc-transitions",
+    enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
   },
-  'response.mentions': {
-    title:
-      'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
-    source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+  "custom-fields.built-in": {
+    title: "A built-in field key cannot be updated (400)",
+    source: "updateCustomField 400",
   },
-
-  // Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
-  'fixtures.discovery': {
-    title: 'Every discovery request (the lists the fixtures come from) succeeds',
+  "custom-fields.description": {
+    title: "A description is set, and a blank value clears it",
+    source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
+    enforces: ["x-svc-input-rules blank-clears description"],
+  },
+  "custom-fields.managed-by-integration": {
+    title: "A field synced from an integration cannot be updated (409)",
+    source: "CustomField source",
+  },
+  "custom-fields.option-invalid": {
+    title: "Duplicate option labels are refused with the documented code",
+    source: "x-svc-option-rules LABEL_UNIQUE",
+    enforces: ["x-svc-option-rules LABEL_UNIQUE"],
+  },
+  "custom-fields.option-rules": {
+    title: "Options: new ones get a key, rename by key, missing ones are removed",
+    source: "x-svc-option-rules",
+    enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
+  },
+  "custom-fields.options-not-supported": {
+    title: "Options on a field of a type without options are refused",
+    source: "x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)",
+    enforces: ["x-svc-option-rules DROPDOWN_ONLY"],
+  },
+  "custom-fields.partial-update": {
+    title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
+    source: "UpdateCustomFieldRequest",
+    enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE","x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
+  },
+  "described.error-mentions": {
+    title: "An error the contract says names something (kind error-mentions) names it in the stated field",
+    source: "x-svc-response-rules (kind error-mentions)",
+    enforces: ["x-svc-response-rules MISSING_PARAMETER_NAMED","x-svc-response-rules FAILING_VALUE_IN_MESSAGE"],
+  },
+  "described.excludes": {
+    title: "A list the contract says omits some values (kind excludes) holds none of them, on any page",
+    source: "x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys",
+    enforces: ["x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED"],
+  },
+  "described.order": {
+    title: "A list the contract orders (kind order) comes in that order in every response read",
+    source: "x-svc-response-rules (kind order)",
+    enforces: ["x-svc-response-rules COMMENTS_IN_CREATION_ORDER"],
+  },
+  "dialer-queues.each-value": {
+    title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
+    source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
+    enforces: ["x-svc-input-rules precedence user_id, email"],
+  },
+  "dialer-queues.partial-update": {
+    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was",
+    source: "UpdateDialingQueueRequest (all fields optional)",
+    enforces: ["x-svc-merge-rules dialer-queue merged"],
+  },
+  "dialer-queues.unknown-assignee": {
+    title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND",
+    source: "UpdateDialingQueueRequest user_id",
+  },
+  "fixtures.discovery": {
+    title: "Every discovery request (the lists the fixtures come from) succeeds",
     source: "the list operations' success responses",
   },
-
-  // Per operation, generated from the spec.
-  'conformance.success': { title: 'A valid request succeeds (2xx)', source: "the operation's success response" },
-  'auth.missing-key': { title: 'No key: 401 with a code the operation lists', source: 'security + 401 response' },
-  'auth.malformed-header': {
-    title: 'Malformed Authorization header: 401 with a listed code',
-    source: 'security scheme + 401 response',
+  "idempotency.failed-not-consumed": {
+    title: "A failed request does not consume its key",
+    source: "IdempotencyKeyParameter",
   },
-  'auth.unknown-key': { title: 'Unknown key: 401 with a listed code', source: '401 response' },
-  'auth.insufficient-scope': {
-    title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
-    source: 'security requirement scopes + 403 response',
+  "idempotency.key-reuse": {
+    title: "The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE",
+    source: "IdempotencyConflict",
   },
-  'auth.sufficient-scope': {
-    title:
-      'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)',
-    source: 'security requirement scopes',
+  "idempotency.replay": {
+    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution",
+    source: "IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay",
   },
-  'auth.revoked-key': {
-    title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
-    source: 'the 401 response + the catalogue',
+  "inputs.explore": {
+    title: "Every optional query parameter is accepted with each value the contract names for it",
+    source: "query parameters: enum, examples, the team lines for a line filter",
   },
-  'auth.trial-plan': {
-    title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
-    source: 'the 403 response + the catalogue',
+  "lists.walk": {
+    title: "A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree",
+    source: "Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max",
   },
-  'tenants.legacy-workspace': {
-    title:
-      'A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it',
-    source: 'TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations',
-  },
-  'tenants.other-team': {
-    title:
-      "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
-    source: 'a key belongs to a single team (Authentication) + the 404 response',
-  },
-  'auth.line-forbidden': {
-    title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN',
-    source: 'the 403 response + the catalogue',
-  },
-  'boundary.inside': {
-    title:
-      'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted',
-    source: 'minimum/maximum, minLength/maxLength, maxItems',
-  },
-  'request-id.echo': {
-    title: 'A sent X-Request-Id is echoed in the header and in error.request_id',
-    source: 'RequestIdParameter',
-  },
-  'negative.out-of-range': {
-    title: 'Integer parameters outside their bounds (page, size) are refused with the documented code',
-    source: 'parameter minimum/maximum + x-svc-error-code',
-  },
-  'negative.phone-format': {
-    title: 'Phone numbers not in E.164 are refused with the documented code',
-    source: 'PhoneNumber pattern + x-svc-error-code',
-  },
-  'negative.enum': {
-    title: 'Values outside an enum are refused with the documented code, a value of the enum in another case too',
-    source: 'enum + x-svc-error-code',
-  },
-  'negative.pattern': {
-    title: 'Strings that do not match their pattern are refused with the documented code',
-    source: 'pattern + x-svc-error-code',
-  },
-  'negative.missing-required': {
-    title: 'Missing required parameters and fields are refused with the documented code',
-    source: 'required + x-svc-error-code',
-  },
-  'negative.too-long': {
-    title:
-      'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code',
-    source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code',
-  },
-  'negative.unknown-field': {
-    title: 'Unknown body fields are refused, never dropped',
-    source: 'additionalProperties: false + x-svc-error-code',
-  },
-  'negative.malformed-json': {
-    title: 'Malformed JSON is refused with the documented code',
-    source: 'required request body',
-  },
-  'negative.content-type': {
-    title: 'A body that is not application/json is refused with 415',
+  "negative.content-type": {
+    title: "A body that is not application/json is refused with 415",
     source: "the operation's 415 response",
   },
-  'negative.id-prefix': {
-    title: 'An id with the wrong prefix is refused with the documented code',
-    source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code',
+  "negative.enum": {
+    title: "Values outside an enum are refused with the documented code, a value of the enum in another case too",
+    source: "enum + x-svc-error-code",
   },
-  'negative.unknown-id': {
-    title: 'An unknown id of each prefix gives the documented 404',
+  "negative.id-prefix": {
+    title: "An id with the wrong prefix is refused with the documented code",
+    source: "x-svc-id-prefix + pattern + parameter x-svc-error-code",
+  },
+  "negative.malformed-json": {
+    title: "Malformed JSON is refused with the documented code",
+    source: "required request body",
+  },
+  "negative.missing-required": {
+    title: "Missing required parameters and fields are refused with the documented code",
+    source: "required + x-svc-error-code",
+  },
+  "negative.out-of-range": {
+    title: "Integer parameters outside their bounds (page, size) are refused with the documented code",
+    source: "parameter minimum/maximum + x-svc-error-code",
+  },
+  "negative.pattern": {
+    title: "Strings that do not match their pattern are refused with the documented code",
+    source: "pattern + x-svc-error-code",
+    enforces: ["x-svc-option-rules LABEL_NOT_BLANK"],
+  },
+  "negative.phone-format": {
+    title: "Phone numbers not in E.164 are refused with the documented code",
+    source: "PhoneNumber pattern + x-svc-error-code",
+  },
+  "negative.too-long": {
+    title: "Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code",
+    source: "maxLength/maxItems, minLength/minItems + x-svc-error-code",
+    enforces: ["x-svc-option-rules LABEL_MAX_LENGTH"],
+  },
+  "negative.unknown-field": {
+    title: "Unknown body fields are refused, never dropped",
+    source: "additionalProperties: false + x-svc-error-code",
+  },
+  "negative.unknown-id": {
+    title: "An unknown id of each prefix gives the documented 404",
     source: "parameter x-svc-error-code / the operation's 404 codes",
   },
-
-  // API-wide.
-  'routing.unknown-path': { title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND', source: 'API-wide catalogue code' },
-  'routing.wrong-method': {
-    title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
-    source: 'API-wide catalogue code',
+  "proxy.refusal": {
+    title: "A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error",
+    source: "route matching, security, request body, parameter and body schemas + x-svc-error-code",
   },
-  'rate-limit.within-budget': {
-    title:
-      "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
-    source: 'info.x-svc-limits + the 429 response',
+  "proxy.unchecked-too-large": {
+    title: "A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)",
+    source: "--max-response-bytes",
   },
-  'rate-limit.burst': {
-    title:
-      'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429',
-    source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader',
+  "rate-limit.burst": {
+    title: "A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429",
+    source: "info.x-svc-limits + RateLimited response + RateLimitRemainingHeader",
   },
-
-  // Stateful behaviour (--allow-writes, profile full).
-  'threads.create-then-read': {
-    title: 'A created thread holds its first comment and reads back the same',
-    source: 'createThread / getThread',
+  "rate-limit.within-budget": {
+    title: "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
+    source: "info.x-svc-limits + the 429 response",
   },
-  'threads.duplicate': {
-    title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
-    source: 'createThread 409',
+  "reads.every-fixture": {
+    title: "A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)",
+    source: "path id parameters + the lists and config fixtures that name the ids",
   },
-  'threads.comment-then-read': {
-    title: 'An added comment reads back at the end of the thread, comment_count follows',
-    source: 'addThreadComment / getThread',
+  "reads.every-line": {
+    title: "A read whose path names a line succeeds on every line of the team, with a key allowed on it",
+    source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers",
   },
-  'threads.content-limits': {
-    title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused',
-    source: 'NoteContent maxLength + x-svc-error-code',
+  "receptionist.collections-replaced": {
+    title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",
+    source: "x-svc-merge-rules.replaced",
+    enforces: ["x-svc-merge-rules replaced"],
   },
-  'threads.create-content-limits': {
-    title:
-      'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
-    source: 'CreateThreadRequest content maxLength/minLength',
+  "receptionist.merge-rules": {
+    title: "Single values are merged: the others keep their values",
+    source: "x-svc-merge-rules.merged",
+    enforces: ["x-svc-merge-rules merged"],
   },
-  'threads.mentions': { title: 'Inline mentions come back parsed in mentions', source: 'NoteContent / NoteMention' },
-  'conversations.action-idempotent': {
-    title: 'Every conversation action repeated is a 200 no-op',
-    source: 'ConversationAction x-svc-transitions',
+  "receptionist.write-back": {
+    title: "The configuration written back as read (single values at the top level) changes nothing",
+    source: "x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)",
   },
-  'conversations.archive': {
-    title: 'ARCHIVE then UNARCHIVE succeed, each repeatable',
-    source: 'ConversationAction x-svc-transitions',
+  "request-id.echo": {
+    title: "A sent X-Request-Id is echoed in the header and in error.request_id",
+    source: "RequestIdParameter",
   },
-  'custom-fields.option-rules': {
-    title: 'Options: new ones get a key, rename by key, missing ones are removed',
-    source: 'x-svc-option-rules',
+  "response.content-type": {
+    title: "Content-Type is application/json where a body is documented",
+    source: "response content",
   },
-  'custom-fields.option-invalid': {
-    title: 'Duplicate option labels are refused with the documented code',
-    source: 'x-svc-option-rules LABEL_UNIQUE',
+  "response.error-code": {
+    title: "error.code is one the operation lists for that status",
+    source: "the error response code enum",
   },
-  'custom-fields.options-not-supported': {
-    title: 'Options on a field of a type without options are refused',
-    source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
+  "response.error-details": {
+    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract",
+    source: "ErrorCode x-svc-codes x-svc-detail-rules + the error body field table",
+    enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value"],
   },
-  'custom-fields.managed-by-integration': {
-    title: 'A field synced from an integration cannot be updated (409)',
-    source: 'CustomField source',
+  "response.error-fields": {
+    title: "Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)",
+    source: "ApiError retry_after_seconds",
   },
-  'custom-fields.built-in': { title: 'A built-in field key cannot be updated (400)', source: 'updateCustomField 400' },
-  'custom-fields.partial-update': {
-    title: 'Only the fields sent change: the label sent alone keeps the options and a description set first',
-    source: 'UpdateCustomFieldRequest',
+  "response.error-type": {
+    title: "error.type matches the code and the status",
+    source: "ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type",
   },
-  'threads.create-each-kind': {
-    title: 'A thread can be created on each kind of item (entity_type), with every documented header',
-    source: 'CreateThreadRequest.entity_type enum',
+  "response.headers": {
+    title: "Documented response headers are present and valid",
+    source: "response headers",
   },
-  'conversations.action-on-line': {
-    title: 'An action scoped to each line of the team (svc_number) is accepted',
-    source: 'ConversationActionRequest.svc_number: when given, only to that line',
+  "response.idempotency-key-echo": {
+    title: "Idempotency-Key is echoed on the response to a request that sent one",
+    source: "IdempotencyKeyHeader",
   },
-  'dialer-queues.each-value': {
-    title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
-    source: 'UpdateDialingQueueRequest enums + x-svc-input-rules precedence',
+  "response.mentions": {
+    title: "Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))",
+    source: "x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax",
+    enforces: ["x-svc-mentions ConversationNote content lists mentions","x-svc-mentions ThreadComment content lists mentions","x-svc-inline-syntax NoteMention"],
   },
-  'custom-fields.description': {
-    title: 'A description is set, and a blank value clears it',
-    source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
+  "response.no-5xx": {
+    title: "Never a 5xx",
+    source: "a 5xx is a server failure whatever the input",
   },
-  'reads.every-line': {
-    title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
-    source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
+  "response.pagination": {
+    title: "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
+    source: "Pagination (list response convention)",
   },
-  'writes.every-line': {
-    title:
-      'A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing',
-    source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body',
+  "response.rate-limit-headers": {
+    title: "X-RateLimit-* are present and numeric on every response",
+    source: "headers required on every response",
   },
-  'reads.every-fixture': {
-    title: 'A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)',
-    source: 'path id parameters + the lists and config fixtures that name the ids',
+  "response.rate-limit-window": {
+    title: "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
+    source: "info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader",
   },
-  'lists.walk': {
-    title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
-    source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
+  "response.request-id": {
+    title: "request id well-formed, in the header and equal to error.request_id",
+    source: "info.x-svc-limits.request_id_pattern, RequestIdHeader",
   },
-  'inputs.explore': {
-    title: 'Every optional query parameter is accepted with each value the contract names for it',
-    source: 'query parameters: enum, examples, the team lines for a line filter',
+  "response.retryable": {
+    title: "retryable as the catalogue says (true for rate limits, with retry_after_seconds)",
+    source: "ErrorCode x-svc-retryable",
   },
-  'receptionist.write-back': {
-    title: 'The configuration written back as read (single values at the top level) changes nothing',
-    source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
+  "response.schema": {
+    title: "The body validates against the documented schema (error bodies too)",
+    source: "response schema (Ajv 2020-12)",
   },
-  'receptionist.merge-rules': {
-    title: 'Single values are merged: the others keep their values',
-    source: 'x-svc-merge-rules.merged',
+  "response.status-documented": {
+    title: "The status is one the operation lists, API-wide answers included",
+    source: "responses of the operation",
   },
-  'receptionist.collections-replaced': {
-    title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
-    source: 'x-svc-merge-rules.replaced',
+  "response.transport": {
+    title: "The server answers (no connection failure or timeout)",
+    source: "",
   },
-  // The rules of x-svc-response-rules no other check enforces (rules/described-rules.contract.ts).
-  'described.order': {
-    title: 'A list the contract orders (kind order) comes in that order in every response read',
-    source: 'x-svc-response-rules (kind order)',
+  "routing.unknown-path": {
+    title: "An unknown path gives 404 ENDPOINT_NOT_FOUND",
+    source: "API-wide catalogue code",
   },
-  'described.excludes': {
-    title: 'A list the contract says omits some values (kind excludes) holds none of them, on any page',
-    source: 'x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys',
+  "routing.wrong-method": {
+    title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED",
+    source: "API-wide catalogue code",
   },
-  'described.error-mentions': {
-    title: 'An error the contract says names something (kind error-mentions) names it in the stated field',
-    source: 'x-svc-response-rules (kind error-mentions)',
+  "suite.error": {
+    title: "The check ran to completion",
+    source: "",
   },
-  'summary-templates.delete': {
-    title: 'DELETE gives 204, then 404 for the same template',
-    source: 'x-svc-transitions',
+  "summary-templates.delete": {
+    title: "DELETE gives 204, then 404 for the same template",
+    source: "x-svc-transitions",
+    enforces: ["x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)","x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)"],
   },
-  'tags.add-remove': {
-    title: 'Tags: add, add again (409), remove, remove again (404)',
-    source: 'addConversationItemTags / removeConversationItemTag',
+  "tags.add-remove": {
+    title: "Tags: add, add again (409), remove, remove again (404)",
+    source: "addConversationItemTags / removeConversationItemTag",
   },
-  'dialer-queues.partial-update': {
-    title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was',
-    source: 'UpdateDialingQueueRequest (all fields optional)',
+  "tenants.legacy-workspace": {
+    title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",
+    source: "TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations",
   },
-  'dialer-queues.unknown-assignee': {
-    title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
-    source: 'UpdateDialingQueueRequest user_id',
+  "tenants.other-team": {
+    title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
+    source: "a key belongs to a single team (Authentication) + the 404 response",
   },
-  'idempotency.replay': {
-    title:
-      'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution',
-    source: 'IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay',
+  "threads.comment-then-read": {
+    title: "An added comment reads back at the end of the thread, comment_count follows",
+    source: "addThreadComment / getThread",
   },
-  'idempotency.key-reuse': {
-    title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
-    source: 'IdempotencyConflict',
+  "threads.content-limits": {
+    title: "Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused",
+    source: "NoteContent maxLength + x-svc-error-code",
   },
-  'idempotency.failed-not-consumed': {
-    title: 'A failed request does not consume its key',
-    source: 'IdempotencyKeyParameter',
+  "threads.create-content-limits": {
+    title: "A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)",
+    source: "CreateThreadRequest content maxLength/minLength",
   },
-
-  // The validating proxy (svc-contract proxy): requests an integrator sends, wrong on purpose or not.
-  'proxy.refusal': {
-    title:
-      'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error',
-    source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code',
+  "threads.create-each-kind": {
+    title: "A thread can be created on each kind of item (entity_type), with every documented header",
+    source: "CreateThreadRequest.entity_type enum",
   },
-  'proxy.unchecked-too-large': {
-    title:
-      'A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)',
-    source: '--max-response-bytes',
+  "threads.create-then-read": {
+    title: "A created thread holds its first comment and reads back the same",
+    source: "createThread / getThread",
+    enforces: ["x-svc-response-rules CREATED_WITH_FIRST_COMMENT"],
   },
-
-  // The harness itself: a scenario that crashed (a bug in the suite or an answer it cannot read).
-  'suite.error': { title: 'The check ran to completion', source: '' },
+  "threads.duplicate": {
+    title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
+    source: "createThread 409",
+  },
+  "threads.mentions": {
+    title: "Inline mentions come back parsed in mentions",
+    source: "NoteContent / NoteMention",
+  },
+  "writes.every-line": {
+    title: "A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing",
+    source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body",
+  },
 } as const satisfies Record<string, CheckInfo>;
+// END of the written table.
 
 export type CheckId = keyof typeof CHECKS;
 
+/** What a check is: as described by the code loaded (a check registered after the table was written too), else the table's. */
 export function checkInfo(id: string): CheckInfo {
-  return (CHECKS as Record<string, CheckInfo>)[id] ?? { title: id, source: '' };
+  return describedCheck(id) ?? (CHECKS as Record<string, CheckInfo>)[id] ?? { title: id, source: '' };
+}
+
+/** Every check id known: the table's, and any described by the code loaded since it was written. */
+export function knownCheckIds(): string[] {
+  return [...new Set([...Object.keys(CHECKS), ...describedChecks().map((d) => d.id)])];
 }
 
 /** The pseudo-operation of checks that belong to no operation (unknown paths, wrong methods, bursts). */

@@ -1,17 +1,19 @@
 // --only: each filter names a resource (a tag of the contract, as a slug: threads, custom-fields),
 // an operationId (createThread) or a check (auth.insufficient-scope) or group of checks (auth,
 // negative). Resources and operations narrow where checks run; checks narrow which run there.
-import { CHECKS } from './catalogue.js';
+import { knownCheckIds } from './catalogue.js';
 import { loadSpec, type Spec } from './spec.js';
 
 // Response checks run on every response, fixture discovery runs for whatever needs it, the
 // proxy's checks run only in the proxy and suite.error reports crashes: none of them can be selected.
 export const ALWAYS_ON = ['response.', 'fixtures.', 'proxy.', 'suite.'];
-const checkIds = Object.keys(CHECKS).filter((id) => !ALWAYS_ON.some((prefix) => id.startsWith(prefix)));
+const selectable = (id: string) => !ALWAYS_ON.some((prefix) => id.startsWith(prefix));
 export const API_WIDE_RESOURCE = 'api-wide';
 
 function isCheckFilter(filter: string): boolean {
-  return checkIds.some((id) => id === filter || id.startsWith(`${filter}.`));
+  return knownCheckIds()
+    .filter(selectable)
+    .some((id) => id === filter || id.startsWith(`${filter}.`));
 }
 
 function scopeNames(spec: Spec): Set<string> {

@@ -3,7 +3,7 @@
 // tool against the same version of the contract, and every outcome must be of a check and an
 // operation this version knows. Anything else is a usage error that names the difference, so
 // that shards of two runs never merge into a verdict neither of them gave.
-import { API_WIDE, CHECKS } from './catalogue.js';
+import { API_WIDE, knownCheckIds } from './catalogue.js';
 import { UsageError } from './options.js';
 import type { ShardFile } from './report/shard-file.js';
 import type { Spec } from './spec.js';
@@ -43,10 +43,11 @@ export function assertOneRun(files: readonly ShardFile[]): void {
 /** Throws a usage error on an outcome of a check or an operation this version of the tool does not know. */
 export function assertKnownOutcomes(files: readonly ShardFile[], spec: Spec): void {
   const operations = new Set([API_WIDE, ...spec.contract.operations.map((op) => op.operationId)]);
+  const checks = new Set(knownCheckIds());
   for (const file of files)
     for (const record of file.records)
       for (const outcome of record.outcomes) {
-        const unknown = !(outcome.check in CHECKS)
+        const unknown = !checks.has(outcome.check)
           ? `check ${clip(outcome.check)}`
           : !operations.has(outcome.operationId)
             ? `operation ${clip(outcome.operationId)}`

@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, isObject, parseJsonBody } from '@svc/spec-runtime';
+import { describeCheck } from './check-descriptions.js';
 import { documentedCodes, type Expected, errorProblems } from './expectations/expect.js';
 import { bodyFormReading, withReadings } from './expectations/readings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
@@ -23,6 +24,20 @@ import { placeholderFor, type Redactor, SeenKeys } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { TestRecord } from './types.js';
 import { responseVerdict, uncheckedSkip } from './verdict.js';
+
+// The proxy's own checks: requests an integrator sends, wrong on purpose or not.
+describeCheck({
+  id: 'proxy.refusal',
+  title:
+    'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error',
+  source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code',
+});
+describeCheck({
+  id: 'proxy.unchecked-too-large',
+  title:
+    'A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)',
+  source: '--max-response-bytes',
+});
 
 export interface ProxyOptions {
   upstream: string;

@@ -5,8 +5,16 @@
 // (ruleOutcomes: one failure per problem, else at least one pass).
 // Whatever failed fails its check, its operation and the run; so do too many skips for want of
 // configuration, and a run in which no check ran at all.
+import { describeCheck } from './check-descriptions.js';
 import { MissingFixture, Skip, WritesDisabledError } from './stops.js';
 import type { CheckOutcome, Held, Needs, OutcomeStatus, SessionConfig, SkipKind, TestRecord, Where } from './types.js';
+
+// The harness itself: a check that crashed (a bug in the suite or an answer it cannot read).
+describeCheck({
+  id: 'suite.error',
+  title: 'The check ran to completion',
+  source: '',
+});
 
 export { Skip };
 

@@ -103,12 +103,23 @@ describe('one way to write a check', () => {
   it('the harness declares checks only through rule(): no scenario() or check() beside it', () => {
     expect(Object.keys(harness).sort()).toEqual([
       'CheckContext',
+      'checkDescription',
       'contractOperation',
       'encodePath',
       'registeredChecks',
       'rule',
       'statefulWrite',
     ]);
+  });
+
+  it('checkDescription describes a check and registers none: only rule() does', () => {
+    const before = harness.registeredChecks().length;
+    const described = harness.checkDescription({ id: 'example.described-only', title: 't', source: 's' });
+    expect(described.id).toBe('example.described-only');
+    expect(harness.registeredChecks()).toHaveLength(before);
+    expect(() => harness.checkDescription({ id: 'example.described-only', title: 'another', source: 's' })).toThrow(
+      'The check example.described-only is described twice, differently.',
+    );
   });
 
   it('a check context sends, reads fixtures and skips: it passes and fails nothing itself', () => {

@@ -2,9 +2,17 @@
 // with its curl, never a quiet "no fixture" that turns the checks depending on it into skips.
 import { isObject } from '@svc/spec-runtime';
 import { API_WIDE } from '../catalogue.js';
+import { describeCheck } from '../check-descriptions.js';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { Session } from '../session.js';
 import { responseVerdict } from '../verdict.js';
+
+// Fixture discovery: a list the fixtures come from that fails is a failure, never a quiet skip.
+describeCheck({
+  id: 'fixtures.discovery',
+  title: 'Every discovery request (the lists the fixtures come from) succeeds',
+  source: "the list operations' success responses",
+});
 
 export type Query = Record<string, string>;
 

@@ -6,6 +6,7 @@
 // echo of a sent X-Request-Id and Idempotency-Key, and retry_after_seconds on rate limits.
 import type { Operation, ResponseProblem, ResponseProblemKind } from '@svc/spec-runtime';
 import { API_WIDE, type CheckId } from '../catalogue.js';
+import { describeCheck } from '../check-descriptions.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import type { CheckOutcome } from '../types.js';
@@ -13,6 +14,127 @@ import { responseVerdict } from '../verdict.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 import { errorDetailProblems } from './error-details.js';
 import { mentionProblems } from './mentions.js';
+
+// The checks every response goes through, described once (the catalogue is written from these).
+for (const check of [
+  {
+    id: 'response.no-5xx',
+    title: 'Never a 5xx',
+    source: 'a 5xx is a server failure whatever the input',
+  },
+  {
+    id: 'response.status-documented',
+    title: 'The status is one the operation lists, API-wide answers included',
+    source: 'responses of the operation',
+  },
+  {
+    id: 'response.content-type',
+    title: 'Content-Type is application/json where a body is documented',
+    source: 'response content',
+  },
+  {
+    id: 'response.schema',
+    title: 'The body validates against the documented schema (error bodies too)',
+    source: 'response schema (Ajv 2020-12)',
+  },
+  {
+    id: 'response.headers',
+    title: 'Documented response headers are present and valid',
+    source: 'response headers',
+  },
+  {
+    id: 'response.rate-limit-headers',
+    title: 'X-RateLimit-* are present and numeric on every response',
+    source: 'headers required on every response',
+  },
+  {
+    id: 'response.rate-limit-window',
+    title:
+      "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
+    source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader',
+  },
+  {
+    id: 'response.error-code',
+    title: 'error.code is one the operation lists for that status',
+    source: 'the error response code enum',
+  },
+  {
+    id: 'response.error-type',
+    title: 'error.type matches the code and the status',
+    source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type',
+  },
+  {
+    id: 'response.retryable',
+    title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)',
+    source: 'ErrorCode x-svc-retryable',
+  },
+  {
+    id: 'response.request-id',
+    title: 'request id well-formed, in the header and equal to error.request_id',
+    source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader',
+  },
+  {
+    id: 'response.idempotency-key-echo',
+    title: 'Idempotency-Key is echoed on the response to a request that sent one',
+    source: 'IdempotencyKeyHeader',
+  },
+  {
+    id: 'response.transport',
+    title: 'The server answers (no connection failure or timeout)',
+    source: '',
+  },
+  {
+    id: 'response.pagination',
+    title:
+      "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
+    source: 'Pagination (list response convention)',
+  },
+  {
+    id: 'response.error-fields',
+    title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)',
+    source: 'ApiError retry_after_seconds',
+  },
+  {
+    id: 'response.error-details',
+    title:
+      'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
+    source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
+    enforces: [
+      'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
+      'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+      'x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules CALL_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules TAG_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules PERSON_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules NOTE_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules THREAD_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
+      'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
+    ],
+  },
+  {
+    id: 'rate-limit.within-budget',
+    title:
+      "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
+    source: 'info.x-svc-limits + the 429 response',
+  },
+  {
+    id: 'response.mentions',
+    title:
+      'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
+    source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+    enforces: [
+      'x-svc-mentions ConversationNote content lists mentions',
+      'x-svc-mentions ThreadComment content lists mentions',
+      'x-svc-inline-syntax NoteMention',
+    ],
+  },
+])
+  describeCheck(check);
 
 const isList = (body: unknown): boolean => typeof body === 'object' && body !== null && 'pagination' in body;
 

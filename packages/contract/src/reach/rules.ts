@@ -4,7 +4,7 @@
 // the bundle, against the checks that claim to enforce it. A rule no check claims, or a claim on
 // a rule the spec no longer has, is a gap the package's own test fails on (units.test.ts).
 import { isObject } from '@svc/spec-runtime';
-import type { CheckId } from '../catalogue.js';
+import { CHECKS, type CheckId, type CheckInfo } from '../catalogue.js';
 import type { Spec } from '../spec.js';
 
 export const RULE_EXTENSIONS = [
@@ -88,73 +88,15 @@ export function ruleExtensions(spec: Spec): RuleRef[] {
   return found;
 }
 
-/** Which checks enforce which rules of the extensions (the README's "rule by rule" table says the same in words). */
-export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = {
-  'conversations.action-idempotent': [
-    'x-svc-transitions action READ (any → read)',
-    'x-svc-transitions action UNREAD (any → unread)',
-  ],
-  'conversations.archive': [
-    'x-svc-transitions action ARCHIVE (any → archived)',
-    'x-svc-transitions action UNARCHIVE (archived → unarchived)',
-  ],
-  'summary-templates.delete': [
-    'x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)',
-    'x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)',
-  ],
-  'receptionist.merge-rules': ['x-svc-merge-rules merged'],
-  'receptionist.collections-replaced': ['x-svc-merge-rules replaced'],
-  'custom-fields.option-rules': [
-    'x-svc-option-rules RENAME_BY_KEY',
-    'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
-    'x-svc-option-rules REMOVE_MISSING',
-    // --- the audit's line
-    'x-svc-merge-rules custom-field replaced',
-  ],
-  'negative.pattern': ['x-svc-option-rules LABEL_NOT_BLANK'],
-  'negative.too-long': ['x-svc-option-rules LABEL_MAX_LENGTH'],
-  'custom-fields.option-invalid': ['x-svc-option-rules LABEL_UNIQUE'],
-  'custom-fields.options-not-supported': ['x-svc-option-rules DROPDOWN_ONLY'],
-  'custom-fields.partial-update': [
-    'x-svc-option-rules KEY_AND_TYPE_IMMUTABLE',
-    // --- the audit's lines
-    'x-svc-merge-rules custom-field merged',
-    'x-svc-merge-rules custom-field replaced',
-  ],
-  'custom-fields.description': ['x-svc-input-rules blank-clears description'],
-  'dialer-queues.each-value': ['x-svc-input-rules precedence user_id, email'],
-  // --- The full sentence audit (issue 24, item 5): partial updates and x-svc-response-rules.
-  'dialer-queues.partial-update': ['x-svc-merge-rules dialer-queue merged'],
-  'threads.create-then-read': ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
-  'described.order': ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
-  'described.excludes': ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
-  'described.error-mentions': [
-    'x-svc-response-rules MISSING_PARAMETER_NAMED',
-    'x-svc-response-rules FAILING_VALUE_IN_MESSAGE',
-  ],
-  // --- end of the audit's lines
-  'response.error-details': [
-    'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
-    'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
-    'x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules CALL_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules TAG_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules PERSON_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules NOTE_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules THREAD_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
-    'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
-  ],
-  'response.mentions': [
-    'x-svc-mentions ConversationNote content lists mentions',
-    'x-svc-mentions ThreadComment content lists mentions',
-    'x-svc-inline-syntax NoteMention',
-  ],
-};
+/**
+ * Which checks enforce which rules of the extensions: written from each check's `enforces` (the
+ * catalogue's table, itself written from the checks' descriptions); RULES.md's column says the same.
+ */
+export const ENFORCED_BY: Partial<Record<CheckId, readonly string[]>> = Object.fromEntries(
+  Object.entries(CHECKS as Record<string, CheckInfo>).flatMap(([id, info]) =>
+    info.enforces?.length ? [[id, info.enforces]] : [],
+  ),
+);
 
 /** Rules no check claims, and claims on rules the spec does not have: both empty when traced. */
 export function traceGaps(spec: Spec): { unclaimed: string[]; stale: string[] } {

@@ -151,6 +151,8 @@ async function writeBackAsRead(t: CheckContext): Promise<WriteBack> {
 // Writing back what was read, single values at the top level (the other reading), changes nothing.
 rule({
   id: 'receptionist.write-back',
+  title: 'The configuration written back as read (single values at the top level) changes nothing',
+  source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
   ...statefulWrite(OP),
   requests: writeBackAsRead,
   problems: ({ rules, before, written, after }) =>
@@ -249,6 +251,9 @@ function mergedProblems(s: OneChange): Problem[] {
 // A single value sent alone is merged: it changes, every other value and collection keeps its own.
 rule({
   id: 'receptionist.merge-rules',
+  title: 'Single values are merged: the others keep their values',
+  source: 'x-svc-merge-rules.merged',
+  enforces: ['x-svc-merge-rules merged'],
   ...statefulWrite(OP),
   requests: mergeOne,
   problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `updating ${s.name}`, mergedProblems)),
@@ -299,6 +304,9 @@ function replacedProblems({ rules, name, before, after, sent, changed }: OneChan
 // A collection sent is replaced whole by the set sent; the other collections and values stay.
 rule({
   id: 'receptionist.collections-replaced',
+  title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
+  source: 'x-svc-merge-rules.replaced',
+  enforces: ['x-svc-merge-rules replaced'],
   ...statefulWrite(OP),
   requests: replaceEach,
   problems: (s) =>

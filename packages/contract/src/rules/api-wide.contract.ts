@@ -1,7 +1,7 @@
 // Checks that belong to no operation: unknown paths, undocumented methods, and (opt-in) a burst
 // over the read limit. Expected codes are the catalogue's API-wide codes, found through the
 // contract's own route matching.
-import { API_WIDE, type CheckId } from '../catalogue.js';
+import { API_WIDE } from '../catalogue.js';
 import { type Expected, errorProblems } from '../expectations/expect.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
 import { MALFORMED_BODY } from '../generate/negatives.js';
@@ -38,6 +38,8 @@ const unroutedHeld = (cases: Unrouted[]): Held[] =>
 
 rule({
   id: 'routing.unknown-path',
+  title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND',
+  source: 'API-wide catalogue code',
   ...where,
   requests: async (t) => {
     const cases: Unrouted[] = [];
@@ -75,6 +77,8 @@ function undocumentedMethods(t: CheckContext): Array<{ method: string; template:
 
 rule({
   id: 'routing.wrong-method',
+  title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
+  source: 'API-wide catalogue code',
   ...where,
   requests: async (t) => {
     const cases: Unrouted[] = [];
@@ -177,7 +181,10 @@ function burstProblems(burst: Burst): Problem[] {
 }
 
 rule({
-  id: 'rate-limit.burst' as CheckId,
+  id: 'rate-limit.burst',
+  title:
+    'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429',
+  source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader',
   ...where,
   needs: { burst: true },
   requests: sendBurst,

@@ -9,7 +9,7 @@ import { readEachFixture } from './each-fixture.js';
 import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
-import { ok, type Repeats, replayProblems, sendRepeats } from './support.js';
+import { IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats } from './support.js';
 
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
@@ -149,6 +149,8 @@ function singleTagHeld({ single, cleared, added }: TagRoundTrip): Held[] {
 // Adding a tag, then again (409: already there), removing it, then again (TAG_NOT_FOUND).
 rule({
   id: 'tags.add-remove',
+  title: 'Tags: add, add again (409), remove, remove again (404)',
+  source: 'addConversationItemTags / removeConversationItemTag',
   ...statefulWrite('addConversationItemTags'),
   requests: tagRoundTrip,
   problems: tagRoundTripProblems,
@@ -171,7 +173,7 @@ interface TagReplay {
 // Idempotency is stated for every write method: here on a DELETE of a probe tag added for it.
 const { method } = contractOperation('removeConversationItemTag');
 rule({
-  id: 'idempotency.replay',
+  ...IDEMPOTENCY_REPLAY,
   ...statefulWrite('removeConversationItemTag', method),
   requests: async (t): Promise<TagReplay> => {
     const item = anItem(t, await t.fixtures()).id;

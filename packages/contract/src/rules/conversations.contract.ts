@@ -10,7 +10,7 @@ import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { deepEqual, ok, type Repeats, replayProblems, sendRepeats, short } from './support.js';
+import { deepEqual, IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats, short } from './support.js';
 
 interface Transition {
   trigger: string;
@@ -56,6 +56,8 @@ const aConversation = async (t: CheckContext) => need((await t.fixtures()).conta
 // with every header the operation documents. The first action of the enum (READ) on each line.
 rule({
   id: 'conversations.action-on-line',
+  title: 'An action scoped to each line of the team (svc_number) is accepted',
+  source: 'ConversationActionRequest.svc_number: when given, only to that line',
   ...statefulWrite(OP),
   requests: async (t) => {
     const f = await t.fixtures();
@@ -82,6 +84,9 @@ rule({
 // Every action is idempotent: sent twice, the second is the same 200 no-op.
 rule({
   id: 'conversations.action-idempotent',
+  title: 'Every conversation action repeated is a 200 no-op',
+  source: 'ConversationAction x-svc-transitions',
+  enforces: ['x-svc-transitions action READ (any → read)', 'x-svc-transitions action UNREAD (any → unread)'],
   ...statefulWrite(OP),
   requests: async (t) => {
     const contact = await aConversation(t);
@@ -105,7 +110,7 @@ rule({
 // Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).
 const { method } = contractOperation(OP);
 rule({
-  id: 'idempotency.replay',
+  ...IDEMPOTENCY_REPLAY,
   ...statefulWrite(OP, method),
   requests: async (t): Promise<{ replayed: string; repeats: Repeats }> => {
     const contact = await aConversation(t);
@@ -189,6 +194,12 @@ function archivingProblems(s: Archiving): Problem[] {
 // ARCHIVE archives and marks every item read, repeated it is a no-op, UNARCHIVE brings it back.
 rule({
   id: 'conversations.archive',
+  title: 'ARCHIVE then UNARCHIVE succeed, each repeatable',
+  source: 'ConversationAction x-svc-transitions',
+  enforces: [
+    'x-svc-transitions action ARCHIVE (any → archived)',
+    'x-svc-transitions action UNARCHIVE (archived → unarchived)',
+  ],
   ...statefulWrite(OP),
   requests: archiveAndBack,
   problems: archivingProblems,

@@ -10,6 +10,7 @@ import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
+import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
 import { data, deepEqual, lengthLimits, ok, short } from './support.js';
 
@@ -180,6 +181,14 @@ async function changeLabelAlone(t: CheckContext): Promise<LabelChange> {
 // The label sent alone changes the label and nothing else (a description set first is kept); both are put back.
 rule({
   id: 'custom-fields.partial-update',
+  title: 'Only the fields sent change: the label sent alone keeps the options and a description set first',
+  source: 'UpdateCustomFieldRequest',
+  enforces: [
+    'x-svc-option-rules KEY_AND_TYPE_IMMUTABLE',
+    // These two added by the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+    'x-svc-merge-rules custom-field merged',
+    'x-svc-merge-rules custom-field replaced',
+  ],
   ...statefulWrite(OP),
   requests: changeLabelAlone,
   problems: partialUpdateProblems,
@@ -236,6 +245,9 @@ function descriptionProblems({ field, probe, set, cleared, restored }: Descripti
 // answer read back. Only where the answer shows the description (so the original is known).
 rule({
   id: 'custom-fields.description',
+  title: 'A description is set, and a blank value clears it',
+  source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
+  enforces: ['x-svc-input-rules blank-clears description'],
   ...statefulWrite(OP),
   requests: setAndClearDescription,
   problems: descriptionProblems,
@@ -264,7 +276,7 @@ const refusalProblems = ({ refused, expected, label }: Refusal) => errorsOf(refu
 
 // An option label that breaks its pattern (blank), alone: refused as the contract says.
 rule({
-  id: 'negative.pattern',
+  ...NEGATIVE_CHECKS['negative.pattern'],
   ...statefulWrite(OP, 'option labels'),
   requests: async (t): Promise<Refusal> => {
     const list = dropdown(t, await t.fixtures());
@@ -317,7 +329,7 @@ const insideProblems = (c: LimitCase) => statusIs(c.exchange, isSuccess, `${c.wh
 // The label limits from inside: a label and an option label of exactly the minimum and the
 // maximum are accepted. Without a dropdown, the labels alone (as a pass of their own).
 rule({
-  id: 'boundary.inside',
+  ...BOUNDARY_INSIDE,
   ...statefulWrite(OP, 'labels of exactly the minimum and the maximum'),
   requests: async (t) => {
     const f = await t.fixtures();
@@ -341,7 +353,7 @@ interface OutsideCase extends Refusal {
 
 // The option label limits from outside (the generated negatives reach only top-level fields).
 rule({
-  id: 'negative.too-long',
+  ...NEGATIVE_CHECKS['negative.too-long'],
   ...statefulWrite(OP, 'option labels'),
   requests: async (t) => {
     const list = dropdown(t, await t.fixtures());
@@ -435,10 +447,27 @@ function optionEditProblems({ original, added, probe, renamed, removed }: Option
 
 // A new option (no key) gets a key and leaves the others as they were; an option is renamed by
 // its key; an option missing from the list is removed. The options are put back at the end.
-rule({ id: 'custom-fields.option-rules', ...statefulWrite(OP), requests: editOptions, problems: optionEditProblems });
+rule({
+  id: 'custom-fields.option-rules',
+  title: 'Options: new ones get a key, rename by key, missing ones are removed',
+  source: 'x-svc-option-rules',
+  enforces: [
+    'x-svc-option-rules RENAME_BY_KEY',
+    'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
+    'x-svc-option-rules REMOVE_MISSING',
+    // Added by the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5): the options are a set, sent whole.
+    'x-svc-merge-rules custom-field replaced',
+  ],
+  ...statefulWrite(OP),
+  requests: editOptions,
+  problems: optionEditProblems,
+});
 
 rule({
   id: 'custom-fields.option-invalid',
+  title: 'Duplicate option labels are refused with the documented code',
+  source: 'x-svc-option-rules LABEL_UNIQUE',
+  enforces: ['x-svc-option-rules LABEL_UNIQUE'],
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     const field = dropdown(t, await t.fixtures());
@@ -452,6 +481,9 @@ rule({
 
 rule({
   id: 'custom-fields.options-not-supported',
+  title: 'Options on a field of a type without options are refused',
+  source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
+  enforces: ['x-svc-option-rules DROPDOWN_ONLY'],
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     // A field of a type that never carries options: the types with options are the one the
@@ -476,6 +508,8 @@ rule({
 
 rule({
   id: 'custom-fields.managed-by-integration',
+  title: 'A field synced from an integration cannot be updated (409)',
+  source: 'CustomField source',
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     const own = ownSource(t);
@@ -496,6 +530,8 @@ rule({
 
 rule({
   id: 'custom-fields.built-in',
+  title: 'A built-in field key cannot be updated (400)',
+  source: 'updateCustomField 400',
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     const key = need(

@@ -57,6 +57,10 @@ async function requestsOf(t: CheckContext, op: Operation): Promise<OpRequest[]> 
 function declareOrder(op: Operation, entry: OrderRule): void {
   rule({
     id: 'described.order',
+    title: 'A list the contract orders (kind order) comes in that order in every response read',
+    source: 'x-svc-response-rules (kind order)',
+    // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+    enforces: ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
     ...whereOf(op),
     variant: entry.rule,
     needs: { stateful: true },
@@ -92,6 +96,10 @@ async function readAllPages(t: CheckContext, op: Operation): Promise<Exchange[]>
 function declareExcludes(op: Operation, entry: ExcludesRule): void {
   rule({
     id: 'described.excludes',
+    title: 'A list the contract says omits some values (kind excludes) holds none of them, on any page',
+    source: 'x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys',
+    // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+    enforces: ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
     ...whereOf(op),
     variant: entry.rule,
     needs: { stateful: true },
@@ -187,6 +195,10 @@ function declareMentions(entry: ErrorMentionsRule): void {
     if (!mention) continue;
     rule({
       id: 'described.error-mentions',
+      title: 'An error the contract says names something (kind error-mentions) names it in the stated field',
+      source: 'x-svc-response-rules (kind error-mentions)',
+      // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+      enforces: ['x-svc-response-rules MISSING_PARAMETER_NAMED', 'x-svc-response-rules FAILING_VALUE_IN_MESSAGE'],
       ...whereOf(op),
       variant: entry.rule,
       needs: {},

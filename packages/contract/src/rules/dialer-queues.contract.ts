@@ -11,6 +11,7 @@ import { errorsOf, unless } from './problems.js';
 import {
   data,
   deepEqual,
+  IDEMPOTENCY_REPLAY,
   type Json,
   ok,
   type Repeats,
@@ -44,7 +45,7 @@ interface QueueRepeats {
 // Idempotency is promised for POST, PUT and DELETE; on this PATCH the contract says replay is
 // not promised (x-svc-inferred.replay), so a replay and a new execution both pass.
 rule({
-  id: 'idempotency.replay',
+  ...IDEMPOTENCY_REPLAY,
   ...statefulWrite(OP, method),
   requests: async (t): Promise<QueueRepeats> => {
     const promised = isReplayPromised(t.spec.contract, t.op());
@@ -70,6 +71,10 @@ interface PartialUpdate {
 // so a name sent alone must leave every other field as the previous answer showed it.
 rule({
   id: 'dialer-queues.partial-update',
+  title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was',
+  source: 'UpdateDialingQueueRequest (all fields optional)',
+  // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+  enforces: ['x-svc-merge-rules dialer-queue merged'],
   ...statefulWrite(OP),
   requests: async (t): Promise<PartialUpdate> => {
     const before = await update(t, {});
@@ -183,10 +188,20 @@ function eachValueProblems({ before, changes, restore, precedence }: EachValue):
 // Each value of each enum field, read back from the answer, then the queue as it was; and
 // the documented precedence: with user_id and an email matching no one, user_id is used (the
 // queue's own assignee: nobody else's queue is touched) and the email ignored.
-rule({ id: 'dialer-queues.each-value', ...statefulWrite(OP), requests: sendEachValue, problems: eachValueProblems });
+rule({
+  id: 'dialer-queues.each-value',
+  title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
+  source: 'UpdateDialingQueueRequest enums + x-svc-input-rules precedence',
+  enforces: ['x-svc-input-rules precedence user_id, email'],
+  ...statefulWrite(OP),
+  requests: sendEachValue,
+  problems: eachValueProblems,
+});
 
 rule({
   id: 'dialer-queues.unknown-assignee',
+  title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
+  source: 'UpdateDialingQueueRequest user_id',
   ...statefulWrite(OP),
   requests: async (t) => {
     const expected = { status: 404, codes: documentedCodes(t.spec, t.op(), 404), why: 'no teammate matches' };

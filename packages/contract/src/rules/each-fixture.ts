@@ -83,6 +83,8 @@ export function readEachFixture(operationId: string, kind: FixtureKind): void {
   if (!op) throw new Error(`The contract has no operation ${operationId}.`);
   rule({
     id: 'reads.every-fixture',
+    title: 'A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)',
+    source: 'path id parameters + the lists and config fixtures that name the ids',
     operationId,
     resource: spec.resourceOf(op),
     // A stateless mock answers any id alike: only a server that holds the records is read through.

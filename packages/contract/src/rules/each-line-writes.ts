@@ -86,6 +86,9 @@ export function lineScopedWrites(): void {
     if (!read || !linePathParameter(spec, read, LINE_FORBIDDEN)) continue;
     rule({
       id: 'writes.every-line',
+      title:
+        'A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing',
+      source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body',
       operationId: op.operationId,
       resource: spec.resourceOf(op),
       needs: { writes: true, stateful: true },

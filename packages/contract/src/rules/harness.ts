@@ -1,10 +1,11 @@
 // How the suite's files declare checks: each `rule()` adds one check of one operation to the
 // registry, in the order the files declare them (the only way a check is written); the runner
-// (execute.ts) runs them in that order. A rule's requests talk to the server through its
+// (execute.ts) runs them in that order. The entry also says what the check is (id, title, source,
+// the spec's statements it enforces): the catalogue and RULES.md's column are written from that. A rule's requests talk to the server through its
 // CheckContext (every response is also checked by the recorder) and its problems are judged by
 // verdict.ts, the only place that turns them into outcomes.
 import type { Operation } from '@svc/spec-runtime';
-import type { CheckId } from '../catalogue.js';
+import { type CheckDescription, describeCheck } from '../check-descriptions.js';
 import type { OpRequest } from '../expectations/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
@@ -24,7 +25,7 @@ export interface Judgement {
 }
 
 export interface RegisteredCheck extends Where {
-  id: CheckId;
+  id: string;
   needs: Needs;
   /** Sends the check's requests and judges them; the runner hands the judgement to verdict.ts. */
   judge: (t: CheckContext) => Promise<Judgement>;
@@ -43,8 +44,7 @@ export interface Problem {
  * and a function of their answers returning problems. verdict.ts (ruleOutcomes) turns those into
  * pass or fail; a throw (a Skip, a missing fixture) is a skip as for any check.
  */
-export interface Rule<State> extends Where {
-  id: CheckId;
+export interface Rule<State> extends Where, CheckDescription {
   needs: Needs;
   /** Sends what the rule is about and keeps what its problems need (exchanges, values read). */
   requests: (t: CheckContext) => Promise<State>;
@@ -63,7 +63,8 @@ export interface Rule<State> extends Where {
  * run sends the requests, asks for the problems, and records what verdict.ts makes of them.
  */
 export function rule<State>(entry: Rule<State>): void {
-  const { id, needs, requests, problems, passed, held, ...where } = entry;
+  const { id, title, source, enforces, needs, requests, problems, passed, held, ...where } = entry;
+  describeCheck({ id, title, source, ...(enforces ? { enforces } : {}) });
   registry.push({
     id,
     ...where,
@@ -102,6 +103,15 @@ export function statefulWrite(operationId: string, variant?: string): Where & { 
   };
 }
 
+/**
+ * A check's description, said once, for the entries of a check that is registered more than once
+ * (per operation, per method): `rule({ ...REPLAY, ...where, requests, problems })`.
+ */
+export function checkDescription<D extends CheckDescription>(description: D): D {
+  describeCheck(description);
+  return description;
+}
+
 /** Every check the suite's files declared, in declaration order. */
 export function registeredChecks(): readonly RegisteredCheck[] {
   return registry;
@@ -117,7 +127,7 @@ export class CheckContext {
 
   constructor(
     session: Session,
-    readonly check: CheckId,
+    readonly check: string,
     readonly operationId: string,
   ) {
     this.#session = session;

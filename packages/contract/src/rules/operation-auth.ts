@@ -17,7 +17,7 @@ import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
-import { type CheckContext, rule } from './harness.js';
+import { type CheckContext, checkDescription, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, statusIs, unless } from './problems.js';
 
@@ -120,6 +120,8 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.missing-key',
+    title: 'No key: 401 with a code the operation lists',
+    source: 'security + 401 response',
     ...where,
     needs: { writes: changesData },
     requests: (t) => withAuth(u, t, { kind: 'none' }),
@@ -127,6 +129,8 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.malformed-header',
+    title: 'Malformed Authorization header: 401 with a listed code',
+    source: 'security scheme + 401 response',
     ...where,
     needs: { writes: changesData },
     requests: async (t) => {
@@ -139,6 +143,8 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.unknown-key',
+    title: 'Unknown key: 401 with a listed code',
+    source: '401 response',
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => withAuth(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
@@ -191,6 +197,8 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
   const { op, where, changesData } = u;
   rule({
     id: 'auth.insufficient-scope',
+    title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
+    source: 'security requirement scopes + 403 response',
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),
@@ -267,6 +275,9 @@ export function sufficientScopeRule(u: OperationUnderTest): void {
   if (op.security.length === 0) return;
   rule({
     id: 'auth.sufficient-scope',
+    title:
+      'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)',
+    source: 'security requirement scopes',
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithScope(u, t),
@@ -296,20 +307,42 @@ const keyRefusalRule = (u: OperationUnderTest) => ({
   passed: (s: KeyRefusal) => ({ detail: `${s.what}: ${s.exchange.status}`, readings: describeReadings(s.expected) }),
 });
 
-/** The refusal each declared kind shows, and the check that expects it. */
-const KIND_REFUSALS = {
-  revoked: { code: REVOKED, id: 'auth.revoked-key' },
-  trial: { code: TRIAL_NOT_ALLOWED, id: 'auth.trial-plan' },
-  'legacy-workspace': { code: TEAM_NOT_FOUND, id: 'tenants.legacy-workspace' },
-} as const;
+/** The refusal each declared kind shows, and the check that expects it (described once). */
+const KEY_KIND_CHECKS = {
+  revoked: {
+    code: REVOKED,
+    check: checkDescription({
+      id: 'auth.revoked-key',
+      title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
+      source: 'the 401 response + the catalogue',
+    }),
+  },
+  trial: {
+    code: TRIAL_NOT_ALLOWED,
+    check: checkDescription({
+      id: 'auth.trial-plan',
+      title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
+      source: 'the 403 response + the catalogue',
+    }),
+  },
+  'legacy-workspace': {
+    code: TEAM_NOT_FOUND,
+    check: checkDescription({
+      id: 'tenants.legacy-workspace',
+      title:
+        'A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it',
+      source: 'TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations',
+    }),
+  },
+};
 
 /** Keys declared in the config by kind (revoked, trial, legacy workspace): each refusal runs where the operation lists its code. */
-export function keyKindRule(u: OperationUnderTest, kind: keyof typeof KIND_REFUSALS): void {
+export function keyKindRule(u: OperationUnderTest, kind: keyof typeof KEY_KIND_CHECKS): void {
   const { spec, op } = u;
-  const { code, id } = KIND_REFUSALS[kind];
+  const { code, check } = KEY_KIND_CHECKS[kind];
   if (!lists(u, code)) return;
   rule({
-    id,
+    ...check,
     ...keyRefusalRule(u),
     requests: async (t): Promise<KeyRefusal> => {
       const key = t.config.config.keys.find((k) => k.kind === kind);
@@ -352,5 +385,11 @@ async function sendOnForbiddenLine(u: OperationUnderTest, t: CheckContext): Prom
 /** A key limited to some lines, used on another line: the documented refusal. */
 export function lineForbiddenRule(u: OperationUnderTest): void {
   if (!lists(u, LINE_FORBIDDEN)) return;
-  rule({ id: 'auth.line-forbidden', ...keyRefusalRule(u), requests: (t) => sendOnForbiddenLine(u, t) });
+  rule({
+    id: 'auth.line-forbidden',
+    title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN',
+    source: 'the 403 response + the catalogue',
+    ...keyRefusalRule(u),
+    requests: (t) => sendOnForbiddenLine(u, t),
+  });
 }

@@ -45,6 +45,8 @@ function successRule(u: OperationUnderTest): void {
   if (u.plan.success === false) return;
   rule({
     id: 'conformance.success',
+    title: 'A valid request succeeds (2xx)',
+    source: "the operation's success response",
     ...where,
     needs: { writes: changesData },
     // With every documented header it takes (its own request id, an idempotency key), so that
@@ -66,6 +68,8 @@ function readReachRules(u: OperationUnderTest): void {
   if (op.parameters.some((p) => p.in === 'query' && !p.required))
     rule({
       id: 'inputs.explore',
+      title: 'Every optional query parameter is accepted with each value the contract names for it',
+      source: 'query parameters: enum, examples, the team lines for a line filter',
       ...where,
       needs: {},
       requests: async (t) => explore(t, op, await u.baseline(t)),
@@ -75,6 +79,8 @@ function readReachRules(u: OperationUnderTest): void {
   if (linePathParameter(spec, op, LINE_FORBIDDEN))
     rule({
       id: 'reads.every-line',
+      title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
+      source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
       ...where,
       needs: { stateful: true },
       requests: async (t) => readEachLine(t, op, await u.baseline(t), LINE_FORBIDDEN),
@@ -85,6 +91,8 @@ function readReachRules(u: OperationUnderTest): void {
   if (pagingOf(spec, op))
     rule({
       id: 'lists.walk',
+      title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
+      source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
       ...where,
       needs: { stateful: true },
       requests: async (t) => walkList(t, op, await u.baseline(t)),

@@ -9,9 +9,79 @@ import { MALFORMED_BODY, type NegativeCase, type NegativeKind, negativeCases } f
 import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchange.js';
 import { documentedInputs } from '../reach/inputs.js';
 import type { Spec } from '../spec.js';
-import { type CheckContext, rule } from './harness.js';
+import { type CheckContext, checkDescription, rule } from './harness.js';
 import { type OperationUnderTest, sampleRequest } from './operation-context.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
+
+/** The negative checks, one per kind of input the contract refuses (generate/negatives.ts finds the cases). */
+export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkDescription> } = {
+  'negative.out-of-range': checkDescription({
+    id: 'negative.out-of-range',
+    title: 'Integer parameters outside their bounds (page, size) are refused with the documented code',
+    source: 'parameter minimum/maximum + x-svc-error-code',
+  }),
+  'negative.phone-format': checkDescription({
+    id: 'negative.phone-format',
+    title: 'Phone numbers not in E.164 are refused with the documented code',
+    source: 'PhoneNumber pattern + x-svc-error-code',
+  }),
+  'negative.enum': checkDescription({
+    id: 'negative.enum',
+    title: 'Values outside an enum are refused with the documented code, a value of the enum in another case too',
+    source: 'enum + x-svc-error-code',
+  }),
+  'negative.pattern': checkDescription({
+    id: 'negative.pattern',
+    title: 'Strings that do not match their pattern are refused with the documented code',
+    source: 'pattern + x-svc-error-code',
+    enforces: ['x-svc-option-rules LABEL_NOT_BLANK'],
+  }),
+  'negative.missing-required': checkDescription({
+    id: 'negative.missing-required',
+    title: 'Missing required parameters and fields are refused with the documented code',
+    source: 'required + x-svc-error-code',
+  }),
+  'negative.too-long': checkDescription({
+    id: 'negative.too-long',
+    title:
+      'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code',
+    source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code',
+    enforces: ['x-svc-option-rules LABEL_MAX_LENGTH'],
+  }),
+  'negative.unknown-field': checkDescription({
+    id: 'negative.unknown-field',
+    title: 'Unknown body fields are refused, never dropped',
+    source: 'additionalProperties: false + x-svc-error-code',
+  }),
+  'negative.malformed-json': checkDescription({
+    id: 'negative.malformed-json',
+    title: 'Malformed JSON is refused with the documented code',
+    source: 'required request body',
+  }),
+  'negative.content-type': checkDescription({
+    id: 'negative.content-type',
+    title: 'A body that is not application/json is refused with 415',
+    source: "the operation's 415 response",
+  }),
+  'negative.id-prefix': checkDescription({
+    id: 'negative.id-prefix',
+    title: 'An id with the wrong prefix is refused with the documented code',
+    source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code',
+  }),
+  'negative.unknown-id': checkDescription({
+    id: 'negative.unknown-id',
+    title: 'An unknown id of each prefix gives the documented 404',
+    source: "parameter x-svc-error-code / the operation's 404 codes",
+  }),
+};
+
+/** Values at each documented limit, from inside (per operation, and the option labels of custom fields). */
+export const BOUNDARY_INSIDE = checkDescription({
+  id: 'boundary.inside',
+  title:
+    'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted',
+  source: 'minimum/maximum, minLength/maxLength, maxItems',
+});
 
 export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
   const kinds = negativeCases(spec, op, sampleRequest(spec, op)).map((c) => c.kind);
@@ -63,6 +133,8 @@ function echoProblems(name: string, { sent, exchange }: Echo) {
 export function requestIdRule(u: OperationUnderTest): void {
   rule({
     id: 'request-id.echo',
+    title: 'A sent X-Request-Id is echoed in the header and in error.request_id',
+    source: 'RequestIdParameter',
     ...u.where,
     needs: { writes: u.changesData && !u.op.requestBody },
     requests: (t) => sendRequestIds(u, t),
@@ -95,7 +167,7 @@ export function boundaryRule(u: OperationUnderTest): void {
   const sendsSuccess = plan.success !== false;
   if (boundaryCases(spec, op, sampleRequest(spec, op), sendsSuccess).length === 0) return;
   rule({
-    id: 'boundary.inside',
+    ...BOUNDARY_INSIDE,
     ...u.where,
     needs: { writes: u.changesData },
     requests: async (t) => {
@@ -128,7 +200,7 @@ export function negativeRules(u: OperationUnderTest): void {
   const { spec, op } = u;
   for (const kind of negativeKinds(spec, op)) {
     rule({
-      id: kind,
+      ...NEGATIVE_CHECKS[kind],
       ...u.where,
       needs: { writes: u.changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' },
       requests: async (t) => {

@@ -9,7 +9,7 @@ import type { Fixtures } from '../fixtures.js';
 import { negativeCases } from '../generate/negatives.js';
 import { type Exchange, errorCode } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
-import { type CheckContext, type Problem, rule } from './harness.js';
+import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, unless } from './problems.js';
 
@@ -81,10 +81,17 @@ export function crossTeamProblems(s: CrossTeam): Problem[] {
   ];
 }
 
+const OTHER_TEAM = checkDescription({
+  id: 'tenants.other-team',
+  title:
+    "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
+  source: 'a key belongs to a single team (Authentication) + the 404 response',
+});
+
 /** The cross-team check of one operation (writes only with --allow-writes: a faulty server would apply them). */
 export function otherTeamRule(u: OperationUnderTest): void {
   rule({
-    id: 'tenants.other-team',
+    ...OTHER_TEAM,
     ...u.where,
     needs: { writes: u.changesData, stateful: true, keys: true },
     requests: (t) => sendAsOtherTeam(u, t),

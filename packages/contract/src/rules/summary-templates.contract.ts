@@ -64,6 +64,12 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
 
 rule({
   id: 'summary-templates.delete',
+  title: 'DELETE gives 204, then 404 for the same template',
+  source: 'x-svc-transitions',
+  enforces: [
+    'x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)',
+    'x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)',
+  ],
   ...statefulWrite(OP),
   requests: deactivateOne,
   problems: ({ id, notFound, first, again }) =>

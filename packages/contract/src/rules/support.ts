@@ -2,8 +2,16 @@
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject, type JsonObject } from '@svc/spec-runtime';
 import { dataOf, type Exchange, header } from '../http/exchange.js';
-import type { CheckContext, Held, Problem } from './harness.js';
+import { type CheckContext, checkDescription, type Held, type Problem } from './harness.js';
 import { unless } from './problems.js';
+
+/** Idempotent writes replayed: an entry per operation and method that promises it (or, on a PATCH, allows it). */
+export const IDEMPOTENCY_REPLAY = checkDescription({
+  id: 'idempotency.replay',
+  title:
+    'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution',
+  source: 'IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay',
+});
 
 export type Json = Record<string, unknown>;
 

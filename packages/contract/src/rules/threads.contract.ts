@@ -10,7 +10,17 @@ import { type Exchange, header } from '../http/exchange.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
-import { data, lengthLimits, ok, probeText, type Repeats, replayProblems, sendRepeats, short } from './support.js';
+import {
+  data,
+  IDEMPOTENCY_REPLAY,
+  lengthLimits,
+  ok,
+  probeText,
+  type Repeats,
+  replayProblems,
+  sendRepeats,
+  short,
+} from './support.js';
 import { usedUp } from './used-up.js';
 
 function entities(f: Fixtures): ItemFixture[] {
@@ -203,6 +213,10 @@ function alreadyThreadedProblems(s: AlreadyThreaded): Problem[] {
 // where every known item already has a thread (earlier runs), the documented path instead.
 rule({
   id: 'threads.create-then-read',
+  title: 'A created thread holds its first comment and reads back the same',
+  source: 'createThread / getThread',
+  // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+  enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
   requests: async (t): Promise<Created | AlreadyThreaded> => {
     const content = probeText(t, 'thread');
@@ -242,6 +256,9 @@ const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
 // thread yet (a thread per item), so it needs two of them (fixtures.threadless_item_ids).
 rule({
   id: 'threads.create-content-limits',
+  title:
+    'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
+  source: 'CreateThreadRequest content maxLength/minLength',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const body = deref(t.spec.contract, t.spec.resolve(t.op().requestBody?.schemaPointer ?? ''));
@@ -325,6 +342,8 @@ async function createOnEachKind(t: CheckContext): Promise<EachKind> {
 // After the other creations, so that a run leaves as few threads as its reach needs.
 rule({
   id: 'threads.create-each-kind',
+  title: 'A thread can be created on each kind of item (entity_type), with every documented header',
+  source: 'CreateThreadRequest.entity_type enum',
   ...statefulWrite('createThread'),
   requests: createOnEachKind,
   problems: ({ created, none }, t) => {
@@ -358,6 +377,8 @@ async function threadedItem(t: CheckContext): Promise<{ entityId: string; entity
 
 rule({
   id: 'threads.duplicate',
+  title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
+  source: 'createThread 409',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const target = await threadedItem(t);
@@ -405,6 +426,8 @@ function countProblems(before: ThreadRead, after: ThreadRead, how: string): Prob
 // A comment added is the thread's last, and comment_count counts it.
 rule({
   id: 'threads.comment-then-read',
+  title: 'An added comment reads back at the end of the thread, comment_count follows',
+  source: 'addThreadComment / getThread',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<CommentRead> => {
     const thread = await probeThread(t);
@@ -487,6 +510,8 @@ const commentCaseProblems = ({ label, exchange, expected }: CommentCase): Proble
 
 rule({
   id: 'threads.content-limits',
+  title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused',
+  source: 'NoteContent maxLength + x-svc-error-code',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -502,6 +527,8 @@ rule({
 // A mention written in a comment's text is listed in the comment's mentions, read back.
 rule({
   id: 'threads.mentions',
+  title: 'Inline mentions come back parsed in mentions',
+  source: 'NoteContent / NoteMention',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -532,7 +559,7 @@ interface KeyedComment {
 // Every repeat of a keyed comment replays, not only the first (the description states it for
 // each), and the thread holds the comment once.
 rule({
-  id: 'idempotency.replay',
+  ...IDEMPOTENCY_REPLAY,
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<KeyedComment> => {
     const thread = await probeThread(t);
@@ -593,6 +620,8 @@ async function reuseWithPut(t: CheckContext, key: string, contact: string) {
 // answer 409 THREAD_ALREADY_EXISTS and create nothing; then on a PUT.
 rule({
   id: 'idempotency.key-reuse',
+  title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
+  source: 'IdempotencyConflict',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<KeyReuse> => {
     const thread = await probeThread(t);
@@ -613,6 +642,8 @@ rule({
 // A key whose request failed (a blank comment) stays usable: the retry executes, not replayed.
 rule({
   id: 'idempotency.failed-not-consumed',
+  title: 'A failed request does not consume its key',
+  source: 'IdempotencyKeyParameter',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
