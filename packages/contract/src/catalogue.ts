@@ -214,10 +214,6 @@ export const CHECKS = {
     title: "A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429",
     source: "info.x-svc-limits + RateLimited response + RateLimitRemainingHeader",
   },
-  "rate-limit.within-budget": {
-    title: "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
-    source: "info.x-svc-limits + the 429 response",
-  },
   "reads.every-fixture": {
     title: "A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)",
     source: "path id parameters + the lists and config fixtures that name the ids",
@@ -285,6 +281,10 @@ export const CHECKS = {
   "response.pagination": {
     title: "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
     source: "Pagination (list response convention)",
+  },
+  "response.rate-limit-budget": {
+    title: "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
+    source: "info.x-svc-limits + the 429 response",
   },
   "response.rate-limit-headers": {
     title: "X-RateLimit-* are present and numeric on every response",

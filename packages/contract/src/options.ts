@@ -101,7 +101,7 @@ Options:
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
   --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
-                         without it a 429 within the run's own budget fails rate-limit.within-budget
+                         without it a 429 within the run's own budget fails response.rate-limit-budget
   --timeout <ms>         Time limit of each request, body included (default 30000)
   --max-response-bytes <n>  Largest response body read (default 10485760)
   --max-skipped <n>      Fail when more than n checks are skipped for want of configuration

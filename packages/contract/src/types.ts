@@ -152,7 +152,7 @@ export interface SessionConfig {
   /**
    * Other clients use the run's key too (--shared-key: one-key shards): its 429s are waited out
    * without blame. Otherwise the run owns its key, and a 429 within its own budget fails
-   * rate-limit.within-budget.
+   * response.rate-limit-budget.
    */
   sharedKey?: boolean;
   /** Filters: resources, operationIds or check ids (prefixes). Empty: everything. */

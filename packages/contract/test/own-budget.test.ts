@@ -1,4 +1,4 @@
-// rate-limit.within-budget's arithmetic on made-up exchanges (times are given, no clock read): a
+// response.rate-limit-budget's arithmetic on made-up exchanges (times are given, no clock read): a
 // 429 is blamed only when no one-second window that can hold it holds more of the run's requests of
 // its class than the documented budget, requests still in flight counting until answered.
 import { describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ function exchange(
   return budget.observe({ ...answer, durationMs: 1, sentAt, receivedAt } as Exchange, receivedAt);
 }
 
-describe('rate-limit.within-budget', () => {
+describe('response.rate-limit-budget', () => {
   it('blames a 429 that comes while the run is within its read budget', () => {
     const budget = new OwnBudget(spec, KEY);
     for (let i = 0; i < 5; i++) expect(exchange(budget, 'GET', i * 10, i * 10 + 5)).toEqual([]);

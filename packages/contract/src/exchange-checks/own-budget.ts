@@ -1,4 +1,4 @@
-// The server's own limits, from the other side (rate-limit.within-budget): when the run owns its
+// The server's own limits, from the other side (response.rate-limit-budget): when the run owns its
 // key (no --shared-key, no --burst), a 429 RATE_LIMIT_EXCEEDED while the run's own traffic on that
 // key is within the documented budget of the request's class is a refusal the description does
 // not allow (reads refused early, writes counted with reads).

@@ -117,7 +117,7 @@ for (const check of [
     ],
   },
   {
-    id: 'rate-limit.within-budget',
+    id: 'response.rate-limit-budget',
     title:
       "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
     source: 'info.x-svc-limits + the 429 response',

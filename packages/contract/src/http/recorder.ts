@@ -69,7 +69,7 @@ export class Recorder {
       this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
     const budgetProblems = this.budget?.observe(exchange, performance.now());
     if (budgetProblems !== undefined)
-      this.add(responseVerdict('rate-limit.within-budget', operationId, exchange.seq, budgetProblems));
+      this.add(responseVerdict('response.rate-limit-budget', operationId, exchange.seq, budgetProblems));
   }
 
   /** An exchange counted and kept for reference, but not checked (its body was past the cap): `outcome` says so. */

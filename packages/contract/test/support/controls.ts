@@ -30,6 +30,9 @@ const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
 const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /** The response replaced by another documented error (status, type and code), its request id kept. */
+/** A not-found message quoting what the request named (the description: a message includes the failing value). */
+const quoting = (q: ProxiedRequest) => `Not found (a harmless variation): ${decodeURIComponent(pathOf(q))}`;
+
 function answerError(
   r: ProxiedResponse,
   status: number,
@@ -209,7 +212,7 @@ export const CONTROLS: Control[] = [
     mutation: {
       response: (r, q) =>
         isAgent(q) && codeOf(r) === 'SVC_NUMBER_FORBIDDEN'
-          ? answerError(r, 404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')
+          ? answerError(r, 404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND', quoting(q))
           : r,
     },
   },
@@ -268,7 +271,7 @@ export const CONTROLS: Control[] = [
       response: (r, q) =>
         /^\/v2\/api\/conversations\/items\/[^/]+$/.test(pathOf(q)) &&
         ['CALL_NOT_FOUND', 'TEXT_MESSAGE_NOT_FOUND'].includes(codeOf(r) ?? '')
-          ? answerError(r, 404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND')
+          ? answerError(r, 404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND', quoting(q))
           : r,
     },
   },

@@ -532,7 +532,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'refuses reads with 429 inside the documented budget',
-    caughtBy: 'rate-limit.within-budget',
+    caughtBy: 'response.rate-limit-budget',
     only: ['users', 'tags'],
     paced: true,
     mutation: () => refusesReadsEarly(),
