@@ -64,6 +64,7 @@ else
   [[ -n "${INPUT_MAX_SKIPPED:-}" ]] && args+=(--max-skipped "$INPUT_MAX_SKIPPED")
   [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
   [[ -n "${INPUT_SHARD:-}" ]] && args+=(--shard "$INPUT_SHARD")
+  [[ "${INPUT_SHARED_KEY:-false}" == "true" ]] && args+=(--shared-key)
 fi
 
 status=0

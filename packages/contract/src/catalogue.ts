@@ -99,7 +99,7 @@ export const CHECKS = {
     enforces: ["x-svc-option-rules DROPDOWN_ONLY"],
   },
   "custom-fields.partial-update": {
-    title: "Only the fields sent change",
+    title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
     source: "UpdateCustomFieldRequest",
     enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE","x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
   },
@@ -161,7 +161,7 @@ export const CHECKS = {
     source: "the operation's 415 response",
   },
   "negative.enum": {
-    title: "Values outside an enum are refused with the documented code",
+    title: "Values outside an enum are refused with the documented code, a value of the enum in another case too",
     source: "enum + x-svc-error-code",
   },
   "negative.id-prefix": {
@@ -223,7 +223,7 @@ export const CHECKS = {
     source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers",
   },
   "receptionist.collections-replaced": {
-    title: "Collections are replaced as complete sets",
+    title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",
     source: "x-svc-merge-rules.replaced",
     enforces: ["x-svc-merge-rules replaced"],
   },
@@ -249,9 +249,9 @@ export const CHECKS = {
     source: "the error response code enum",
   },
   "response.error-details": {
-    title: "An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT",
-    source: "ErrorCode x-svc-codes x-svc-detail-rules",
-    enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164"],
+    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract",
+    source: "ErrorCode x-svc-codes x-svc-detail-rules + the error body field table",
+    enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value"],
   },
   "response.error-fields": {
     title: "Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)",
@@ -281,6 +281,10 @@ export const CHECKS = {
   "response.pagination": {
     title: "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
     source: "Pagination (list response convention)",
+  },
+  "response.rate-limit-budget": {
+    title: "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
+    source: "info.x-svc-limits + the 429 response",
   },
   "response.rate-limit-headers": {
     title: "X-RateLimit-* are present and numeric on every response",
@@ -330,6 +334,14 @@ export const CHECKS = {
   "tags.add-remove": {
     title: "Tags: add, add again (409), remove, remove again (404)",
     source: "addConversationItemTags / removeConversationItemTag",
+  },
+  "tenants.legacy-workspace": {
+    title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",
+    source: "TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations",
+  },
+  "tenants.other-team": {
+    title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
+    source: "a key belongs to a single team (Authentication) + the 404 response",
   },
   "threads.comment-then-read": {
     title: "An added comment reads back at the end of the thread, comment_count follows",

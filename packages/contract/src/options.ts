@@ -51,6 +51,8 @@ export interface ContractOptions extends DeliveryOptions {
   /** Requests per second; 'off' for none; default: the contract's x-svc-limits. */
   rate?: RateSetting | 'off';
   burst?: boolean;
+  /** Other clients use the key too (one key for every shard job): a 429 is waited out, never blamed on the server. */
+  sharedKey?: boolean;
   timeoutMs?: number;
   /** Largest response body read (default 10 MiB); a larger one is a failed check. */
   maxResponseBytes?: number;
@@ -88,6 +90,8 @@ Options:
   --output <dir>         Where report files go (default ./svc-contract-report)
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
+  --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
+                         without it a 429 within the run's own budget fails response.rate-limit-budget
   --timeout <ms>         Time limit of each request, body included (default 30000)
   --max-response-bytes <n>  Largest response body read (default 10485760)
   --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
@@ -270,6 +274,7 @@ export function parseCli(argv: string[]): Parsed {
     output: { type: 'string' },
     rate: { type: 'string' },
     burst: { type: 'boolean' },
+    'shared-key': { type: 'boolean' },
     timeout: { type: 'string' },
     'max-response-bytes': { type: 'string' },
     'max-skipped': { type: 'string' },
@@ -311,6 +316,7 @@ export function parseCli(argv: string[]): Parsed {
       ...(values.output !== undefined ? { output: values.output } : {}),
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
+      sharedKey: values['shared-key'] === true,
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
       ...(maxBytes !== undefined ? { maxResponseBytes: maxBytes } : {}),
       ...(maxSkipped !== undefined ? { maxSkipped } : {}),

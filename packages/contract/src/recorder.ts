@@ -3,9 +3,10 @@
 // discovery, a negative input, a 429 that was waited out). Outcomes accumulate until the runner
 // drains them into the running check's record.
 import { API_WIDE } from './catalogue.js';
+import { OwnBudget } from './exchange-checks/own-budget.js';
 import { RateWindows } from './exchange-checks/rate-windows.js';
 import { responseOutcomes } from './exchange-checks/response.js';
-import { type Exchange, errorCode, wireOf } from './http/exchange.js';
+import { type ApiRequest, type Exchange, errorCode, wireOf } from './http/exchange.js';
 import { exercisedInputs } from './reach/inputs.js';
 import type { Redactor } from './redact.js';
 import type { Spec } from './spec.js';
@@ -47,8 +48,18 @@ export class Recorder {
     private readonly apiKey: string,
     /** The server is a stateless mock (profile mock). */
     private readonly stateless = false,
+    /** The run owns its key (no --shared-key, no --burst): a 429 inside its own budget is a failure. */
+    ownsKey = false,
   ) {
     this.windows = new RateWindows(spec);
+    this.budget = ownsKey ? new OwnBudget(spec, apiKey) : undefined;
+  }
+
+  private readonly budget: OwnBudget | undefined;
+
+  /** A request of the run leaves (the time its server may start counting it). */
+  sending(seq: number, request: ApiRequest, sentAt: number): void {
+    this.budget?.sending(seq, request, sentAt);
   }
 
   /** Keeps the summary of every exchange from now on (the first `max`), for the HAR reporter. */
@@ -70,6 +81,9 @@ export class Recorder {
     const windowProblems = this.windows.observe(exchange);
     if (windowProblems !== undefined)
       this.add(responseVerdict('response.rate-limit-window', operationId, exchange.seq, windowProblems));
+    const budgetProblems = this.budget?.observe(exchange, performance.now());
+    if (budgetProblems !== undefined)
+      this.add(responseVerdict('response.rate-limit-budget', operationId, exchange.seq, budgetProblems));
   }
 
   /** An exchange counted and kept for reference, but not checked (its body was past the cap): `outcome` says so. */

@@ -111,6 +111,7 @@ function sessionOf(options: ContractOptions, target: Target, only: string[], rat
     profile: options.profile ?? 'full',
     allowWrites: options.allowWrites === true,
     burst: options.burst === true,
+    sharedKey: options.sharedKey === true,
     only,
     rate,
     timeoutMs: options.timeoutMs ?? 30_000,

@@ -28,7 +28,9 @@ export function createSession(config: SessionConfig): Session {
     { value: config.apiKey, placeholder: placeholderFor('api-key', config.apiKeyEnv) },
     ...config.config.keys.map((k) => ({ value: k.key, placeholder: placeholderFor(k.name, k.env) })),
   ]);
-  const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock');
+  // The run owns its key unless it shares it (--shared-key) or exceeds its budget on purpose (--burst).
+  const ownsKey = config.sharedKey !== true && !config.burst;
+  const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock', ownsKey);
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
   // The client takes what it needs of the session's config (URL, key, writes, time and size limits).
   // A stateless mock keeps nothing, so there is nothing to put back.

@@ -90,10 +90,20 @@ export interface RateSetting {
  * What a config key is: `active` (the default) serves the scope checks by the scopes it holds;
  * the others are declared so that the checks of their own refusal run: `revoked`
  * (API_KEY_REVOKED), `trial` (a trial-plan account: API_KEY_TRIAL_NOT_ALLOWED), `line-limited`
- * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line).
+ * (limited to `lines`: SVC_NUMBER_FORBIDDEN on any other line), `other-team` (a key of another
+ * team: the run's team's resources are not found with it, and no answer carries them),
+ * `legacy-workspace` (a key of a workspace not on the new contact model: TEAM_NOT_FOUND where
+ * an operation lists it).
  */
-export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited';
-export const KEY_KINDS: readonly KeyKind[] = ['active', 'revoked', 'trial', 'line-limited'];
+export type KeyKind = 'active' | 'revoked' | 'trial' | 'line-limited' | 'other-team' | 'legacy-workspace';
+export const KEY_KINDS: readonly KeyKind[] = [
+  'active',
+  'revoked',
+  'trial',
+  'line-limited',
+  'other-team',
+  'legacy-workspace',
+];
 
 /** A key from the config file: what it holds decides which 403 checks it can serve. */
 export interface ConfigKey {
@@ -141,6 +151,12 @@ export interface SessionConfig {
   profile: Profile;
   allowWrites: boolean;
   burst: boolean;
+  /**
+   * Other clients use the run's key too (--shared-key: one-key shards): its 429s are waited out
+   * without blame. Otherwise the run owns its key, and a 429 within its own budget fails
+   * response.rate-limit-budget.
+   */
+  sharedKey?: boolean;
   /** Filters: resources, operationIds or check ids (prefixes). Empty: everything. */
   only: string[];
   /** null: no client-side rate limiting. */

@@ -154,6 +154,7 @@ describe('the GitHub Action', () => {
       'max-skipped',
       'only',
       'shard',
+      'shared-key',
       'merge',
       'artifact',
       'output',

@@ -131,7 +131,7 @@ describe('the suite client against a hostile server', () => {
       maxRetryWaitSeconds: 0,
       spec,
       limiter: unpaced,
-      recorder: { record: (exchange: Exchange) => recorded.push(exchange) } as never,
+      recorder: { record: (exchange: Exchange) => recorded.push(exchange), sending: () => {} } as never,
     });
 
   it('records each hostile answer as a failed response.transport check that names it', async () => {

@@ -24,10 +24,12 @@ const withBody = (q: ProxiedRequest, body: Record<string, unknown>): ProxiedRequ
 
 /** An error answer in the API's dialect, for a mutant that refuses what the contract allows. */
 function refuse(status: number, type: string, code: string): Mutation['response'] {
-  return (r) =>
+  return (r, q) =>
     json({ ...r, status }, (b) => {
       delete b.data;
-      b.error = { type, code, message: 'refused', retryable: false, request_id: r.headers.get('x-request-id') };
+      // The request's target quoted: a not-found message includes the failing value.
+      const message = `refused: ${decodeURIComponent(q.path)}`;
+      b.error = { type, code, message, retryable: false, request_id: r.headers.get('x-request-id') };
     });
 }
 

@@ -34,7 +34,9 @@ describe('rate limits', () => {
     // Limits below the documented ones, so that the unlimited suite meets 429s on any machine;
     // X-RateLimit-Limit then says 6 or 2 where the contract says 20 or 5, and nothing else fails.
     target = await sandbox({ rateLimit: { readsPerSecond: 6, writesPerSecond: 2 } });
-    const result = await runContract({ ...base(target), only: ['users', 'tags'], rate: 'off' });
+    // The key is declared shared: these 429s come at limits below the documented ones, and whether
+    // the unpaced run stayed inside the documented budget depends on the machine's speed.
+    const result = await runContract({ ...base(target), only: ['users', 'tags'], rate: 'off', sharedKey: true });
     const others = result.report.failures.filter((f) => f.check !== 'response.rate-limit-window');
     expect(others).toEqual([]);
     expect(result.report.failures.length).toBeGreaterThan(0);

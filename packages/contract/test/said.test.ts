@@ -71,8 +71,61 @@ describe('response.error-details (x-svc-detail-rules)', () => {
   });
 
   it('does not apply where the description states nothing about a field', () => {
-    expect(refusal('getThread', 'THREAD_NOT_FOUND', { message: 'm' })).toBeUndefined();
+    expect(refusal('listCustomFields', 'TEAM_NOT_FOUND', { message: 'm' })).toBeUndefined();
     expect(errorDetailProblems(spec, exchange('listTags', 200, { data: [] }))).toBeUndefined();
+  });
+
+  const notFound = (path: string, fields: Record<string, unknown>, body?: unknown) => {
+    const sent = exchange('getThread', 404, { error: { code: 'THREAD_NOT_FOUND', ...fields } });
+    return errorDetailProblems(spec, { ...sent, request: { ...sent.request, path, ...(body ? { body } : {}) } });
+  };
+
+  it('wants a not-found message to quote the value that names nothing (the one param names, else any sent)', () => {
+    expect(notFound('/v2/api/threads/cth-nope', { message: 'No thread with id cth-nope.' })).toEqual([]);
+    expect(notFound('/v2/api/threads/cth-nope', { message: 'No thread cth-nope.', param: 'id' })).toEqual([]);
+    // As it travelled in the URL, or decoded.
+    expect(notFound('/v2/api/threads/cth%2Dnope', { message: 'No thread cth-nope.' })).toEqual([]);
+    expect(notFound('/v2/api/threads/cth-nope', { message: 'Not found.' })).toEqual([
+      'error.message "Not found." does not quote the failing value "cth-nope" (the description says: "Error body: message, human-readable, includes the failing value (here, what names no resource).")',
+    ]);
+    const created = (message: string, param?: string) =>
+      errorDetailProblems(spec, {
+        ...exchange('createThread', 404, { error: { code: 'CONVERSATION_ITEM_NOT_FOUND', message, param } }),
+        request: {
+          method: 'POST',
+          path: '/v2/api/threads',
+          body: { entity_type: 'CALL', entity_id: 'cll-nope', content: 'x' },
+        },
+      });
+    expect(created('No item cll-nope.', 'entity_id')).toEqual([]);
+    expect(created('No item CALL.', 'entity_id')).toHaveLength(1);
+  });
+
+  it('wants param, where given, to name a parameter or body field of the operation or of the request', () => {
+    expect(notFound('/v2/api/threads/cth-1', { message: 'cth-1', param: 'thread_identifier' })).toEqual([
+      'error.param "thread_identifier" names no parameter or body field of getThread (the description says: "param: offending parameter, when applicable")',
+    ]);
+    expect(notFound('/v2/api/threads/cth-1', { message: 'cth-1', param: 'X-Request-Id' })).toEqual([]);
+    const comment = (param: string) =>
+      errorDetailProblems(spec, {
+        ...exchange('addThreadComment', 400, { error: { code: 'NOTE_CONTENT_TOO_LONG', message: 'x', param } }),
+        request: { method: 'POST', path: '/v2/api/threads/cth-1/comments', body: { content: 'x' } },
+      });
+    expect(comment('content')).toEqual([]);
+    expect(comment('body.text')).toHaveLength(1);
+  });
+
+  it('wants the endpoints a suggestion names to be operations of the contract', () => {
+    const suggesting = (suggestion: string) =>
+      refusal('listTags', 'API_KEY_INSUFFICIENT_SCOPE', { message: 'TAGS_READ', suggestion });
+    expect(suggesting('Find it with GET /v2/api/threads and add a comment.')).toEqual([]);
+    expect(suggesting('See /v2/api/threads/{id}/comments, or PATCH /v2/api/crm/attributes/seats.')).toEqual([]);
+    expect(suggesting('Ask an admin.')).toEqual([]);
+    expect(suggesting('List your keys with GET /v2/api/keys.')).toEqual([
+      'error.suggestion names GET /v2/api/keys, which is no operation of the contract (the description says: "suggestion: next step; may name endpoints")',
+    ]);
+    expect(suggesting('Use POST /v2/api/users.')).toHaveLength(1);
+    expect(suggesting('The old /v1/api/threads is gone.')).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,6 @@
 // One key, many shards: three --shard i/3 jobs sharing one key, at once, against one sandbox at
 // its documented limits (the key's budget is shared, so 429s come) all pass, and so does the merge.
+// Each says it shares its key (--shared-key): its 429s are waited out, never blamed on the server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ describe('three shards sharing one key', () => {
             allowWrites: true,
             only: ['custom-fields', 'dialer-queues', 'tags'],
             shard: { index: k + 1, count: 3 },
+            sharedKey: true,
             output,
             quiet: true,
             print: false,

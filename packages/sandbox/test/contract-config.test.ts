@@ -19,7 +19,9 @@ describe('the contract config', () => {
     expect(declared.api_key).toBe('sbx_demo_full_access');
     const byKey = new Map(declared.config.keys.map((k) => [k.key, k]));
     expect(byKey.has('sbx_demo_full_access')).toBe(false);
-    expect(byKey.has('sbx_demo_legacy_workspace')).toBe(false); // another team
+    // A workspace off the new contact model shows nothing about tenancy, but TEAM_NOT_FOUND; a second team on it shows tenancy.
+    expect(byKey.get('sbx_demo_legacy_workspace')?.kind).toBe('legacy-workspace');
+    expect(byKey.get('sbx_demo_other_team')).toMatchObject({ kind: 'other-team', scopes: scopes });
     expect(byKey.get('sbx_demo_revoked')?.kind).toBe('revoked');
     expect(byKey.get('sbx_demo_trial')?.kind).toBe('trial');
     expect(byKey.get('sbx_demo_main_line_only')).toMatchObject({ kind: 'line-limited', lines: ['+14155550100'] });

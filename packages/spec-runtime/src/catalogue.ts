@@ -7,11 +7,12 @@ import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
 /**
  * What one field of the error body must say, where the description states it (x-svc-detail-rules):
  * `names: 'required-scope'`, one of the scopes the operation requires (any reading of an
- * ambiguous one); `contains`, the text given. `says` is the description's sentence.
+ * ambiguous one); `names: 'failing-value'`, the value the request sent that names no resource;
+ * `contains`, the text given. `says` is the description's sentence.
  */
 export interface DetailRule {
   field: string;
-  names?: 'required-scope';
+  names?: 'required-scope' | 'failing-value';
   contains?: string;
   says: string;
 }
@@ -44,10 +45,10 @@ function detailRulesOf(code: string, raw: unknown): DetailRule[] {
       isObject(rule) &&
       typeof rule.field === 'string' &&
       typeof rule.says === 'string' &&
-      (rule.names === 'required-scope') !== (typeof rule.contains === 'string');
+      (rule.names === 'required-scope' || rule.names === 'failing-value') !== (typeof rule.contains === 'string');
     if (!ok)
       throw new Error(
-        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names: required-scope or contains.`,
+        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names (required-scope, failing-value) or contains.`,
       );
     return rule as unknown as DetailRule;
   });

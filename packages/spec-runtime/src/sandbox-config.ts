@@ -23,7 +23,11 @@ export interface ContractConfigKey {
   name: string;
   key: string;
   scopes: string[];
-  kind?: 'revoked' | 'trial' | 'line-limited';
+  /**
+   * 'other-team': a key of another team, whose reads and writes of this team's resources must be
+   * refused; 'legacy-workspace': a key of a workspace not on the new contact model (TEAM_NOT_FOUND).
+   */
+  kind?: 'revoked' | 'trial' | 'line-limited' | 'other-team' | 'legacy-workspace';
   lines?: string[];
 }
 
@@ -62,6 +66,8 @@ export interface SeedLike {
   keys: SeedKeyLike[];
   teams: Array<{
     id: string;
+    /** A team on the new contact model ('V2') holds custom fields; another ('LEGACY') answers TEAM_NOT_FOUND there. */
+    contact_model: string;
     deals: Array<{ id: string }>;
     people: Array<{ id: string }>;
     summary_templates: Array<{ id: string; active: boolean }>;
@@ -107,7 +113,25 @@ function kindOf(k: SeedKeyLike): Pick<ContractConfigKey, 'kind' | 'lines'> {
   return {};
 }
 
-/** The config the seed implies for its main team: the team's other keys, each with its kind, and the hidden ids. */
+/**
+ * Usable keys of other teams: on the new contact model as 'other-team' keys (with one, the
+ * cross-team checks address the main team's resources), the others as 'legacy-workspace' keys
+ * (they answer TEAM_NOT_FOUND where the team's contact model is needed, which shows nothing about
+ * tenancy but is a refusal of its own).
+ */
+function otherTeamKeys(seed: SeedLike, main: SeedKeyLike): ContractConfigKey[] {
+  const onNewModel = new Set(seed.teams.filter((t) => t.contact_model === 'V2').map((t) => t.id));
+  return seed.keys
+    .filter((k) => k.team_id !== main.team_id && usable(k))
+    .map((k) => ({
+      name: k.key,
+      key: k.key,
+      scopes: [...k.scopes],
+      kind: onNewModel.has(k.team_id) ? 'other-team' : 'legacy-workspace',
+    }));
+}
+
+/** The config the seed implies for its main team: the team's other keys, each with its kind, keys of another team, and the hidden ids. */
 export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): SandboxContractConfig {
   const main = mainKeyOf(seed, allScopes);
   const team = seed.teams.find((t) => t.id === main.team_id);
@@ -116,9 +140,12 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
     server: CONTRACT_CONFIG_SERVER,
     api_key: main.key,
     config: {
-      keys: seed.keys
-        .filter((k) => k !== main && k.team_id === main.team_id)
-        .map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], ...kindOf(k) })),
+      keys: [
+        ...seed.keys
+          .filter((k) => k !== main && k.team_id === main.team_id)
+          .map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], ...kindOf(k) })),
+        ...otherTeamKeys(seed, main),
+      ],
       fixtures: {
         deal_ids: team.deals.map((d) => d.id),
         person_ids: team.people.map((p) => p.id),

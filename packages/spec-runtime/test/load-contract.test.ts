@@ -66,7 +66,10 @@ describe('loadContract', () => {
     expect(catalogue.get('INVALID_PHONE_FORMAT')?.detailRules).toMatchObject([
       { field: 'suggestion', contains: 'E.164' },
     ]);
-    expect(catalogue.get('THREAD_NOT_FOUND')?.detailRules).toEqual([]);
+    expect(catalogue.get('THREAD_NOT_FOUND')?.detailRules).toMatchObject([
+      { field: 'message', names: 'failing-value' },
+    ]);
+    expect(catalogue.get('TEAM_NOT_FOUND')?.detailRules).toEqual([]);
     const broken = structuredClone(bundle) as {
       components: { schemas: { ErrorCode: { 'x-svc-codes': Record<string, Record<string, unknown>> } } };
     };

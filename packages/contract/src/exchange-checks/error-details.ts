@@ -1,10 +1,15 @@
-// response.error-details: what the description says a field of an error body says, where it says
-// it, read from the catalogue's x-svc-detail-rules (through spec-runtime), never typed here: the
-// message of API_KEY_INSUFFICIENT_SCOPE names the scope the operation requires (any of its
-// readings where it has several; where the scope itself is only inferred, any scope of the
-// contract, since which one is missing is not known), the
-// suggestion of INVALID_PHONE_FORMAT names E.164 (in any case and punctuation: E164 too). Applied to every error the suite receives.
-import type { DetailRule, Operation } from '@svc/spec-runtime';
+// response.error-details: what the description says a field of an error body says, checked on
+// every error the suite receives, whichever check provoked it. Per code, from the catalogue's
+// x-svc-detail-rules (through spec-runtime), never typed here: the message of
+// API_KEY_INSUFFICIENT_SCOPE names the scope the operation requires (any of its readings where it
+// has several; where the scope itself is only inferred, any scope of the contract, since which one
+// is missing is not known); the message of a not-found code quotes the value that names no
+// resource (the value of the parameter `param` names, else any value the request sent); the
+// suggestion of INVALID_PHONE_FORMAT names E.164 (in any case and punctuation: E164 too). On
+// every error, from the error body's own field table: `param`, "the offending parameter", names a
+// parameter or body field of the operation or one the request sent; endpoints a `suggestion`
+// names ("may name endpoints") are paths of the contract (with the method, where one is given).
+import { type DetailRule, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { isScopeInferred } from '@svc/spec-runtime/facts';
 import { type Exchange, errorOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
@@ -30,12 +35,8 @@ function requiredScopes(spec: Spec, op: Operation | null): string[] {
 /** Letters and digits only, lower case: "E.164", "e164" and "E-164" read the same. */
 const spelling = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-function ruleProblem(spec: Spec, rule: DetailRule, value: unknown, op: Operation | null): string | undefined {
+function scopeProblem(spec: Spec, rule: DetailRule, value: unknown, op: Operation | null): string | undefined {
   const stated = `the description says: "${rule.says}"`;
-  if (rule.contains !== undefined) {
-    if (typeof value === 'string' && spelling(value).includes(spelling(rule.contains))) return undefined;
-    return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name ${rule.contains} (${stated})`;
-  }
   const scopes = requiredScopes(spec, op);
   if (scopes.length === 0) return undefined;
   if (typeof value === 'string' && scopes.some((scope) => namesToken(value, scope))) return undefined;
@@ -43,11 +44,120 @@ function ruleProblem(spec: Spec, rule: DetailRule, value: unknown, op: Operation
   return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name the scope ${op?.operationId} requires, ${wanted} (${stated})`;
 }
 
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** What the request sent, by name: path parameters (decoded), query parameters, top-level body strings. */
+export function sentValues(exchange: Exchange): Map<string, string> {
+  const values = new Map<string, string>();
+  const op = exchange.operation;
+  if (op) {
+    const actual = (exchange.request.path.split('?')[0] ?? '').split('/');
+    op.path.split('/').forEach((segment, i) => {
+      const name = /^\{(.+)\}$/.exec(segment)?.[1];
+      const value = actual[i];
+      if (name !== undefined && value !== undefined) values.set(name, decoded(value));
+    });
+  }
+  for (const [name, value] of Object.entries(exchange.request.query ?? {})) values.set(name, value);
+  const body = exchange.request.body;
+  if (isObject(body))
+    for (const [name, value] of Object.entries(body)) if (typeof value === 'string') values.set(name, value);
+  return values;
+}
+
+/** The failing value: the value of the parameter `param` names, else any value sent; the message quotes one. */
+function failingValueProblem(rule: DetailRule, error: Record<string, unknown>, exchange: Exchange): string | undefined {
+  const sent = sentValues(exchange);
+  const named = typeof error.param === 'string' ? sent.get(error.param) : undefined;
+  const candidates = (named !== undefined ? [named] : [...sent.values()]).filter((v) => v !== '');
+  if (candidates.length === 0) return undefined;
+  const text = error[rule.field];
+  const quotes = (v: string) => typeof text === 'string' && (text.includes(v) || text.includes(encodeURIComponent(v)));
+  if (candidates.some(quotes)) return undefined;
+  const which =
+    named !== undefined
+      ? `${JSON.stringify(named)} (param ${String(error.param)})`
+      : candidates.map((v) => JSON.stringify(v)).join(' or ');
+  return `error.${rule.field} ${JSON.stringify(text ?? null)} does not quote the failing value ${which} (the description says: "${rule.says}")`;
+}
+
+function ruleProblem(
+  spec: Spec,
+  rule: DetailRule,
+  error: Record<string, unknown>,
+  exchange: Exchange,
+): string | undefined {
+  const value = error[rule.field];
+  if (rule.contains !== undefined) {
+    if (typeof value === 'string' && spelling(value).includes(spelling(rule.contains))) return undefined;
+    return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name ${rule.contains} (the description says: "${rule.says}")`;
+  }
+  if (rule.names === 'failing-value') return failingValueProblem(rule, error, exchange);
+  return scopeProblem(spec, rule, value, exchange.operation);
+}
+
+/** The names `param` may give: the operation's parameters and body fields, and what the request sent. */
+function parameterNames(spec: Spec, exchange: Exchange): Set<string> {
+  const op = exchange.operation;
+  const names = new Set<string>([...sentValues(exchange).keys()]);
+  if (op) for (const p of op.parameters) names.add(p.in === 'header' ? p.name.toLowerCase() : p.name);
+  if (op?.requestBody)
+    for (const name of Object.keys(propertiesOf(spec.contract, spec.resolve(op.requestBody.schemaPointer))))
+      names.add(name);
+  const body = exchange.request.body;
+  if (isObject(body)) for (const name of Object.keys(body)) names.add(name);
+  for (const header of ['authorization', spec.requestIdHeader.toLowerCase(), spec.idempotencyKeyHeader.toLowerCase()])
+    names.add(header);
+  return names;
+}
+
+/** `param`, where given, names a parameter of the request: its first segment (`options[0].label`: options). */
+function paramProblem(spec: Spec, error: Record<string, unknown>, exchange: Exchange): string | undefined {
+  const param = error.param;
+  if (typeof param !== 'string' || param === '' || !exchange.operation) return undefined;
+  const first = param.split(/[.[]/)[0] ?? param;
+  const names = parameterNames(spec, exchange);
+  if (names.has(first) || names.has(first.toLowerCase())) return undefined;
+  return `error.param ${JSON.stringify(param.slice(0, 100))} names no parameter or body field of ${exchange.operation.operationId} (the description says: "param: offending parameter, when applicable")`;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** An endpoint named in a text: an optional method, then a path under /vN/api (template braces allowed). */
+const ENDPOINT = /(?:\b(GET|POST|PUT|PATCH|DELETE)\s+)?(\/v\d{1,3}\/api(?:\/[A-Za-z0-9_.%{}+-]*)*)/g;
+
+/** Endpoints a suggestion names that are no path of the contract (for the method, where one is named). */
+function suggestionProblems(spec: Spec, error: Record<string, unknown>): string[] {
+  const suggestion = error.suggestion;
+  if (typeof suggestion !== 'string') return [];
+  const problems: string[] = [];
+  for (const [, method, raw] of suggestion.slice(0, 2000).matchAll(ENDPOINT)) {
+    const named = (raw ?? '').replace(/[.]+$/, '');
+    const path = named.replace(/\{[^}]*\}/g, 'x');
+    const live = (method ? [method] : METHODS).some((m) => 'operation' in spec.contract.matchRoute(m, path));
+    if (!live)
+      problems.push(
+        `error.suggestion names ${method ? `${method} ` : ''}${named}, which is no ${method ? 'operation' : 'path'} of the contract (the description says: "suggestion: next step; may name endpoints")`,
+      );
+  }
+  return problems;
+}
+
 /** undefined where no rule applies to the response; else its problems (empty: it says what it must). */
 export function errorDetailProblems(spec: Spec, exchange: Exchange): string[] | undefined {
   const error = errorOf(exchange);
   if (!error || exchange.status < 400 || typeof error.code !== 'string') return undefined;
   const rules = spec.contract.catalogue.get(error.code)?.detailRules ?? [];
-  if (rules.length === 0) return undefined;
-  return rules.flatMap((rule) => ruleProblem(spec, rule, error[rule.field], exchange.operation) ?? []);
+  const applies = rules.length > 0 || typeof error.param === 'string' || typeof error.suggestion === 'string';
+  if (!applies) return undefined;
+  return [
+    ...rules.flatMap((rule) => ruleProblem(spec, rule, error, exchange) ?? []),
+    ...[paramProblem(spec, error, exchange)].filter((p): p is string => p !== undefined),
+    ...suggestionProblems(spec, error),
+  ];
 }

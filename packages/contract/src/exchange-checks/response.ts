@@ -253,11 +253,23 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.error-details',
   title:
-    'An error field says what the description says it says: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, E.164 in the suggestion of INVALID_PHONE_FORMAT',
-  source: 'ErrorCode x-svc-codes x-svc-detail-rules',
+    'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
+  source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
   enforces: [
     'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
     'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
+    'x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules CALL_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules TAG_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules PERSON_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules NOTE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules THREAD_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
   ],
   problems: (seen) => {
     const problems = errorDetailProblems(seen.spec, seen.exchange);

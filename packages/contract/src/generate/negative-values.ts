@@ -56,6 +56,19 @@ export function invalidEnumValue(values: unknown[]): string {
   return lower ? 'svc_contract_not_in_enum' : 'SVC_CONTRACT_NOT_IN_ENUM';
 }
 
+/**
+ * A value of the enum in another case (READ as read), where the enum does not hold it too: an enum
+ * is matched exactly, so a server that folds case accepts what the contract refuses.
+ */
+export function otherCaseEnumValue(values: unknown[]): string | undefined {
+  for (const v of values) {
+    if (typeof v !== 'string') continue;
+    const other = v === v.toLowerCase() ? v.toUpperCase() : v.toLowerCase();
+    if (other !== v && !values.includes(other)) return other;
+  }
+  return undefined;
+}
+
 /** A short string the pattern refuses, if one of ours does (none for a pattern that is not valid here). */
 export function nonMatching(pattern: string): string | undefined {
   let re: RegExp;

@@ -9,6 +9,7 @@ import type { NegativeContext } from './negative-context.js';
 import {
   invalidEnumValue,
   nonMatching,
+  otherCaseEnumValue,
   phoneVariants,
   preview,
   UNKNOWN_SUFFIX,
@@ -98,9 +99,12 @@ function queryRangeNegatives(ctx: NegativeContext, p: OperationParameter, withQu
 function queryFormatNegatives(ctx: NegativeContext, p: OperationParameter, withQuery: (value: string) => OpRequest) {
   const { spec, push } = ctx;
   const s = p.schema;
-  if (Array.isArray(s.enum))
+  if (Array.isArray(s.enum)) {
     push('negative.enum', `query ${p.name}=${invalidEnumValue(s.enum)}`, withQuery(invalidEnumValue(s.enum)));
-  else if (isPhone(spec, s))
+    const otherCase = otherCaseEnumValue(s.enum);
+    if (otherCase !== undefined)
+      push('negative.enum', `query ${p.name}=${otherCase} (another case)`, withQuery(otherCase));
+  } else if (isPhone(spec, s))
     for (const bad of phoneVariants(ctx.baseline.query?.[p.name] ?? ctx.phoneExample))
       push('negative.phone-format', `query ${p.name}=${preview(bad)}`, withQuery(bad));
   else if (idPrefixes(s).length > 0)

@@ -8,6 +8,7 @@ import {
   fieldName,
   invalidEnumValue,
   nonMatching,
+  otherCaseEnumValue,
   type Path,
   phoneVariants,
   preview,
@@ -46,6 +47,9 @@ function phoneNegatives(ctx: NegativeContext, { at, path }: Field, value: unknow
 
 function enumNegative(ctx: NegativeContext, { at, path }: Field, values: unknown[]): void {
   ctx.push('negative.enum', `body ${at}=${invalidEnumValue(values)}`, ctx.withBodyAt(path, invalidEnumValue(values)));
+  const otherCase = otherCaseEnumValue(values);
+  if (otherCase !== undefined)
+    ctx.push('negative.enum', `body ${at}=${otherCase} (another case)`, ctx.withBodyAt(path, otherCase));
 }
 
 /** A number outside its documented range, at any depth (business hours' times). */

@@ -102,6 +102,7 @@ export class ApiClient {
     }
     const release = request.bypassRateLimit ? () => {} : await this.options.limiter.acquire(kind);
     const sentAt = performance.now();
+    this.options.recorder.sending(seq, request, sentAt);
     const bounds = {
       timeoutMs: this.options.timeoutMs,
       maxBytes: this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

@@ -267,19 +267,27 @@ function shrunk(original: unknown): unknown {
   return inner ? { ...original, [inner[0]]: (inner[1] as unknown[]).slice(1) } : undefined;
 }
 
-async function replaceOne(t: CheckContext): Promise<OneChange | Unread> {
+/**
+ * Every collection with an entry to remove, each replaced in turn by itself less one entry and put
+ * back: a server that merges the set sent into the stored one keeps the entry, whichever collection
+ * it merges.
+ */
+async function replaceEach(t: CheckContext): Promise<{ changes: OneChange[] } | Unread> {
   const before = await readBefore(t);
   if (!before.config) return { unread: before.exchange, number: before.number };
   const rules = mergeRules(t);
+  const changes: OneChange[] = [];
   for (const name of rules.replaced) {
-    const original = at(before.config, name);
+    const config = changes.length > 0 ? ((await read(t, before.number)).config ?? before.config) : before.config;
+    const original = at(config, name);
     const sent = shrunk(original);
     // The read shape is sent back as the write shape: only where the contract accepts it.
     const accepted = !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
     if (sent !== undefined && accepted)
-      return changeAndRestore(t, before.number, { rules, name, before: before.config, sent }, original);
+      changes.push(await changeAndRestore(t, before.number, { rules, name, before: config, sent }, original));
   }
-  return t.skip('no collection with an entry to remove whose read shape the update accepts');
+  if (changes.length === 0) return t.skip('no collection with an entry to remove whose read shape the update accepts');
+  return { changes };
 }
 
 function replacedProblems({ rules, name, before, after, sent, changed }: OneChange): Problem[] {
@@ -296,10 +304,15 @@ function replacedProblems({ rules, name, before, after, sent, changed }: OneChan
 // A collection sent is replaced whole by the set sent; the other collections and values stay.
 rule({
   id: 'receptionist.collections-replaced',
-  title: 'Collections are replaced as complete sets',
+  title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
   source: 'x-svc-merge-rules.replaced',
   enforces: ['x-svc-merge-rules replaced'],
   ...statefulWrite(OP),
-  requests: replaceOne,
-  problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `replacing ${s.name}`, replacedProblems)),
+  requests: replaceEach,
+  problems: (s) =>
+    'unread' in s
+      ? unreadProblems(s)
+      : s.changes.flatMap((c) => changeProblems(c, `replacing ${c.name}`, replacedProblems)),
+  passed: (s) =>
+    'changes' in s ? `replaced, each less one entry: ${s.changes.map((c) => c.name).join(', ')}` : undefined,
 });

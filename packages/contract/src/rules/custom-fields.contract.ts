@@ -108,11 +108,31 @@ operationChecks(OP, {
 interface LabelChange {
   field: CustomFieldFixture;
   label: string;
+  /** The description set first (a value a field reset by a faulty merge would not hold), as answered. */
+  primed?: Exchange;
+  probe: string;
   changed: Exchange;
   restored?: Exchange;
 }
 
-function partialUpdateProblems({ field, label, changed, restored }: LabelChange): Problem[] {
+/** A description as an answer shows it; undefined where the answer does not show one (the 200 need not). */
+const descriptionOf = (exchange: Exchange | undefined): unknown =>
+  exchange && isObject(data(exchange)) && 'description' in (data(exchange) as object)
+    ? data(exchange)?.description
+    : undefined;
+
+/** The description sent before the label alone is kept (where the answer to setting it showed it: then an answer without it lost it). */
+function keptDescription({ primed, probe, changed }: LabelChange): Problem[] {
+  if (descriptionOf(primed) !== probe) return [];
+  return unless(
+    descriptionOf(changed) === probe,
+    `the description changed although only the label was sent: ${short(descriptionOf(changed))}`,
+    changed,
+  );
+}
+
+function partialUpdateProblems(change: LabelChange): Problem[] {
+  const { field, label, changed, restored } = change;
   if (!ok(changed) || !restored)
     return [{ message: `updating the label of ${field.key}: expected 200, got ${changed.status}`, exchange: changed }];
   const d = data(changed);
@@ -130,6 +150,7 @@ function partialUpdateProblems({ field, label, changed, restored }: LabelChange)
           changed,
         )
       : []),
+    ...keptDescription(change),
     ...unless(
       ok(restored) && data(restored)?.label === field.label,
       `restoring the label of ${field.key} failed (${restored.status})`,
@@ -138,10 +159,29 @@ function partialUpdateProblems({ field, label, changed, restored }: LabelChange)
   ];
 }
 
-// The label sent alone changes the label and nothing else; the label is put back.
+async function changeLabelAlone(t: CheckContext): Promise<LabelChange> {
+  const field = labelled(t, await t.fixtures());
+  // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
+  const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
+  const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
+  // The precondition: a description that a reset or a merge writing defaults would not keep. Only
+  // where the answer shows the description, so that the one it had can be put back.
+  const original = descriptionOf(await patch(t, field.key, { label: field.label }));
+  const probe = `svc-contract ${t.config.runId} kept`;
+  const shown = original === null || typeof original === 'string';
+  const primed = shown ? await patch(t, field.key, { description: probe }) : undefined;
+  const changed = await patch(t, field.key, { label });
+  const base = { field, label, ...(primed ? { primed } : {}), probe, changed };
+  if (!ok(changed)) return base;
+  // Put back: the label, and the description as it was ("a blank value clears it").
+  const description = typeof original === 'string' && original.trim() !== '' ? original : ' ';
+  return { ...base, restored: await patch(t, field.key, { label: field.label, ...(shown ? { description } : {}) }) };
+}
+
+// The label sent alone changes the label and nothing else (a description set first is kept); both are put back.
 rule({
   id: 'custom-fields.partial-update',
-  title: 'Only the fields sent change',
+  title: 'Only the fields sent change: the label sent alone keeps the options and a description set first',
   source: 'UpdateCustomFieldRequest',
   enforces: [
     'x-svc-option-rules KEY_AND_TYPE_IMMUTABLE',
@@ -150,16 +190,12 @@ rule({
     'x-svc-merge-rules custom-field replaced',
   ],
   ...statefulWrite(OP),
-  requests: async (t): Promise<LabelChange> => {
-    const field = labelled(t, await t.fixtures());
-    // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
-    const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
-    const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
-    const changed = await patch(t, field.key, { label });
-    if (!ok(changed)) return { field, label, changed };
-    return { field, label, changed, restored: await patch(t, field.key, { label: field.label }) };
-  },
+  requests: changeLabelAlone,
   problems: partialUpdateProblems,
+  passed: (s) =>
+    descriptionOf(s.primed) === s.probe
+      ? 'label changed alone; the description set first was kept'
+      : 'label changed alone; the description kept: not exercised (the answers show no description)',
 });
 
 interface DescriptionClear {

@@ -2,6 +2,7 @@
 import { idPrefixes, propertiesOf } from '@svc/spec-runtime';
 import { isReplayPromised } from '@svc/spec-runtime/facts';
 import { documentedCodes } from '../expectations/expect.js';
+import { need } from '../fixtures.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
@@ -27,6 +28,8 @@ const { method } = contractOperation(OP);
 operationChecks(OP, {
   // Only the fields sent are touched: an empty update changes nothing.
   baseline: () => ({ body: {} }),
+  // The queue of a teammate of the run's team: with another team's key, no such teammate.
+  otherTeam: (_t, f) => ({ body: { user_id: need(f.users[0], 'a user of the team (GET /v2/api/users)') } }),
 });
 
 function update(t: CheckContext, body: Json, extra: Partial<{ idempotencyKey: string }> = {}): Promise<Exchange> {

@@ -24,6 +24,8 @@ import { errorsOf, statusIs, unless } from './problems.js';
 /** The codes of the key kinds' refusals: the description names each, and the operations list them. */
 export const REVOKED = 'API_KEY_REVOKED';
 export const TRIAL_NOT_ALLOWED = 'API_KEY_TRIAL_NOT_ALLOWED';
+/** A workspace not on the new contact model (TEAM_NOT_FOUND's own meaning): its key gets this where the operation lists it. */
+export const TEAM_NOT_FOUND = 'TEAM_NOT_FOUND';
 
 const isActive = (key: ConfigKey) => (key.kind ?? 'active') === 'active';
 const scopesText = (op: Operation, join: string) => op.security.map((a) => a.join('+')).join(join);
@@ -305,26 +307,42 @@ const keyRefusalRule = (u: OperationUnderTest) => ({
   passed: (s: KeyRefusal) => ({ detail: `${s.what}: ${s.exchange.status}`, readings: describeReadings(s.expected) }),
 });
 
+/** The refusal each declared kind shows, and the check that expects it (described once). */
 const KEY_KIND_CHECKS = {
-  revoked: checkDescription({
-    id: 'auth.revoked-key',
-    title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
-    source: 'the 401 response + the catalogue',
-  }),
-  trial: checkDescription({
-    id: 'auth.trial-plan',
-    title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
-    source: 'the 403 response + the catalogue',
-  }),
+  revoked: {
+    code: REVOKED,
+    check: checkDescription({
+      id: 'auth.revoked-key',
+      title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
+      source: 'the 401 response + the catalogue',
+    }),
+  },
+  trial: {
+    code: TRIAL_NOT_ALLOWED,
+    check: checkDescription({
+      id: 'auth.trial-plan',
+      title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
+      source: 'the 403 response + the catalogue',
+    }),
+  },
+  'legacy-workspace': {
+    code: TEAM_NOT_FOUND,
+    check: checkDescription({
+      id: 'tenants.legacy-workspace',
+      title:
+        'A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it',
+      source: 'TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations',
+    }),
+  },
 };
 
-/** Keys declared in the config by kind (revoked, trial): each refusal runs where the operation lists its code. */
-export function keyKindRule(u: OperationUnderTest, kind: 'revoked' | 'trial'): void {
+/** Keys declared in the config by kind (revoked, trial, legacy workspace): each refusal runs where the operation lists its code. */
+export function keyKindRule(u: OperationUnderTest, kind: keyof typeof KEY_KIND_CHECKS): void {
   const { spec, op } = u;
-  const code = kind === 'revoked' ? REVOKED : TRIAL_NOT_ALLOWED;
+  const { code, check } = KEY_KIND_CHECKS[kind];
   if (!lists(u, code)) return;
   rule({
-    ...KEY_KIND_CHECKS[kind],
+    ...check,
     ...keyRefusalRule(u),
     requests: async (t): Promise<KeyRefusal> => {
       const key = t.config.config.keys.find((k) => k.kind === kind);

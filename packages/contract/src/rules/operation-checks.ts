@@ -24,6 +24,7 @@ import {
   operationUnderTest,
 } from './operation-context.js';
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
+import { otherTeamRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
 
 export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../expectations/readings.js';
@@ -114,7 +115,9 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   sufficientScopeRule(u);
   keyKindRule(u, 'revoked');
   keyKindRule(u, 'trial');
+  keyKindRule(u, 'legacy-workspace');
   lineForbiddenRule(u);
+  otherTeamRule(u);
   boundaryRule(u);
   negativeRules(u);
 }

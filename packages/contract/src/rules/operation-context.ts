@@ -22,6 +22,11 @@ export interface OperationPlan {
    * of counted as never sent.
    */
   withheld?: string;
+  /**
+   * Where the baseline addresses none of the team's resources by id (an update of one's own
+   * queue), a request that does (a teammate's user_id): what the cross-team check sends instead.
+   */
+  otherTeam?(t: CheckContext, fixtures: Fixtures): OpRequest | Promise<OpRequest>;
 }
 
 /** One operation's place in the contract, as its generated checks see it. */

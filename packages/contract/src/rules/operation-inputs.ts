@@ -27,7 +27,7 @@ export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkD
   }),
   'negative.enum': checkDescription({
     id: 'negative.enum',
-    title: 'Values outside an enum are refused with the documented code',
+    title: 'Values outside an enum are refused with the documented code, a value of the enum in another case too',
     source: 'enum + x-svc-error-code',
   }),
   'negative.pattern': checkDescription({

@@ -30,6 +30,9 @@ const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
 const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /** The response replaced by another documented error (status, type and code), its request id kept. */
+/** A not-found message quoting what the request named (the description: a message includes the failing value). */
+const quoting = (q: ProxiedRequest) => `Not found (a harmless variation): ${decodeURIComponent(pathOf(q))}`;
+
 function answerError(
   r: ProxiedResponse,
   status: number,
@@ -164,6 +167,23 @@ const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/
 
 export const CONTROLS: Control[] = [
   {
+    // The 200 of the update is documented with key, label, type, options and source: description need not show.
+    name: 'never shows a custom field description in its answers',
+    only: ['custom-fields.partial-update'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.path.startsWith('/v2/api/crm/attributes') && r.status === 200
+          ? json(r, (b) => {
+              const d = b.data;
+              for (const f of Array.isArray(d) ? d : [d])
+                if (f && typeof f === 'object') delete (f as Record<string, unknown>).description;
+            })
+          : r,
+    },
+    exercises: 'custom-fields.partial-update',
+  },
+  {
     name: 'executes a repeated PATCH again instead of replaying it (replay is not promised on PATCH)',
     only: ['upsertCurrentDialingQueue'],
     allowWrites: true,
@@ -192,7 +212,7 @@ export const CONTROLS: Control[] = [
     mutation: {
       response: (r, q) =>
         isAgent(q) && codeOf(r) === 'SVC_NUMBER_FORBIDDEN'
-          ? answerError(r, 404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND')
+          ? answerError(r, 404, 'not_found_error', 'PHONE_NUMBER_NOT_FOUND', quoting(q))
           : r,
     },
   },
@@ -251,7 +271,7 @@ export const CONTROLS: Control[] = [
       response: (r, q) =>
         /^\/v2\/api\/conversations\/items\/[^/]+$/.test(pathOf(q)) &&
         ['CALL_NOT_FOUND', 'TEXT_MESSAGE_NOT_FOUND'].includes(codeOf(r) ?? '')
-          ? answerError(r, 404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND')
+          ? answerError(r, 404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND', quoting(q))
           : r,
     },
   },

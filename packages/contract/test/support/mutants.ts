@@ -28,6 +28,8 @@ export interface Mutant {
   mutation?: Mutation | ((upstream: Target) => Mutation);
   /** A hook instead of a proxy: a sandbox started with these options. */
   sandbox?: Parameters<typeof sandbox>[0];
+  /** Run at the documented rates (the mutants run with --rate off unless their fault needs the run's own budget kept). */
+  paced?: boolean;
 }
 
 const isPath = (path: string, prefix: string) => path.split('?')[0]?.startsWith(prefix) ?? false;
@@ -48,6 +50,103 @@ function swapKey(
   });
 }
 const mainKey = (upstream: Target) => upstream.apiKey;
+
+/** A server that refuses every fourth read with a 429, however few came (reads refused early). */
+function refusesReadsEarly(): Mutation {
+  let reads = 0;
+  return {
+    response: (r, q) => {
+      if (q.method !== 'GET' || ++reads % 4 !== 0) return r;
+      return json({ ...r, status: 429 }, (b) =>
+        Object.assign(b, {
+          data: undefined,
+          pagination: undefined,
+          error: {
+            type: 'rate_limit_error',
+            code: 'RATE_LIMIT_EXCEEDED',
+            message: 'Too many requests',
+            retryable: true,
+            request_id: r.headers.get('x-request-id'),
+            retry_after_seconds: 0,
+          },
+        }),
+      );
+    },
+  };
+}
+
+/** Every error body of `status` changed (the status and code kept). */
+function errorsOf(status: number, change: (error: Record<string, unknown>) => void): Mutation {
+  return {
+    response: (r) =>
+      r.status === status
+        ? json(r, (b) => {
+            if (b.error && typeof b.error === 'object') change(b.error as Record<string, unknown>);
+          })
+        : r,
+  };
+}
+
+/** The first read answered 429 RATE_LIMIT_EXCEEDED with no retry_after_seconds. */
+function rateLimitWithoutWait(): Mutation {
+  let first = true;
+  return {
+    response: (r, q) => {
+      if (q.method !== 'GET' || !first) return r;
+      first = false;
+      const error = { type: 'rate_limit_error', code: 'RATE_LIMIT_EXCEEDED', message: 'Slow down', retryable: true };
+      return json({ ...r, status: 429 }, (b) =>
+        Object.assign(b, {
+          data: undefined,
+          pagination: undefined,
+          error: { ...error, request_id: r.headers.get('x-request-id') },
+        }),
+      );
+    },
+  };
+}
+
+/** A receptionist update that merges the transfer rules sent into the ones last read, instead of replacing them. */
+function mergesTransferRules(): Mutation {
+  let stored: unknown[] = [];
+  const isAgent = (path: string) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(path.split('?')[0] ?? '');
+  return {
+    request: (q) => {
+      if (q.method !== 'PATCH' || !isAgent(q.path) || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (!Array.isArray(body.transfer_rules)) return q;
+      const sent = body.transfer_rules.map((r) => JSON.stringify(r));
+      const kept = stored.filter((r) => !sent.includes(JSON.stringify(r)));
+      return { ...q, body: JSON.stringify({ ...body, transfer_rules: [...body.transfer_rules, ...kept] }) };
+    },
+    response: (r, q) => {
+      if (q.method === 'GET' && isAgent(q.path) && r.status === 200) {
+        const rules = (JSON.parse(r.body) as { data?: { transfer_rules?: unknown } }).data?.transfer_rules;
+        if (Array.isArray(rules)) stored = rules;
+      }
+      return r;
+    },
+  };
+}
+
+/** A custom field update that clears the description when the label changes and no description is sent (a reset of what was omitted). */
+function clearsOmittedDescription(): Mutation {
+  const labels = new Map<string, unknown>();
+  const keyOf = (path: string) => (path.split('?')[0] ?? '').split('/').pop() ?? '';
+  return {
+    request: (q) => {
+      if (q.method !== 'PATCH' || !isPath(q.path, '/v2/api/crm/attributes/') || q.body === undefined) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      const renames = body.label !== undefined && labels.has(keyOf(q.path)) && labels.get(keyOf(q.path)) !== body.label;
+      return renames && !('description' in body) ? { ...q, body: JSON.stringify({ ...body, description: ' ' }) } : q;
+    },
+    response: (r, q) => {
+      if (q.method === 'PATCH' && isPath(q.path, '/v2/api/crm/attributes/') && r.status === 200)
+        labels.set(keyOf(q.path), (JSON.parse(r.body) as { data?: { label?: unknown } }).data?.label);
+      return r;
+    },
+  };
+}
 
 /** A server that refuses the largest documented page size (as if the limit were 1..99). */
 const refusesSize100: Mutation = {
@@ -432,6 +531,96 @@ export const MUTANTS: Mutant[] = [
     mutation: swapKey((k) => k.kind === 'line-limited', mainKey),
   },
   {
+    name: 'refuses reads with 429 inside the documented budget',
+    caughtBy: 'response.rate-limit-budget',
+    only: ['users', 'tags'],
+    paced: true,
+    mutation: () => refusesReadsEarly(),
+  },
+  {
+    name: 'answers 429 without retry_after_seconds',
+    caughtBy: 'response.schema',
+    only: ['listTags'],
+    mutation: () => rateLimitWithoutWait(),
+  },
+  {
+    name: 'says "Not found." without the id that names nothing',
+    caughtBy: 'response.error-details',
+    only: ['getThread'],
+    mutation: errorsOf(404, (e) => {
+      e.message = 'Not found.';
+    }),
+  },
+  {
+    name: 'names in param a parameter the operation does not have',
+    caughtBy: 'response.error-details',
+    only: ['getThread'],
+    mutation: errorsOf(404, (e) => {
+      e.param = 'thread_identifier';
+    }),
+  },
+  {
+    name: 'suggests an endpoint the contract does not have',
+    caughtBy: 'response.error-details',
+    only: ['listTags'],
+    mutation: errorsOf(401, (e) => {
+      e.suggestion = 'Check your key with GET /v2/api/keys/current.';
+    }),
+  },
+  {
+    name: "answers a legacy workspace's key as if it were on the new contact model",
+    caughtBy: 'tenants.legacy-workspace',
+    only: ['listCustomFields'],
+    mutation: swapKey((k) => k.kind === 'legacy-workspace', mainKey),
+  },
+  {
+    name: 'folds the case of enum values (action read taken as READ)',
+    caughtBy: 'negative.enum',
+    only: ['applyConversationAction'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'PUT' || !isPath(q.path, '/v2/api/conversations/') || q.body === undefined) return q;
+        const body = JSON.parse(q.body) as Record<string, unknown>;
+        if (typeof body.action !== 'string') return q;
+        return { ...q, body: JSON.stringify({ ...body, action: body.action.toUpperCase() }) };
+      },
+    },
+  },
+  {
+    name: 'clears the description when the label changes and no description is sent',
+    caughtBy: 'custom-fields.partial-update',
+    only: ['custom-fields.partial-update'],
+    allowWrites: true,
+    mutation: () => clearsOmittedDescription(),
+  },
+  {
+    name: 'merges the transfer rules sent into the stored ones',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: () => mergesTransferRules(),
+  },
+  {
+    name: "lets another team's key read the team's threads by id",
+    caughtBy: 'tenants.other-team',
+    only: ['getThread'],
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
+    name: "lists the team's users to another team's key",
+    caughtBy: 'tenants.other-team',
+    only: ['listUsers'],
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
+    name: "lets another team's key change the team's custom fields",
+    caughtBy: 'tenants.other-team',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: swapKey((k) => k.kind === 'other-team', mainKey),
+  },
+  {
     name: 'replays a key only once',
     caughtBy: 'idempotency.replay',
     only: ['idempotency.replay'],
@@ -502,7 +691,7 @@ export async function runAgainst(target: Target, mutant: Mutant) {
     config: target.config,
     only: mutant.only,
     allowWrites: mutant.allowWrites === true,
-    rate: 'off',
+    ...(mutant.paced ? {} : { rate: 'off' as const }),
     quiet: true,
     print: false,
     reporters: ['json'],

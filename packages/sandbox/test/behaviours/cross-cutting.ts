@@ -191,6 +191,29 @@ export function crossCuttingBehaviours(h: () => Harness, coverage: Set<string>) 
     });
   });
 
+  describe('teams', () => {
+    it("finds none of another team's resources: its ids are not found, its lists show the key's own team", async () => {
+      const other = { key: KEYS.otherTeam };
+      expect(await h().get('/v2/api/threads/cth-5Lm1zX7e', other)).toMatchObject({
+        status: 404,
+        code: 'THREAD_NOT_FOUND',
+      });
+      expect(await h().get('/v2/api/users/usr-1Ab2Cd3e', other)).toMatchObject({
+        status: 404,
+        code: 'MEMBER_NOT_FOUND',
+      });
+      expect(await h().patch('/v2/api/crm/attributes/seats', { label: 'x' }, other)).toMatchObject({
+        status: 404,
+        code: 'ATTRIBUTE_NOT_FOUND',
+      });
+      const users = await h().get('/v2/api/users', other);
+      expect(JSON.stringify(users.body.data)).toContain('usr-8Bv3Nm2q');
+      expect(JSON.stringify(users.body.data)).not.toContain('usr-1Ab2Cd3e');
+      const fields = await h().get('/v2/api/crm/attributes', other);
+      expect(fields.body.data.map((f: { key: string }) => f.key)).toEqual(['pet_name']);
+    });
+  });
+
   describe('API-wide rules', () => {
     it('answers 404 ENDPOINT_NOT_FOUND for any undocumented path', async () => {
       for (const path of [

@@ -17,6 +17,7 @@ export const KEYS = {
   revoked: 'sbx_demo_revoked',
   trial: 'sbx_demo_trial',
   legacy: 'sbx_demo_legacy_workspace',
+  otherTeam: 'sbx_demo_other_team',
 } as const;
 
 export type { SendOptions, Sent } from '@svc/server-kernel/testing';

@@ -1,0 +1,104 @@
+// The cross-team check of every operation (OWASP API1, broken object level authorization): a key
+// belongs to one team, so a key of another team (declared in --config, kind other-team) that
+// sends the request built from the run's team's fixtures finds none of that team's resources: an
+// id of the team is answered as an unknown id is (the operation's documented not-found), and no
+// answer, lists included, carries the team's data. Without such a key the check is skipped, never
+// passed.
+import type { Expected, OpRequest } from '../expectations/expect.js';
+import type { Fixtures } from '../fixtures.js';
+import { negativeCases } from '../generate/negatives.js';
+import { type Exchange, errorCode } from '../http/exchange.js';
+import type { ConfigKey } from '../types.js';
+import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
+import type { OperationUnderTest } from './operation-context.js';
+import { errorsOf, unless } from './problems.js';
+
+/** What the other team's key was sent and got, and what the contract expects of it. */
+export interface CrossTeam {
+  what: string;
+  exchange: Exchange;
+  /** The documented not-found, where the request addresses one of the team's resources by id. */
+  expected?: Expected;
+  /** The team's values (ids, lines) the answer carries that the request did not. */
+  leaked: string[];
+}
+
+/**
+ * Values that belong to the run's team alone: prefixed ids and its lines. Contact numbers, tag
+ * names and custom field keys are left out: another team may hold the same ones of its own.
+ */
+export function teamMarkers(f: Fixtures): string[] {
+  return [
+    ...f.users,
+    ...f.lines,
+    ...f.items.map((i) => i.id),
+    ...f.notes.map((n) => n.id),
+    ...f.threads.map((th) => th.id),
+    ...f.deals,
+    ...f.people,
+    ...f.summaryTemplates,
+  ].filter((m, i, all) => m.length > 0 && all.indexOf(m) === i);
+}
+
+/** The markers an answer carries that its request did not (a not-found message quotes what was sent). */
+export function leakedMarkers(markers: readonly string[], request: OpRequest, exchange: Exchange): string[] {
+  const sent = JSON.stringify(request);
+  return markers.filter((m) => exchange.text.includes(m) && !sent.includes(m) && !sent.includes(encodeURIComponent(m)));
+}
+
+const holdsScope = (u: OperationUnderTest, key: ConfigKey) =>
+  u.op.security.length === 0 || u.op.security.some((alt) => alt.every((s) => key.scopes.includes(s)));
+
+async function sendAsOtherTeam(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
+  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
+  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  if (!holdsScope(u, key))
+    return t.skip(
+      `the other team's key "${key.name}" holds none of ${u.op.operationId}'s scope alternatives: declare one that does`,
+      'config',
+    );
+  const f = await t.fixtures();
+  const request = u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t);
+  // The id of the team's resource is answered as an id of no resource is: the unknown-id case's expectation.
+  const expected = negativeCases(u.spec, u.op, request).find((c) => c.kind === 'negative.unknown-id')?.expected;
+  const exchange = await t.call(request, { auth: { kind: 'key', key: key.key } });
+  return {
+    what: `key "${key.name}" of another team`,
+    exchange,
+    ...(expected ? { expected } : {}),
+    leaked: leakedMarkers(teamMarkers(f), request, exchange),
+  };
+}
+
+export function crossTeamProblems(s: CrossTeam): Problem[] {
+  return [
+    ...(s.expected ? errorsOf(s.exchange, s.expected, `${s.what} on the team's resource`) : []),
+    ...unless(
+      s.leaked.length === 0,
+      `${s.what}: the answer (${s.exchange.status}) carries the team's ${s.leaked.slice(0, 5).join(', ')}`,
+      s.exchange,
+    ),
+  ];
+}
+
+const OTHER_TEAM = checkDescription({
+  id: 'tenants.other-team',
+  title:
+    "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
+  source: 'a key belongs to a single team (Authentication) + the 404 response',
+});
+
+/** The cross-team check of one operation (writes only with --allow-writes: a faulty server would apply them). */
+export function otherTeamRule(u: OperationUnderTest): void {
+  rule({
+    ...OTHER_TEAM,
+    ...u.where,
+    needs: { writes: u.changesData, stateful: true, keys: true },
+    requests: (t) => sendAsOtherTeam(u, t),
+    problems: crossTeamProblems,
+    passed: (s) =>
+      s.expected
+        ? `${s.what}: ${s.exchange.status} ${errorCode(s.exchange) ?? ''}, nothing of the team`
+        : `${s.what}: ${s.exchange.status}, nothing of the team in the answer`,
+  });
+}
