@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, expect, it } from 'vitest';
-import { parseCli, UsageError } from '../src/options.js';
+import { parseCli } from '../src/options.js';
 import { renderHar } from '../src/report/har.js';
 import { runContract } from '../src/run.js';
+import { UsageError } from '../src/tool.js';
 import { sandbox } from './support/servers.js';
 
 const require = createRequire(import.meta.url);

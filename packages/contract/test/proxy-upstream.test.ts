@@ -2,9 +2,9 @@
 // credentials in it, or no http(s) URL at all, are refused before anything listens, and the
 // message never repeats what was given.
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../src/options.js';
 import { startProxy } from '../src/proxy.js';
 import { runProxy } from '../src/proxy-run.js';
+import { UsageError } from '../src/tool.js';
 
 const SECRET = 's3cret-pa55';
 const given = [`http://admin:${SECRET}@127.0.0.1:4010`, `https://${SECRET}@staging.example`, `ftp://x:${SECRET}@h`];

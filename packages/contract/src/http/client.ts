@@ -27,7 +27,11 @@ export interface ClientOptions {
   spec: Spec;
   limiter: Pacer;
   /** Where every completed exchange goes to be kept and checked (the run's Recorder). */
-  recorder: { record(exchange: Exchange): void };
+  recorder: {
+    /** A request leaves (the run's own budget counts it from here). */
+    sending(seq: number, request: ApiRequest, sentAt: number): void;
+    record(exchange: Exchange): void;
+  };
   /** Called before each write that changes data (the session's undo ledger reads what it will change). */
   beforeWrite?: (request: ApiRequest) => Promise<void>;
 }
