@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { describedChecks } from '../src/check-descriptions.js';
 import { exchangeChecks, headersOwnedBy, type Seen } from '../src/exchange-checks/entry.js';
+import '../src/exchange-checks/own-budget.js';
 import '../src/exchange-checks/rate-windows.js';
 import { responseOutcomes } from '../src/exchange-checks/response.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -46,14 +47,14 @@ const broken = exchange(
 );
 
 describe('the per-exchange checks', () => {
-  it('are entries, each declared once, described in the catalogue; with the rate windows, the 17 response.* checks', () => {
+  it('are entries, each declared once, described in the catalogue; with the rate windows and the run budget (both judged against earlier traffic), the 18 response.* checks', () => {
     const ids = exchangeChecks().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(16);
     const described = describedChecks()
       .map((d) => d.id)
       .filter((id) => id.startsWith('response.'));
-    expect([...described].sort()).toEqual([...ids, 'response.rate-limit-window'].sort());
+    expect([...described].sort()).toEqual([...ids, 'response.rate-limit-window', 'response.rate-limit-budget'].sort());
   });
 
   it('each, run alone, finds what it finds among all of them (no check reads another), twice the same', () => {

@@ -117,8 +117,10 @@ describe('a check that fails half-way', () => {
     const proxy = await mutatingProxy(target, {
       request: (q) => {
         const body = q.method === 'PATCH' && q.body ? (JSON.parse(q.body) as Json) : undefined;
-        // The check's restore sends the label alone; the ledger's sends everything it found.
-        const restoring = body && labels.has(body.label as string) && (every || Object.keys(body).length === 1);
+        // The check's restore sends the label and the description it found (its first PATCH, which
+        // reads the description, sends the label alone); the ledger's sends the options too.
+        const restoresLabel = body !== undefined && labels.has(body.label as string) && 'description' in body;
+        const restoring = restoresLabel && (every || !('options' in body));
         if (!restoring || (!every && lost > 0)) return q;
         lost++;
         return { ...q, path: q.path.replace('/crm/attributes/', '/crm/attributes-lost/') };
