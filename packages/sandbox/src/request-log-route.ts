@@ -20,8 +20,8 @@ export function lookupSuggestion(requestId: string): string {
 function servedBody(message: LoggedMessage): Record<string, unknown> {
   if (message.body === undefined)
     return message.bodyOmitted === undefined ? { body: null } : { body: null, body_omitted: message.bodyOmitted };
-  const text = message.body.toString('utf8');
-  const whole = message.body.length === message.bodyBytes;
+  const text = message.body;
+  const whole = message.whole;
   if (whole) {
     try {
       return { body: JSON.parse(text) };

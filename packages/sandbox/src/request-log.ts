@@ -21,12 +21,18 @@ export interface LoggedExchange {
   readonly bytes: number;
 }
 
-export interface LoggedMessage {
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body's first bytes (a copy, so that a 4 MB answer is not kept alive), or none. */
-  readonly body: Buffer | undefined;
+/** A body as the log keeps it. */
+export interface KeptBody {
+  /** The body's text, whole or its first bytes (never a slice that keeps a 4 MB answer alive), or none. */
+  readonly body: string | undefined;
   /** The whole body's size in bytes. */
   readonly bodyBytes: number;
+  /** Whether `body` is the whole body. */
+  readonly whole: boolean;
+}
+
+export interface LoggedMessage extends KeptBody {
+  readonly headers: Readonly<Record<string, string>>;
   /** Why no body is kept where one was sent, when that is not plain absence. */
   readonly bodyOmitted?: string;
 }

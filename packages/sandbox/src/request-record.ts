@@ -5,7 +5,7 @@
 // route's successful answer is not kept (the contract config's demo keys, a lookup's own record).
 import type { Answer, Exchange } from '@svc/server-kernel';
 import { apiKeyOf, type ServerHeaderNames } from '@svc/spec-runtime';
-import type { LoggedExchange, LoggedMessage, RequestLog } from './request-log.js';
+import type { KeptBody, LoggedExchange, LoggedMessage, RequestLog } from './request-log.js';
 import type { SandboxKey } from './store/store.js';
 
 /** Per-exchange cost beyond the bytes counted: the objects and the maps' entries. */
@@ -31,20 +31,28 @@ function redact(text: string, redaction: Redaction): string {
   return text.replaceAll(token, `<redacted:${name}>`);
 }
 
-/** The body's first `max` bytes, redacted, as a copy; and the whole body's size. */
-function clipBody(body: string | Uint8Array | null | undefined, max: number, redaction: Redaction) {
-  if (body === null || body === undefined) return { body: undefined, bodyBytes: 0 };
+/** The first `max` bytes of a text, redacted first (a key straddling the cut is still found), as a fresh string. */
+function headOf(text: string, max: number, redaction: Redaction): string {
+  const kept = Buffer.from(redact(text.slice(0, max + 64), redaction), 'utf8');
+  return (kept.length > max ? kept.subarray(0, max) : kept).toString('utf8');
+}
+
+/**
+ * The body as kept: whole when it fits in `max` bytes (an answer's text is its own string, so
+ * keeping it costs no copy), else its first bytes as a fresh string (a slice would keep the whole
+ * body alive); and the whole body's size.
+ */
+function clipBody(body: string | Uint8Array | null | undefined, max: number, redaction: Redaction): KeptBody {
+  if (body === null || body === undefined) return { body: undefined, bodyBytes: 0, whole: true };
   if (typeof body === 'string') {
-    const kept = redact(body.length > max + 64 ? body.slice(0, max + 64) : body, redaction);
-    const bytes = Buffer.from(kept, 'utf8');
-    return {
-      body: bytes.length > max ? Buffer.from(bytes.subarray(0, max)) : bytes,
-      bodyBytes: body.length > max + 64 ? Buffer.byteLength(body) : bytes.length,
-    };
+    const bodyBytes = Buffer.byteLength(body, 'utf8');
+    if (bodyBytes <= max) return { body: redact(body, redaction), bodyBytes, whole: true };
+    return { body: headOf(body, max, redaction), bodyBytes, whole: false };
   }
-  const head = Buffer.from(body.subarray(0, max + 64));
-  const kept = Buffer.from(redact(head.toString('utf8'), redaction), 'utf8');
-  return { body: kept.length > max ? Buffer.from(kept.subarray(0, max)) : kept, bodyBytes: body.byteLength };
+  const bodyBytes = body.byteLength;
+  const text = Buffer.from(body.buffer, body.byteOffset, Math.min(bodyBytes, max + 64)).toString('utf8');
+  if (bodyBytes <= max) return { body: redact(text, redaction), bodyBytes, whole: true };
+  return { body: headOf(text, max, redaction), bodyBytes, whole: false };
 }
 
 /** What a step's getter provides, or undefined when that step never ran (an early refusal). */
@@ -83,7 +91,8 @@ function errorCodeOf(answer: Answer): string | undefined {
 }
 
 function messageBytes(message: LoggedMessage): number {
-  let bytes = message.body?.length ?? 0;
+  // Strings are counted at two bytes a character, the most V8 holds them in.
+  let bytes = 2 * (message.body?.length ?? 0);
   for (const [name, value] of Object.entries(message.headers)) bytes += 2 * (name.length + value.length);
   return bytes;
 }
@@ -121,7 +130,7 @@ export function recordOf(x: Exchange<SandboxKey>, answer: Answer, context: Recor
     headers: { ...answer.headers },
     ...(kept
       ? clipBody(answer.body, max, redaction)
-      : { body: undefined, bodyBytes: 0, bodyOmitted: "a sandbox route's own answer is not kept" }),
+      : { body: undefined, bodyBytes: 0, whole: true, bodyOmitted: "a sandbox route's own answer is not kept" }),
   };
   const requestId = copyText(x.requestId, Number.MAX_SAFE_INTEGER);
   const bytes = OVERHEAD_BYTES + 2 * requestId.length + messageBytes(request) + messageBytes(response);

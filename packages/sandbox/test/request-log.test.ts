@@ -19,7 +19,7 @@ async function answer(response: Response | Promise<Response>) {
 }
 
 function entry(seq: number, requestId: string, bytes: number): LoggedExchange {
-  const message = { headers: {}, body: undefined, bodyBytes: 0 };
+  const message = { headers: {}, body: undefined, bodyBytes: 0, whole: true };
   return {
     seq,
     requestId,
@@ -236,7 +236,14 @@ describe('logs tail shows what its filters ask for', () => {
     ...entry(1, 'req_abcdefabcdef', 0),
     operation,
     keyName: 'demo',
-    response: { headers: {}, body: undefined, bodyBytes: 0, status, errorCode: status >= 400 ? 'X' : undefined },
+    response: {
+      headers: {},
+      body: undefined,
+      bodyBytes: 0,
+      whole: true,
+      status,
+      errorCode: status >= 400 ? 'X' : undefined,
+    },
   });
 
   it('by status class or code, comma-separated', () => {
