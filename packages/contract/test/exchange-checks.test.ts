@@ -9,24 +9,13 @@ import '../src/exchange-checks/rate-windows.js';
 import { responseOutcomes } from '../src/exchange-checks/response.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { loadSpec } from '../src/spec.js';
+import { tagsExchange } from './support/exchanges.js';
 
 const spec = loadSpec();
-const listTags = spec.contract.operationsById.get('listTags');
 
-function exchange(status: number, headers: Record<string, string>, body: unknown, extra: Partial<Exchange> = {}) {
-  return {
-    seq: 7,
-    request: { method: 'GET', path: '/v2/api/tags' },
-    url: 'http://h/v2/api/tags',
-    operation: listTags,
-    status,
-    headers: new Headers(headers),
-    text: body === undefined ? '' : JSON.stringify(body),
-    body,
-    durationMs: 1,
-    ...extra,
-  } as Exchange;
-}
+// Seq 7: the outcomes name the exchange they judged.
+const exchange = (...[status, headers, body, extra]: Parameters<typeof tagsExchange>) =>
+  tagsExchange(status, headers, body, { seq: 7, ...extra });
 
 const seenOf = (e: Exchange, stateless = false): Seen => ({
   spec,

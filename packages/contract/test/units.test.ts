@@ -31,6 +31,7 @@ import {
   statusOf,
   unmetNeed,
 } from '../src/verdict.js';
+import { tagsExchange } from './support/exchanges.js';
 
 const spec = loadSpec();
 const op = (id: string) => spec.contract.operationsById.get(id)!;
@@ -385,23 +386,7 @@ describe('negative inputs', () => {
 });
 
 describe('response checks', () => {
-  const exchange = (
-    status: number,
-    headers: Record<string, string>,
-    body: unknown,
-    extra: Partial<Exchange> = {},
-  ): Exchange => ({
-    seq: 1,
-    request: { method: 'GET', path: '/v2/api/tags' },
-    url: 'http://h/v2/api/tags',
-    operation: op('listTags'),
-    status,
-    headers: new Headers(headers),
-    text: body === undefined ? '' : JSON.stringify(body),
-    body,
-    durationMs: 1,
-    ...extra,
-  });
+  const exchange = tagsExchange;
   const good = {
     'Content-Type': 'application/json',
     'X-Request-Id': 'req_abcdefABCDEF',
