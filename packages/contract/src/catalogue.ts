@@ -11,6 +11,8 @@ export interface CheckInfo {
   source: string;
   /** The spec's statements the check enforces, by rule id (reach/rules.ts). */
   enforces?: readonly string[];
+  /** The state the check must reach first (check-descriptions.ts). */
+  precondition?: string;
 }
 
 // BEGIN the table `pnpm rules:write` writes from the checks' descriptions: edit those, not this.
