@@ -126,9 +126,10 @@ export const CHECKS = {
     enforces: ["x-svc-input-rules precedence user_id, email"],
   },
   "dialer-queues.partial-update": {
-    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was",
+    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was, with each setting at either of its values",
     source: "UpdateDialingQueueRequest (all fields optional)",
     enforces: ["x-svc-merge-rules dialer-queue merged"],
+    precondition: "each enum setting (do_not_disturb, voicemail_handling) holds, while the name is sent alone, first the value found, then another value it was moved to first (put back after)",
   },
   "dialer-queues.unknown-assignee": {
     title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND",
