@@ -14,6 +14,7 @@ describeCheck({
   id: 'suite.error',
   title: 'The check ran to completion',
   source: '',
+  precondition: 'any check that ran',
 });
 
 export { Skip };

@@ -44,6 +44,15 @@ describe('what pnpm rules:write writes', () => {
     expect(row(writtenRules(rules, moved, isRuleId))).toContain('| `threads.duplicate` |');
   });
 
+  it('has every check state the state it must reach first, so every row a check enforces names it', () => {
+    expect(descriptions.filter((d) => !d.precondition?.trim()).map((d) => d.id)).toEqual([]);
+    const rows = read('../RULES.md')
+      .split('\n')
+      .filter((l) => /^\| [^§-]/.test(l));
+    const unstated = rows.filter((l) => /\| `[a-z-]+\.[a-z0-9-]+`[^|]*\| [^|]*\| {2}\|$/.test(l));
+    expect(unstated).toEqual([]);
+  });
+
   it('writes each enforcing check\'s precondition into its rows\' "reached first" cell, a `|` escaped', () => {
     const rules = read('../RULES.md');
     const stated = descriptions.map((d) =>

@@ -263,6 +263,8 @@ rule({
   id: 'dialer-queues.each-value',
   title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
   source: 'UpdateDialingQueueRequest enums + x-svc-input-rules precedence',
+  precondition:
+    "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
   enforces: ['x-svc-input-rules precedence user_id, email'],
   ...statefulWrite(OP),
   requests: sendEachValue,
@@ -273,6 +275,7 @@ rule({
   id: 'dialer-queues.unknown-assignee',
   title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
   source: 'UpdateDialingQueueRequest user_id',
+  precondition: 'a request the server must refuse: a user_id, then an email, matching no teammate',
   ...statefulWrite(OP),
   requests: async (t) => {
     const expected = { status: 404, codes: documentedCodes(t.spec, t.op(), 404), why: 'no teammate matches' };
