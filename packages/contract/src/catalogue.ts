@@ -443,10 +443,10 @@ export const CHECKS = {
     precondition: "a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)",
   },
   "threads.create-then-read": {
-    title: "A created thread holds its first comment and reads back the same",
-    source: "createThread / getThread",
+    title: "A created thread holds its first comment, reads back the same, and is what a lookup by its item finds",
+    source: "createThread / getThread / findThread",
     enforces: ["x-svc-response-rules CREATED_WITH_FIRST_COMMENT"],
-    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none)",
+    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item",
   },
   "threads.duplicate": {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",

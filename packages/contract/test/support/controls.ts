@@ -167,6 +167,19 @@ const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/
 
 export const CONTROLS: Control[] = [
   {
+    // "GET /v2/api/threads finds the thread of an item …; its response shape is not shown."
+    name: 'answers the lookup of a thread by its item as a list (its shape is not shown)',
+    only: ['threads.create-then-read'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/threads' && r.status === 200
+          ? json(r, (b) => Object.assign(b, { data: b.data === null ? [] : [b.data] }))
+          : r,
+    },
+    exercises: 'threads.create-then-read',
+  },
+  {
     // The 200 of the update is documented with key, label, type, options and source: description need not show.
     name: 'never shows a custom field description in its answers',
     only: ['custom-fields.partial-update'],

@@ -137,6 +137,27 @@ function mergesTransferRules(): Mutation {
   };
 }
 
+/** The lookup of a thread by its item answers { data: null } for the items given a thread through it. */
+function findsNoNewThread(): Mutation {
+  const threaded = new Set<string>();
+  return {
+    request: (q) => {
+      if (q.method === 'POST' && q.path.split('?')[0] === '/v2/api/threads' && q.body !== undefined) {
+        const body = JSON.parse(q.body) as { entity_id?: unknown };
+        if (typeof body.entity_id === 'string') threaded.add(body.entity_id);
+      }
+      return q;
+    },
+    response: (r, q) => {
+      const [path, query = ''] = q.path.split('?');
+      const item = new URLSearchParams(query).get('entity_id');
+      return q.method === 'GET' && path === '/v2/api/threads' && item !== null && threaded.has(item)
+        ? json(r, (b) => Object.assign(b, { data: null }))
+        : r;
+    },
+  };
+}
+
 /** A dialer queue update whose JSON body is changed before the sandbox reads it (an empty body left alone). */
 export function queueBodyWith(q: ProxiedRequest, change: (body: Record<string, unknown>) => Record<string, unknown>) {
   if (q.method !== 'PATCH' || !isPath(q.path, '/v2/api/dialing-queues/current') || q.body === undefined) return q;
@@ -391,6 +412,15 @@ export const MUTANTS: Mutant[] = [
       response: (r) =>
         r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r,
     },
+  },
+  {
+    // Looked up by id, the new thread reads back; only the lookup by its item (the state
+    // threads.create-then-read now reaches) shows it missing.
+    name: 'never finds a thread created after it started by its item (GET /v2/api/threads)',
+    caughtBy: 'threads.create-then-read',
+    only: ['threads.create-then-read'],
+    allowWrites: true,
+    mutation: () => findsNoNewThread(),
   },
   {
     name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
