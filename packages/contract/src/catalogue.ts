@@ -231,6 +231,11 @@ export const CHECKS = {
     source: "PhoneNumber pattern + x-svc-error-code",
     precondition: "a request the server must refuse: one phone number not in E.164",
   },
+  "negative.several-fields": {
+    title: "Two fields failing at once: 400 INVALID_REQUEST, with an errors entry for each failing field naming it and its own code",
+    source: "INVALID_REQUEST + ApiErrorFields errors (the description: validation errors with several fields)",
+    precondition: "a request the server must refuse on two fields at once: two values broken, each refused alone with its own code",
+  },
   "negative.too-long": {
     title: "Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code",
     source: "maxLength/maxItems, minLength/minItems + x-svc-error-code",

@@ -423,6 +423,23 @@ export const MUTANTS: Mutant[] = [
     mutation: () => findsNoNewThread(),
   },
   {
+    // No request the suite sent had several failing fields before negative.several-fields (its
+    // precondition): this server was caught by nothing.
+    name: 'lists only the first failing field when several fail',
+    caughtBy: 'negative.several-fields',
+    only: ['negative.several-fields'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 400
+          ? json(r, (b) => {
+              const error = b.error as { errors?: unknown[] } | undefined;
+              if (Array.isArray(error?.errors)) error.errors = error.errors.slice(0, 1);
+            })
+          : r,
+    },
+  },
+  {
     name: 'refuses a new thread of exactly 4000 characters (its limit is 3999)',
     caughtBy: 'threads.create-content-limits',
     only: ['threads.create-content-limits'],
