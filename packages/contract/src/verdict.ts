@@ -7,7 +7,17 @@
 // configuration, and a run in which no check ran at all.
 import { describeCheck } from './check-descriptions.js';
 import { MissingFixture, Skip, WritesDisabledError } from './stops.js';
-import type { CheckOutcome, Held, Needs, OutcomeStatus, SessionConfig, SkipKind, TestRecord, Where } from './types.js';
+import type {
+  CheckOutcome,
+  FailedExpectation,
+  Held,
+  Needs,
+  OutcomeStatus,
+  SessionConfig,
+  SkipKind,
+  TestRecord,
+  Where,
+} from './types.js';
 
 // The harness itself: a check that crashed (a bug in the suite or an answer it cannot read).
 describeCheck({
@@ -58,11 +68,14 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   return undefined;
 }
 
+/** A problem as a rule returns it: the exchange it points at, and the answer expected of it where one decides. */
+type JudgedProblem = { message: string; exchange?: { seq: number }; expected?: FailedExpectation };
+
 /** A rule's verdict from its judgement (see ruleOutcomes). */
 export function judgedOutcomes(
   check: Where & { id: string },
   judged: {
-    problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>;
+    problems: ReadonlyArray<JudgedProblem>;
     passed?: string | Held | undefined;
     held: readonly Held[];
   },
@@ -83,7 +96,7 @@ export function responseVerdict(
   problems: readonly string[],
 ): CheckOutcome {
   return problems.length > 0
-    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange }
+    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange, expected: { judge: 'exchange' } }
     : { check, operationId, status: 'passed' };
 }
 
@@ -106,7 +119,7 @@ function passOf(check: string, operationId: string, part: Held): CheckOutcome {
 export function ruleOutcomes(
   check: string,
   operationId: string,
-  problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>,
+  problems: ReadonlyArray<JudgedProblem>,
   pass: string | { passed?: string | Held | undefined; held?: readonly Held[] } = {},
 ): CheckOutcome[] {
   const { passed, held = [] } = typeof pass === 'string' ? { passed: pass } : pass;
@@ -115,7 +128,7 @@ export function ruleOutcomes(
     operationId,
     status: 'failed',
     detail: p.message,
-    ...(p.exchange ? { exchange: p.exchange.seq } : {}),
+    ...(p.exchange ? { exchange: p.exchange.seq, expected: p.expected ?? { judge: 'state' } } : {}),
   }));
   const parts = held.map((part) => passOf(check, operationId, part));
   if (problems.length > 0) return [...failures, ...parts];
