@@ -44,6 +44,8 @@ export interface ContractOptions extends DeliveryOptions {
    * that may show everything (--profile full --allow-writes, no --only), otherwise 0.
    */
   minInputCoverage?: number;
+  /** Where to write one runnable sh script per failure (--export-failures; report/export-failures.ts). */
+  exportFailures?: string;
   /** This job's share of the checks (--shard i/n); its report dir also gets the shard file `svc-contract merge` reads. */
   shard?: Shard;
   /** How many fixtures of each kind (items, lines, ...) the checks use at most; default 20. */
@@ -88,6 +90,8 @@ Options:
   --reporter <name>      Report files to write: json, junit, text, markdown, har (every exchange
                          of the run as HAR 1.2, report.har; a run only); repeatable or a,b
   --output <dir>         Where report files go (default ./svc-contract-report)
+  --export-failures <dir>  One runnable sh script per failure (curl; exit 0 on the documented
+                         answer, 1 on another; keys from the environment) and failures.txt
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
   --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
@@ -272,6 +276,7 @@ export function parseCli(argv: string[]): Parsed {
     only: { type: 'string', multiple: true },
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
+    'export-failures': { type: 'string' },
     rate: { type: 'string' },
     burst: { type: 'boolean' },
     'shared-key': { type: 'boolean' },
@@ -314,6 +319,7 @@ export function parseCli(argv: string[]): Parsed {
       only: list(values.only),
       reporters,
       ...(values.output !== undefined ? { output: values.output } : {}),
+      ...(values['export-failures'] !== undefined ? { exportFailures: values['export-failures'] } : {}),
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
       sharedKey: values['shared-key'] === true,
