@@ -20,7 +20,6 @@ import { escapeControls } from './terminal-safe.js';
 /** The per-exchange checks whose verdict is the answer's status and code alone: a shell can judge them. */
 const STATUS_CHECKS = new Set(['response.status-documented', 'response.error-code', 'response.no-5xx']);
 const CODE = /^[A-Za-z0-9_]{1,100}$/;
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The answers a shell can accept for a failure, or why it cannot judge it. */
 export function scriptExpectation(spec: Spec, failure: Failure): FailedExpectation | { why: string } {
@@ -86,7 +85,12 @@ function curlLine(request: SentRequest, path: string): string {
   return parts.join(' ');
 }
 
-function script(failure: Failure, request: SentRequest, expected: FailedExpectation, runBaseUrl: string): string {
+function script(
+  failure: Failure,
+  request: SentRequest,
+  expected: FailedExpectation,
+  { runBaseUrl, changesData }: { runBaseUrl: string; changesData: boolean },
+): string {
   const path = pathOf(request.url, runBaseUrl);
   return [
     '#!/bin/sh',
@@ -97,6 +101,7 @@ function script(failure: Failure, request: SentRequest, expected: FailedExpectat
     `# Expected:  ${commentLine(describe(expected))}`,
     '# Exit status: 0 the documented answer, 1 another (the old one), 2 not sent (no curl, a key unset, no answer).',
     "# Keys are read from the environment, never from this file; SVC_BASE_URL names another server than the run's.",
+    ...(changesData ? [`# This ${request.method} may change data on the server it is sent to.`] : []),
     'set -u',
     'if ! command -v curl >/dev/null 2>&1; then',
     "  echo 'curl is not installed: this script sends its request with curl' >&2",
@@ -137,7 +142,8 @@ export function exportFailures(spec: Spec, report: Report, dir: string, redact: 
     }
     const name = scriptName(i, failure);
     const path = join(dir, name);
-    writeFileSync(path, redact(script(failure, failure.request, expected, runBaseUrl)));
+    const changesData = !spec.contract.limits.readMethods.includes(failure.request.method.toUpperCase());
+    writeFileSync(path, redact(script(failure, failure.request, expected, { runBaseUrl, changesData })));
     chmodSync(path, 0o755);
     written.push(path);
     index.push(`${name}: ${where}`);
