@@ -2,6 +2,7 @@
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ProxyOptions } from './proxy.js';
+import type { ReplayOptions } from './replay/replay.js';
 import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
@@ -127,6 +128,17 @@ Combines the shard files of the jobs of a --shard i/n matrix (each job's --outpu
 report, written and printed as a single run's, and exits as that run would: 1 on any failed
 check, on too many skips or on input coverage (over the union) below the run's gate. Every shard
 1..n must be given exactly once.
+
+       svc-contract replay <report.json|shard.json|dir>... [--check <id>] [--operation <id>]
+                           [--base-url <url>] [--allow-writes] [--json] [--timeout <ms>]
+
+Sends each failing request of a run again (a dir: every report and shard JSON in it) and judges
+the answer with the same check: a per-exchange check is called again; a scenario rule by the
+answer it expected (one that judged a state is not sent, and says why). Prints each answer before
+and after. Keys come from the environment (SVC_API_KEY, a config key's key_env, else
+SVC_KEY_<NAME>), never from the file; the server is --base-url, else the run's. A request that
+may change data is sent only with --allow-writes. --check and --operation are repeatable or a,b.
+Exit status: 0 every failure selected was sent again and passes, 1 otherwise, 2 usage error.
 `;
 
 function list(values: string[] | undefined): string[] {
@@ -150,6 +162,7 @@ export type Parsed =
   | { kind: 'run'; options: ContractOptions }
   | { kind: 'proxy'; options: ProxyCliOptions }
   | { kind: 'merge'; options: MergeCliOptions }
+  | { kind: 'replay'; options: ReplayOptions }
   | { kind: 'help' }
   | { kind: 'version' };
 
@@ -176,6 +189,46 @@ function mergeArgs(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+const REPLAY_FLAGS = {
+  check: { type: 'string', multiple: true },
+  operation: { type: 'string', multiple: true },
+  'base-url': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function replayArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: REPLAY_FLAGS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function parseReplayCli(argv: string[]): Parsed {
+  const { values, positionals } = replayArgs(argv);
+  if (values.help) return { kind: 'help' };
+  if (positionals.length === 0) throw new UsageError('replay needs a report.json, a shard.json or a folder of them');
+  const baseUrl = values['base-url'];
+  const problem = baseUrl === undefined ? undefined : serverUrlProblem('--base-url', baseUrl);
+  if (problem) throw new UsageError(problem);
+  const timeout = timeoutOf(values.timeout);
+  return {
+    kind: 'replay',
+    options: {
+      inputs: positionals,
+      checks: list(values.check),
+      operations: list(values.operation),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      allowWrites: values['allow-writes'] === true,
+      json: values.json === true,
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+    },
+  };
 }
 
 function parseMergeCli(argv: string[]): Parsed {
@@ -267,6 +320,7 @@ function parseProxyCli(argv: string[]): Parsed {
 export function parseCli(argv: string[]): Parsed {
   if (argv[0] === 'proxy') return parseProxyCli(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeCli(argv.slice(1));
+  if (argv[0] === 'replay') return parseReplayCli(argv.slice(1));
   const values = flags(argv, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },

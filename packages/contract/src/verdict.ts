@@ -94,9 +94,11 @@ export function responseVerdict(
   operationId: string,
   exchange: number,
   problems: readonly string[],
+  /** What the exchange should have got: by default, what the per-exchange check of that id says of it. */
+  expected: FailedExpectation = { judge: 'exchange' },
 ): CheckOutcome {
   return problems.length > 0
-    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange, expected: { judge: 'exchange' } }
+    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange, expected }
     : { check, operationId, status: 'passed' };
 }
 

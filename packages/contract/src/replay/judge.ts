@@ -1,10 +1,11 @@
 // A new answer to a failure's request, judged by the same check: a per-exchange check is called
-// again on it (responseOutcomes, the one list of them, filtered to the failed check's id; the rate
-// windows' check on this answer alone); a scenario rule by the answer it expected (a status with
+// again on it (responseOutcomes, the one list of them, filtered to the failed check's id); a
+// scenario rule by the answer it expected (a status with
 // its codes, or any 2xx). A rule that judged more than one answer or what the server holds carries
-// no single expected answer, and is not judged again: the reason says so.
+// no single expected answer, and is not judged again; nor are the checks of a sequence of answers
+// (the rate windows, the run's budget) and a 429 the run's pace brought about: the reason says so.
 import type { Operation } from '@svc/spec-runtime';
-import { RateWindows } from '../exchange-checks/rate-windows.js';
+import { exchangeChecks } from '../exchange-checks/entry.js';
 import { responseOutcomes } from '../exchange-checks/response.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from '../http/exchange.js';
 import type { Failure } from '../report/shape.js';
@@ -21,15 +22,25 @@ export interface Answer {
 
 export type Judged = { passed: true } | { passed: false; problems: string[] } | { notJudged: string };
 
+/** The per-exchange checks that judge a sequence of answers (the run's windows and budget), not one. */
+const SEQUENCE_CHECKS: Record<string, string> = {
+  'response.rate-limit-window': 'compares each answer with the one before it in its window',
+  'response.rate-limit-budget': "judges the run's own sequence of requests against its budget",
+};
+
 /** Why a failure cannot be judged again on a new answer, or undefined when it can. */
-export function notJudgedWhy(failure: Pick<Failure, 'check' | 'expected' | 'request'>): string | undefined {
+export function notJudgedWhy(failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>): string | undefined {
   const expected = failure.expected;
   if (!failure.request) return 'the failure points at no request';
   if (!expected) return 'the report carries no expectation for it (a report of an older version, or a crash)';
   if (expected.judge === 'state')
     return 'the check judged more than one answer or what the server holds: run it again with --only';
-  if (failure.check === 'response.rate-limit-budget')
-    return "the check judges the run's own sequence of requests against its budget: one request again cannot show it";
+  const sequence = SEQUENCE_CHECKS[failure.check];
+  if (sequence) return `the check ${sequence}: one request again cannot show it`;
+  if (failure.status === 429)
+    return "the answer was a 429, which the run's own pace brought about: one request again cannot show it";
+  if (expected.judge === 'exchange' && !exchangeChecks().some((c) => c.id === failure.check))
+    return `${failure.check} is no per-exchange check of this version`;
   return undefined;
 }
 
@@ -91,7 +102,6 @@ export function describeAnswers(expected: FailedExpectation): string {
 }
 
 function exchangeCheckProblems(spec: Spec, check: string, exchange: Exchange, stateless: boolean): string[] {
-  if (check === 'response.rate-limit-window') return new RateWindows(spec).observe(exchange) ?? [];
   const outcome = responseOutcomes(spec, exchange, stateless).find((o) => o.check === check);
   // A check that does not apply to the new answer (an error check on a success) finds nothing in it.
   return outcome?.status === 'failed' ? [outcome.detail ?? 'failed'] : [];
@@ -100,7 +110,7 @@ function exchangeCheckProblems(spec: Spec, check: string, exchange: Exchange, st
 /** The new answer judged by the failure's own check (see the head of this file). */
 export function judge(
   spec: Spec,
-  failure: Pick<Failure, 'check' | 'expected' | 'request'>,
+  failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>,
   exchange: Exchange,
   stateless: boolean,
 ): Judged {

@@ -7,8 +7,9 @@ import type { SentRequest } from '../report/shape.js';
 
 const ENV_PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 // A name between `<redacted:` and `>`, without `<` or `>` in it: linear, nothing to backtrack. A key
-// named by its own value (the sandbox's demo keys) has its placeholder redacted once more, around it.
-const NAMED_PLACEHOLDER = /<redacted:(?:<redacted:)?([^<>]{1,200})>>?/g;
+// named by its own value (the sandbox's demo keys) has its placeholder redacted again at each pass
+// of the redactor (the recorder's, the report's values, the file's): `<redacted:<redacted:name>>`.
+const NAMED_PLACEHOLDER = /(?:<redacted:)+([^<>]{1,200})>+/g;
 
 /** The variable a key named `name` is read from when the config named none. */
 export function keyVariableOf(name: string): string {

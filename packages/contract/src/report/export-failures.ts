@@ -142,7 +142,7 @@ export function exportFailures(spec: Spec, report: Report, dir: string, redact: 
     }
     const name = scriptName(i, failure);
     const path = join(dir, name);
-    const changesData = !spec.contract.limits.readMethods.includes(failure.request.method.toUpperCase());
+    const changesData = spec.changesData(failure.request.method, pathOf(failure.request.url, runBaseUrl));
     writeFileSync(path, redact(script(failure, failure.request, expected, { runBaseUrl, changesData })));
     chmodSync(path, 0o755);
     written.push(path);

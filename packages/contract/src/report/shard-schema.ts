@@ -10,7 +10,7 @@ const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 };
 const strings = { type: 'object', additionalProperties: text(1_000_000) };
 
 /** What a failed check expected (types.ts FailedExpectation): bounded, as every list here. */
-const expected = {
+export const EXPECTED_SCHEMA = {
   type: 'object',
   required: ['judge'],
   properties: {
@@ -31,7 +31,7 @@ const expected = {
   },
 };
 
-const keyRef = {
+export const KEY_REF_SCHEMA = {
   type: 'object',
   required: ['name'],
   properties: { name: text(1000), kind: { enum: [...KEY_KINDS] }, env: text(1000) },
@@ -54,7 +54,7 @@ const outcome = {
       properties: { id: text(1000), side: { enum: ['inside', 'outside'] } },
     },
     readings: text(100_000),
-    expected,
+    expected: EXPECTED_SCHEMA,
   },
 };
 
@@ -75,7 +75,7 @@ const exchange = {
     error: text(1_000_000),
     durationMs: { type: 'number', minimum: 0 },
     startedAt: text(100),
-    key: keyRef,
+    key: KEY_REF_SCHEMA,
   },
 };
 

@@ -34,4 +34,12 @@ export function statusIs(exchange: Exchange, accepted: (status: number) => boole
     : problems;
 }
 
+/**
+ * Problems whose expected answer holds only after an earlier request of the same rule (a second
+ * create, a key used again): no single answer decides them, so a replay does not judge them alone.
+ */
+export function afterEarlier(problems: Problem[]): Problem[] {
+  return problems.map((p) => ({ ...p, expected: { judge: 'state' } }));
+}
+
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
