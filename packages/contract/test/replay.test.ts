@@ -197,6 +197,29 @@ describe('against a server that echoes the key it gets (as its request id too) a
   });
 });
 
+describe('where a request goes', () => {
+  it("a key only reaches the run's server or --base-url: a request the file says went elsewhere is not sent", async () => {
+    const file = reportFile([
+      {
+        check: 'response.schema',
+        operationId: 'listTags',
+        message: 'bad',
+        request: {
+          method: 'GET',
+          url: 'https://elsewhere.example/v2/api/tags',
+          headers: { Authorization: 'Api-Key ${SVC_API_KEY}' },
+        },
+        expected: { judge: 'exchange' },
+      },
+    ]);
+    const result = await runReplay({ inputs: [file], env: { SVC_API_KEY: 'sk_never_sent_0123' }, print: false });
+    expect(result.results[0]).toMatchObject({
+      outcome: 'not replayed',
+      reason: "the request went elsewhere than the run's server http://127.0.0.1:9",
+    });
+  });
+});
+
 describe('writes', () => {
   it('a request that may change data is sent only with --allow-writes', async () => {
     const file = reportFile([

@@ -94,6 +94,8 @@ async function replayOne(c: Context, source: ReplaySource, failure: Failure): Pr
   const notReplayed = (reason: string): Replayed => ({ ...own, before, outcome: 'not replayed', reason });
   const why = notJudgedWhy(failure);
   if (why !== undefined) return notReplayed(why);
+  // A key is only ever sent to the run's server, or the one --base-url names.
+  if (!path.startsWith('/')) return notReplayed(`the request went elsewhere than the run's server ${source.baseUrl}`);
   if (!c.options.allowWrites && c.spec.changesData(sent.method, path))
     return notReplayed('changes data: replay with --allow-writes');
   const baseUrl = c.options.baseUrl ?? source.baseUrl;
@@ -171,5 +173,5 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
     : escapeControls(redact(renderReplay(results)));
   if (options.print !== false) (options.stdout ?? process.stdout).write(text);
   const exitCode = results.every((r) => r.outcome === 'passes') ? 0 : 1;
-  return { exitCode, results, text };
+  return { exitCode, results: redactValues(results, redact), text };
 }

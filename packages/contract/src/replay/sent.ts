@@ -48,8 +48,9 @@ export interface Resolved {
 }
 
 /**
- * The request with its placeholders filled from `env` and its URL on `baseUrl`; or the variables
- * it needs that `env` lacks (nothing is sent then).
+ * The request with its placeholders filled from `env` and its URL on `baseUrl` (a request the run
+ * sent elsewhere than `runBaseUrl` is the caller's to refuse); or the variables it needs that
+ * `env` lacks (nothing is sent then).
  */
 export function resolveRequest(
   request: SentRequest,
@@ -62,7 +63,7 @@ export function resolveRequest(
   const fill = (text: string) => withKeyVariables(text).replace(ENV_PLACEHOLDER, (_all, v: string) => env[v] as string);
   const path = pathOf(request.url, runBaseUrl);
   return {
-    url: fill(path.startsWith('/') ? `${baseUrl.replace(/\/+$/, '')}${path}` : path),
+    url: `${baseUrl.replace(/\/+$/, '')}${fill(path)}`,
     headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, fill(v)])),
     ...(request.body !== undefined ? { body: fill(request.body) } : {}),
   };

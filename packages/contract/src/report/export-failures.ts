@@ -22,9 +22,15 @@ const STATUS_CHECKS = new Set(['response.status-documented', 'response.error-cod
 const CODE = /^[A-Za-z0-9_]{1,100}$/;
 
 /** The answers a shell can accept for a failure, or why it cannot judge it. */
-export function scriptExpectation(spec: Spec, failure: Failure): FailedExpectation | { why: string } {
+export function scriptExpectation(
+  spec: Spec,
+  failure: Failure,
+  runBaseUrl: string,
+): FailedExpectation | { why: string } {
   const expected = failure.expected;
   if (!failure.request) return { why: 'the failure points at no request' };
+  if (!pathOf(failure.request.url, runBaseUrl).startsWith('/'))
+    return { why: "the request went elsewhere than the run's server" };
   if (expected?.judge === 'answer' && (expected.success || (expected.answers ?? []).length > 0)) return expected;
   if (expected?.judge !== 'exchange' || !STATUS_CHECKS.has(failure.check))
     return { why: 'judged on more than the status and error code: `svc-contract replay` judges it with its check' };
@@ -134,7 +140,7 @@ export function exportFailures(spec: Spec, report: Report, dir: string, redact: 
   const written: string[] = [];
   const index: string[] = [];
   failures.forEach((failure, i) => {
-    const expected = scriptExpectation(spec, failure);
+    const expected = scriptExpectation(spec, failure, runBaseUrl);
     const where = `${failure.check} on ${failure.operationId}`;
     if ('why' in expected || !failure.request) {
       index.push(`not exported: ${where}: ${'why' in expected ? expected.why : 'no request'}`);
