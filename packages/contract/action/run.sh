@@ -65,6 +65,7 @@ else
   [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
   [[ -n "${INPUT_SHARD:-}" ]] && args+=(--shard "$INPUT_SHARD")
   [[ "${INPUT_SHARED_KEY:-false}" == "true" ]] && args+=(--shared-key)
+  [[ "${INPUT_EXPORT_FAILURES:-false}" == "true" ]] && args+=(--export-failures "$output/failures")
 fi
 
 status=0

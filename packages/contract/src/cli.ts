@@ -23,13 +23,15 @@ async function main(): Promise<number> {
   }
   try {
     // Loaded only now: --help, --version and usage errors answer without loading the suite.
-    const { mergeShards, runContract, runProxy } = await import('./index.js');
+    const { mergeShards, runContract, runProxy, runReplay } = await import('./index.js');
     const result =
       parsed.kind === 'proxy'
         ? await runProxy(parsed.options)
         : parsed.kind === 'merge'
           ? mergeShards(parsed.options)
-          : await runContract(parsed.options);
+          : parsed.kind === 'replay'
+            ? await runReplay(parsed.options)
+            : await runContract(parsed.options);
     return result.exitCode;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

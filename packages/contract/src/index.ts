@@ -14,6 +14,8 @@ export { startProxy } from './proxy.js';
 export type { ProxyRunOptions, ProxyRunResult } from './proxy-run.js';
 export { runProxy } from './proxy-run.js';
 export { createRedactor } from './redact.js';
+export type { ReplayOptions, ReplayResult } from './replay/replay.js';
+export { runReplay } from './replay/replay.js';
 export { toCurl } from './report/curl.js';
 export { renderJunit } from './report/junit.js';
 export type { CheckSummary, Coverage, CoverageRow, Failure, OperationReport, Report } from './report/model.js';

@@ -2,6 +2,7 @@
 // defaults are the cautious ones: no writes, the documented rate limits, the full profile.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ProxyOptions } from './proxy.js';
+import type { ReplayOptions } from './replay/replay.js';
 import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
 import { loadSpec } from './spec.js';
@@ -44,6 +45,8 @@ export interface ContractOptions extends DeliveryOptions {
    * that may show everything (--profile full --allow-writes, no --only), otherwise 0.
    */
   minInputCoverage?: number;
+  /** Where to write one runnable sh script per failure (--export-failures; report/export-failures.ts). */
+  exportFailures?: string;
   /** This job's share of the checks (--shard i/n); its report dir also gets the shard file `svc-contract merge` reads. */
   shard?: Shard;
   /** How many fixtures of each kind (items, lines, ...) the checks use at most; default 20. */
@@ -88,6 +91,8 @@ Options:
   --reporter <name>      Report files to write: json, junit, text, markdown, har (every exchange
                          of the run as HAR 1.2, report.har; a run only); repeatable or a,b
   --output <dir>         Where report files go (default ./svc-contract-report)
+  --export-failures <dir>  One runnable sh script per failure (curl; exit 0 on the documented
+                         answer, 1 on another; keys from the environment) and failures.txt
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
   --burst                Also send a burst over the read limit and expect 429s
   --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
@@ -124,6 +129,17 @@ Combines the shard files of the jobs of a --shard i/n matrix (each job's --outpu
 report, written and printed as a single run's, and exits as that run would: 1 on any failed
 check, on too many skips or on input coverage (over the union) below the run's gate. Every shard
 1..n must be given exactly once.
+
+       svc-contract replay <report.json|shard.json|dir>... [--check <id>] [--operation <id>]
+                           [--base-url <url>] [--allow-writes] [--json] [--timeout <ms>]
+
+Sends each failing request of a run again (a dir: every report and shard JSON in it) and judges
+the answer with the same check: a per-exchange check is called again; a scenario rule by the
+answer it expected (one that judged a state is not sent, and says why). Prints each answer before
+and after. Keys come from the environment (SVC_API_KEY, a config key's key_env, else
+SVC_KEY_<NAME>), never from the file; the server is --base-url, else the run's. A request that
+may change data is sent only with --allow-writes. --check and --operation are repeatable or a,b.
+Exit status: 0 every failure selected was sent again and passes, 1 otherwise, 2 usage error.
 `;
 
 function list(values: string[] | undefined): string[] {
@@ -147,6 +163,7 @@ export type Parsed =
   | { kind: 'run'; options: ContractOptions }
   | { kind: 'proxy'; options: ProxyCliOptions }
   | { kind: 'merge'; options: MergeCliOptions }
+  | { kind: 'replay'; options: ReplayOptions }
   | { kind: 'help' }
   | { kind: 'version' };
 
@@ -173,6 +190,46 @@ function mergeArgs(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+const REPLAY_FLAGS = {
+  check: { type: 'string', multiple: true },
+  operation: { type: 'string', multiple: true },
+  'base-url': { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function replayArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: REPLAY_FLAGS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function parseReplayCli(argv: string[]): Parsed {
+  const { values, positionals } = replayArgs(argv);
+  if (values.help) return { kind: 'help' };
+  if (positionals.length === 0) throw new UsageError('replay needs a report.json, a shard.json or a folder of them');
+  const baseUrl = values['base-url'];
+  const problem = baseUrl === undefined ? undefined : serverUrlProblem('--base-url', baseUrl);
+  if (problem) throw new UsageError(problem);
+  const timeout = timeoutOf(values.timeout);
+  return {
+    kind: 'replay',
+    options: {
+      inputs: positionals,
+      checks: list(values.check),
+      operations: list(values.operation),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      allowWrites: values['allow-writes'] === true,
+      json: values.json === true,
+      ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
+    },
+  };
 }
 
 function parseMergeCli(argv: string[]): Parsed {
@@ -264,6 +321,7 @@ function parseProxyCli(argv: string[]): Parsed {
 export function parseCli(argv: string[]): Parsed {
   if (argv[0] === 'proxy') return parseProxyCli(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeCli(argv.slice(1));
+  if (argv[0] === 'replay') return parseReplayCli(argv.slice(1));
   const values = flags(argv, {
     'base-url': { type: 'string' },
     'api-key': { type: 'string' },
@@ -273,6 +331,7 @@ export function parseCli(argv: string[]): Parsed {
     only: { type: 'string', multiple: true },
     reporter: { type: 'string', multiple: true },
     output: { type: 'string' },
+    'export-failures': { type: 'string' },
     rate: { type: 'string' },
     burst: { type: 'boolean' },
     'shared-key': { type: 'boolean' },
@@ -315,6 +374,7 @@ export function parseCli(argv: string[]): Parsed {
       only: list(values.only),
       reporters,
       ...(values.output !== undefined ? { output: values.output } : {}),
+      ...(values['export-failures'] !== undefined ? { exportFailures: values['export-failures'] } : {}),
       ...(values.rate !== undefined ? { rate: parseRate(values.rate) } : {}),
       burst: values.burst === true,
       sharedKey: values['shared-key'] === true,

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { apiKeyOf, isObject, parseJsonBody } from '@svc/spec-runtime';
 import { describeCheck } from './check-descriptions.js';
-import { documentedCodes, type Expected, errorProblems } from './expectations/expect.js';
+import { documentedCodes, type Expected, errorProblems, readingsOf } from './expectations/expect.js';
 import { bodyFormReading, withReadings } from './expectations/readings.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './http/bounded-fetch.js';
 import { type ApiRequest, type Exchange, errorCode, parseBody } from './http/exchange.js';
@@ -253,7 +253,10 @@ function exchangeChecker(spec: Spec, options: ProxyOptions, keys: SeenKeys, maxR
       const expectation = expectationFor(spec, method, target, relayed.requestHeaders, relayed.requestBody);
       if (expectation && exchange.error === undefined)
         recorder.add(
-          responseVerdict('proxy.refusal', operationId, exchange.seq, refusalProblems(spec, exchange, expectation)),
+          responseVerdict('proxy.refusal', operationId, exchange.seq, refusalProblems(spec, exchange, expectation), {
+            judge: 'answer',
+            answers: readingsOf(expectation.expected).map(({ status, codes }) => ({ status, codes })),
+          }),
         );
     }
     const record = recorder.drain();

@@ -10,7 +10,15 @@ import { type ApiRequest, type Exchange, errorCode, wireOf } from './http/exchan
 import { exercisedInputs } from './reach/inputs.js';
 import type { Redactor } from './redact.js';
 import type { Spec } from './spec.js';
-import type { CheckOutcome, ExchangeSummary, InputObservation, Observation, TestRecord } from './types.js';
+import type {
+  CheckOutcome,
+  ConfigKey,
+  ExchangeSummary,
+  InputObservation,
+  KeyRef,
+  Observation,
+  TestRecord,
+} from './types.js';
 import { responseVerdict } from './verdict.js';
 
 const MAX_BODY_CHARS = 4000;
@@ -56,6 +64,23 @@ export class Recorder {
   }
 
   private readonly budget: OwnBudget | undefined;
+  /** The run's keys by value, for the key a summary names (identifyKeys). */
+  private keyRefs = new Map<string, KeyRef>();
+
+  /** Names the keys a request may carry, so that each summary says which (by name and kind, never by value). */
+  identifyKeys(apiKeyEnv: string, keys: readonly ConfigKey[]): void {
+    this.keyRefs = new Map(
+      keys.map((k) => [k.key, { name: k.name, kind: k.kind ?? 'active', ...(k.env ? { env: k.env } : {}) }]),
+    );
+    this.keyRefs.set(this.apiKey, { name: 'api-key', kind: 'active', env: apiKeyEnv });
+  }
+
+  private keyOf(request: ApiRequest): KeyRef | undefined {
+    const auth = request.auth ?? { kind: 'main' };
+    if (auth.kind === 'main') return this.keyRefs.get(this.apiKey);
+    if (auth.kind !== 'key') return undefined;
+    return this.keyRefs.get(auth.key) ?? { name: 'unknown' };
+  }
 
   /** A request of the run leaves (the time its server may start counting it). */
   sending(seq: number, request: ApiRequest, sentAt: number): void {
@@ -197,6 +222,7 @@ export class Recorder {
         ? { requestId: this.redact(exchange.headers.get(this.spec.requestIdHeader) as string) }
         : {}),
       durationMs: exchange.durationMs,
+      ...(this.keyOf(r) ? { key: this.keyOf(r) } : {}),
       ...(exchange.sentAt !== undefined
         ? { startedAt: new Date(performance.timeOrigin + exchange.sentAt).toISOString() }
         : {}),

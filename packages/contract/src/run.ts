@@ -8,7 +8,9 @@ import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { runChecks, shardResources } from './execute.js';
 import { unknownFilters } from './filters.js';
 import { type ContractOptions, defaultMinInputCoverage } from './options.js';
+import type { Redactor } from './redact.js';
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
+import { exportFailures } from './report/export-failures.js';
 import { requestLogOf } from './report/lookup.js';
 import { buildReport, type Report } from './report/model.js';
 import { writeShardFile } from './report/shard-file.js';
@@ -183,7 +185,8 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
       only,
     },
   });
-  const result = deliver(report, redact, options, session.recorder.everyExchange);
+  const delivered = deliver(report, redact, options, session.recorder.everyExchange);
+  const result = options.exportFailures ? withFailureScripts(spec, delivered, options, redact) : delivered;
   if (!shard) return result;
   const output = resolve(invokedFrom(env), options.output ?? DEFAULT_OUTPUT);
   const file = writeShardFile(
@@ -193,6 +196,17 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   );
   if (options.print !== false) (options.stdout ?? process.stdout).write(`Shard file written: ${file}\n`);
   return { ...result, files: [...result.files, file] };
+}
+
+/** The failures written as scripts (--export-failures), said beside the report files. */
+function withFailureScripts(spec: Spec, result: RunResult, options: ContractOptions, redact: Redactor): RunResult {
+  const dir = resolve(invokedFrom(options.env ?? process.env), options.exportFailures as string);
+  const scripts = exportFailures(spec, result.report, dir, redact);
+  if (options.print !== false)
+    (options.stdout ?? process.stdout).write(
+      `Failure scripts written: ${scripts.length} in ${dir} (failures.txt lists each)\n`,
+    );
+  return { ...result, files: [...result.files, ...scripts] };
 }
 
 /** Where a sandbox started apart serves its request log, for the failure lines (report/lookup.ts). */

@@ -31,6 +31,7 @@ export function createSession(config: SessionConfig): Session {
   // The run owns its key unless it shares it (--shared-key) or exceeds its budget on purpose (--burst).
   const ownsKey = config.sharedKey !== true && !config.burst;
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock', ownsKey);
+  recorder.identifyKeys(config.apiKeyEnv, config.config.keys);
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
   // The client takes what it needs of the session's config (URL, key, writes, time and size limits).
   // A stateless mock keeps nothing, so there is nothing to put back.

@@ -45,11 +45,19 @@ function specOf(contract: Contract) {
     resourceOf,
     resources: () => [...new Set(contract.operations.map(resourceOf))],
     isSafe: (op: Operation) => isSafe(contract, op),
+    /** A request that could change data: a write method on an operation that is not side-effect free (or on none). */
+    changesData: (method: string, path: string) => changesData(contract, method, path),
     apiWideCode: (status: number) => apiWideCode(contract, status),
     /** The node at a local pointer with `$ref`s followed. */
     resolve: (pointer: string) => contract.resolve(pointer),
     schema: (name: string) => componentSchema(contract, name),
   };
+}
+
+function changesData(contract: Contract, method: string, path: string): boolean {
+  if (!contract.limits.writeMethods.includes(method.toUpperCase())) return false;
+  const match = contract.matchRoute(method, path.split('?')[0] as string);
+  return !('operation' in match && isSafe(contract, match.operation));
 }
 
 const specs = new WeakMap<object, Spec>();

@@ -29,6 +29,31 @@ export interface CheckOutcome {
   constraint?: { id: string; side: 'inside' | 'outside' };
   /** For a pass where the description is open (x-svc-ambiguity, -unspecified, -inferred): the readings it accepted. */
   readings?: string;
+  /** For a failure: what the check expected, so that a new answer can be judged again (replay, export). */
+  expected?: FailedExpectation;
+}
+
+/**
+ * What a failed check expected of the answer its exchange got. `exchange`: a per-exchange check,
+ * called again on a new answer. `answer`: a scenario rule's expected answer, `answers` (a status
+ * with any of its codes; no codes: any) or any 2xx (`success`). `state`: a scenario rule that
+ * judged more than one answer or what the server holds: no single answer is expected, so its
+ * failure is not judged again (replay and export say so).
+ */
+export interface FailedExpectation {
+  judge: 'exchange' | 'answer' | 'state';
+  answers?: Array<{ status: number; codes?: string[] }>;
+  success?: boolean;
+}
+
+/** The key a request used, by name and kind, never by value: replay and export read it from the environment. */
+export interface KeyRef {
+  /** `api-key` for the run's own key, else the config key's name; `unknown` for a made-up key (sent as recorded). */
+  name: string;
+  /** Absent for a made-up key. */
+  kind?: KeyKind;
+  /** The environment variable it was read from (the run's --api-key: SVC_API_KEY). */
+  env?: string;
 }
 
 /** One request and its response, redacted, kept for the failures that refer to it (curl). */
@@ -48,6 +73,8 @@ export interface ExchangeSummary {
   durationMs: number;
   /** When the request left (ISO 8601), for the HAR reporter. */
   startedAt?: string;
+  /** The key of the request's Authorization, by name and kind (absent: none, or a header written whole). */
+  key?: KeyRef;
 }
 
 /** (operation, status, code) seen in a response: the raw material of the coverage table. */

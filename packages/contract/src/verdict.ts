@@ -7,7 +7,17 @@
 // configuration, and a run in which no check ran at all.
 import { describeCheck } from './check-descriptions.js';
 import { MissingFixture, Skip, WritesDisabledError } from './stops.js';
-import type { CheckOutcome, Held, Needs, OutcomeStatus, SessionConfig, SkipKind, TestRecord, Where } from './types.js';
+import type {
+  CheckOutcome,
+  FailedExpectation,
+  Held,
+  Needs,
+  OutcomeStatus,
+  SessionConfig,
+  SkipKind,
+  TestRecord,
+  Where,
+} from './types.js';
 
 // The harness itself: a check that crashed (a bug in the suite or an answer it cannot read).
 describeCheck({
@@ -59,6 +69,9 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   return undefined;
 }
 
+/** A problem as a rule returns it: the exchange it points at, and the answer expected of it where one decides. */
+type JudgedProblem = { message: string; exchange?: { seq: number }; expected?: FailedExpectation };
+
 /** How a check that never reached its precondition is reported: skipped, and why, never passed. */
 export const NOT_EXERCISED = 'not exercised';
 
@@ -71,7 +84,7 @@ export const NOT_EXERCISED = 'not exercised';
 export function judgedOutcomes(
   check: Where & { id: string },
   judged: {
-    problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>;
+    problems: ReadonlyArray<JudgedProblem>;
     passed?: string | Held | undefined;
     held: readonly Held[];
     notReached?: string | undefined;
@@ -101,9 +114,11 @@ export function responseVerdict(
   operationId: string,
   exchange: number,
   problems: readonly string[],
+  /** What the exchange should have got: by default, what the per-exchange check of that id says of it. */
+  expected: FailedExpectation = { judge: 'exchange' },
 ): CheckOutcome {
   return problems.length > 0
-    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange }
+    ? { check, operationId, status: 'failed', detail: problems.join('; '), exchange, expected }
     : { check, operationId, status: 'passed' };
 }
 
@@ -126,7 +141,7 @@ function passOf(check: string, operationId: string, part: Held): CheckOutcome {
 export function ruleOutcomes(
   check: string,
   operationId: string,
-  problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>,
+  problems: ReadonlyArray<JudgedProblem>,
   pass: string | { passed?: string | Held | undefined; held?: readonly Held[] } = {},
 ): CheckOutcome[] {
   const { passed, held = [] } = typeof pass === 'string' ? { passed: pass } : pass;
@@ -135,7 +150,7 @@ export function ruleOutcomes(
     operationId,
     status: 'failed',
     detail: p.message,
-    ...(p.exchange ? { exchange: p.exchange.seq } : {}),
+    ...(p.exchange ? { exchange: p.exchange.seq, expected: p.expected ?? { judge: 'state' } } : {}),
   }));
   const parts = held.map((part) => passOf(check, operationId, part));
   if (problems.length > 0) return [...failures, ...parts];

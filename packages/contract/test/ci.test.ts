@@ -155,6 +155,7 @@ describe('the GitHub Action', () => {
       'only',
       'shard',
       'shared-key',
+      'export-failures',
       'merge',
       'artifact',
       'output',

@@ -81,6 +81,8 @@ describe('the per-exchange checks', () => {
         status: 'failed',
         detail: 'GET /v2/api/tags → 0: connect ECONNREFUSED',
         exchange: 7,
+        // Judged again by calling the same per-exchange check (svc-contract replay).
+        expected: { judge: 'exchange' },
       },
     ]);
   });

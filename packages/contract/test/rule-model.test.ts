@@ -5,7 +5,7 @@ import type { Exchange } from '../src/http/exchange.js';
 import * as harness from '../src/rules/harness.js';
 import { CheckContext, statefulWrite } from '../src/rules/harness.js';
 import { unwalkedLines, type Walks } from '../src/rules/lists-walk.js';
-import { errorsOf, statusIs, unless } from '../src/rules/problems.js';
+import { errorsOf, isSuccess, statusIs, unless } from '../src/rules/problems.js';
 import { replayProblems, unpromisedRepeatProblems, unpromisedRepeatsHeld } from '../src/rules/support.js';
 import type { Session } from '../src/session.js';
 import { loadSpec } from '../src/spec.js';
@@ -39,11 +39,24 @@ describe('problem builders', () => {
   it('errorsOf and statusIs name what was sent and what came', () => {
     const refused = answer(200, { data: {} });
     expect(errorsOf(refused, { status: 422, codes: ['VALIDATION_ERROR'], why: 'blank' }, 'a blank label')).toEqual([
-      { message: 'a blank label: expected 422 VALIDATION_ERROR (blank), got 200', exchange: refused },
+      {
+        message: 'a blank label: expected 422 VALIDATION_ERROR (blank), got 200',
+        exchange: refused,
+        // The answer expected, carried to the report for a replay or a script to judge a new one by.
+        expected: { judge: 'answer', answers: [{ status: 422, codes: ['VALIDATION_ERROR'] }] },
+      },
     ]);
     const error = answer(404, { error: { code: 'NOT_FOUND' } });
+    // A predicate of its own is no answer said in data: the rule judged a state.
     expect(statusIs(error, (s) => s < 300, 'a label of 1 characters is inside the limit')).toEqual([
       { message: 'a label of 1 characters is inside the limit: got 404 NOT_FOUND', exchange: error },
+    ]);
+    expect(statusIs(error, isSuccess, 'a label of 1 characters is inside the limit')).toEqual([
+      {
+        message: 'a label of 1 characters is inside the limit: got 404 NOT_FOUND',
+        exchange: error,
+        expected: { judge: 'answer', success: true },
+      },
     ]);
     expect(statusIs(answer(201, {}), (s) => s < 300, 'x')).toEqual([]);
   });

@@ -170,11 +170,25 @@ describe('the verdict', () => {
     expect(ruleOutcomes('conformance.success', 'listTags', [], 'seen')).toEqual([
       { check: 'conformance.success', operationId: 'listTags', status: 'passed', detail: 'seen' },
     ]);
+    const expected = { judge: 'answer' as const, answers: [{ status: 404, codes: ['THREAD_NOT_FOUND'] }] };
     expect(
-      ruleOutcomes('lists.walk', 'listTags', [{ message: 'a gap', exchange: { seq: 7 } }, { message: 'a duplicate' }]),
+      ruleOutcomes('lists.walk', 'listTags', [
+        { message: 'a gap', exchange: { seq: 7 } },
+        { message: 'a duplicate' },
+        { message: 'found', exchange: { seq: 8 }, expected },
+      ]),
     ).toEqual([
-      { check: 'lists.walk', operationId: 'listTags', status: 'failed', detail: 'a gap', exchange: 7 },
+      // A failure with an exchange carries what its check expected of it: the answer, or a state judged.
+      {
+        check: 'lists.walk',
+        operationId: 'listTags',
+        status: 'failed',
+        detail: 'a gap',
+        exchange: 7,
+        expected: { judge: 'state' },
+      },
       { check: 'lists.walk', operationId: 'listTags', status: 'failed', detail: 'a duplicate' },
+      { check: 'lists.walk', operationId: 'listTags', status: 'failed', detail: 'found', exchange: 8, expected },
     ]);
   });
 

@@ -55,11 +55,7 @@ export class ApiClient {
 
   /** A write that could change data: a write method on an operation that is not side-effect free. */
   changesData(request: ApiRequest): boolean {
-    const { spec } = this.options;
-    if (!spec.contract.limits.writeMethods.includes(request.method.toUpperCase())) return false;
-    if (request.unparseable) return false;
-    const op = this.operationOf(request);
-    return !(op && spec.isSafe(op));
+    return !request.unparseable && this.options.spec.changesData(request.method, request.path);
   }
 
   async send(request: ApiRequest): Promise<Exchange> {

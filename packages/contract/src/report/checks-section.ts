@@ -6,7 +6,7 @@ import type { Spec } from '../spec.js';
 import type { CheckOutcome, ExchangeSummary, OutcomeStatus } from '../types.js';
 import { statusOf } from '../verdict.js';
 import { toCurl } from './curl.js';
-import type { CheckSummary, Failure, OperationReport } from './shape.js';
+import type { CheckSummary, Failure, OperationReport, SentRequest } from './shape.js';
 
 /** Summaries by operationId, then check id. */
 export type ChecksByOperation = Map<string, Map<string, CheckSummary>>;
@@ -21,7 +21,13 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
     ...(exchange?.requestId ? { requestId: exchange.requestId } : {}),
     ...(exchange?.status !== undefined ? { status: exchange.status } : {}),
     ...(exchange?.responseBody ? { responseBody: exchange.responseBody } : {}),
+    ...(exchange ? { request: sentRequest(exchange) } : {}),
+    ...(outcome.expected ? { expected: outcome.expected } : {}),
   };
+}
+
+function sentRequest({ method, url, headers, body, key }: ExchangeSummary): SentRequest {
+  return { method, url, headers, ...(body !== undefined ? { body } : {}), ...(key ? { key } : {}) };
 }
 
 function emptySummary(check: string): CheckSummary {

@@ -5,12 +5,12 @@ import type { ExchangeSummary } from '../types.js';
 
 const ENV_PLACEHOLDER = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/;
 
-function singleQuoted(value: string): string {
+export function singleQuoted(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Double quotes where a ${VAR} must expand; anything else the shell could expand is escaped. */
-function quoted(value: string): string {
+export function quoted(value: string): string {
   if (!ENV_PLACEHOLDER.test(value)) return singleQuoted(value);
   const escaped = value.replace(/[\\"`]/g, (c) => `\\${c}`).replace(/\$(?!\{[A-Za-z_][A-Za-z0-9_]*\})/g, '\\$');
   return `"${escaped}"`;

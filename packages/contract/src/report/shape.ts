@@ -2,7 +2,16 @@
 // report folder: the sections and the renderers read it, model.ts builds it.
 import type { InputCoverage } from '../reach/input-report.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
-import type { OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../types.js';
+import type { FailedExpectation, KeyRef, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../types.js';
+
+/** The request of a failure as it was sent, every key replaced by its placeholder; `key` names the key used. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  key?: KeyRef;
+}
 
 export interface Failure {
   check: string;
@@ -12,6 +21,10 @@ export interface Failure {
   requestId?: string;
   status?: number;
   responseBody?: string;
+  /** The request that got the failing answer (replay and export send it again). */
+  request?: SentRequest;
+  /** What the check expected of that answer (see FailedExpectation). */
+  expected?: FailedExpectation;
 }
 
 export interface CheckSummary {

@@ -3,11 +3,39 @@
 // number the merge sizes something by is bounded here (a shard count, exchange numbers), so no
 // value in a file can make it allocate more than the file itself.
 import { MAX_SHARDS } from '../shard.js';
-import { SKIP_KINDS } from '../types.js';
+import { KEY_KINDS, SKIP_KINDS } from '../types.js';
 
 const text = (maxLength: number) => ({ type: 'string', maxLength });
 const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 };
 const strings = { type: 'object', additionalProperties: text(1_000_000) };
+
+/** What a failed check expected (types.ts FailedExpectation): bounded, as every list here. */
+export const EXPECTED_SCHEMA = {
+  type: 'object',
+  required: ['judge'],
+  properties: {
+    judge: { enum: ['exchange', 'answer', 'state'] },
+    answers: {
+      type: 'array',
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        required: ['status'],
+        properties: {
+          status: { type: 'integer', minimum: 100, maximum: 999 },
+          codes: { type: 'array', maxItems: 1000, items: text(200) },
+        },
+      },
+    },
+    success: { type: 'boolean' },
+  },
+};
+
+export const KEY_REF_SCHEMA = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: text(1000), kind: { enum: [...KEY_KINDS] }, env: text(1000) },
+};
 
 const outcome = {
   type: 'object',
@@ -26,6 +54,7 @@ const outcome = {
       properties: { id: text(1000), side: { enum: ['inside', 'outside'] } },
     },
     readings: text(100_000),
+    expected: EXPECTED_SCHEMA,
   },
 };
 
@@ -46,6 +75,7 @@ const exchange = {
     error: text(1_000_000),
     durationMs: { type: 'number', minimum: 0 },
     startedAt: text(100),
+    key: KEY_REF_SCHEMA,
   },
 };
 

@@ -12,7 +12,7 @@ import type { ApiRequest, Exchange } from '../http/exchange.js';
 import { once, type Session } from '../session.js';
 import { loadSpec } from '../spec.js';
 import { Skip } from '../stops.js';
-import type { Held, Needs, SkipKind, Where } from '../types.js';
+import type { FailedExpectation, Held, Needs, SkipKind, Where } from '../types.js';
 
 export type { Held, Needs, Where };
 
@@ -39,6 +39,8 @@ const registry: RegisteredCheck[] = [];
 export interface Problem {
   message: string;
   exchange?: Exchange;
+  /** The answer the exchange should have got, where one answer decides (problems.ts fills it); else the rule judged a state. */
+  expected?: FailedExpectation;
 }
 
 /**

@@ -9,7 +9,7 @@ import { constraintId } from '../generate/constraints.js';
 import { type Exchange, header } from '../http/exchange.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
-import { errorsOf, unless } from './problems.js';
+import { afterEarlier, errorsOf, unless } from './problems.js';
 import {
   data,
   IDEMPOTENCY_REPLAY,
@@ -420,7 +420,8 @@ rule({
     const expected = { ...listedCode(t.spec, t.op(), 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, t.op(), 409) };
     return { target, again, expected };
   },
-  problems: ({ target, again, expected }) => errorsOf(again, expected, `a second thread on ${target.entityId}`),
+  problems: ({ target, again, expected }) =>
+    afterEarlier(errorsOf(again, expected, `a second thread on ${target.entityId}`)),
 });
 
 operationChecks('addThreadComment', {
@@ -671,7 +672,7 @@ rule({
   },
   problems: ({ first, reuses }) =>
     ok(first)
-      ? reuses.flatMap((r) => errorsOf(r.exchange, r.expected, r.label))
+      ? reuses.flatMap((r) => afterEarlier(errorsOf(r.exchange, r.expected, r.label)))
       : [{ message: `the keyed comment: expected 2xx, got ${first.status}`, exchange: first }],
 });
 

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { loadContract } from '@svc/spec-runtime';
 import { expect, it } from 'vitest';
 import type { ContractOptions } from '../../src/options.js';
+import { runReplay } from '../../src/replay/replay.js';
+import { keyVariableOf } from '../../src/replay/sent.js';
 import { runContract } from '../../src/run.js';
 import {
   forgetsKeys,
@@ -753,6 +755,33 @@ export const MUTANTS: Mutant[] = [
   },
 ];
 
+export const STATE = 'its check judged answers that earlier requests of the check brought about';
+/** A rule whose problems say what is wrong in words, with no answer expected of their exchange. */
+export const IN_WORDS = 'its rule carries no expected answer for the exchange it points at';
+/**
+ * The mutants whose caught failures `svc-contract replay` does not send again, and why: each of
+ * their failures must say so (a change in what replay can judge shows here).
+ */
+export const NOT_REPLAYED: Readonly<Record<string, string>> = {
+  'does not echo X-Request-Id': STATE,
+  'ignores idempotency keys': STATE,
+  'replays a key only once': STATE,
+  'keeps idempotency for POSTs only (a keyed DELETE runs again)': STATE,
+  'accepts a key reused with another method': STATE,
+  'allows a second thread on an item': STATE,
+  'refuses a new thread of exactly 4000 characters (its limit is 3999)': STATE,
+  'refuses a new thread of a single character (its minimum is 2)': STATE,
+  'clears the description when the label changes and no description is sent': STATE,
+  'merges the transfer rules sent into the stored ones': STATE,
+  'resets the other queue settings when only the name is sent': STATE,
+  'demands a scope beyond the documented one': STATE,
+  "lists the team's users to another team's key": STATE,
+  'refuses reads with 429 inside the documented budget': "the run's own sequence of requests",
+  'lets Remaining climb back inside one window': 'a sequence of answers in one window',
+  'reports a limit other than the documented one': 'a sequence of answers in one window',
+  'answers 429 without retry_after_seconds': "a 429 the run's own pace brought about",
+};
+
 export async function runAgainst(target: Target, mutant: Mutant) {
   const output = mkdtempSync(join(tmpdir(), 'svc-contract-mutant-'));
   outputs.push(output);
@@ -772,11 +801,66 @@ export async function runAgainst(target: Target, mutant: Mutant) {
   const written = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as {
     failures: Array<{ check: string; message: string }>;
   };
-  return { result, failed: [...new Set(written.failures.map((f) => f.check))] };
+  return { result, failed: [...new Set(written.failures.map((f) => f.check))], output };
+}
+
+/** The environment a user replaying the run would set: the run's key and each config key's variable. */
+export function keysEnvironment(target: Target): Record<string, string> {
+  return {
+    SVC_API_KEY: target.apiKey,
+    ...Object.fromEntries(target.config.keys.map((k) => [k.env ?? keyVariableOf(k.name), k.key])),
+  };
+}
+
+/** The mutant's report replayed (its caught check only) against `url`: each failure's outcome. */
+async function replayedOutcomes(output: string, url: string, target: Target, mutant: Mutant) {
+  const { results, exitCode } = await runReplay({
+    inputs: [join(output, 'report.json')],
+    checks: [mutant.caughtBy],
+    baseUrl: url,
+    allowWrites: mutant.allowWrites === true,
+    env: keysEnvironment(target),
+    print: false,
+  });
+  return {
+    exitCode,
+    outcomes: results.map((r) => (r.outcome === 'not replayed' ? `${r.outcome}: ${r.reason}` : r.outcome)),
+  };
+}
+
+/**
+ * The mutant's report replayed: against the broken server its check fails again, against a sandbox
+ * it passes; or, for a mutant whose check judged a state (`notReplayed`), each failure says so.
+ */
+async function expectReplayed(
+  output: string,
+  broken: Target,
+  mutant: Mutant,
+  notReplayed: Readonly<Record<string, string>>,
+): Promise<void> {
+  const again = await replayedOutcomes(output, broken.url, broken, mutant);
+  if (notReplayed[mutant.name] !== undefined) {
+    expect(again.outcomes.length).toBeGreaterThan(0);
+    for (const o of again.outcomes) expect(o).toMatch(/^not replayed: /);
+    return;
+  }
+  expect(again.outcomes, 'against the broken server').toContain('still fails');
+  expect(again.exitCode).toBe(1);
+  const fixed = await sandbox();
+  try {
+    const now = await replayedOutcomes(output, fixed.url, fixed, mutant);
+    expect(now.outcomes, 'against the sandbox').toContain('passes');
+    expect(now.outcomes, 'against the sandbox').not.toContain('still fails');
+  } finally {
+    await fixed.close();
+  }
 }
 
 /** One test per mutant: the sandbox with that rule broken fails the named check, and nothing crashes. */
-export function itCatchesEachByName(mutants: readonly Mutant[]): void {
+export function itCatchesEachByName(
+  mutants: readonly Mutant[],
+  notReplayed: Readonly<Record<string, string>> = NOT_REPLAYED,
+): void {
   for (const mutant of mutants) {
     it(`${mutant.name}: ${mutant.caughtBy}`, async () => {
       const upstream = await sandbox(mutant.sandbox ?? {});
@@ -797,11 +881,12 @@ export function itCatchesEachByName(mutants: readonly Mutant[]): void {
           : (mutant.mutation ?? (mutant.name === 'ignores scopes' ? ignoreScopes : undefined));
       const target = mutation ? await mutatingProxy(upstream, mutation) : upstream;
       try {
-        const { result, failed } = await runAgainst(target, mutant);
+        const { result, failed, output } = await runAgainst(target, mutant);
         expect(failed).toContain(mutant.caughtBy);
         // A broken server is reported through checks, never by crashing the suite.
         expect(failed).not.toContain('suite.error');
         expect(result.exitCode).toBe(1);
+        await expectReplayed(output, target, mutant, notReplayed);
       } finally {
         if (target !== upstream) await target.close();
         await upstream.close();

@@ -1,0 +1,17 @@
+// What a replay says of one failure: its answer before and after, and the outcome (replay.ts, render.ts).
+
+export type ReplayOutcome = 'passes' | 'still fails' | 'not replayed';
+
+export interface Replayed {
+  check: string;
+  operationId: string;
+  /** `METHOD path` of the request. */
+  request: string;
+  before: { status?: number; code?: string; message: string };
+  outcome: ReplayOutcome;
+  after?: { status: number; code?: string; error?: string };
+  /** For `still fails`: what the check found in the new answer. */
+  problems?: string[];
+  /** For `not replayed`: why. */
+  reason?: string;
+}

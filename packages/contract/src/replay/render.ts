@@ -1,0 +1,37 @@
+// The readable outcome of a replay: each failure with its answer before (from the run) and after
+// (sent again) side by side, and what the check says of each; then one count per outcome.
+import type { Replayed, ReplayOutcome } from './outcome.js';
+
+const WIDTH = 28;
+const clip = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max)}…` : text);
+const answerOf = (a: { status?: number; code?: string; error?: string } | undefined) =>
+  a === undefined ? '-' : a.error !== undefined ? 'no answer' : `${a.status ?? '-'}${a.code ? ` ${a.code}` : ''}`;
+const row = (label: string, answer: string, says: string) => `    ${label.padEnd(7)}${answer.padEnd(WIDTH)} ${says}`;
+
+const HEADS: Record<ReplayOutcome, string> = {
+  passes: 'PASSES NOW',
+  'still fails': 'STILL FAILS',
+  'not replayed': 'NOT REPLAYED',
+};
+
+function entry(r: Replayed): string[] {
+  const head = `  ${HEADS[r.outcome]}  ${r.check} on ${r.operationId}${r.request ? `: ${clip(r.request, 200)}` : ''}`;
+  const before = row('before', answerOf(r.before), clip(r.before.message));
+  if (r.outcome === 'not replayed') return [head, before, row('after', '-', `not sent: ${r.reason ?? ''}`)];
+  const says =
+    r.outcome === 'passes' ? 'the check passes' : clip((r.problems ?? []).join('; ') || (r.after?.error ?? 'fails'));
+  return [head, before, row('after', answerOf(r.after), says)];
+}
+
+export function renderReplay(results: readonly Replayed[]): string {
+  if (results.length === 0) return 'svc-contract replay: no failures to replay\n';
+  const count = (o: ReplayOutcome) => results.filter((r) => r.outcome === o).length;
+  const lines = [
+    `svc-contract replay: ${results.length} failure${results.length === 1 ? '' : 's'}`,
+    '',
+    ...results.flatMap((r) => [...entry(r), '']),
+    `${count('passes')} pass now, ${count('still fails')} still fail, ${count('not replayed')} not replayed`,
+    results.every((r) => r.outcome === 'passes') ? 'PASSED' : 'FAILED',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,177 @@
+// svc-contract replay: each failure of a run sent again and judged by the same check (judge.ts),
+// before and after side by side. The keys come from the environment (sent.ts), never from the
+// file; the server is --base-url, else the run's. A request that may change data is sent only with
+// --allow-writes, as in a run; what is not sent is said with its reason. Exit 0 only when every
+// failure selected was sent again and now passes, 1 otherwise; usage errors are thrown (exit 2).
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from '../http/bounded-fetch.js';
+import { errorCode, parseBody } from '../http/exchange.js';
+import { createRedactor, type Redactor } from '../redact.js';
+import { redactValues } from '../redact-forms.js';
+import type { Failure, SentRequest } from '../report/shape.js';
+import { escapeControls } from '../report/terminal-safe.js';
+import { serverUrlProblem } from '../server-url.js';
+import { loadSpec, type Spec } from '../spec.js';
+import { UsageError } from '../tool.js';
+import { type Answer, exchangeOf, judge, notJudgedWhy } from './judge.js';
+import type { Replayed } from './outcome.js';
+import { type ReplaySource, readReplaySources } from './read.js';
+import { renderReplay } from './render.js';
+import { pathOf, resolveRequest, sentTexts, variablesIn } from './sent.js';
+
+export type { Replayed, ReplayOutcome } from './outcome.js';
+
+export interface ReplayOptions {
+  /** report.json or shard.json files, or folders of them. */
+  inputs: string[];
+  /** Only these checks (an id, or a group: `negative` takes `negative.*`). */
+  checks?: string[];
+  /** Only these operations (operationId). */
+  operations?: string[];
+  /** The server to send to (default: the run's). */
+  baseUrl?: string;
+  allowWrites?: boolean;
+  /** Print JSON instead of text. */
+  json?: boolean;
+  timeoutMs?: number;
+  /** Where the keys are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+  stdout?: NodeJS.WritableStream;
+  /** Print the outcome (default true). */
+  print?: boolean;
+}
+
+export interface ReplayResult {
+  exitCode: 0 | 1;
+  results: Replayed[];
+  text: string;
+}
+
+const selects = (values: readonly string[], id: string) =>
+  values.length === 0 || values.some((v) => id === v || id.startsWith(`${v}.`));
+
+function beforeOf(failure: Failure): Replayed['before'] {
+  const body = failure.responseBody === undefined ? undefined : parseBody(failure.responseBody);
+  const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return {
+    ...(failure.status !== undefined ? { status: failure.status } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+    message: failure.message,
+  };
+}
+
+async function send(
+  request: { url: string; method: string; headers: Record<string, string>; body?: string },
+  timeoutMs: number,
+): Promise<Answer> {
+  try {
+    const response = await boundedFetch(
+      request.url,
+      {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+      },
+      { timeoutMs, maxBytes: DEFAULT_MAX_RESPONSE_BYTES },
+    );
+    return response;
+  } catch (error) {
+    return { status: 0, headers: new Headers(), text: '', error: (error as Error).message };
+  }
+}
+
+interface Context {
+  spec: Spec;
+  options: ReplayOptions;
+  env: Record<string, string | undefined>;
+}
+
+/** One failure sent again (or not, with the reason) and judged. */
+async function replayOne(c: Context, source: ReplaySource, failure: Failure): Promise<Replayed> {
+  const sent = failure.request as SentRequest;
+  const path = pathOf(sent.url, source.baseUrl);
+  const own = { check: failure.check, operationId: failure.operationId, request: `${sent.method} ${path}` };
+  const before = beforeOf(failure);
+  const notReplayed = (reason: string): Replayed => ({ ...own, before, outcome: 'not replayed', reason });
+  const why = notJudgedWhy(failure);
+  if (why !== undefined) return notReplayed(why);
+  // A key is only ever sent to the run's server, or the one --base-url names.
+  if (!path.startsWith('/')) return notReplayed(`the request went elsewhere than the run's server ${source.baseUrl}`);
+  if (!c.options.allowWrites && c.spec.changesData(sent.method, path))
+    return notReplayed('changes data: replay with --allow-writes');
+  const baseUrl = c.options.baseUrl ?? source.baseUrl;
+  const resolved = resolveRequest(sent, source.baseUrl, baseUrl, c.env);
+  if ('missing' in resolved)
+    return notReplayed(`set ${resolved.missing.join(', ')} (the key it used) in the environment`);
+  const answer = await send({ ...resolved, method: sent.method }, c.options.timeoutMs ?? 30_000);
+  const exchange = exchangeOf(
+    c.spec,
+    {
+      method: sent.method,
+      path,
+      headers: resolved.headers,
+      ...(resolved.body !== undefined ? { body: resolved.body } : {}),
+    },
+    answer,
+  );
+  const code = errorCode(exchange);
+  const after = { status: answer.status, ...(code ? { code } : {}), ...(answer.error ? { error: answer.error } : {}) };
+  const judged = judge(c.spec, failure, exchange, source.profile === 'mock');
+  if ('notJudged' in judged) return notReplayed(judged.notJudged);
+  return judged.passed
+    ? { ...own, before, outcome: 'passes', after }
+    : { ...own, before, outcome: 'still fails', after, problems: judged.problems };
+}
+
+/** Every key the replay may fill in, by its variable, for redacting what is printed. */
+function redactorOf(sources: readonly ReplaySource[], env: Record<string, string | undefined>): Redactor {
+  const variables = new Set(
+    sources.flatMap((s) => s.failures.flatMap((f) => (f.request ? sentTexts(f.request).flatMap(variablesIn) : []))),
+  );
+  return createRedactor(
+    [...variables].flatMap((v) => (env[v] ? [{ value: env[v] as string, placeholder: `\${${v}}` }] : [])),
+  );
+}
+
+function checkedOptions(options: ReplayOptions): void {
+  if (options.inputs.length === 0) throw new UsageError('replay needs a report.json, a shard.json or a folder of them');
+  const problem = options.baseUrl === undefined ? undefined : serverUrlProblem('--base-url', options.baseUrl);
+  if (problem) throw new UsageError(problem);
+}
+
+export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
+  checkedOptions(options);
+  const sources = readReplaySources(options.inputs);
+  if (options.baseUrl === undefined && sources.some((s) => s.embedded && s.failures.length > 0))
+    throw new UsageError('the run checked an embedded sandbox, which stopped with it: name a server with --base-url');
+  const c: Context = { spec: loadSpec(), options, env: options.env ?? process.env };
+  const picked = sources.flatMap((source) =>
+    source.failures
+      .filter((f) => selects(options.checks ?? [], f.check) && selects(options.operations ?? [], f.operationId))
+      .map((failure) => ({ source, failure })),
+  );
+  const all = sources.reduce((n, s) => n + s.failures.length, 0);
+  if (all > 0 && picked.length === 0) throw new UsageError('--check and --operation select none of the failures');
+  const results: Replayed[] = [];
+  // One at a time, in the run's order: a replay is a handful of requests, and order keeps it readable.
+  for (const { source, failure } of picked)
+    results.push(
+      failure.request
+        ? await replayOne(c, source, failure)
+        : {
+            check: failure.check,
+            operationId: failure.operationId,
+            request: '',
+            before: beforeOf(failure),
+            outcome: 'not replayed',
+            reason: 'the failure points at no request',
+          },
+    );
+  const redact = redactorOf(sources, c.env);
+  // Redacted as values before JSON escapes a key out of the text's reach; the text has no JSON of its own.
+  const text = options.json
+    ? `${JSON.stringify(redactValues(results, redact), null, 2)}\n`
+    : escapeControls(redact(renderReplay(results)));
+  if (options.print !== false) (options.stdout ?? process.stdout).write(text);
+  const exitCode = results.every((r) => r.outcome === 'passes') ? 0 : 1;
+  return { exitCode, results: redactValues(results, redact), text };
+}
