@@ -125,10 +125,12 @@ function messageBytes(message: LoggedMessage): number {
 }
 
 function whoCalled(x: Exchange<SandboxKey>): { keyName: string | undefined; redaction: Redaction } {
-  const token = apiKeyOf(x.incoming.headers.get('authorization'));
   const caller = provided(() => x.caller());
-  const keyName = caller !== undefined && 'name' in caller ? caller.name : undefined;
-  return { keyName, redaction: { token, name: keyName ?? 'unknown key' } };
+  // A key the store knows was found by its own text: that is the token to redact (no second parse).
+  if (caller !== undefined && 'name' in caller)
+    return { keyName: caller.name, redaction: { token: caller.key, name: caller.name } };
+  const token = apiKeyOf(x.incoming.headers.get('authorization'));
+  return { keyName: undefined, redaction: { token, name: 'unknown key' } };
 }
 
 export interface RecordContext {

@@ -120,16 +120,17 @@ describe('what the log keeps of an exchange', () => {
 
   it("keeps only the key's name of a request that sends no other logged header, and nothing of one without a key", async () => {
     const sandbox = createSandbox();
-    const logged = async (headers: Record<string, string>) => {
-      const sent = await sandbox.fetch(new Request('http://sandbox/v2/api/users', { headers }));
+    const logged = async (headers: Record<string, string>, query = '') => {
+      const sent = await sandbox.fetch(new Request(`http://sandbox/v2/api/users${query}`, { headers }));
       return sandbox.requestLog!.find(sent.headers.get('X-Request-Id')!)!;
     };
     const keyed = await logged(auth());
-    const madeUp = await logged(auth('sbx_made_up_key'));
+    const madeUp = await logged(auth('sbx_made_up_key'), '?echo=sbx_made_up_key');
     const none = await logged({});
     expect(keyed.request.headers).toEqual({ authorization: `Api-Key <redacted:${keyed.keyName}>` });
     expect(madeUp.request.headers).toEqual({ authorization: 'Api-Key <redacted:unknown key>' });
     expect(none.request.headers).toEqual({});
+    expect(madeUp.request.path).toBe('/v2/api/users?echo=<redacted:unknown key>');
     expect(JSON.stringify(madeUp)).not.toContain('sbx_made_up_key');
   });
 
