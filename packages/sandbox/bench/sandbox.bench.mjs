@@ -234,6 +234,20 @@ results.figures = results.scenarios.flatMap((s) => [
     peerValue: s.bare.p99Ms,
     ratio: s.bare.p99Ms ? Number((s.sandbox.p99Ms / s.bare.p99Ms).toFixed(2)) : null,
   },
+  // What other work on the machine moves least (see above); missing without /proc. Its ratio is
+  // bare / sandbox, per round, then the median: at equal CPU, sandbox requests per bare one.
+  ...(s.cpuRatio === null
+    ? []
+    : [
+        {
+          name: `sandbox ${s.name}, CPU per request`,
+          value: s.sandbox.cpuMicrosPerRequest,
+          unit: 'µs',
+          peer: 'bare node:http, same bytes (ratio: bare / sandbox)',
+          peerValue: s.bare.cpuMicrosPerRequest,
+          ratio: s.cpuRatio,
+        },
+      ]),
 ]);
 const out = fileURLToPath(new URL('./results.json', import.meta.url));
 writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
