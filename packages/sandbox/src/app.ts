@@ -19,7 +19,7 @@ import { docsRoute } from './docs-route.js';
 import { createHandlers } from './handlers/index.js';
 import { RequestLog, type RequestLogLimits } from './request-log.js';
 import { lookupSuggestion, requestLogRoute } from './request-log-route.js';
-import { recordOf } from './request-record.js';
+import { loggedHeaderNames, recordOf } from './request-record.js';
 import { loadSeedFile } from './seed-file.js';
 import type { SandboxState } from './store/model.js';
 import { type SandboxKey, Store } from './store/store.js';
@@ -147,11 +147,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
 /** The kernel's answer hook that keeps each exchange in the log. */
 function logTo(log: RequestLog, contract: Contract, clock: () => number) {
-  const names = serverHeaderNames(contract);
-  const now = () => isoTimestamp(clock());
+  const context = {
+    log,
+    loggedHeaders: loggedHeaderNames(serverHeaderNames(contract)),
+    now: () => isoTimestamp(clock()),
+  };
   return (x: Exchange<SandboxKey>, answer: Answer) => {
     try {
-      log.add(recordOf(x, answer, { log, names, now }));
+      log.add(recordOf(x, answer, context));
     } catch (error) {
       // The log must never cost a request its answer: a bug here is reported, the answer goes out.
       console.error(`[svc-sandbox] request log: ${x.requestId}:`, error);

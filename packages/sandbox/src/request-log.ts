@@ -56,9 +56,13 @@ export type ExchangeListener = (exchange: LoggedExchange) => void;
 
 export class RequestLog {
   readonly limits: RequestLogLimits;
-  private readonly bySeq = new Map<number, LoggedExchange>();
-  /** The latest exchange of each request id (a client may send the same X-Request-Id twice). */
-  private readonly byId = new Map<string, number>();
+  /**
+   * The kept exchanges, oldest first, in a ring of `maxEntries` slots: adding and forgetting cost
+   * no allocation and no hashing (two Maps, by sequence and by id, did both on every answer).
+   */
+  private readonly ring: (LoggedExchange | undefined)[] = [];
+  private oldest = 0;
+  private count = 0;
   private readonly listeners = new Set<ExchangeListener>();
   private nextSeq = 1;
   private heldBytes = 0;
@@ -73,12 +77,15 @@ export class RequestLog {
   }
 
   add(exchange: LoggedExchange): void {
-    if (exchange.bytes <= this.limits.maxBytes) {
-      this.bySeq.set(exchange.seq, exchange);
-      this.byId.set(exchange.requestId, exchange.seq);
+    const { maxEntries, maxBytes } = this.limits;
+    if (exchange.bytes <= maxBytes && maxEntries > 0) {
+      if (this.count === maxEntries) this.forgetOldest();
+      this.ring[(this.oldest + this.count) % maxEntries] = exchange;
+      this.count++;
       this.heldBytes += exchange.bytes;
-      this.evict();
+      while (this.heldBytes > maxBytes) this.forgetOldest();
     }
+    if (this.listeners.size === 0) return;
     for (const listener of this.listeners) {
       try {
         listener(exchange);
@@ -88,9 +95,18 @@ export class RequestLog {
     }
   }
 
+  /**
+   * The latest exchange kept with this request id (a client may send the same X-Request-Id
+   * twice). A walk of at most `maxEntries` entries, newest first: lookups are few (a keyed,
+   * rate-limited route), answers are many, so the answers pay for no index.
+   */
   find(requestId: string): LoggedExchange | undefined {
-    const seq = this.byId.get(requestId);
-    return seq === undefined ? undefined : this.bySeq.get(seq);
+    const { maxEntries } = this.limits;
+    for (let i = this.count - 1; i >= 0; i--) {
+      const exchange = this.ring[(this.oldest + i) % maxEntries]!;
+      if (exchange.requestId === requestId) return exchange;
+    }
+    return undefined;
   }
 
   /** Calls `listener` with each exchange as it is answered; returns the way to stop. */
@@ -100,7 +116,7 @@ export class RequestLog {
   }
 
   get size(): number {
-    return this.bySeq.size;
+    return this.count;
   }
 
   get bytes(): number {
@@ -108,18 +124,17 @@ export class RequestLog {
   }
 
   clear(): void {
-    this.bySeq.clear();
-    this.byId.clear();
+    this.ring.length = 0;
+    this.oldest = 0;
+    this.count = 0;
     this.heldBytes = 0;
   }
 
-  private evict(): void {
-    const { maxEntries, maxBytes } = this.limits;
-    while (this.bySeq.size > maxEntries || this.heldBytes > maxBytes) {
-      const [seq, oldest] = this.bySeq.entries().next().value as [number, LoggedExchange];
-      this.bySeq.delete(seq);
-      this.heldBytes -= oldest.bytes;
-      if (this.byId.get(oldest.requestId) === seq) this.byId.delete(oldest.requestId);
-    }
+  private forgetOldest(): void {
+    const exchange = this.ring[this.oldest]!;
+    this.ring[this.oldest] = undefined;
+    this.oldest = (this.oldest + 1) % this.limits.maxEntries;
+    this.count--;
+    this.heldBytes -= exchange.bytes;
   }
 }

@@ -8,7 +8,7 @@ import { apiKeyOf, type ServerHeaderNames } from '@svc/spec-runtime';
 import type { KeptBody, LoggedExchange, LoggedMessage, RequestLog } from './request-log.js';
 import type { SandboxKey } from './store/store.js';
 
-/** Per-exchange cost beyond the bytes counted: the objects and the maps' entries. */
+/** Per-exchange cost beyond the bytes counted: the objects and the ring's slot. */
 const OVERHEAD_BYTES = 512;
 const HEADER_VALUE_CHARS = 256;
 const PATH_CHARS = 2048;
@@ -64,16 +64,42 @@ function provided<T>(read: () => T): T | undefined {
   }
 }
 
-function requestHeaders(x: Exchange<SandboxKey>, names: ServerHeaderNames, redaction: Redaction) {
-  const headers: Record<string, string> = {};
-  const authorization = x.incoming.headers.get('authorization');
-  if (authorization !== null) headers.authorization = `Api-Key <redacted:${redaction.name}>`;
-  for (const name of ['content-type', names.idempotencyKey.toLowerCase(), names.requestId.toLowerCase()]) {
-    const value = x.incoming.headers.get(name);
-    if (value !== null) headers[name] = copyText(redact(value, redaction), HEADER_VALUE_CHARS);
+/**
+ * `{ authorization: 'Api-Key <redacted:name>' }`, one frozen object per key name (the store's few,
+ * and "unknown key"): the headers of most requests, kept by every entry without one object each.
+ */
+const authorizationOnly = new Map<string, Readonly<Record<string, string>>>();
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+function authorizationHeaders(name: string): Readonly<Record<string, string>> {
+  let headers = authorizationOnly.get(name);
+  if (headers === undefined) {
+    if (authorizationOnly.size >= 256) authorizationOnly.clear();
+    headers = Object.freeze({ authorization: `Api-Key <redacted:${name}>` });
+    authorizationOnly.set(name, headers);
   }
   return headers;
 }
+
+/** The request's headers the log keeps: the Authorization as the key's name, and what names the request. */
+function requestHeaders(x: Exchange<SandboxKey>, logged: readonly string[], redaction: Redaction) {
+  const authorized = x.incoming.headers.get('authorization') !== null;
+  let headers: Record<string, string> | undefined;
+  for (const name of logged) {
+    const value = x.incoming.headers.get(name);
+    if (value === null) continue;
+    headers ??= authorized ? { ...authorizationHeaders(redaction.name) } : {};
+    headers[name] = copyText(redact(value, redaction), HEADER_VALUE_CHARS);
+  }
+  return headers ?? (authorized ? authorizationHeaders(redaction.name) : NO_HEADERS);
+}
+
+const OWN_ANSWER_NOT_KEPT = {
+  body: undefined,
+  bodyBytes: 0,
+  whole: true,
+  bodyOmitted: "a sandbox route's own answer is not kept",
+} as const;
 
 function requestBody(x: Exchange<SandboxKey>): string | Uint8Array | undefined {
   if (x.bodyBytes !== undefined) return x.bodyBytes;
@@ -93,46 +119,60 @@ function errorCodeOf(answer: Answer): string | undefined {
 function messageBytes(message: LoggedMessage): number {
   // Strings are counted at two bytes a character, the most V8 holds them in.
   let bytes = 2 * (message.body?.length ?? 0);
-  for (const [name, value] of Object.entries(message.headers)) bytes += 2 * (name.length + value.length);
+  const { headers } = message;
+  for (const name in headers) bytes += 2 * (name.length + headers[name]!.length);
   return bytes;
 }
 
 function whoCalled(x: Exchange<SandboxKey>): { keyName: string | undefined; redaction: Redaction } {
-  const token = apiKeyOf(x.incoming.headers.get('authorization'));
   const caller = provided(() => x.caller());
-  const keyName = caller !== undefined && 'name' in caller ? caller.name : undefined;
-  return { keyName, redaction: { token, name: keyName ?? 'unknown key' } };
+  // A key the store knows was found by its own text: that is the token to redact (no second parse).
+  if (caller !== undefined && 'name' in caller)
+    return { keyName: caller.name, redaction: { token: caller.key, name: caller.name } };
+  const token = apiKeyOf(x.incoming.headers.get('authorization'));
+  return { keyName: undefined, redaction: { token, name: 'unknown key' } };
 }
 
 export interface RecordContext {
   log: RequestLog;
-  names: ServerHeaderNames;
+  /** The request headers kept beside the Authorization, lower case (Content-Type, Idempotency-Key, X-Request-Id). */
+  loggedHeaders: readonly string[];
   now: () => string;
+}
+
+/** What `recordOf` needs of the contract, computed once. */
+export function loggedHeaderNames(names: ServerHeaderNames): readonly string[] {
+  return ['content-type', names.idempotencyKey.toLowerCase(), names.requestId.toLowerCase()];
 }
 
 /** The log's entry for an exchange the kernel just answered. */
 export function recordOf(x: Exchange<SandboxKey>, answer: Answer, context: RecordContext): LoggedExchange {
-  const { log, names, now } = context;
+  const { log, loggedHeaders, now } = context;
   const max = log.limits.bodyBytes;
   const { keyName, redaction } = whoCalled(x);
   const own = x.ownRoute !== undefined;
   const query = x.query.size > 0 ? `?${x.query.toString()}` : '';
+  const sent = clipBody(requestBody(x), max, redaction);
   const request = {
     method: x.method,
     path: copyText(redact(`${x.pathname}${query}`, redaction), PATH_CHARS),
-    headers: requestHeaders(x, names, redaction),
-    ...clipBody(requestBody(x), max, redaction),
+    headers: requestHeaders(x, loggedHeaders, redaction),
+    body: sent.body,
+    bodyBytes: sent.bodyBytes,
+    whole: sent.whole,
   };
   const kept = !own || answer.status >= 400;
+  const answered = kept ? clipBody(answer.body, max, redaction) : OWN_ANSWER_NOT_KEPT;
   const response = {
     status: answer.status,
     errorCode: errorCodeOf(answer),
-    headers: { ...answer.headers },
-    ...(kept
-      ? clipBody(answer.body, max, redaction)
-      : { body: undefined, bodyBytes: 0, whole: true, bodyOmitted: "a sandbox route's own answer is not kept" }),
+    // The answer's own headers, not a copy: the pipeline is done with them (nothing writes to an
+    // answer's headers once it has answered), and they hold the request id the entry names.
+    headers: answer.headers,
+    ...answered,
   };
-  const requestId = copyText(x.requestId, Number.MAX_SAFE_INTEGER);
+  // Not copied: the answer's X-Request-Id holds this very string, so a copy would only add to what is kept.
+  const { requestId } = x;
   const bytes = OVERHEAD_BYTES + 2 * requestId.length + messageBytes(request) + messageBytes(response);
   const operation = own ? undefined : provided(() => x.operation.operationId);
   return { seq: log.takeSeq(), requestId, at: now(), operation, keyName, request, response, bytes };

@@ -61,6 +61,19 @@ describe('the log keeps the last exchanges within its bounds', () => {
     expect(log.find('mine')?.seq).toBe(2);
   });
 
+  it('stays within both bounds as it wraps around many times, and still finds the latest of each id', () => {
+    const log = new RequestLog({ maxEntries: 4, maxBytes: 100 });
+    for (let i = 1; i <= 25; i++) log.add(entry(log.takeSeq(), `req_${i % 7}`, i % 5 === 0 ? 60 : 20));
+    // Entries 22..25 fit the count (4) but not the bytes: 25 alone is 60 of 100, so 24 and 23 (20 each) stay, 22 goes.
+    expect([log.size, log.bytes]).toEqual([3, 100]);
+    expect([log.find('req_4')?.seq, log.find('req_3')?.seq, log.find('req_2')?.seq]).toEqual([25, 24, 23]);
+    expect(log.find('req_1')).toBeUndefined(); // 22 and 15 are gone; no older entry answers for the id
+    log.clear();
+    expect([log.size, log.bytes, log.find('req_4')]).toEqual([0, 0, undefined]);
+    log.add(entry(log.takeSeq(), 'after', 10));
+    expect([log.size, log.find('after')?.seq]).toEqual([1, 26]);
+  });
+
   it('tells each listener, and a listener that throws costs nothing', () => {
     const log = new RequestLog();
     const seen: string[] = [];
@@ -103,6 +116,22 @@ describe('what the log keeps of an exchange', () => {
     expect(data.request.headers.authorization).toBe(`Api-Key <redacted:${data.key_name}>`);
     expect(data.request.body.content).toBe(`my key is <redacted:${data.key_name}>`);
     expect(JSON.stringify(data)).not.toContain(KEY);
+  });
+
+  it("keeps only the key's name of a request that sends no other logged header, and nothing of one without a key", async () => {
+    const sandbox = createSandbox();
+    const logged = async (headers: Record<string, string>, query = '') => {
+      const sent = await sandbox.fetch(new Request(`http://sandbox/v2/api/users${query}`, { headers }));
+      return sandbox.requestLog!.find(sent.headers.get('X-Request-Id')!)!;
+    };
+    const keyed = await logged(auth());
+    const madeUp = await logged(auth('sbx_made_up_key'), '?echo=sbx_made_up_key');
+    const none = await logged({});
+    expect(keyed.request.headers).toEqual({ authorization: `Api-Key <redacted:${keyed.keyName}>` });
+    expect(madeUp.request.headers).toEqual({ authorization: 'Api-Key <redacted:unknown key>' });
+    expect(none.request.headers).toEqual({});
+    expect(madeUp.request.path).toBe('/v2/api/users?echo=<redacted:unknown key>');
+    expect(JSON.stringify(madeUp)).not.toContain('sbx_made_up_key');
   });
 
   it('keeps the first bytes of a large answer, and says how large it was', async () => {

@@ -8,6 +8,7 @@ import { newId } from '../src/support/ids.js';
 import { parseMentions } from '../src/support/mentions.js';
 import { paginate } from '../src/support/pagination.js';
 import { matchesAll, searchTerms } from '../src/support/text-search.js';
+import { isoTimestamp } from '../src/support/time.js';
 
 describe('search terms', () => {
   it('strips special characters, ANDs words and matches prefixes, case-insensitively', () => {
@@ -81,5 +82,17 @@ describe('seed check', () => {
         teams: [{ id: 't', users: [] }],
       }),
     ).toThrow(/owner u/);
+  });
+});
+
+describe('timestamps', () => {
+  it('whole seconds with a Z, the same text within a second and the next one after it, whichever order asks', () => {
+    const second = Date.UTC(2026, 2, 2, 9, 30, 0);
+    expect(isoTimestamp(second + 999)).toBe('2026-03-02T09:30:00Z');
+    expect(isoTimestamp(second)).toBe('2026-03-02T09:30:00Z');
+    expect(isoTimestamp(second + 1000)).toBe('2026-03-02T09:30:01Z');
+    expect(isoTimestamp(second - 1)).toBe('2026-03-02T09:29:59Z');
+    expect(isoTimestamp(-1500)).toBe('1969-12-31T23:59:58Z');
+    expect(() => isoTimestamp(Number.NaN)).toThrow(RangeError);
   });
 });
