@@ -25,8 +25,8 @@ export const CHECKS = {
     source: "the 403 response + the catalogue",
   },
   "auth.malformed-header": {
-    title: "Malformed Authorization header: 401 with a listed code",
-    source: "security scheme + 401 response",
+    title: "Malformed Authorization header, or the run's valid key in a scheme other than Api-Key: 401 with a listed code",
+    source: "security scheme + 401 response: \"Every request carries an API key in the Authorization header, in the form Authorization: Api-Key <API_KEY>\"",
   },
   "auth.missing-key": {
     title: "No key: 401 with a code the operation lists",
@@ -118,6 +118,11 @@ export const CHECKS = {
     source: "x-svc-response-rules (kind order)",
     enforces: ["x-svc-response-rules COMMENTS_IN_CREATION_ORDER"],
   },
+  "dialer-queues.by-email": {
+    title: "A teammate's email sent without user_id selects that teammate's queue",
+    source: "UpdateDialingQueueRequest email: \"Optional. Teammate's email; used only when user_id is absent.\" (PATCH /v2/api/dialing-queues/current)",
+    enforces: ["x-svc-input-rules precedence user_id, email"],
+  },
   "dialer-queues.each-value": {
     title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
     source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
@@ -145,8 +150,8 @@ export const CHECKS = {
     source: "IdempotencyConflict",
   },
   "idempotency.replay": {
-    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution",
-    source: "IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay",
+    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
+    source: "IdempotencyKeyParameter (\"The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"); PatchIdempotencyKeyParameter x-svc-inferred.replay",
   },
   "inputs.explore": {
     title: "Every optional query parameter is accepted with each value the contract names for it",
@@ -315,8 +320,8 @@ export const CHECKS = {
     source: "",
   },
   "routing.unknown-path": {
-    title: "An unknown path gives 404 ENDPOINT_NOT_FOUND",
-    source: "API-wide catalogue code",
+    title: "An unknown path gives 404 ENDPOINT_NOT_FOUND, whatever the method",
+    source: "API-wide catalogue code: ENDPOINT_NOT_FOUND \"No endpoint at this URL\"",
   },
   "routing.wrong-method": {
     title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED",
