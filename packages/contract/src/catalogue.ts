@@ -56,6 +56,10 @@ export const CHECKS = {
     title: "A valid request succeeds (2xx)",
     source: "the operation's success response",
   },
+  "conversation-items.one-completed-summary": {
+    title: "A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED",
+    source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
+  },
   "conversations.action-idempotent": {
     title: "Every conversation action repeated is a 200 no-op",
     source: "ConversationAction x-svc-transitions",
@@ -74,10 +78,18 @@ export const CHECKS = {
     title: "A built-in field key cannot be updated (400)",
     source: "updateCustomField 400",
   },
+  "custom-fields.deleted": {
+    title: "A deleted custom field (named in --config) is 404 ATTRIBUTE_NOT_FOUND by its key and not listed",
+    source: "updateCustomField 404 ATTRIBUTE_NOT_FOUND: \"no field with this key, or it was deleted\"",
+  },
   "custom-fields.description": {
     title: "A description is set, and a blank value clears it",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
+  },
+  "custom-fields.label-listed": {
+    title: "A label changed through PATCH shows in the custom field list",
+    source: "listCustomFields: \"Each list item shows key, label and type\"; updateCustomField label: \"New display name\"",
   },
   "custom-fields.managed-by-integration": {
     title: "A field synced from an integration cannot be updated (409)",

@@ -90,6 +90,28 @@ const keyedByBody: Mutation = {
   },
 };
 
+const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
+/** The seed's deleted custom field (the sandbox names it in fixtures.deleted_field_keys). */
+const DELETED_FIELD = 'legacy_code';
+/** The seed's call with one completed summary and one pending (fixtures.one_completed_summary_call_ids). */
+const MIXED_CALL = 'cll-2Vb7cX1z';
+
+/** A list that shows each field with the label it had when first listed (a stale copy of the labels). */
+function staleLabels(): Mutation {
+  const first = new Map<unknown, unknown>();
+  return {
+    response: (r, q) =>
+      isFieldList(q) && r.status === 200
+        ? json(r, (b) => {
+            for (const field of b.data as Array<Record<string, unknown>>) {
+              if (!first.has(field.key)) first.set(field.key, field.label);
+              field.label = first.get(field.key);
+            }
+          })
+        : r,
+  };
+}
+
 const CROSSED: Mutant[] = [
   {
     name: "accepts the run's key after any scheme (Bearer, bearer, Token) or none",
@@ -145,6 +167,55 @@ const CROSSED: Mutant[] = [
         const { email: _ignored, ...rest } = bodyOf(q);
         return { ...q, body: JSON.stringify(rest) };
       },
+    },
+  },
+  {
+    name: 'lists each custom field with the label it first had (a label change never shows in the list)',
+    caughtBy: 'custom-fields.label-listed',
+    only: ['custom-fields.label-listed'],
+    allowWrites: true,
+    mutation: () => staleLabels(),
+  },
+  {
+    name: 'lists a deleted custom field',
+    caughtBy: 'custom-fields.deleted',
+    only: ['custom-fields.deleted'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        isFieldList(q) && r.status === 200
+          ? json(r, (b) => {
+              (b.data as unknown[]).push({ key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT' });
+            })
+          : r,
+    },
+  },
+  {
+    name: 'finds a deleted custom field by its key (an update answers 200)',
+    caughtBy: 'custom-fields.deleted',
+    only: ['custom-fields.deleted'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && pathOf(q) === `/v2/api/crm/attributes/${DELETED_FIELD}`
+          ? json({ ...r, status: 200 }, (b) => {
+              delete b.error;
+              b.data = { key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT', source: 'SVC' };
+            })
+          : r,
+    },
+  },
+  {
+    name: 'counts pending summaries: a call with one completed summary and one pending asks for template_key',
+    caughtBy: 'conversation-items.one-completed-summary',
+    only: ['conversation-items.one-completed-summary'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' &&
+        pathOf(q) === `/v2/api/conversations/items/${MIXED_CALL}` &&
+        !q.path.includes('template_key=')
+          ? refuse(400, 'validation_error', 'SUMMARY_TEMPLATE_KEY_REQUIRED')(r, q)
+          : r,
     },
   },
 ];

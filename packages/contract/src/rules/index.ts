@@ -2,8 +2,10 @@
 // the order of these imports (file names in order) and of the declarations inside each file.
 import './ai-receptionist.contract.js';
 import './api-wide.contract.js';
+import './conversation-items-summaries.contract.js';
 import './conversation-items.contract.js';
 import './conversations.contract.js';
+import './custom-fields-listed.contract.js';
 import './custom-fields.contract.js';
 import './deals.contract.js';
 import './described-rules.contract.js';
