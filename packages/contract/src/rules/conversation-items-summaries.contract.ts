@@ -21,6 +21,8 @@ rule({
     'A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED',
   source:
     'SUMMARY_TEMPLATE_KEY_REQUIRED: "Call has more than one completed summary; set template_key"; getConversationItem: "optional template_key selects a summary"',
+  precondition:
+    'a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)',
   operationId: OP,
   resource: loadSpec().resourceOf(op),
   needs: {},

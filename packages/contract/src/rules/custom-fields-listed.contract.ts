@@ -92,6 +92,8 @@ rule({
   id: 'custom-fields.label-listed',
   title: 'A label changed through PATCH shows in the custom field list',
   source: 'listCustomFields: "Each list item shows key, label and type"; updateCustomField label: "New display name"',
+  precondition:
+    'an editable custom field with a label, given a new label before the whole list is read (put back after)',
   ...statefulWrite(UPDATE),
   requests: relabel,
   problems: relabelProblems,
@@ -131,6 +133,7 @@ rule({
   id: 'custom-fields.deleted',
   title: 'A deleted custom field (named in --config) is 404 ATTRIBUTE_NOT_FOUND by its key and not listed',
   source: 'updateCustomField 404 ATTRIBUTE_NOT_FOUND: "no field with this key, or it was deleted"',
+  precondition: 'a custom field the team deleted (fixtures.deleted_field_keys: no operation deletes one)',
   ...statefulWrite(UPDATE),
   requests: addressDeleted,
   problems: (state, t) => deletedProblems(t, state),

@@ -71,6 +71,8 @@ rule({
   source:
     'UpdateDialingQueueRequest email: "Optional. Teammate\'s email; used only when user_id is absent." (PATCH /v2/api/dialing-queues/current)',
   enforces: ['x-svc-input-rules precedence user_id, email'],
+  precondition:
+    "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails)",
   ...statefulWrite(OP),
   requests: sendByEmail,
   problems: byEmailProblems,

@@ -12,6 +12,8 @@ export const IDEMPOTENCY_REPLAY = checkDescription({
     "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
   source:
     'IdempotencyKeyParameter ("The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed"); PatchIdempotencyKeyParameter x-svc-inferred.replay',
+  precondition:
+    "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
 });
 
 export type Json = Record<string, unknown>;

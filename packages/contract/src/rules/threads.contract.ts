@@ -217,6 +217,7 @@ rule({
   id: 'threads.create-then-read',
   title: 'A created thread holds its first comment and reads back the same',
   source: 'createThread / getThread',
+  precondition: 'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none)',
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
@@ -261,6 +262,7 @@ rule({
   title:
     'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
   source: 'CreateThreadRequest content maxLength/minLength',
+  precondition: 'two items without a thread (fixtures.threadless_item_ids, else known items found to have none)',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const body = deref(t.spec.contract, t.spec.resolve(t.op().requestBody?.schemaPointer ?? ''));
@@ -346,6 +348,8 @@ rule({
   id: 'threads.create-each-kind',
   title: 'A thread can be created on each kind of item (entity_type), with every documented header',
   source: 'CreateThreadRequest.entity_type enum',
+  precondition:
+    'a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)',
   ...statefulWrite('createThread'),
   requests: createOnEachKind,
   problems: ({ created, none }, t) => {
@@ -381,6 +385,7 @@ rule({
   id: 'threads.duplicate',
   title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
   source: 'createThread 409',
+  precondition: 'an item that has a thread (the one the run created, else one found)',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const target = await threadedItem(t);
@@ -431,6 +436,7 @@ rule({
   id: 'threads.comment-then-read',
   title: 'An added comment reads back at the end of the thread, comment_count follows',
   source: 'addThreadComment / getThread',
+  precondition: 'a thread the run created (else one found), read before and after the comment',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<CommentRead> => {
     const thread = await probeThread(t);
@@ -515,6 +521,7 @@ rule({
   id: 'threads.content-limits',
   title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused',
   source: 'NoteContent maxLength + x-svc-error-code',
+  precondition: 'a thread to comment on (the one the run created, else one found)',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -532,6 +539,7 @@ rule({
   id: 'threads.mentions',
   title: 'Inline mentions come back parsed in mentions',
   source: 'NoteContent / NoteMention',
+  precondition: 'a comment whose content mentions a user of the team inline, written by the check',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -625,6 +633,7 @@ rule({
   id: 'idempotency.key-reuse',
   title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
   source: 'IdempotencyConflict',
+  precondition: 'a key used once, then sent to another endpoint and with another method',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<KeyReuse> => {
     const thread = await probeThread(t);
@@ -647,6 +656,7 @@ rule({
   id: 'idempotency.failed-not-consumed',
   title: 'A failed request does not consume its key',
   source: 'IdempotencyKeyParameter',
+  precondition: 'a keyed request that failed, then the same key on a valid request',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);

@@ -10,7 +10,15 @@ import { loadContract } from '@svc/spec-runtime';
 import { expect, it } from 'vitest';
 import type { ContractOptions } from '../../src/options.js';
 import { runContract } from '../../src/run.js';
-import { forgetsKeys, json, type Mutation, mutatingProxy, sandbox, type Target } from './servers.js';
+import {
+  forgetsKeys,
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  sandbox,
+  type Target,
+} from './servers.js';
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
@@ -127,6 +135,13 @@ function mergesTransferRules(): Mutation {
       return r;
     },
   };
+}
+
+/** A dialer queue update whose JSON body is changed before the sandbox reads it (an empty body left alone). */
+export function queueBodyWith(q: ProxiedRequest, change: (body: Record<string, unknown>) => Record<string, unknown>) {
+  if (q.method !== 'PATCH' || !isPath(q.path, '/v2/api/dialing-queues/current') || q.body === undefined) return q;
+  const body = JSON.parse(q.body) as Record<string, unknown>;
+  return Object.keys(body).length === 0 ? q : { ...q, body: JSON.stringify(change(body)) };
 }
 
 /** A custom field update that clears the description when the label changes and no description is sent (a reset of what was omitted). */
@@ -651,6 +666,15 @@ export const MUTANTS: Mutant[] = [
             )
           : r,
     },
+  },
+  {
+    // The sandbox's queue is seeded with do_not_disturb ENABLED: this reset shows only once the
+    // check has moved the setting to DISABLED before sending the name alone (its precondition).
+    name: 'writes do_not_disturb ENABLED whenever an update leaves it out',
+    caughtBy: 'dialer-queues.partial-update',
+    only: ['dialer-queues.partial-update'],
+    allowWrites: true,
+    mutation: { request: (q) => queueBodyWith(q, (body) => ({ do_not_disturb: 'ENABLED', ...body })) },
   },
   {
     name: 'accepts a key reused with another method',
