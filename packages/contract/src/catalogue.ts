@@ -305,6 +305,11 @@ export const CHECKS = {
     enforces: ["x-svc-merge-rules merged"],
     precondition: "the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
   },
+  "receptionist.read-only": {
+    title: "The agent's status and is_default sent on an update: refused, or accepted and left unchanged",
+    source: "updateReceptionist: \"The agent's status and is_default are read-only here.\"",
+    precondition: "a write of the receptionist of a line sending status and is_default other than the values it holds, then a read",
+  },
   "receptionist.write-back": {
     title: "The configuration written back as read (single values at the top level) changes nothing",
     source: "x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)",

@@ -112,6 +112,43 @@ function staleLabels(): Mutation {
   };
 }
 
+const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
+
+/**
+ * A receptionist update that writes status and is_default: the proxy takes them out of the body
+ * (so the sandbox accepts the rest) and shows them on every later read of that line.
+ */
+function writesReadOnly(): Mutation {
+  const written = new Map<string, Record<string, unknown>>();
+  return {
+    request: (q) => {
+      const body = bodyOf(q);
+      if (q.method !== 'PATCH' || !isAgent(q) || !('status' in body || 'is_default' in body)) return q;
+      const { status, is_default, ...rest } = body;
+      written.set(pathOf(q), { status, is_default });
+      return { ...q, body: JSON.stringify(rest) };
+    },
+    response: (r, q) => {
+      const values = written.get(pathOf(q));
+      return q.method === 'GET' && values && r.status === 200
+        ? json(r, (b) => Object.assign((b.data as { agent: object }).agent, values))
+        : r;
+    },
+  };
+}
+
+/** A second DELETE of what the first removed answered as the first (204): the removal not kept. */
+function deletesAgain(path: RegExp): Mutation {
+  return {
+    response: (r, q) => {
+      if (q.method !== 'DELETE' || r.status !== 404 || !path.test(pathOf(q))) return r;
+      const headers = new Headers(r.headers);
+      headers.delete('content-type');
+      return { status: 204, headers, body: '' };
+    },
+  };
+}
+
 const CROSSED: Mutant[] = [
   {
     name: "accepts the run's key after any scheme (Bearer, bearer, Token) or none",
@@ -218,6 +255,28 @@ const CROSSED: Mutant[] = [
           : r,
     },
   },
+  {
+    name: "writes the agent's read-only status and is_default on an update",
+    caughtBy: 'receptionist.read-only',
+    only: ['receptionist.read-only'],
+    allowWrites: true,
+    mutation: () => writesReadOnly(),
+  },
+  // Used afterwards: what a DELETE removed is gone for the next request (already reached; kept as tests).
+  {
+    name: 'finds a deactivated summary template again (a second DELETE answers 204)',
+    caughtBy: 'summary-templates.delete',
+    only: ['summary-templates.delete'],
+    allowWrites: true,
+    mutation: deletesAgain(/^\/v2\/api\/summary_templates\//),
+  },
+  {
+    name: 'finds a removed tag on the item again (a second DELETE answers 204)',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: deletesAgain(/\/tags\/[^/]+$/),
+  },
 ];
 
 describe('rules whose precondition is now reached: each mutant caught by name', () => {
@@ -242,6 +301,29 @@ describe('rules whose precondition is now reached: each mutant caught by name', 
 });
 
 describe('controls: a harmless variation of each open point passes', () => {
+  it('status and is_default sent on a receptionist update: accepted and ignored (the other reading) passes', async () => {
+    const upstream = await sandbox();
+    const proxied = await mutatingProxy(upstream, {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (q.method !== 'PATCH' || !isAgent(q) || !('status' in body)) return q;
+        const { status: _status, is_default: _default, ...rest } = body;
+        return { ...q, body: JSON.stringify(rest) };
+      },
+    });
+    try {
+      const only = ['receptionist.read-only'];
+      const { result, failed } = await runAgainst(proxied, { name: 'ignored', caughtBy: '', only, allowWrites: true });
+      expect(failed).toEqual([]);
+      const check = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === only[0]);
+      expect(check?.status).toBe('passed');
+      expect(check?.details.join(' ')).toContain('accepted; status and is_default unchanged');
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+
   it("users listed without their email: the teammate's email named in fixtures.teammate_emails serves", async () => {
     const upstream = await sandbox();
     const proxied = await mutatingProxy(upstream, {
