@@ -351,6 +351,11 @@ export const CHECKS = {
     source: "response headers",
     precondition: "any answer whose status documents headers",
   },
+  "response.id-kind": {
+    title: "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
+    source: "Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order",
+    precondition: "a thread answered (created, read, or found by its item), of any kind",
+  },
   "response.idempotency-key-echo": {
     title: "Idempotency-Key is echoed on the response to a request that sent one",
     source: "IdempotencyKeyHeader",

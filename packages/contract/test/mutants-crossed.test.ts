@@ -262,6 +262,20 @@ const CROSSED: Mutant[] = [
     allowWrites: true,
     mutation: () => writesReadOnly(),
   },
+  {
+    name: "answers a thread's entity_type as another kind than its entity_id's prefix names",
+    caughtBy: 'response.id-kind',
+    only: ['getThread'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && r.status === 200 && /^\/v2\/api\/threads\/cth-/.test(pathOf(q))
+          ? json(r, (b) => {
+              const thread = b.data as Record<string, unknown>;
+              thread.entity_type = thread.entity_type === 'CALL' ? 'TEXT_MESSAGE' : 'CALL';
+            })
+          : r,
+    },
+  },
   // Used afterwards: what a DELETE removed is gone for the next request (already reached; kept as tests).
   {
     name: 'finds a deactivated summary template again (a second DELETE answers 204)',
