@@ -137,6 +137,27 @@ function writesReadOnly(): Mutation {
   };
 }
 
+/**
+ * A receptionist that books on every calendar it was ever given: each read shows the calendars of
+ * every earlier read of the line besides those now selected (a collection holding more than was selected).
+ */
+function keepsCalendars(): Mutation {
+  const seen = new Map<string, Map<unknown, unknown>>();
+  return {
+    response: (r, q) =>
+      q.method === 'GET' && isAgent(q) && r.status === 200
+        ? json(r, (b) => {
+            const scheduling = (b.data as { scheduling?: { calendars?: Array<Record<string, unknown>> } }).scheduling;
+            if (!Array.isArray(scheduling?.calendars)) return;
+            const kept = seen.get(pathOf(q)) ?? new Map<unknown, unknown>();
+            for (const c of scheduling.calendars) kept.set(c.calendar_connection_id, c);
+            seen.set(pathOf(q), kept);
+            scheduling.calendars = [...kept.values()] as Array<Record<string, unknown>>;
+          })
+        : r,
+  };
+}
+
 /** A second DELETE of what the first removed answered as the first (204): the removal not kept. */
 function deletesAgain(path: RegExp): Mutation {
   return {
@@ -276,7 +297,15 @@ const CROSSED: Mutant[] = [
           : r,
     },
   },
-  // Used afterwards: what a DELETE removed is gone for the next request (already reached; kept as tests).
+  // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
+  // removed is gone for the next request.
+  {
+    name: 'shows every calendar the receptionist was ever given, not only the ones selected',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: () => keepsCalendars(),
+  },
   {
     name: 'finds a deactivated summary template again (a second DELETE answers 204)',
     caughtBy: 'summary-templates.delete',
