@@ -252,6 +252,11 @@ export const CHECKS = {
     source: "PhoneNumber pattern + x-svc-error-code",
     precondition: "a request the server must refuse: one phone number not in E.164",
   },
+  "negative.several-fields": {
+    title: "Two fields failing at once: 400 INVALID_REQUEST, with an errors entry for each failing field naming it and its own code",
+    source: "INVALID_REQUEST + ApiErrorFields errors (the description: validation errors with several fields)",
+    precondition: "a request the server must refuse on two fields at once: two values broken, each refused alone with its own code",
+  },
   "negative.too-long": {
     title: "Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code",
     source: "maxLength/maxItems, minLength/minItems + x-svc-error-code",
@@ -474,10 +479,10 @@ export const CHECKS = {
     precondition: "a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)",
   },
   "threads.create-then-read": {
-    title: "A created thread holds its first comment and reads back the same",
-    source: "createThread / getThread",
+    title: "A created thread holds its first comment, reads back the same, and is what a lookup by its item finds",
+    source: "createThread / getThread / findThread",
     enforces: ["x-svc-response-rules CREATED_WITH_FIRST_COMMENT"],
-    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none)",
+    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item",
   },
   "threads.duplicate": {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",

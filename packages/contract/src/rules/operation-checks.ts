@@ -1,7 +1,7 @@
 // The checks every operation gets, generated from its place in the contract: success, its inputs
 // explored, every line and every page read, request-id echo, authentication (no key, malformed
-// header, unknown key), scopes, the declared key kinds, the limits from inside and every kind of
-// negative input its parameters and body allow. A suite file only says how to build one valid
+// header, unknown key), scopes, the declared key kinds, the limits from inside, every kind of
+// negative input its parameters and body allow, and two of them at once. A suite file only says how to build one valid
 // request for the operation from the fixtures (its baseline); everything else is read from the spec.
 
 import { LINE_FORBIDDEN } from '../expectations/readings.js';
@@ -26,6 +26,7 @@ import {
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
 import { otherTeamRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
+import { severalFieldsRule } from './several-fields.js';
 
 export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../expectations/readings.js';
 export { keysHoldingScope, keysLackingScope, onLine, REVOKED, TRIAL_NOT_ALLOWED } from './operation-auth.js';
@@ -126,4 +127,5 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   otherTeamRule(u);
   boundaryRule(u);
   negativeRules(u);
+  severalFieldsRule(u);
 }

@@ -12,6 +12,7 @@ import type { Spec } from '../spec.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
 import { type OperationUnderTest, sampleRequest } from './operation-context.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
+import { SEVERAL_FIELDS } from './several-fields.js';
 
 /** The negative checks, one per kind of input the contract refuses (generate/negatives.ts finds the cases). */
 export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkDescription> } = {
@@ -78,6 +79,7 @@ export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkD
     source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code',
     precondition: 'a request the server must refuse: one id with another prefix',
   }),
+  'negative.several-fields': SEVERAL_FIELDS,
   'negative.unknown-id': checkDescription({
     id: 'negative.unknown-id',
     title: 'An unknown id of each prefix gives the documented 404',

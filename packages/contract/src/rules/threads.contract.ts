@@ -110,6 +110,15 @@ interface Created {
   content: string;
   created: Exchange;
   read?: ThreadRead;
+  /** The item's thread looked up by the item (GET /v2/api/threads), after the creation. */
+  lookedUp?: Exchange;
+}
+
+/** Whether a value holds `id` as a string anywhere (the lookup's response shape is not shown). */
+function holdsId(value: unknown, id: string, depth = 0): boolean {
+  if (value === id) return true;
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.values(value as Record<string, unknown>).some((v) => holdsId(v, id, depth + 1));
 }
 
 /** Every known item already has a thread: the 409, the thread found, a comment added and read back. */
@@ -136,7 +145,8 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
     if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
     // The run's comments go on the thread it created, not on one it found.
     await t.once('probe-thread', async () => id);
-    return { kind: 'created', item, content, created, read: await readThread(t, id) };
+    const read = await readThread(t, id);
+    return { kind: 'created', item, content, created, read, lookedUp: (await findThread(t, item)).exchange };
   }
   return undefined;
 }
@@ -154,7 +164,19 @@ async function commentOnExisting(t: CheckContext, content: string): Promise<Alre
   return { ...state, found, added, read: await readThread(t, found.id) };
 }
 
-function createdProblems({ item, content, created, read }: Created): Problem[] {
+/** The thread created is what the lookup by its item finds: a 2xx naming its id, in whatever shape. */
+function lookupProblems({ item, created, lookedUp }: Created): Problem[] {
+  const id = data(created)?.id;
+  if (!lookedUp || typeof id !== 'string') return [];
+  return unless(
+    ok(lookedUp) && holdsId(lookedUp.body, id),
+    `GET /v2/api/threads?entity_type=${item.entityType}&entity_id=${item.id} does not find the thread ${id} just created on it: ${lookedUp.status} ${short(lookedUp.body)}`,
+    lookedUp,
+  );
+}
+
+function createdProblems(state: Created): Problem[] {
+  const { item, content, created, read } = state;
   if (!ok(created))
     return [
       {
@@ -187,6 +209,7 @@ function createdProblems({ item, content, created, read }: Created): Problem[] {
           read.exchange,
         )
       : []),
+    ...lookupProblems(state),
   ];
 }
 
@@ -215,9 +238,10 @@ function alreadyThreadedProblems(s: AlreadyThreaded): Problem[] {
 // where every known item already has a thread (earlier runs), the documented path instead.
 rule({
   id: 'threads.create-then-read',
-  title: 'A created thread holds its first comment and reads back the same',
-  source: 'createThread / getThread',
-  precondition: 'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none)',
+  title: 'A created thread holds its first comment, reads back the same, and is what a lookup by its item finds',
+  source: 'createThread / getThread / findThread',
+  precondition:
+    'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item',
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
@@ -229,7 +253,7 @@ rule({
   passed: (s) => {
     if (s.kind === 'existing') return `every known item has a thread: 409, found ${s.found?.id}, commented`;
     const id = data(s.created)?.id;
-    return s.read ? `created ${String(id)} on ${s.item.id} and read it back` : undefined;
+    return s.read ? `created ${String(id)} on ${s.item.id}, read it back and found it by its item` : undefined;
   },
 });
 
