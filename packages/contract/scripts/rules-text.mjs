@@ -1,7 +1,9 @@
 // The texts `pnpm rules:write` writes from the checks' descriptions (src/check-descriptions.ts):
-// the catalogue's table (src/catalogue.ts) and RULES.md's "enforced by" column on every row that
-// names the spec's statements by rule id. Pure functions of their inputs: the script writes them,
-// test/rules-written.test.ts fails when the files in the repository differ from them.
+// the catalogue's table (src/catalogue.ts), RULES.md's "enforced by" column on every row that
+// names the spec's statements by rule id, and its "reached first" column on every row (the
+// precondition of each check the row's "enforced by" cell names). Pure functions of their inputs:
+// the script writes them, test/rules-written.test.ts fails when the files in the repository differ
+// from them.
 
 /** The modules that describe checks when imported: the suite's rules, the response checks, discovery, the proxy, the verdict. */
 export const DESCRIBING_MODULES = [
@@ -20,13 +22,14 @@ const END = '// END of the written table.';
 export function catalogueTable(descriptions) {
   const rows = [...descriptions]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map(({ id, title, source, enforces }) => {
+    .map(({ id, title, source, enforces, precondition }) => {
       const lines = [
         `  ${JSON.stringify(id)}: {`,
         `    title: ${JSON.stringify(title)},`,
         `    source: ${JSON.stringify(source)},`,
       ];
       if (enforces?.length) lines.push(`    enforces: ${JSON.stringify(enforces)},`);
+      if (precondition) lines.push(`    precondition: ${JSON.stringify(precondition)},`);
       return [...lines, '  },'].join('\n');
     });
   return [
@@ -52,27 +55,57 @@ const TICK = String.fromCharCode(96);
 const TICKED = new RegExp(`${TICK}([^${TICK}]+)${TICK}`, 'g');
 const ticked = (cell) => [...cell.matchAll(TICKED)].map((m) => m[1]);
 
+/** The columns of RULES.md's table, by index. */
+const ENCODED = 2;
+const ENFORCED = 3;
+const REACHED = 5;
+
+/** The checks that enforce any of the row's rule ids, or undefined where none does (the cell stays as written). */
+function enforcingChecks(cells, descriptions, isRuleId) {
+  const ruleIds = ticked(cells[ENCODED] ?? '').filter(isRuleId);
+  const checks = descriptions
+    .filter((d) => (d.enforces ?? []).some((id) => ruleIds.includes(id)))
+    .map((d) => d.id)
+    .sort();
+  return checks.length > 0 ? checks : undefined;
+}
+
+/** The "reached first" cell: each enforcing check's precondition, as its description states it (`|` escaped). */
+function reachedFirst(enforcedCell, byId) {
+  return ticked(enforcedCell)
+    .filter((id) => byId.get(id)?.precondition)
+    .map((id) => `${TICK}${id}${TICK}: ${byId.get(id).precondition.replaceAll('|', '\\|')}`)
+    .join('; ');
+}
+
+/** A table row's cells, trimmed (a `|` escaped as `\\|` stays inside its cell). */
+const cellsOf = (line) =>
+  line
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim());
+
 /**
- * RULES.md with the "enforced by" cell of each row that names rule ids (in its "encoded as" cell)
- * written from the descriptions: the checks that enforce any of them, sorted, or, where none
- * does, the cell as it was (a reason in words). `isRuleId` tells a rule id from other ticked text.
+ * RULES.md with, on each row of its table, the "enforced by" cell written from the descriptions
+ * where the row names rule ids (in its "encoded as" cell): the checks that enforce any of them,
+ * sorted, or, where none does, the cell as it was (a reason in words); and the "reached first"
+ * cell: the precondition of each check the "enforced by" cell names, empty where it names none (a
+ * row of five cells, as rows were before that column, gains it). `isRuleId` tells a rule id from
+ * other ticked text.
  */
 export function writtenRules(text, descriptions, isRuleId) {
   const lines = text.split('\n');
   const header = lines.findIndex((l) => l.startsWith('| § |'));
   if (header < 0) throw new Error('RULES.md has lost its table.');
+  const byId = new Map(descriptions.map((d) => [d.id, d]));
   for (let i = header + 2; i < lines.length && lines[i].startsWith('|'); i++) {
-    // `| a | b | … | e |`, the last cell keeping its space (or empty): joined back the same way.
-    const cells = lines[i].slice(2, -1).split(' | ');
-    const ruleIds = ticked(cells[2] ?? '').filter(isRuleId);
-    if (ruleIds.length === 0) continue;
-    const checks = descriptions
-      .filter((d) => (d.enforces ?? []).some((id) => ruleIds.includes(id)))
-      .map((d) => d.id)
-      .sort();
-    if (checks.length === 0) continue;
-    cells[3] = checks.map((id) => `${TICK}${id}${TICK}`).join(', ');
-    lines[i] = `| ${cells.join(' | ')}|`;
+    const cells = cellsOf(lines[i]);
+    if (cells.length === REACHED) cells.push('');
+    if (cells.length !== REACHED + 1) throw new Error(`RULES.md line ${i + 1} has ${cells.length} cells, not 6.`);
+    const checks = enforcingChecks(cells, descriptions, isRuleId);
+    if (checks) cells[ENFORCED] = checks.map((id) => `${TICK}${id}${TICK}`).join(', ');
+    cells[REACHED] = reachedFirst(cells[ENFORCED], byId);
+    lines[i] = `| ${cells.join(' | ')} |`;
   }
   return lines.join('\n');
 }

@@ -11,6 +11,8 @@ export interface CheckInfo {
   source: string;
   /** The spec's statements the check enforces, by rule id (reach/rules.ts). */
   enforces?: readonly string[];
+  /** The state the check must reach first (check-descriptions.ts). */
+  precondition?: string;
 }
 
 // BEGIN the table `pnpm rules:write` writes from the checks' descriptions: edit those, not this.
@@ -19,362 +21,452 @@ export const CHECKS = {
   "auth.insufficient-scope": {
     title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
     source: "security requirement scopes + 403 response",
+    precondition: "a key of the team lacking every scope alternative of the operation (a config key with its scopes; the embedded and started sandboxes declare one per scope)",
   },
   "auth.line-forbidden": {
     title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",
     source: "the 403 response + the catalogue",
+    precondition: "a line of the team outside the lines of a line-limited key (a config key of kind line-limited)",
   },
   "auth.malformed-header": {
     title: "Malformed Authorization header: 401 with a listed code",
     source: "security scheme + 401 response",
+    precondition: "a request the server must refuse: an Authorization header of another scheme, or no key after Api-Key",
   },
   "auth.missing-key": {
     title: "No key: 401 with a code the operation lists",
     source: "security + 401 response",
+    precondition: "a request the server must refuse: no Authorization header",
   },
   "auth.revoked-key": {
     title: "A revoked key (declared in --config): 401 API_KEY_REVOKED",
     source: "the 401 response + the catalogue",
+    precondition: "a revoked key of the team (a config key of kind revoked)",
   },
   "auth.sufficient-scope": {
     title: "A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)",
     source: "security requirement scopes",
+    precondition: "a key holding exactly the operation's scope (a config key with its scopes; the embedded and started sandboxes declare one per scope)",
   },
   "auth.trial-plan": {
     title: "A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED",
     source: "the 403 response + the catalogue",
+    precondition: "a key of an account on a trial plan (a config key of kind trial)",
   },
   "auth.unknown-key": {
     title: "Unknown key: 401 with a listed code",
     source: "401 response",
+    precondition: "a request the server must refuse: a key no team holds",
   },
   "boundary.inside": {
     title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted",
     source: "minimum/maximum, minLength/maxLength, maxItems",
+    precondition: "requests with one value exactly at each documented limit, the rest valid",
   },
   "conformance.success": {
     title: "A valid request succeeds (2xx)",
     source: "the operation's success response",
+    precondition: "a valid request built from the fixtures (the baseline)",
   },
   "conversations.action-idempotent": {
     title: "Every conversation action repeated is a 200 no-op",
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action READ (any → read)","x-svc-transitions action UNREAD (any → unread)"],
+    precondition: "a conversation already in each action's target state: each action sent twice",
   },
   "conversations.action-on-line": {
     title: "An action scoped to each line of the team (svc_number) is accepted",
     source: "ConversationActionRequest.svc_number: when given, only to that line",
+    precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.archive": {
     title: "ARCHIVE then UNARCHIVE succeed, each repeatable",
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
+    precondition: "a conversation of the team, archived then unarchived",
   },
   "custom-fields.built-in": {
     title: "A built-in field key cannot be updated (400)",
     source: "updateCustomField 400",
+    precondition: "a request the server must refuse: a built-in field key (fixtures.built_in_field_keys)",
   },
   "custom-fields.description": {
     title: "A description is set, and a blank value clears it",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
+    precondition: "an editable field whose answers show its description (set, then cleared, then put back)",
   },
   "custom-fields.managed-by-integration": {
     title: "A field synced from an integration cannot be updated (409)",
     source: "CustomField source",
+    precondition: "a request the server must refuse: a field synced from an integration (its source not the service's own)",
   },
   "custom-fields.option-invalid": {
     title: "Duplicate option labels are refused with the documented code",
     source: "x-svc-option-rules LABEL_UNIQUE",
     enforces: ["x-svc-option-rules LABEL_UNIQUE"],
+    precondition: "a request the server must refuse: an editable DROPDOWN field sent two options with one label",
   },
   "custom-fields.option-rules": {
     title: "Options: new ones get a key, rename by key, missing ones are removed",
     source: "x-svc-option-rules",
     enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
+    precondition: "an editable DROPDOWN field with options (created through the service)",
   },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused",
     source: "x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)",
     enforces: ["x-svc-option-rules DROPDOWN_ONLY"],
+    precondition: "a request the server must refuse: options sent to an editable field of a type without options",
   },
   "custom-fields.partial-update": {
     title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
     source: "UpdateCustomFieldRequest",
     enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE","x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
+    precondition: "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
   },
   "described.error-mentions": {
     title: "An error the contract says names something (kind error-mentions) names it in the stated field",
     source: "x-svc-response-rules (kind error-mentions)",
     enforces: ["x-svc-response-rules MISSING_PARAMETER_NAMED","x-svc-response-rules FAILING_VALUE_IN_MESSAGE"],
+    precondition: "a request the server must refuse for each error-mentions rule: one broken value per read",
   },
   "described.excludes": {
     title: "A list the contract says omits some values (kind excludes) holds none of them, on any page",
     source: "x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys",
     enforces: ["x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED"],
+    precondition: "the whole custom field list and the built-in keys (the description's examples and fixtures.built_in_field_keys)",
   },
   "described.order": {
     title: "A list the contract orders (kind order) comes in that order in every response read",
     source: "x-svc-response-rules (kind order)",
     enforces: ["x-svc-response-rules COMMENTS_IN_CREATION_ORDER"],
+    precondition: "a thread with two comments or more (fixtures.thread_ids, or discovered threads)",
   },
   "dialer-queues.each-value": {
     title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
     source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
     enforces: ["x-svc-input-rules precedence user_id, email"],
+    precondition: "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
   },
   "dialer-queues.partial-update": {
-    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was",
+    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was, with each setting at either of its values",
     source: "UpdateDialingQueueRequest (all fields optional)",
     enforces: ["x-svc-merge-rules dialer-queue merged"],
+    precondition: "each enum setting (do_not_disturb, voicemail_handling) holds, while the name is sent alone, first the value found, then another value it was moved to first (put back after)",
   },
   "dialer-queues.unknown-assignee": {
     title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND",
     source: "UpdateDialingQueueRequest user_id",
+    precondition: "a request the server must refuse: a user_id, then an email, matching no teammate",
   },
   "fixtures.discovery": {
     title: "Every discovery request (the lists the fixtures come from) succeeds",
     source: "the list operations' success responses",
+    precondition: "any discovery request (the lists the fixtures come from)",
   },
   "idempotency.failed-not-consumed": {
     title: "A failed request does not consume its key",
     source: "IdempotencyKeyParameter",
+    precondition: "a keyed request that failed, then the same key on a valid request",
   },
   "idempotency.key-reuse": {
     title: "The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE",
     source: "IdempotencyConflict",
+    precondition: "a key used once, then sent to another endpoint and with another method",
   },
   "idempotency.replay": {
     title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution",
     source: "IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay",
+    precondition: "a successful keyed write, repeated with its key three times",
   },
   "inputs.explore": {
     title: "Every optional query parameter is accepted with each value the contract names for it",
     source: "query parameters: enum, examples, the team lines for a line filter",
+    precondition: "a read with optional query parameters, each sent with each value the contract names",
   },
   "lists.walk": {
     title: "A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree",
     source: "Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max",
+    precondition: "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
   },
   "negative.content-type": {
     title: "A body that is not application/json is refused with 415",
     source: "the operation's 415 response",
+    precondition: "a request the server must refuse: a body that is not application/json",
   },
   "negative.enum": {
     title: "Values outside an enum are refused with the documented code, a value of the enum in another case too",
     source: "enum + x-svc-error-code",
+    precondition: "a request the server must refuse: one value outside its enum, or of it in another case",
   },
   "negative.id-prefix": {
     title: "An id with the wrong prefix is refused with the documented code",
     source: "x-svc-id-prefix + pattern + parameter x-svc-error-code",
+    precondition: "a request the server must refuse: one id with another prefix",
   },
   "negative.malformed-json": {
     title: "Malformed JSON is refused with the documented code",
     source: "required request body",
+    precondition: "a request the server must refuse: a body that is not JSON",
   },
   "negative.missing-required": {
     title: "Missing required parameters and fields are refused with the documented code",
     source: "required + x-svc-error-code",
+    precondition: "a request the server must refuse: one required parameter or field left out",
   },
   "negative.out-of-range": {
     title: "Integer parameters outside their bounds (page, size) are refused with the documented code",
     source: "parameter minimum/maximum + x-svc-error-code",
+    precondition: "a request the server must refuse: one integer parameter outside its bounds",
   },
   "negative.pattern": {
     title: "Strings that do not match their pattern are refused with the documented code",
     source: "pattern + x-svc-error-code",
     enforces: ["x-svc-option-rules LABEL_NOT_BLANK"],
+    precondition: "a request the server must refuse: one string that does not match its pattern",
   },
   "negative.phone-format": {
     title: "Phone numbers not in E.164 are refused with the documented code",
     source: "PhoneNumber pattern + x-svc-error-code",
+    precondition: "a request the server must refuse: one phone number not in E.164",
+  },
+  "negative.several-fields": {
+    title: "Two fields failing at once: 400 INVALID_REQUEST, with an errors entry for each failing field naming it and its own code",
+    source: "INVALID_REQUEST + ApiErrorFields errors (the description: validation errors with several fields)",
+    precondition: "a request the server must refuse on two fields at once: two values broken, each refused alone with its own code",
   },
   "negative.too-long": {
     title: "Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code",
     source: "maxLength/maxItems, minLength/minItems + x-svc-error-code",
     enforces: ["x-svc-option-rules LABEL_MAX_LENGTH"],
+    precondition: "a request the server must refuse: one string or list outside its length limits",
   },
   "negative.unknown-field": {
     title: "Unknown body fields are refused, never dropped",
     source: "additionalProperties: false + x-svc-error-code",
+    precondition: "a request the server must refuse: one body field the contract does not have",
   },
   "negative.unknown-id": {
     title: "An unknown id of each prefix gives the documented 404",
     source: "parameter x-svc-error-code / the operation's 404 codes",
+    precondition: "a request the server must refuse: one id of the right prefix that names nothing",
   },
   "proxy.refusal": {
     title: "A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error",
     source: "route matching, security, request body, parameter and body schemas + x-svc-error-code",
+    precondition: "a request relayed by the proxy that the contract refuses",
   },
   "proxy.unchecked-too-large": {
     title: "A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)",
     source: "--max-response-bytes",
+    precondition: "an answer relayed by the proxy over --max-response-bytes, or while it holds 4 × that",
   },
   "rate-limit.burst": {
     title: "A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429",
     source: "info.x-svc-limits + RateLimited response + RateLimitRemainingHeader",
+    precondition: "more reads in one second than the documented limit (opt-in: --burst)",
   },
   "reads.every-fixture": {
     title: "A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)",
     source: "path id parameters + the lists and config fixtures that name the ids",
+    precondition: "every fixture of the kind the read addresses, discovered or named in the config (deal_ids, item_ids, note_ids, user_ids), up to --fixtures-per-kind",
   },
   "reads.every-line": {
     title: "A read whose path names a line succeeds on every line of the team, with a key allowed on it",
     source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers",
+    precondition: "every line of the team (GET /v2/api/numbers, up to --fixtures-per-kind), each with a key allowed on it (the run key, else a line-limited config key listing it)",
   },
   "receptionist.collections-replaced": {
     title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",
     source: "x-svc-merge-rules.replaced",
     enforces: ["x-svc-merge-rules replaced"],
+    precondition: "a receptionist collection with an entry to remove: each sent less one entry",
   },
   "receptionist.merge-rules": {
     title: "Single values are merged: the others keep their values",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
+    precondition: "the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
   },
   "receptionist.write-back": {
     title: "The configuration written back as read (single values at the top level) changes nothing",
     source: "x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)",
+    precondition: "a line's receptionist configuration as read, written back whole",
   },
   "request-id.echo": {
     title: "A sent X-Request-Id is echoed in the header and in error.request_id",
     source: "RequestIdParameter",
+    precondition: "a request sent with its own X-Request-Id",
   },
   "response.content-type": {
     title: "Content-Type is application/json where a body is documented",
     source: "response content",
+    precondition: "any answer whose status documents a body",
   },
   "response.error-code": {
     title: "error.code is one the operation lists for that status",
     source: "the error response code enum",
+    precondition: "any error answer",
   },
   "response.error-details": {
     title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract",
     source: "ErrorCode x-svc-codes x-svc-detail-rules + the error body field table",
     enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value"],
+    precondition: "an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints)",
   },
   "response.error-fields": {
     title: "Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)",
     source: "ApiError retry_after_seconds",
+    precondition: "any error answer",
   },
   "response.error-type": {
     title: "error.type matches the code and the status",
     source: "ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type",
+    precondition: "any error answer",
   },
   "response.headers": {
     title: "Documented response headers are present and valid",
     source: "response headers",
+    precondition: "any answer whose status documents headers",
   },
   "response.idempotency-key-echo": {
     title: "Idempotency-Key is echoed on the response to a request that sent one",
     source: "IdempotencyKeyHeader",
+    precondition: "any request sent with an Idempotency-Key",
   },
   "response.mentions": {
     title: "Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))",
     source: "x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax",
     enforces: ["x-svc-mentions ConversationNote content lists mentions","x-svc-mentions ThreadComment content lists mentions","x-svc-inline-syntax NoteMention"],
+    precondition: "a note or comment read whose content mentions users inline (threads.mentions writes one)",
   },
   "response.no-5xx": {
     title: "Never a 5xx",
     source: "a 5xx is a server failure whatever the input",
+    precondition: "any answer",
   },
   "response.pagination": {
     title: "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
     source: "Pagination (list response convention)",
+    precondition: "any answer of a paged list",
   },
   "response.rate-limit-budget": {
     title: "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
     source: "info.x-svc-limits + the 429 response",
+    precondition: "a 429 while the run owns its key (no --shared-key, no --burst)",
   },
   "response.rate-limit-headers": {
     title: "X-RateLimit-* are present and numeric on every response",
     source: "headers required on every response",
+    precondition: "any answer",
   },
   "response.rate-limit-window": {
     title: "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
     source: "info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader",
+    precondition: "two answers to one key and class certainly in one window (the second sent after the first was answered)",
   },
   "response.request-id": {
     title: "request id well-formed, in the header and equal to error.request_id",
     source: "info.x-svc-limits.request_id_pattern, RequestIdHeader",
+    precondition: "any answer",
   },
   "response.retryable": {
     title: "retryable as the catalogue says (true for rate limits, with retry_after_seconds)",
     source: "ErrorCode x-svc-retryable",
+    precondition: "any error answer",
   },
   "response.schema": {
     title: "The body validates against the documented schema (error bodies too)",
     source: "response schema (Ajv 2020-12)",
+    precondition: "any answer whose status documents a body (error bodies too)",
   },
   "response.status-documented": {
     title: "The status is one the operation lists, API-wide answers included",
     source: "responses of the operation",
+    precondition: "any answer",
   },
   "response.transport": {
     title: "The server answers (no connection failure or timeout)",
     source: "",
+    precondition: "any request sent",
   },
   "routing.unknown-path": {
     title: "An unknown path gives 404 ENDPOINT_NOT_FOUND",
     source: "API-wide catalogue code",
+    precondition: "a request the server must refuse: a path no operation has",
   },
   "routing.wrong-method": {
     title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED",
     source: "API-wide catalogue code",
+    precondition: "a request the server must refuse: a method the path does not document",
   },
   "suite.error": {
     title: "The check ran to completion",
     source: "",
+    precondition: "any check that ran",
   },
   "summary-templates.delete": {
     title: "DELETE gives 204, then 404 for the same template",
     source: "x-svc-transitions",
     enforces: ["x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)","x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)"],
+    precondition: "an active summary template (fixtures.summary_template_ids), deactivated by the run",
   },
   "tags.add-remove": {
     title: "Tags: add, add again (409), remove, remove again (404)",
     source: "addConversationItemTags / removeConversationItemTag",
+    precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team)",
   },
   "tenants.legacy-workspace": {
     title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",
     source: "TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations",
+    precondition: "a key of a workspace not on the new contact model (a config key of kind legacy-workspace)",
   },
   "tenants.other-team": {
     title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
     source: "a key belongs to a single team (Authentication) + the 404 response",
+    precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines",
   },
   "threads.comment-then-read": {
     title: "An added comment reads back at the end of the thread, comment_count follows",
     source: "addThreadComment / getThread",
+    precondition: "a thread the run created (else one found), read before and after the comment",
   },
   "threads.content-limits": {
     title: "Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused",
     source: "NoteContent maxLength + x-svc-error-code",
+    precondition: "a thread to comment on (the one the run created, else one found)",
   },
   "threads.create-content-limits": {
     title: "A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)",
     source: "CreateThreadRequest content maxLength/minLength",
+    precondition: "two items without a thread (fixtures.threadless_item_ids, else known items found to have none)",
   },
   "threads.create-each-kind": {
     title: "A thread can be created on each kind of item (entity_type), with every documented header",
     source: "CreateThreadRequest.entity_type enum",
+    precondition: "a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)",
   },
   "threads.create-then-read": {
-    title: "A created thread holds its first comment and reads back the same",
-    source: "createThread / getThread",
+    title: "A created thread holds its first comment, reads back the same, and is what a lookup by its item finds",
+    source: "createThread / getThread / findThread",
     enforces: ["x-svc-response-rules CREATED_WITH_FIRST_COMMENT"],
+    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item",
   },
   "threads.duplicate": {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
     source: "createThread 409",
+    precondition: "an item that has a thread (the one the run created, else one found)",
   },
   "threads.mentions": {
     title: "Inline mentions come back parsed in mentions",
     source: "NoteContent / NoteMention",
+    precondition: "a comment whose content mentions a user of the team inline, written by the check",
   },
   "writes.every-line": {
     title: "A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing",
     source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body",
+    precondition: "every line of the team (up to --fixtures-per-kind), each with a key allowed on it",
   },
 } as const satisfies Record<string, CheckInfo>;
 // END of the written table.

@@ -33,8 +33,8 @@ export interface ContractOptions extends DeliveryOptions {
   profile?: Profile;
   only?: string[];
   /**
-   * Most checks that may be skipped for want of configuration (a fixture, a key) before the run
-   * fails; skips the run's own options cause (--allow-writes, --burst, --profile mock, key kinds
+   * Most checks that may be skipped for want of configuration (a fixture, a key) or not exercised
+   * (a precondition never reached) before the run fails; skips the run's own options cause (--allow-writes, --burst, --profile mock, key kinds
    * not declared) are listed but not counted. Default DEFAULT_MAX_SKIPPED.
    */
   maxSkipped?: number;
@@ -95,7 +95,8 @@ Options:
   --timeout <ms>         Time limit of each request, body included (default 30000)
   --max-response-bytes <n>  Largest response body read (default 10485760)
   --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
-                         (a fixture, a key); default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
+                         (a fixture, a key) or not exercised (a precondition never reached);
+                         default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
   --min-input-coverage <pct>  Fail below this share of documented inputs sent and rules broken
                          alone (default 100 with --profile full --allow-writes and no --only, else 0)
   --fixtures-per-kind <n>  Fixtures of each kind (items, lines, ...) used at most (default ${DEFAULT_FIXTURES_PER_KIND})

@@ -33,12 +33,14 @@ describeCheck({
   title:
     'A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error',
   source: 'route matching, security, request body, parameter and body schemas + x-svc-error-code',
+  precondition: 'a request relayed by the proxy that the contract refuses',
 });
 describeCheck({
   id: 'proxy.unchecked-too-large',
   title:
     'A response larger than --max-response-bytes (after decompression), or arriving while the proxy holds 4 × that for other checks, is relayed whole and left unchecked (a skip by option, not a failure)',
   source: '--max-response-bytes',
+  precondition: 'an answer relayed by the proxy over --max-response-bytes, or while it holds 4 × that',
 });
 
 export interface ProxyOptions {

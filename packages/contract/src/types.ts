@@ -5,10 +5,12 @@ export type OutcomeStatus = 'passed' | 'failed' | 'skipped';
 /**
  * Why a check was skipped: `option` the run's options left it out (--allow-writes, --burst,
  * --profile mock); `config` the configuration lacks what it needs (a fixture, a key); `n/a` the
- * contract gives it nothing to check here. Only `option` skips are free: the others count against
- * --max-skipped.
+ * contract gives it nothing to check here; `precondition` the check ran but never reached the state
+ * its rule must be checked in (its description's `precondition`), so it is "not exercised", never
+ * passed. Only `option` skips are free: the others count against --max-skipped.
  */
-export type SkipKind = 'option' | 'config' | 'n/a';
+export type SkipKind = 'option' | 'config' | 'n/a' | 'precondition';
+export const SKIP_KINDS: readonly SkipKind[] = ['option', 'config', 'n/a', 'precondition'];
 
 export interface CheckOutcome {
   check: string;

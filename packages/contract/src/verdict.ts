@@ -14,6 +14,7 @@ describeCheck({
   id: 'suite.error',
   title: 'The check ran to completion',
   source: '',
+  precondition: 'any check that ran',
 });
 
 export { Skip };
@@ -58,15 +59,34 @@ export function closingOutcome(check: Where & { id: string }, run: CheckRun): Ch
   return undefined;
 }
 
-/** A rule's verdict from its judgement (see ruleOutcomes). */
+/** How a check that never reached its precondition is reported: skipped, and why, never passed. */
+export const NOT_EXERCISED = 'not exercised';
+
+/**
+ * A rule's verdict from its judgement (see ruleOutcomes). Its problems fail it whatever state it
+ * reached; without any, a rule whose precondition never held (`notReached`) was not exercised: one
+ * skip of kind `precondition` ("not exercised: <why>", counted against --max-skipped) and no pass,
+ * not even of the cases that held, since none of them ran in the state the rule is about.
+ */
 export function judgedOutcomes(
   check: Where & { id: string },
   judged: {
     problems: ReadonlyArray<{ message: string; exchange?: { seq: number } }>;
     passed?: string | Held | undefined;
     held: readonly Held[];
+    notReached?: string | undefined;
   },
 ): CheckOutcome[] {
+  if (judged.problems.length === 0 && judged.notReached !== undefined)
+    return [
+      {
+        check: check.id,
+        operationId: check.operationId,
+        status: 'skipped',
+        skipKind: 'precondition',
+        detail: `${NOT_EXERCISED}: ${judged.notReached}`,
+      },
+    ];
   return ruleOutcomes(check.id, check.operationId, judged.problems, { passed: judged.passed, held: judged.held });
 }
 

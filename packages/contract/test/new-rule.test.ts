@@ -58,12 +58,22 @@ describe('a new check is one entry', () => {
       output,
     ]);
     expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
+    // The second entry's precondition is never reached: not exercised, counted against --max-skipped 0.
+    expect(run.code).toBe(1);
     const report = JSON.parse(readFileSync(join(output, 'report.json'), 'utf8')) as {
       operations: Array<{ operationId: string; checks: Array<{ id: string; title: string; status: string }> }>;
+      summary: { skipped: { counted: number } };
     };
     const checks = report.operations.flatMap((op) => op.checks.map((c) => ({ op: op.operationId, ...c })));
     expect(checks.filter((c) => c.id.startsWith('example.'))).toEqual([
+      expect.objectContaining({
+        op: 'listUsers',
+        id: 'example.many-users',
+        status: 'skipped',
+        skipKind: 'precondition',
+        skipReasons: [expect.stringMatching(/^not exercised: the team lists \d+ users, not 1000$/)],
+        passed: 0,
+      }),
       expect.objectContaining({
         op: 'listUsers',
         id: 'example.users-listed',
@@ -71,9 +81,10 @@ describe('a new check is one entry', () => {
         status: 'passed',
       }),
     ]);
-    expect(readFileSync(join(output, 'junit.xml'), 'utf8')).toContain(
-      '<testcase name="example.users-listed" classname="listUsers"',
-    );
+    expect(report.summary.skipped.counted).toBe(1);
+    const junit = readFileSync(join(output, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<testcase name="example.users-listed" classname="listUsers"');
+    expect(junit).toMatch(/<skipped message="not exercised: the team lists \d+ users, not 1000"\/>/);
   });
 
   it("is in the catalogue and in RULES.md's written column of the rule it enforces", async () => {
@@ -90,6 +101,7 @@ describe('a new check is one entry', () => {
       title: 'The user list answers 200 (a check added by a test)',
       source: 'listUsers 200',
       enforces: ['x-svc-option-rules LABEL_UNIQUE'],
+      precondition: 'any answer of the user list',
     });
     expect(known).toBe(true);
     expect(catalogue).toContain(
@@ -97,6 +109,8 @@ describe('a new check is one entry', () => {
     );
     const row = (text: string) => text.split('\n').find((l) => l.startsWith('| ') && l.includes('LABEL_UNIQUE`'));
     expect(row(rules)).toContain('| `custom-fields.option-invalid`, `example.users-listed` |');
+    // Its precondition in the row's "reached first" cell.
+    expect(row(rules)).toMatch(/`example.users-listed`: any answer of the user list \|$/);
     // Without the entry, the row is as committed.
     expect(row(readFileSync(at('../RULES.md'), 'utf8'))).toContain('| `custom-fields.option-invalid` |');
   });

@@ -96,7 +96,7 @@ describe('the traceability matrix (RULES.md)', () => {
   it('names a rule missing from the table, a check the catalogue lacks and a row that disagrees with ENFORCED_BY', () => {
     const broken = matrix
       .replace(/^\| PATCH custom field \| Option labels unique.*\n/m, '')
-      .replace('`threads.duplicate` | |', '`threads.duplicat` | |')
+      .replace('| `threads.duplicate` |', '| `threads.duplicat` |')
       .replace(
         '| `x-svc-input-rules blank-clears description` | `custom-fields.description` |',
         '| `x-svc-input-rules blank-clears description` | `custom-fields.partial-update` |',

@@ -43,4 +43,30 @@ describe('what pnpm rules:write writes', () => {
     ];
     expect(row(writtenRules(rules, moved, isRuleId))).toContain('| `threads.duplicate` |');
   });
+
+  it('has every check state the state it must reach first, so every row a check enforces names it', () => {
+    expect(descriptions.filter((d) => !d.precondition?.trim()).map((d) => d.id)).toEqual([]);
+    const rows = read('../RULES.md')
+      .split('\n')
+      .filter((l) => /^\| [^§-]/.test(l));
+    const unstated = rows.filter((l) => /\| `[a-z-]+\.[a-z0-9-]+`[^|]*\| [^|]*\| {2}\|$/.test(l));
+    expect(unstated).toEqual([]);
+  });
+
+  it('writes each enforcing check\'s precondition into its rows\' "reached first" cell, a `|` escaped', () => {
+    const rules = read('../RULES.md');
+    const stated = descriptions.map((d) =>
+      d.id === 'custom-fields.option-invalid' ? { ...d, precondition: 'two options | one label' } : d,
+    );
+    const row = (text: string) =>
+      text.split('\n').find((l) => l.startsWith('| ') && l.includes('`x-svc-option-rules LABEL_UNIQUE`'));
+    expect(row(writtenRules(rules, stated, isRuleId))).toMatch(
+      /\| `custom-fields.option-invalid` \| {2}\| `custom-fields.option-invalid`: two options \\\| one label \|$/,
+    );
+    // A row of five cells, as written before the column, gains it; a row of another width is named.
+    const five = rules.replace(/^(\| PATCH custom field \| Option labels unique.*) \| [^|]* \|$/m, '$1 |');
+    expect(row(writtenRules(five, stated, isRuleId))).toBe(row(writtenRules(rules, stated, isRuleId)));
+    const four = rules.replace(/^(\| PATCH custom field \| Option labels unique.*?) \| [^|]*\|[^|]*\|$/m, '$1 |');
+    expect(() => writtenRules(four, stated, isRuleId)).toThrow(/RULES.md line \d+ has 4 cells, not 6/);
+  });
 });

@@ -273,6 +273,25 @@ describe('the report', () => {
       'passed',
     );
   });
+
+  it('counts a check not exercised (its precondition never held) against --max-skipped, and names it so', () => {
+    const notExercised = record([
+      {
+        check: 'threads.duplicate',
+        operationId: 'createThread',
+        status: 'skipped',
+        detail: 'not exercised: no item kept its thread',
+        skipKind: 'precondition',
+      },
+    ]);
+    const strict = buildReport({ spec, records: [own, notExercised], errors: [], maxSkipped: 0, meta });
+    expect(strict.summary.skipped).toMatchObject({ total: 1, counted: 1, max: 0 });
+    expect(strict.summary.outcome).toBe('failed');
+    const check = strict.operations.flatMap((o) => o.checks).find((c) => c.id === 'threads.duplicate');
+    expect(check).toMatchObject({ status: 'skipped', skipKind: 'precondition' });
+    expect(renderText(strict)).toMatch(/1 × not exercised, its precondition never held: not exercised: no item kept/);
+    expect(renderJunit(strict)).toContain('<skipped message="not exercised: no item kept its thread"/>');
+  });
 });
 
 describe('contract coverage', () => {

@@ -23,6 +23,7 @@ import {
   type CheckRun,
   CheckTally,
   closingOutcome,
+  judgedOutcomes,
   nothingRan,
   ruleOutcomes,
   Skip,
@@ -205,6 +206,39 @@ describe('the verdict', () => {
     ]);
     expect(ruleOutcomes('negative.pattern', 'listTags', [], { held: [] })).toEqual([
       { check: 'negative.pattern', operationId: 'listTags', status: 'passed' },
+    ]);
+  });
+
+  it('reports a rule whose precondition never held as not exercised, never passed, unless it found a problem', () => {
+    const check = { id: 'dialer-queues.partial-update', operationId: 'updateDialingQueue', resource: 'dialer-queues' };
+    const held = [{ detail: 'name kept' }];
+    const notExercised = judgedOutcomes(check, {
+      problems: [],
+      passed: 'name sent alone',
+      held,
+      notReached: 'do_not_disturb could not be set to ENABLED first',
+    });
+    expect(notExercised).toEqual([
+      {
+        check: 'dialer-queues.partial-update',
+        operationId: 'updateDialingQueue',
+        status: 'skipped',
+        skipKind: 'precondition',
+        detail: 'not exercised: do_not_disturb could not be set to ENABLED first',
+      },
+    ]);
+    const tally = new CheckTally();
+    tally.add(notExercised);
+    expect(tally.counts()).toEqual({ passed: 0, failed: 0, skipped: 1 });
+    // A problem fails the check whatever state it reached; the cases that held stay beside it.
+    expect(
+      judgedOutcomes(check, { problems: [{ message: 'the name was lost' }], held, notReached: 'never set' }).map(
+        (o) => o.status,
+      ),
+    ).toEqual(['failed', 'passed']);
+    // Reached: the rule's own verdict.
+    expect(judgedOutcomes(check, { problems: [], passed: 'kept', held: [], notReached: undefined })).toEqual([
+      { check: 'dialer-queues.partial-update', operationId: 'updateDialingQueue', status: 'passed', detail: 'kept' },
     ]);
   });
 

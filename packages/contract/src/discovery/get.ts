@@ -12,6 +12,7 @@ describeCheck({
   id: 'fixtures.discovery',
   title: 'Every discovery request (the lists the fixtures come from) succeeds',
   source: "the list operations' success responses",
+  precondition: 'any discovery request (the lists the fixtures come from)',
 });
 
 export type Query = Record<string, string>;

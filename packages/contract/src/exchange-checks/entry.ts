@@ -38,8 +38,8 @@ const entries: ExchangeCheck[] = [];
 
 /** Declares a per-exchange check: its description goes to the catalogue, the check to responseOutcomes. */
 export function exchangeCheck(entry: ExchangeCheck): ExchangeCheck {
-  const { id, title, source, enforces } = entry;
-  describeCheck({ id, title, source, ...(enforces ? { enforces } : {}) });
+  const { id, title, source, enforces, precondition } = entry;
+  describeCheck({ id, title, source, ...(enforces ? { enforces } : {}), ...(precondition ? { precondition } : {}) });
   if (entries.some((e) => e.id === id)) throw new Error(`The per-exchange check ${id} is declared twice.`);
   entries.push(entry);
   return entry;

@@ -22,6 +22,7 @@ describeCheck({
   title:
     "No 429 while the run's own traffic on its key is within the documented per-second budget of the request's class, under any windowing (the run owns its key: no --shared-key, no --burst)",
   source: 'info.x-svc-limits + the 429 response',
+  precondition: 'a 429 while the run owns its key (no --shared-key, no --burst)',
 });
 
 /** The length of the documented per-second windows. */

@@ -21,6 +21,8 @@ describeCheck({
   title:
     "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
   source: 'info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader',
+  precondition:
+    'two answers to one key and class certainly in one window (the second sent after the first was answered)',
 });
 
 /** Reset values at or above this are Unix times (seconds); below, seconds until the reset. */

@@ -60,6 +60,7 @@ exchangeCheck({
   id: 'response.transport',
   title: 'The server answers (no connection failure or timeout)',
   source: '',
+  precondition: 'any request sent',
   withoutAnswer: true,
   problems: (seen) => [`${seen.where}: ${seen.exchange.error}`],
 });
@@ -68,6 +69,7 @@ exchangeCheck({
   id: 'response.no-5xx',
   title: 'Never a 5xx',
   source: 'a 5xx is a server failure whatever the input',
+  precondition: 'any answer',
   problems: (seen) => (seen.exchange.status >= 500 ? [`${seen.where}: a server error`] : []),
 });
 
@@ -75,6 +77,7 @@ exchangeCheck({
   id: 'response.status-documented',
   title: 'The status is one the operation lists, API-wide answers included',
   source: 'responses of the operation',
+  precondition: 'any answer',
   problems: (seen) => fromContract(seen, ['status']),
 });
 
@@ -82,6 +85,7 @@ exchangeCheck({
   id: 'response.schema',
   title: 'The body validates against the documented schema (error bodies too)',
   source: 'response schema (Ajv 2020-12)',
+  precondition: 'any answer whose status documents a body (error bodies too)',
   problems: (seen) => fromContract(seen, ['body']),
 });
 
@@ -91,6 +95,7 @@ exchangeCheck({
   id: 'response.headers',
   title: 'Documented response headers are present and valid',
   source: 'response headers',
+  precondition: 'any answer whose status documents headers',
   leavesHeaders: HEADER_OWNERS,
   problems: (seen) => {
     const left = headersOwnedBy(seen.spec, HEADER_OWNERS);
@@ -104,6 +109,7 @@ exchangeCheck({
   id: 'response.rate-limit-headers',
   title: 'X-RateLimit-* are present and numeric on every response',
   source: 'headers required on every response',
+  precondition: 'any answer',
   // Every header required on every response, the request id aside (response.request-id owns it).
   ownsHeaders: (spec) =>
     spec.universalHeaders
@@ -134,6 +140,7 @@ exchangeCheck({
   id: 'response.request-id',
   title: 'request id well-formed, in the header and equal to error.request_id',
   source: 'info.x-svc-limits.request_id_pattern, RequestIdHeader',
+  precondition: 'any answer',
   ownsHeaders: (spec) => [spec.requestIdHeader],
   problems: (seen) => {
     const found = fromContract(seen, ['request-id'], ownHeaders(seen, 'response.request-id'));
@@ -165,6 +172,7 @@ exchangeCheck({
   id: 'response.content-type',
   title: 'Content-Type is application/json where a body is documented',
   source: 'response content',
+  precondition: 'any answer whose status documents a body',
   // A body where JSON is documented must say so (spec-runtime only checks a Content-Type that is present).
   problems: (seen) => {
     const found = fromContract(seen, ['content-type']);
@@ -178,6 +186,7 @@ exchangeCheck({
   id: 'response.error-code',
   title: 'error.code is one the operation lists for that status',
   source: 'the error response code enum',
+  precondition: 'any error answer',
   problems: (seen) => whereApplies(isError(seen), fromContract(seen, ['error-code'])),
 });
 
@@ -185,6 +194,7 @@ exchangeCheck({
   id: 'response.error-type',
   title: 'error.type matches the code and the status',
   source: 'ErrorCode x-svc-error-type, ErrorType x-svc-status-of-type',
+  precondition: 'any error answer',
   problems: (seen) => whereApplies(isError(seen), fromContract(seen, ['error-type'])),
 });
 
@@ -192,6 +202,7 @@ exchangeCheck({
   id: 'response.retryable',
   title: 'retryable as the catalogue says (true for rate limits, with retry_after_seconds)',
   source: 'ErrorCode x-svc-retryable',
+  precondition: 'any error answer',
   problems: (seen) =>
     whereApplies(isError(seen), [...fromContract(seen, ['retryable']), ...rateLimitErrorProblems(seen)]),
 });
@@ -217,6 +228,7 @@ exchangeCheck({
   title:
     "The pagination block adds up: total_pages, has_more and the page's length follow from page, size and total_count; page and size echo the request",
   source: 'Pagination (list response convention)',
+  precondition: 'any answer of a paged list',
   problems: (seen) => {
     const { exchange } = seen;
     const applies = exchange.status >= 200 && exchange.status < 300 && isList(exchange.body);
@@ -228,6 +240,7 @@ exchangeCheck({
   id: 'response.error-fields',
   title: 'Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)',
   source: 'ApiError retry_after_seconds',
+  precondition: 'any error answer',
   problems: (seen) => (errorOf(seen.exchange) ? at(seen, errorFieldProblems(seen.spec, seen.exchange)) : undefined),
 });
 
@@ -235,6 +248,7 @@ exchangeCheck({
   id: 'response.idempotency-key-echo',
   title: 'Idempotency-Key is echoed on the response to a request that sent one',
   source: 'IdempotencyKeyHeader',
+  precondition: 'any request sent with an Idempotency-Key',
   ownsHeaders: (spec) => [spec.idempotencyKeyHeader],
   problems: (seen) => {
     const { spec, exchange } = seen;
@@ -255,6 +269,8 @@ exchangeCheck({
   title:
     'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
   source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
+  precondition:
+    'an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints)',
   enforces: [
     'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
     'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',
@@ -281,6 +297,7 @@ exchangeCheck({
   id: 'response.mentions',
   title: 'Every note and comment read lists in mentions exactly the users its content mentions inline (@[Name](usr-…))',
   source: 'x-svc-mentions (ConversationNote, ThreadComment) + NoteMention x-svc-inline-syntax',
+  precondition: 'a note or comment read whose content mentions users inline (threads.mentions writes one)',
   enforces: [
     'x-svc-mentions ConversationNote content lists mentions',
     'x-svc-mentions ThreadComment content lists mentions',

@@ -3,6 +3,7 @@
 // number the merge sizes something by is bounded here (a shard count, exchange numbers), so no
 // value in a file can make it allocate more than the file itself.
 import { MAX_SHARDS } from '../shard.js';
+import { SKIP_KINDS } from '../types.js';
 
 const text = (maxLength: number) => ({ type: 'string', maxLength });
 const count = { type: 'integer', minimum: 0, maximum: 1_000_000_000 };
@@ -18,7 +19,7 @@ const outcome = {
     detail: text(10_000_000),
     exchange: { ...count, minimum: 1 },
     count,
-    skipKind: { enum: ['option', 'config', 'n/a'] },
+    skipKind: { enum: [...SKIP_KINDS] },
     constraint: {
       type: 'object',
       required: ['id', 'side'],

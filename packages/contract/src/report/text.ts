@@ -1,11 +1,19 @@
 // The readable report: per operation which checks passed, failed and were skipped (with each
 // failure's message and curl), the coverage table, the operations the contract does not specify
 // yet, and the summary line.
-import type { OutcomeStatus } from '../types.js';
+import type { OutcomeStatus, SkipKind } from '../types.js';
 import { lookupCommand } from './lookup.js';
 import type { CheckSummary, OperationReport, Report } from './shape.js';
 
 export const MARK = { passed: '✔', failed: '✘', skipped: '○' } as const;
+
+/** How the report names each kind of skip (a check that never reached its precondition was not exercised). */
+const SKIP_KIND_LABEL: Record<SkipKind, string> = {
+  option: 'by option',
+  config: 'missing configuration',
+  'n/a': 'nothing to check',
+  precondition: 'not exercised, its precondition never held',
+};
 
 /** "3 passed, 1 failed, 2 skipped": no failures or skips, none said. */
 export function tally(n: Record<OutcomeStatus, number>): string {
@@ -136,10 +144,7 @@ export function renderText(report: Report): string {
   const skipped = report.summary.skipped;
   section(
     `Skipped: ${skipped.total} check${skipped.total === 1 ? '' : 's'}; ${skipped.counted} for want of configuration (at most ${skipped.max}, --max-skipped), the others by the run's options`,
-    skipped.reasons.map(
-      (r) =>
-        `${String(r.checks).padStart(4)} × ${r.kind === 'option' ? 'by option' : r.kind === 'config' ? 'missing configuration' : 'nothing to check'}: ${r.reason}`,
-    ),
+    skipped.reasons.map((r) => `${String(r.checks).padStart(4)} × ${SKIP_KIND_LABEL[r.kind]}: ${r.reason}`),
   );
   section('Warnings', report.warnings);
   section('Errors outside any check', report.errors);

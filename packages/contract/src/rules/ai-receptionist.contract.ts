@@ -153,6 +153,7 @@ rule({
   id: 'receptionist.write-back',
   title: 'The configuration written back as read (single values at the top level) changes nothing',
   source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
+  precondition: "a line's receptionist configuration as read, written back whole",
   ...statefulWrite(OP),
   requests: writeBackAsRead,
   problems: ({ rules, before, written, after }) =>
@@ -224,6 +225,18 @@ async function mergeOne(t: CheckContext): Promise<OneChange | Unread> {
   return changeAndRestore(t, before.number, { rules, name, before: before.config, sent }, old);
 }
 
+/** A value a reset to nothing would write: absent, null, empty, false. */
+const isEmpty = (value: unknown) =>
+  value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && !value.length);
+
+/** Why no single value left out could show a reset, if none could: every one of them was empty before. */
+function emptyOthers({ rules, name, before }: OneChange): string | undefined {
+  const others = rules.merged.filter((other) => other !== name);
+  return others.some((other) => !isEmpty(single(before, other)))
+    ? undefined
+    : `every single value other than ${name} (${others.join(', ')}) was empty, null or false before, as a reset would leave it`;
+}
+
 function mergedProblems(s: OneChange): Problem[] {
   const { rules, name, before, after, changed } = s;
   const merged = { ...rules, replaced: [] };
@@ -254,9 +267,12 @@ rule({
   title: 'Single values are merged: the others keep their values',
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
+  precondition:
+    'the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)',
   ...statefulWrite(OP),
   requests: mergeOne,
   problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `updating ${s.name}`, mergedProblems)),
+  notReached: (s) => ('unread' in s ? undefined : emptyOthers(s)),
 });
 
 /** A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule). */
@@ -306,6 +322,7 @@ rule({
   id: 'receptionist.collections-replaced',
   title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
   source: 'x-svc-merge-rules.replaced',
+  precondition: 'a receptionist collection with an entry to remove: each sent less one entry',
   enforces: ['x-svc-merge-rules replaced'],
   ...statefulWrite(OP),
   requests: replaceEach,

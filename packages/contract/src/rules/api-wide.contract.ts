@@ -40,6 +40,7 @@ rule({
   id: 'routing.unknown-path',
   title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND',
   source: 'API-wide catalogue code',
+  precondition: 'a request the server must refuse: a path no operation has',
   ...where,
   requests: async (t) => {
     const cases: Unrouted[] = [];
@@ -79,6 +80,7 @@ rule({
   id: 'routing.wrong-method',
   title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
   source: 'API-wide catalogue code',
+  precondition: 'a request the server must refuse: a method the path does not document',
   ...where,
   requests: async (t) => {
     const cases: Unrouted[] = [];
@@ -185,6 +187,7 @@ rule({
   title:
     'A burst over the read limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted request and is 0 on a 429',
   source: 'info.x-svc-limits + RateLimited response + RateLimitRemainingHeader',
+  precondition: 'more reads in one second than the documented limit (opt-in: --burst)',
   ...where,
   needs: { burst: true },
   requests: sendBurst,

@@ -151,6 +151,7 @@ rule({
   id: 'tags.add-remove',
   title: 'Tags: add, add again (409), remove, remove again (404)',
   source: 'addConversationItemTags / removeConversationItemTag',
+  precondition: 'an item and a tag it does not carry yet (a team tag, else one new to the team)',
   ...statefulWrite('addConversationItemTags'),
   requests: tagRoundTrip,
   problems: tagRoundTripProblems,

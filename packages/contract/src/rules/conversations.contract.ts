@@ -58,6 +58,7 @@ rule({
   id: 'conversations.action-on-line',
   title: 'An action scoped to each line of the team (svc_number) is accepted',
   source: 'ConversationActionRequest.svc_number: when given, only to that line',
+  precondition: 'each line of the team (up to --fixtures-per-kind) and a conversation to act on',
   ...statefulWrite(OP),
   requests: async (t) => {
     const f = await t.fixtures();
@@ -86,6 +87,7 @@ rule({
   id: 'conversations.action-idempotent',
   title: 'Every conversation action repeated is a 200 no-op',
   source: 'ConversationAction x-svc-transitions',
+  precondition: "a conversation already in each action's target state: each action sent twice",
   enforces: ['x-svc-transitions action READ (any → read)', 'x-svc-transitions action UNREAD (any → unread)'],
   ...statefulWrite(OP),
   requests: async (t) => {
@@ -196,6 +198,7 @@ rule({
   id: 'conversations.archive',
   title: 'ARCHIVE then UNARCHIVE succeed, each repeatable',
   source: 'ConversationAction x-svc-transitions',
+  precondition: 'a conversation of the team, archived then unarchived',
   enforces: [
     'x-svc-transitions action ARCHIVE (any → archived)',
     'x-svc-transitions action UNARCHIVE (archived → unarchived)',

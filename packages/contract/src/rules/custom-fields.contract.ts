@@ -189,9 +189,15 @@ rule({
     'x-svc-merge-rules custom-field merged',
     'x-svc-merge-rules custom-field replaced',
   ],
+  precondition:
+    "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
   ...statefulWrite(OP),
   requests: changeLabelAlone,
   problems: partialUpdateProblems,
+  notReached: (s) =>
+    (s.field.options?.length ?? 0) > 0 || descriptionOf(s.primed) === s.probe
+      ? undefined
+      : `${s.field.key} has no options and the answers show no description, so nothing left out held a value a reset would not write`,
   passed: (s) =>
     descriptionOf(s.primed) === s.probe
       ? 'label changed alone; the description set first was kept'
@@ -247,6 +253,7 @@ rule({
   id: 'custom-fields.description',
   title: 'A description is set, and a blank value clears it',
   source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
+  precondition: 'an editable field whose answers show its description (set, then cleared, then put back)',
   enforces: ['x-svc-input-rules blank-clears description'],
   ...statefulWrite(OP),
   requests: setAndClearDescription,
@@ -451,6 +458,7 @@ rule({
   id: 'custom-fields.option-rules',
   title: 'Options: new ones get a key, rename by key, missing ones are removed',
   source: 'x-svc-option-rules',
+  precondition: 'an editable DROPDOWN field with options (created through the service)',
   enforces: [
     'x-svc-option-rules RENAME_BY_KEY',
     'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
@@ -467,6 +475,7 @@ rule({
   id: 'custom-fields.option-invalid',
   title: 'Duplicate option labels are refused with the documented code',
   source: 'x-svc-option-rules LABEL_UNIQUE',
+  precondition: 'a request the server must refuse: an editable DROPDOWN field sent two options with one label',
   enforces: ['x-svc-option-rules LABEL_UNIQUE'],
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
@@ -483,6 +492,7 @@ rule({
   id: 'custom-fields.options-not-supported',
   title: 'Options on a field of a type without options are refused',
   source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
+  precondition: 'a request the server must refuse: options sent to an editable field of a type without options',
   enforces: ['x-svc-option-rules DROPDOWN_ONLY'],
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
@@ -510,6 +520,8 @@ rule({
   id: 'custom-fields.managed-by-integration',
   title: 'A field synced from an integration cannot be updated (409)',
   source: 'CustomField source',
+  precondition:
+    "a request the server must refuse: a field synced from an integration (its source not the service's own)",
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     const own = ownSource(t);
@@ -532,6 +544,7 @@ rule({
   id: 'custom-fields.built-in',
   title: 'A built-in field key cannot be updated (400)',
   source: 'updateCustomField 400',
+  precondition: 'a request the server must refuse: a built-in field key (fixtures.built_in_field_keys)',
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal> => {
     const key = need(

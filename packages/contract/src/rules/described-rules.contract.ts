@@ -59,6 +59,7 @@ function declareOrder(op: Operation, entry: OrderRule): void {
     id: 'described.order',
     title: 'A list the contract orders (kind order) comes in that order in every response read',
     source: 'x-svc-response-rules (kind order)',
+    precondition: 'a thread with two comments or more (fixtures.thread_ids, or discovered threads)',
     // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
     enforces: ['x-svc-response-rules COMMENTS_IN_CREATION_ORDER'],
     ...whereOf(op),
@@ -98,6 +99,8 @@ function declareExcludes(op: Operation, entry: ExcludesRule): void {
     id: 'described.excludes',
     title: 'A list the contract says omits some values (kind excludes) holds none of them, on any page',
     source: 'x-svc-response-rules (kind excludes) + fixtures.built_in_field_keys',
+    precondition:
+      "the whole custom field list and the built-in keys (the description's examples and fixtures.built_in_field_keys)",
     // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
     enforces: ['x-svc-response-rules BUILT_IN_FIELDS_NOT_LISTED'],
     ...whereOf(op),
@@ -197,6 +200,7 @@ function declareMentions(entry: ErrorMentionsRule): void {
       id: 'described.error-mentions',
       title: 'An error the contract says names something (kind error-mentions) names it in the stated field',
       source: 'x-svc-response-rules (kind error-mentions)',
+      precondition: 'a request the server must refuse for each error-mentions rule: one broken value per read',
       // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
       enforces: ['x-svc-response-rules MISSING_PARAMETER_NAMED', 'x-svc-response-rules FAILING_VALUE_IN_MESSAGE'],
       ...whereOf(op),

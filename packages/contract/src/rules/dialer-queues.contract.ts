@@ -60,63 +60,134 @@ rule({
     promised ? `${repeats.what}: 3 repeats replayed` : unpromisedRepeatsHeld(repeats, replayed, method),
 });
 
-interface PartialUpdate {
-  before: Exchange;
+/** One name sent alone, in the state the queue was in (the answer before it shows that state). */
+interface NameAlone {
+  before: Json;
   name: string;
-  changed?: Exchange;
+  changed: Exchange;
+}
+
+interface PartialUpdate {
+  found: Exchange;
+  /** The queue's enum settings (the fields a faulty reset may write a value of). */
+  settings: string[];
+  /** The name sent alone as found, then with every enum setting moved to another value first. */
+  rounds: NameAlone[];
+  /** The write that moved the settings (its answer shows whether the state was reached). */
+  moved?: { sent: Json; exchange: Exchange };
   restored?: Exchange;
 }
 
-// "All fields are optional; only supplied fields are touched": the update answers the queue,
-// so a name sent alone must leave every other field as the previous answer showed it.
-rule({
-  id: 'dialer-queues.partial-update',
-  title: 'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was',
-  source: 'UpdateDialingQueueRequest (all fields optional)',
-  // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
-  enforces: ['x-svc-merge-rules dialer-queue merged'],
-  ...statefulWrite(OP),
-  requests: async (t): Promise<PartialUpdate> => {
-    const before = await update(t, {});
-    const name = `svc-contract ${t.config.runId}`;
-    const queue = data(before);
-    if (!ok(before) || !queue) return { before, name };
-    const changed = await update(t, { name });
-    const restored = await update(t, { name: queue.name });
-    return { before, name, changed, restored };
-  },
-  problems: partialUpdateProblems,
-});
+/** For each enum setting of the queue, a value other than the one it holds (the found state's other side). */
+function otherValues(t: CheckContext, queue: Json): Json {
+  return Object.fromEntries(
+    enumFields(t)
+      .map(([field, values]) => [field, values.find((v) => v !== queue[field])] as const)
+      .filter(([, v]) => v !== undefined),
+  );
+}
 
-function partialUpdateProblems({ before, name, changed, restored }: PartialUpdate): Problem[] {
-  const queue = data(before);
-  if (!changed || !restored || !queue)
-    return [
-      {
-        message: `reading the queue through an empty update: expected 200 with the queue, got ${before.status}`,
-        exchange: before,
-      },
-    ];
+// "All fields are optional; only supplied fields are touched": a name sent alone must leave every
+// other field as the answer before it showed it. A faulty reset writes some value of each enum
+// setting (which one a new queue takes is not shown), and shows only where the setting held
+// another: so the name is sent alone twice, as found and after every setting was moved to its
+// other value; then the queue is put back (and the undo ledger checks it was).
+async function nameAloneTwice(t: CheckContext): Promise<PartialUpdate> {
+  const found = await update(t, {});
+  const queue = data(found);
+  const settings = enumFields(t).map(([field]) => field);
+  if (!ok(found) || !queue) return { found, settings, rounds: [] };
+  const name = (n: number) => `svc-contract ${t.config.runId} ${n}`;
+  const rounds: NameAlone[] = [{ before: queue, name: name(1), changed: await update(t, { name: name(1) }) }];
+  const sent = otherValues(t, queue);
+  const exchange = await update(t, sent);
+  const moved = data(exchange);
+  if (ok(exchange) && moved) rounds.push({ before: moved, name: name(2), changed: await update(t, { name: name(2) }) });
+  const back = Object.fromEntries(['name', ...Object.keys(sent)].map((f) => [f, queue[f]]));
+  return { found, settings, rounds, moved: { sent, exchange }, restored: await update(t, back) };
+}
+
+/** What the answer to a name sent alone shows wrong: the name not changed, another field not kept. */
+function nameAloneProblems({ before, name, changed }: NameAlone): Problem[] {
   const after = data(changed);
-  const restoring = unless(ok(restored), `restoring the queue name failed (${restored.status})`, restored);
   if (!ok(changed) || !after)
     return [
       { message: `updating the name alone: expected 200 with the queue, got ${changed.status}`, exchange: changed },
-      ...restoring,
     ];
-  const untouched = Object.keys(queue).filter((f) => f !== 'name' && f !== 'updated_at');
+  const untouched = Object.keys(before).filter((f) => f !== 'name' && f !== 'updated_at');
   return [
     ...unless(after.name === name, `the name did not change: ${short(after.name)}`, changed),
     ...untouched.flatMap((field) =>
       unless(
-        deepEqual(after[field], queue[field]),
-        `${field} changed although only name was sent: ${short(queue[field])} → ${short(after[field])}`,
+        deepEqual(after[field], before[field]),
+        `${field} changed although only name was sent: ${short(before[field])} → ${short(after[field])}`,
         changed,
       ),
     ),
-    ...restoring,
   ];
 }
+
+/** The settings moved without the name: the name the round before wrote is kept. */
+function movedProblems({ rounds, moved }: PartialUpdate): Problem[] {
+  const shown = moved && ok(moved.exchange) ? data(moved.exchange) : undefined;
+  const [first] = rounds;
+  if (!shown || !first) return [];
+  return unless(
+    shown.name === first.name,
+    `name changed although only ${Object.keys(moved?.sent ?? {}).join(', ')} were sent: ${short(first.name)} → ${short(shown.name)}`,
+    moved?.exchange,
+  );
+}
+
+function partialUpdateProblems(state: PartialUpdate): Problem[] {
+  const { found, rounds, restored } = state;
+  if (rounds.length === 0)
+    return [
+      {
+        message: `reading the queue through an empty update: expected 200 with the queue, got ${found.status}`,
+        exchange: found,
+      },
+    ];
+  return [
+    ...rounds.flatMap(nameAloneProblems),
+    ...movedProblems(state),
+    ...(restored ? unless(ok(restored), `putting the queue back failed (${restored.status})`, restored) : []),
+  ];
+}
+
+/** The queue's enum settings as one state ("do_not_disturb ENABLED and voicemail_handling SKIP"). */
+const settingsOf = (queue: Json, settings: readonly string[]): string =>
+  settings.map((f) => `${f} ${String(queue[f])}`).join(' and ');
+
+/** Why the settings never held their other values while the name was sent alone, if they did not. */
+function settingsNotMoved({ moved, rounds }: PartialUpdate): string | undefined {
+  if (!moved) return undefined;
+  const { sent, exchange } = moved;
+  if (!ok(exchange) || rounds.length < 2)
+    return `moving ${Object.keys(sent).join(', ')} to ${Object.values(sent).join(', ')} first was answered ${exchange.status}`;
+  const held = rounds[1]?.before ?? {};
+  const unmoved = Object.keys(sent).filter((f) => held[f] !== sent[f]);
+  return unmoved.length === 0
+    ? undefined
+    : `${unmoved.map((f) => `${f} sent ${short(sent[f])} was answered ${short(held[f])}`).join(', ')}, so the name was never sent alone while they held their other value`;
+}
+
+rule({
+  id: 'dialer-queues.partial-update',
+  title:
+    'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was, with each setting at either of its values',
+  source: 'UpdateDialingQueueRequest (all fields optional)',
+  // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
+  enforces: ['x-svc-merge-rules dialer-queue merged'],
+  precondition:
+    'each enum setting (do_not_disturb, voicemail_handling) holds, while the name is sent alone, first the value found, then another value it was moved to first (put back after)',
+  ...statefulWrite(OP),
+  requests: nameAloneTwice,
+  problems: partialUpdateProblems,
+  notReached: settingsNotMoved,
+  passed: ({ rounds, settings }) =>
+    `name sent alone with ${rounds.map((r) => settingsOf(r.before, settings)).join(', then with ')}: every other field kept`,
+});
 
 interface EachValue {
   before?: Json;
@@ -192,6 +263,8 @@ rule({
   id: 'dialer-queues.each-value',
   title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
   source: 'UpdateDialingQueueRequest enums + x-svc-input-rules precedence',
+  precondition:
+    "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
   enforces: ['x-svc-input-rules precedence user_id, email'],
   ...statefulWrite(OP),
   requests: sendEachValue,
@@ -202,6 +275,7 @@ rule({
   id: 'dialer-queues.unknown-assignee',
   title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
   source: 'UpdateDialingQueueRequest user_id',
+  precondition: 'a request the server must refuse: a user_id, then an email, matching no teammate',
   ...statefulWrite(OP),
   requests: async (t) => {
     const expected = { status: 404, codes: documentedCodes(t.spec, t.op(), 404), why: 'no teammate matches' };

@@ -85,6 +85,8 @@ export function readEachFixture(operationId: string, kind: FixtureKind): void {
     id: 'reads.every-fixture',
     title: 'A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)',
     source: 'path id parameters + the lists and config fixtures that name the ids',
+    precondition:
+      'every fixture of the kind the read addresses, discovered or named in the config (deal_ids, item_ids, note_ids, user_ids), up to --fixtures-per-kind',
     operationId,
     resource: spec.resourceOf(op),
     // A stateless mock answers any id alike: only a server that holds the records is read through.

@@ -89,6 +89,7 @@ export function lineScopedWrites(): void {
       title:
         'A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing',
       source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers; an all-optional update body',
+      precondition: 'every line of the team (up to --fixtures-per-kind), each with a key allowed on it',
       operationId: op.operationId,
       resource: spec.resourceOf(op),
       needs: { writes: true, stateful: true },

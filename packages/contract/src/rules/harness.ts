@@ -22,6 +22,8 @@ export interface Judgement {
   /** What a pass exercised (only asked for when there is no problem). */
   passed?: string | Held | undefined;
   held: Held[];
+  /** Why the rule's precondition never held (only asked for when there is no problem): then it was not exercised. */
+  notReached?: string | undefined;
 }
 
 export interface RegisteredCheck extends Where {
@@ -56,6 +58,13 @@ export interface Rule<State> extends Where, CheckDescription {
    * beside the problems of the others, so that what was exercised counts however the rest went.
    */
   held?: (state: State) => Held[];
+  /**
+   * Whether the state the description's `precondition` names was reached in this run: undefined
+   * when it held, else why not (the untouched field already held the value a faulty reset would
+   * write, no answer showed the value set first). Asked only when there is no problem; a rule whose
+   * precondition never held is reported "not exercised: <why>" (verdict.ts), never passed.
+   */
+  notReached?: (state: State) => string | undefined;
 }
 
 /**
@@ -63,8 +72,9 @@ export interface Rule<State> extends Where, CheckDescription {
  * run sends the requests, asks for the problems, and records what verdict.ts makes of them.
  */
 export function rule<State>(entry: Rule<State>): void {
-  const { id, title, source, enforces, needs, requests, problems, passed, held, ...where } = entry;
-  describeCheck({ id, title, source, ...(enforces ? { enforces } : {}) });
+  const { id, title, source, enforces, precondition, needs, requests, problems, passed, held, notReached, ...where } =
+    entry;
+  describeCheck({ id, title, source, ...(enforces ? { enforces } : {}), ...(precondition ? { precondition } : {}) });
   registry.push({
     id,
     ...where,
@@ -76,6 +86,7 @@ export function rule<State>(entry: Rule<State>): void {
         problems: found,
         passed: found.length === 0 ? passed?.(state) : undefined,
         held: held?.(state) ?? [],
+        notReached: found.length === 0 ? notReached?.(state) : undefined,
       };
     },
   });

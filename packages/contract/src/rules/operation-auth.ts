@@ -122,6 +122,7 @@ export function authenticationRules(u: OperationUnderTest): void {
     id: 'auth.missing-key',
     title: 'No key: 401 with a code the operation lists',
     source: 'security + 401 response',
+    precondition: 'a request the server must refuse: no Authorization header',
     ...where,
     needs: { writes: changesData },
     requests: (t) => withAuth(u, t, { kind: 'none' }),
@@ -131,6 +132,8 @@ export function authenticationRules(u: OperationUnderTest): void {
     id: 'auth.malformed-header',
     title: 'Malformed Authorization header: 401 with a listed code',
     source: 'security scheme + 401 response',
+    precondition:
+      'a request the server must refuse: an Authorization header of another scheme, or no key after Api-Key',
     ...where,
     needs: { writes: changesData },
     requests: async (t) => {
@@ -145,6 +148,7 @@ export function authenticationRules(u: OperationUnderTest): void {
     id: 'auth.unknown-key',
     title: 'Unknown key: 401 with a listed code',
     source: '401 response',
+    precondition: 'a request the server must refuse: a key no team holds',
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => withAuth(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
@@ -199,6 +203,8 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
     id: 'auth.insufficient-scope',
     title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
     source: 'security requirement scopes + 403 response',
+    precondition:
+      'a key of the team lacking every scope alternative of the operation (a config key with its scopes; the embedded and started sandboxes declare one per scope)',
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),
@@ -278,6 +284,8 @@ export function sufficientScopeRule(u: OperationUnderTest): void {
     title:
       'A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)',
     source: 'security requirement scopes',
+    precondition:
+      "a key holding exactly the operation's scope (a config key with its scopes; the embedded and started sandboxes declare one per scope)",
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithScope(u, t),
@@ -315,6 +323,7 @@ const KEY_KIND_CHECKS = {
       id: 'auth.revoked-key',
       title: 'A revoked key (declared in --config): 401 API_KEY_REVOKED',
       source: 'the 401 response + the catalogue',
+      precondition: 'a revoked key of the team (a config key of kind revoked)',
     }),
   },
   trial: {
@@ -323,6 +332,7 @@ const KEY_KIND_CHECKS = {
       id: 'auth.trial-plan',
       title: 'A key of a trial plan (declared in --config): 403 API_KEY_TRIAL_NOT_ALLOWED',
       source: 'the 403 response + the catalogue',
+      precondition: 'a key of an account on a trial plan (a config key of kind trial)',
     }),
   },
   'legacy-workspace': {
@@ -332,6 +342,7 @@ const KEY_KIND_CHECKS = {
       title:
         'A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it',
       source: 'TEAM_NOT_FOUND (workspace not on the new contact model) on the custom field operations',
+      precondition: 'a key of a workspace not on the new contact model (a config key of kind legacy-workspace)',
     }),
   },
 };
@@ -389,6 +400,7 @@ export function lineForbiddenRule(u: OperationUnderTest): void {
     id: 'auth.line-forbidden',
     title: 'A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN',
     source: 'the 403 response + the catalogue',
+    precondition: 'a line of the team outside the lines of a line-limited key (a config key of kind line-limited)',
     ...keyRefusalRule(u),
     requests: (t) => sendOnForbiddenLine(u, t),
   });

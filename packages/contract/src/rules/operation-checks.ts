@@ -1,7 +1,7 @@
 // The checks every operation gets, generated from its place in the contract: success, its inputs
 // explored, every line and every page read, request-id echo, authentication (no key, malformed
-// header, unknown key), scopes, the declared key kinds, the limits from inside and every kind of
-// negative input its parameters and body allow. A suite file only says how to build one valid
+// header, unknown key), scopes, the declared key kinds, the limits from inside, every kind of
+// negative input its parameters and body allow, and two of them at once. A suite file only says how to build one valid
 // request for the operation from the fixtures (its baseline); everything else is read from the spec.
 
 import { LINE_FORBIDDEN } from '../expectations/readings.js';
@@ -26,6 +26,7 @@ import {
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
 import { otherTeamRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
+import { severalFieldsRule } from './several-fields.js';
 
 export { INSUFFICIENT_SCOPE, LINE_FORBIDDEN } from '../expectations/readings.js';
 export { keysHoldingScope, keysLackingScope, onLine, REVOKED, TRIAL_NOT_ALLOWED } from './operation-auth.js';
@@ -47,6 +48,7 @@ function successRule(u: OperationUnderTest): void {
     id: 'conformance.success',
     title: 'A valid request succeeds (2xx)',
     source: "the operation's success response",
+    precondition: 'a valid request built from the fixtures (the baseline)',
     ...where,
     needs: { writes: changesData },
     // With every documented header it takes (its own request id, an idempotency key), so that
@@ -70,6 +72,7 @@ function readReachRules(u: OperationUnderTest): void {
       id: 'inputs.explore',
       title: 'Every optional query parameter is accepted with each value the contract names for it',
       source: 'query parameters: enum, examples, the team lines for a line filter',
+      precondition: 'a read with optional query parameters, each sent with each value the contract names',
       ...where,
       needs: {},
       requests: async (t) => explore(t, op, await u.baseline(t)),
@@ -81,6 +84,8 @@ function readReachRules(u: OperationUnderTest): void {
       id: 'reads.every-line',
       title: 'A read whose path names a line succeeds on every line of the team, with a key allowed on it',
       source: 'path parameters of type PhoneNumber + the lines of GET /v2/api/numbers',
+      precondition:
+        'every line of the team (GET /v2/api/numbers, up to --fixtures-per-kind), each with a key allowed on it (the run key, else a line-limited config key listing it)',
       ...where,
       needs: { stateful: true },
       requests: async (t) => readEachLine(t, op, await u.baseline(t), LINE_FORBIDDEN),
@@ -93,6 +98,8 @@ function readReachRules(u: OperationUnderTest): void {
       id: 'lists.walk',
       title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
       source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
+      precondition:
+        "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
       ...where,
       needs: { stateful: true },
       requests: async (t) => walkList(t, op, await u.baseline(t)),
@@ -120,4 +127,5 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   otherTeamRule(u);
   boundaryRule(u);
   negativeRules(u);
+  severalFieldsRule(u);
 }

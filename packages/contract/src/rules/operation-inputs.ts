@@ -12,6 +12,7 @@ import type { Spec } from '../spec.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
 import { type OperationUnderTest, sampleRequest } from './operation-context.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
+import { SEVERAL_FIELDS } from './several-fields.js';
 
 /** The negative checks, one per kind of input the contract refuses (generate/negatives.ts finds the cases). */
 export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkDescription> } = {
@@ -19,59 +20,71 @@ export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkD
     id: 'negative.out-of-range',
     title: 'Integer parameters outside their bounds (page, size) are refused with the documented code',
     source: 'parameter minimum/maximum + x-svc-error-code',
+    precondition: 'a request the server must refuse: one integer parameter outside its bounds',
   }),
   'negative.phone-format': checkDescription({
     id: 'negative.phone-format',
     title: 'Phone numbers not in E.164 are refused with the documented code',
     source: 'PhoneNumber pattern + x-svc-error-code',
+    precondition: 'a request the server must refuse: one phone number not in E.164',
   }),
   'negative.enum': checkDescription({
     id: 'negative.enum',
     title: 'Values outside an enum are refused with the documented code, a value of the enum in another case too',
     source: 'enum + x-svc-error-code',
+    precondition: 'a request the server must refuse: one value outside its enum, or of it in another case',
   }),
   'negative.pattern': checkDescription({
     id: 'negative.pattern',
     title: 'Strings that do not match their pattern are refused with the documented code',
     source: 'pattern + x-svc-error-code',
+    precondition: 'a request the server must refuse: one string that does not match its pattern',
     enforces: ['x-svc-option-rules LABEL_NOT_BLANK'],
   }),
   'negative.missing-required': checkDescription({
     id: 'negative.missing-required',
     title: 'Missing required parameters and fields are refused with the documented code',
     source: 'required + x-svc-error-code',
+    precondition: 'a request the server must refuse: one required parameter or field left out',
   }),
   'negative.too-long': checkDescription({
     id: 'negative.too-long',
     title:
       'Strings and lists outside their length limits (over the maximum, under a minimum) are refused with the documented code',
     source: 'maxLength/maxItems, minLength/minItems + x-svc-error-code',
+    precondition: 'a request the server must refuse: one string or list outside its length limits',
     enforces: ['x-svc-option-rules LABEL_MAX_LENGTH'],
   }),
   'negative.unknown-field': checkDescription({
     id: 'negative.unknown-field',
     title: 'Unknown body fields are refused, never dropped',
     source: 'additionalProperties: false + x-svc-error-code',
+    precondition: 'a request the server must refuse: one body field the contract does not have',
   }),
   'negative.malformed-json': checkDescription({
     id: 'negative.malformed-json',
     title: 'Malformed JSON is refused with the documented code',
     source: 'required request body',
+    precondition: 'a request the server must refuse: a body that is not JSON',
   }),
   'negative.content-type': checkDescription({
     id: 'negative.content-type',
     title: 'A body that is not application/json is refused with 415',
     source: "the operation's 415 response",
+    precondition: 'a request the server must refuse: a body that is not application/json',
   }),
   'negative.id-prefix': checkDescription({
     id: 'negative.id-prefix',
     title: 'An id with the wrong prefix is refused with the documented code',
     source: 'x-svc-id-prefix + pattern + parameter x-svc-error-code',
+    precondition: 'a request the server must refuse: one id with another prefix',
   }),
+  'negative.several-fields': SEVERAL_FIELDS,
   'negative.unknown-id': checkDescription({
     id: 'negative.unknown-id',
     title: 'An unknown id of each prefix gives the documented 404',
     source: "parameter x-svc-error-code / the operation's 404 codes",
+    precondition: 'a request the server must refuse: one id of the right prefix that names nothing',
   }),
 };
 
@@ -81,6 +94,7 @@ export const BOUNDARY_INSIDE = checkDescription({
   title:
     'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted',
   source: 'minimum/maximum, minLength/maxLength, maxItems',
+  precondition: 'requests with one value exactly at each documented limit, the rest valid',
 });
 
 export function negativeKinds(spec: Spec, op: Operation): NegativeKind[] {
@@ -135,6 +149,7 @@ export function requestIdRule(u: OperationUnderTest): void {
     id: 'request-id.echo',
     title: 'A sent X-Request-Id is echoed in the header and in error.request_id',
     source: 'RequestIdParameter',
+    precondition: 'a request sent with its own X-Request-Id',
     ...u.where,
     needs: { writes: u.changesData && !u.op.requestBody },
     requests: (t) => sendRequestIds(u, t),

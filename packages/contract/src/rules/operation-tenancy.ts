@@ -86,6 +86,7 @@ const OTHER_TEAM = checkDescription({
   title:
     "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
   source: 'a key belongs to a single team (Authentication) + the 404 response',
+  precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines",
 });
 
 /** The cross-team check of one operation (writes only with --allow-writes: a faulty server would apply them). */

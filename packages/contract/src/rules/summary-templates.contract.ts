@@ -66,6 +66,7 @@ rule({
   id: 'summary-templates.delete',
   title: 'DELETE gives 204, then 404 for the same template',
   source: 'x-svc-transitions',
+  precondition: 'an active summary template (fixtures.summary_template_ids), deactivated by the run',
   enforces: [
     'x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)',
     'x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)',

@@ -11,6 +11,7 @@ export const IDEMPOTENCY_REPLAY = checkDescription({
   title:
     'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution',
   source: 'IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay',
+  precondition: 'a successful keyed write, repeated with its key three times',
 });
 
 export type Json = Record<string, unknown>;

@@ -110,6 +110,15 @@ interface Created {
   content: string;
   created: Exchange;
   read?: ThreadRead;
+  /** The item's thread looked up by the item (GET /v2/api/threads), after the creation. */
+  lookedUp?: Exchange;
+}
+
+/** Whether a value holds `id` as a string anywhere (the lookup's response shape is not shown). */
+function holdsId(value: unknown, id: string, depth = 0): boolean {
+  if (value === id) return true;
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.values(value as Record<string, unknown>).some((v) => holdsId(v, id, depth + 1));
 }
 
 /** Every known item already has a thread: the 409, the thread found, a comment added and read back. */
@@ -136,7 +145,8 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
     if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
     // The run's comments go on the thread it created, not on one it found.
     await t.once('probe-thread', async () => id);
-    return { kind: 'created', item, content, created, read: await readThread(t, id) };
+    const read = await readThread(t, id);
+    return { kind: 'created', item, content, created, read, lookedUp: (await findThread(t, item)).exchange };
   }
   return undefined;
 }
@@ -154,7 +164,19 @@ async function commentOnExisting(t: CheckContext, content: string): Promise<Alre
   return { ...state, found, added, read: await readThread(t, found.id) };
 }
 
-function createdProblems({ item, content, created, read }: Created): Problem[] {
+/** The thread created is what the lookup by its item finds: a 2xx naming its id, in whatever shape. */
+function lookupProblems({ item, created, lookedUp }: Created): Problem[] {
+  const id = data(created)?.id;
+  if (!lookedUp || typeof id !== 'string') return [];
+  return unless(
+    ok(lookedUp) && holdsId(lookedUp.body, id),
+    `GET /v2/api/threads?entity_type=${item.entityType}&entity_id=${item.id} does not find the thread ${id} just created on it: ${lookedUp.status} ${short(lookedUp.body)}`,
+    lookedUp,
+  );
+}
+
+function createdProblems(state: Created): Problem[] {
+  const { item, content, created, read } = state;
   if (!ok(created))
     return [
       {
@@ -187,6 +209,7 @@ function createdProblems({ item, content, created, read }: Created): Problem[] {
           read.exchange,
         )
       : []),
+    ...lookupProblems(state),
   ];
 }
 
@@ -215,8 +238,10 @@ function alreadyThreadedProblems(s: AlreadyThreaded): Problem[] {
 // where every known item already has a thread (earlier runs), the documented path instead.
 rule({
   id: 'threads.create-then-read',
-  title: 'A created thread holds its first comment and reads back the same',
-  source: 'createThread / getThread',
+  title: 'A created thread holds its first comment, reads back the same, and is what a lookup by its item finds',
+  source: 'createThread / getThread / findThread',
+  precondition:
+    'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item',
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
@@ -228,7 +253,7 @@ rule({
   passed: (s) => {
     if (s.kind === 'existing') return `every known item has a thread: 409, found ${s.found?.id}, commented`;
     const id = data(s.created)?.id;
-    return s.read ? `created ${String(id)} on ${s.item.id} and read it back` : undefined;
+    return s.read ? `created ${String(id)} on ${s.item.id}, read it back and found it by its item` : undefined;
   },
 });
 
@@ -261,6 +286,7 @@ rule({
   title:
     'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
   source: 'CreateThreadRequest content maxLength/minLength',
+  precondition: 'two items without a thread (fixtures.threadless_item_ids, else known items found to have none)',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const body = deref(t.spec.contract, t.spec.resolve(t.op().requestBody?.schemaPointer ?? ''));
@@ -346,6 +372,8 @@ rule({
   id: 'threads.create-each-kind',
   title: 'A thread can be created on each kind of item (entity_type), with every documented header',
   source: 'CreateThreadRequest.entity_type enum',
+  precondition:
+    'a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)',
   ...statefulWrite('createThread'),
   requests: createOnEachKind,
   problems: ({ created, none }, t) => {
@@ -381,6 +409,7 @@ rule({
   id: 'threads.duplicate',
   title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
   source: 'createThread 409',
+  precondition: 'an item that has a thread (the one the run created, else one found)',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const target = await threadedItem(t);
@@ -431,6 +460,7 @@ rule({
   id: 'threads.comment-then-read',
   title: 'An added comment reads back at the end of the thread, comment_count follows',
   source: 'addThreadComment / getThread',
+  precondition: 'a thread the run created (else one found), read before and after the comment',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<CommentRead> => {
     const thread = await probeThread(t);
@@ -515,6 +545,7 @@ rule({
   id: 'threads.content-limits',
   title: 'Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused',
   source: 'NoteContent maxLength + x-svc-error-code',
+  precondition: 'a thread to comment on (the one the run created, else one found)',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -532,6 +563,7 @@ rule({
   id: 'threads.mentions',
   title: 'Inline mentions come back parsed in mentions',
   source: 'NoteContent / NoteMention',
+  precondition: 'a comment whose content mentions a user of the team inline, written by the check',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);
@@ -625,6 +657,7 @@ rule({
   id: 'idempotency.key-reuse',
   title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
   source: 'IdempotencyConflict',
+  precondition: 'a key used once, then sent to another endpoint and with another method',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<KeyReuse> => {
     const thread = await probeThread(t);
@@ -647,6 +680,7 @@ rule({
   id: 'idempotency.failed-not-consumed',
   title: 'A failed request does not consume its key',
   source: 'IdempotencyKeyParameter',
+  precondition: 'a keyed request that failed, then the same key on a valid request',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);

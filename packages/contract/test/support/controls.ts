@@ -167,6 +167,36 @@ const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/
 
 export const CONTROLS: Control[] = [
   {
+    // "Each entry is { field, code, message }": neither their order nor the messages' wording is stated.
+    name: 'lists the failing fields of a validation error last first, each message worded otherwise',
+    only: ['negative.several-fields'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 400
+          ? json(r, (b) => {
+              const error = b.error as { errors?: Array<Record<string, unknown>> } | undefined;
+              if (Array.isArray(error?.errors))
+                error.errors = error.errors.toReversed().map((e) => ({ ...e, message: `invalid: ${String(e.field)}` }));
+            })
+          : r,
+    },
+    exercises: 'negative.several-fields',
+  },
+  {
+    // "GET /v2/api/threads finds the thread of an item …; its response shape is not shown."
+    name: 'answers the lookup of a thread by its item as a list (its shape is not shown)',
+    only: ['threads.create-then-read'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/threads' && r.status === 200
+          ? json(r, (b) => Object.assign(b, { data: b.data === null ? [] : [b.data] }))
+          : r,
+    },
+    exercises: 'threads.create-then-read',
+  },
+  {
     // The 200 of the update is documented with key, label, type, options and source: description need not show.
     name: 'never shows a custom field description in its answers',
     only: ['custom-fields.partial-update'],

@@ -10,7 +10,15 @@ import { loadContract } from '@svc/spec-runtime';
 import { expect, it } from 'vitest';
 import type { ContractOptions } from '../../src/options.js';
 import { runContract } from '../../src/run.js';
-import { forgetsKeys, json, type Mutation, mutatingProxy, sandbox, type Target } from './servers.js';
+import {
+  forgetsKeys,
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  sandbox,
+  type Target,
+} from './servers.js';
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
@@ -127,6 +135,34 @@ function mergesTransferRules(): Mutation {
       return r;
     },
   };
+}
+
+/** The lookup of a thread by its item answers { data: null } for the items given a thread through it. */
+function findsNoNewThread(): Mutation {
+  const threaded = new Set<string>();
+  return {
+    request: (q) => {
+      if (q.method === 'POST' && q.path.split('?')[0] === '/v2/api/threads' && q.body !== undefined) {
+        const body = JSON.parse(q.body) as { entity_id?: unknown };
+        if (typeof body.entity_id === 'string') threaded.add(body.entity_id);
+      }
+      return q;
+    },
+    response: (r, q) => {
+      const [path, query = ''] = q.path.split('?');
+      const item = new URLSearchParams(query).get('entity_id');
+      return q.method === 'GET' && path === '/v2/api/threads' && item !== null && threaded.has(item)
+        ? json(r, (b) => Object.assign(b, { data: null }))
+        : r;
+    },
+  };
+}
+
+/** A dialer queue update whose JSON body is changed before the sandbox reads it (an empty body left alone). */
+export function queueBodyWith(q: ProxiedRequest, change: (body: Record<string, unknown>) => Record<string, unknown>) {
+  if (q.method !== 'PATCH' || !isPath(q.path, '/v2/api/dialing-queues/current') || q.body === undefined) return q;
+  const body = JSON.parse(q.body) as Record<string, unknown>;
+  return Object.keys(body).length === 0 ? q : { ...q, body: JSON.stringify(change(body)) };
 }
 
 /** A custom field update that clears the description when the label changes and no description is sent (a reset of what was omitted). */
@@ -375,6 +411,32 @@ export const MUTANTS: Mutant[] = [
     mutation: {
       response: (r) =>
         r.status === 409 && r.body.includes('THREAD_ALREADY_EXISTS') ? { ...r, status: 201, body: '{"data":{}}' } : r,
+    },
+  },
+  {
+    // Looked up by id, the new thread reads back; only the lookup by its item (the state
+    // threads.create-then-read now reaches) shows it missing.
+    name: 'never finds a thread created after it started by its item (GET /v2/api/threads)',
+    caughtBy: 'threads.create-then-read',
+    only: ['threads.create-then-read'],
+    allowWrites: true,
+    mutation: () => findsNoNewThread(),
+  },
+  {
+    // No request the suite sent had several failing fields before negative.several-fields (its
+    // precondition): this server was caught by nothing.
+    name: 'lists only the first failing field when several fail',
+    caughtBy: 'negative.several-fields',
+    only: ['negative.several-fields'],
+    allowWrites: true,
+    mutation: {
+      response: (r) =>
+        r.status === 400
+          ? json(r, (b) => {
+              const error = b.error as { errors?: unknown[] } | undefined;
+              if (Array.isArray(error?.errors)) error.errors = error.errors.slice(0, 1);
+            })
+          : r,
     },
   },
   {
@@ -651,6 +713,15 @@ export const MUTANTS: Mutant[] = [
             )
           : r,
     },
+  },
+  {
+    // The sandbox's queue is seeded with do_not_disturb ENABLED: this reset shows only once the
+    // check has moved the setting to DISABLED before sending the name alone (its precondition).
+    name: 'writes do_not_disturb ENABLED whenever an update leaves it out',
+    caughtBy: 'dialer-queues.partial-update',
+    only: ['dialer-queues.partial-update'],
+    allowWrites: true,
+    mutation: { request: (q) => queueBodyWith(q, (body) => ({ do_not_disturb: 'ENABLED', ...body })) },
   },
   {
     name: 'accepts a key reused with another method',

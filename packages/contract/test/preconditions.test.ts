@@ -1,0 +1,46 @@
+// Preconditions reached, not hoped for: a check whose rule needs a state first (a setting moved
+// off the value a faulty reset would write, two invalid fields at once, a created thread looked up
+// by its item) reaches it through the API and says so; on a server where it cannot be reached, the
+// check is reported "not exercised" with the reason, never passed. The mutants that fail only once
+// the state is reached are in support/mutants.ts, caught by name with the others.
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Mutant, queueBodyWith, removeOutputs, runAgainst } from './support/mutants.js';
+import { type Mutation, mutatingProxy, sandbox } from './support/servers.js';
+
+afterAll(removeOutputs);
+
+/** The outcome of one check of a run against the sandbox behind `mutation`. */
+async function checkAgainst(mutation: Mutation, mutant: Omit<Mutant, 'name' | 'caughtBy'>, check: string) {
+  const upstream = await sandbox();
+  const target = await mutatingProxy(upstream, mutation);
+  try {
+    const { result, failed } = await runAgainst(target, { name: check, caughtBy: check, ...mutant });
+    const summary = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === check);
+    return { failed, summary, skipped: result.report.summary.skipped };
+  } finally {
+    await target.close();
+    await upstream.close();
+  }
+}
+
+describe('a precondition the server never lets the check reach', () => {
+  it('dialer-queues.partial-update: settings that never move are "not exercised", with the reason, never passed', async () => {
+    // The queue takes the name but ignores every setting sent: the name is never sent alone while a
+    // setting holds its other value.
+    const { failed, summary, skipped } = await checkAgainst(
+      {
+        request: (q) => queueBodyWith(q, ({ do_not_disturb: _d, voicemail_handling: _v, ...rest }) => rest),
+      },
+      { only: ['dialer-queues.partial-update'], allowWrites: true },
+      'dialer-queues.partial-update',
+    );
+    expect(failed).toEqual([]);
+    expect(summary).toMatchObject({ status: 'skipped', skipKind: 'precondition', passed: 0 });
+    expect(summary?.skipReasons).toEqual([
+      expect.stringMatching(
+        /^not exercised: voicemail_handling sent "NO_SKIP" was answered "SKIP", do_not_disturb sent "DISABLED" was answered "ENABLED", so the name was never sent alone/,
+      ),
+    ]);
+    expect(skipped.counted).toBe(1);
+  });
+});
