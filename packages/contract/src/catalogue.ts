@@ -21,7 +21,7 @@ export const CHECKS = {
   "auth.insufficient-scope": {
     title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
     source: "security requirement scopes + 403 response",
-    precondition: "a key of the team lacking every scope alternative of the operation (a config key with its scopes; the embedded and started sandboxes declare one per scope)",
+    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has one, a key holding the neighbouring scope (the read scope of the same resource for a write, else another resource's of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
   },
   "auth.line-forbidden": {
     title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",
@@ -29,9 +29,9 @@ export const CHECKS = {
     precondition: "a line of the team outside the lines of a line-limited key (a config key of kind line-limited)",
   },
   "auth.malformed-header": {
-    title: "Malformed Authorization header: 401 with a listed code",
-    source: "security scheme + 401 response",
-    precondition: "a request the server must refuse: an Authorization header of another scheme, or no key after Api-Key",
+    title: "Malformed Authorization header, or the run's valid key in a scheme other than Api-Key: 401 with a listed code",
+    source: "security scheme + 401 response: \"Every request carries an API key in the Authorization header, in the form Authorization: Api-Key <API_KEY>\"",
+    precondition: "a request the server must refuse: an Authorization header of another scheme (the run's valid key among them), or no key after Api-Key",
   },
   "auth.missing-key": {
     title: "No key: 401 with a code the operation lists",
@@ -68,6 +68,11 @@ export const CHECKS = {
     source: "the operation's success response",
     precondition: "a valid request built from the fixtures (the baseline)",
   },
+  "conversation-items.one-completed-summary": {
+    title: "A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED",
+    source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
+    precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
+  },
   "conversations.action-idempotent": {
     title: "Every conversation action repeated is a 200 no-op",
     source: "ConversationAction x-svc-transitions",
@@ -90,11 +95,21 @@ export const CHECKS = {
     source: "updateCustomField 400",
     precondition: "a request the server must refuse: a built-in field key (fixtures.built_in_field_keys)",
   },
+  "custom-fields.deleted": {
+    title: "A deleted custom field (named in --config) is 404 ATTRIBUTE_NOT_FOUND by its key and not listed",
+    source: "updateCustomField 404 ATTRIBUTE_NOT_FOUND: \"no field with this key, or it was deleted\"",
+    precondition: "a custom field the team deleted (fixtures.deleted_field_keys: no operation deletes one)",
+  },
   "custom-fields.description": {
     title: "A description is set, and a blank value clears it",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
     precondition: "an editable field whose answers show its description (set, then cleared, then put back)",
+  },
+  "custom-fields.label-listed": {
+    title: "A label changed through PATCH shows in the custom field list",
+    source: "listCustomFields: \"Each list item shows key, label and type\"; updateCustomField label: \"New display name\"",
+    precondition: "an editable custom field with a label, given a new label before the whole list is read (put back after)",
   },
   "custom-fields.managed-by-integration": {
     title: "A field synced from an integration cannot be updated (409)",
@@ -143,6 +158,12 @@ export const CHECKS = {
     enforces: ["x-svc-response-rules COMMENTS_IN_CREATION_ORDER"],
     precondition: "a thread with two comments or more (fixtures.thread_ids, or discovered threads)",
   },
+  "dialer-queues.by-email": {
+    title: "A teammate's email sent without user_id selects that teammate's queue",
+    source: "UpdateDialingQueueRequest email: \"Optional. Teammate's email; used only when user_id is absent.\" (PATCH /v2/api/dialing-queues/current)",
+    enforces: ["x-svc-input-rules precedence user_id, email"],
+    precondition: "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails)",
+  },
   "dialer-queues.each-value": {
     title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",
     source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
@@ -176,9 +197,9 @@ export const CHECKS = {
     precondition: "a key used once, then sent to another endpoint and with another method",
   },
   "idempotency.replay": {
-    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution",
-    source: "IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay",
-    precondition: "a successful keyed write, repeated with its key three times",
+    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
+    source: "IdempotencyKeyParameter (\"The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"); PatchIdempotencyKeyParameter x-svc-inferred.replay",
+    precondition: "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
   },
   "inputs.explore": {
     title: "Every optional query parameter is accepted with each value the contract names for it",
@@ -289,6 +310,11 @@ export const CHECKS = {
     enforces: ["x-svc-merge-rules merged"],
     precondition: "the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
   },
+  "receptionist.read-only": {
+    title: "The agent's status and is_default sent on an update: refused, or accepted and left unchanged",
+    source: "updateReceptionist: \"The agent's status and is_default are read-only here.\"",
+    precondition: "a write of the receptionist of a line sending status and is_default other than the values it holds, then a read",
+  },
   "receptionist.write-back": {
     title: "The configuration written back as read (single values at the top level) changes nothing",
     source: "x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)",
@@ -329,6 +355,11 @@ export const CHECKS = {
     title: "Documented response headers are present and valid",
     source: "response headers",
     precondition: "any answer whose status documents headers",
+  },
+  "response.id-kind": {
+    title: "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
+    source: "Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order",
+    precondition: "a thread answered (created, read, or found by its item), of any kind",
   },
   "response.idempotency-key-echo": {
     title: "Idempotency-Key is echoed on the response to a request that sent one",
@@ -392,9 +423,9 @@ export const CHECKS = {
     precondition: "any request sent",
   },
   "routing.unknown-path": {
-    title: "An unknown path gives 404 ENDPOINT_NOT_FOUND",
-    source: "API-wide catalogue code",
-    precondition: "a request the server must refuse: a path no operation has",
+    title: "An unknown path gives 404 ENDPOINT_NOT_FOUND, whatever the method",
+    source: "API-wide catalogue code: ENDPOINT_NOT_FOUND \"No endpoint at this URL\"",
+    precondition: "a request the server must refuse: a path no operation has, with each method",
   },
   "routing.wrong-method": {
     title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED",

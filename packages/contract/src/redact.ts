@@ -12,6 +12,9 @@ import { decodeBareEscapes, escapedForms, type Redactor, type Secret } from './r
 export type { Redactor, Secret };
 
 const SHORT = 8;
+
+/** Whether a key is redacted wherever it stands as a token (else only after the `Api-Key` scheme). */
+export const redactedAnywhere = (key: string): boolean => key.length >= SHORT;
 /**
  * The scheme of the Authorization value in any case, any whitespace (or a JSON-escaped one, as a
  * server echoing the header writes it), then its value up to a quote, a backslash or a space.

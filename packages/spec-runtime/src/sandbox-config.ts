@@ -45,6 +45,10 @@ export interface SandboxContractConfig {
       built_in_field_keys: string[];
       thread_ids: string[];
       threadless_item_ids: string[];
+      /** Custom fields the team deleted (no operation deletes one: only the seed can name them). */
+      deleted_field_keys: string[];
+      /** Calls with exactly one completed summary and at least one still pending. */
+      one_completed_summary_call_ids: string[];
     };
   };
 }
@@ -73,7 +77,8 @@ export interface SeedLike {
     summary_templates: Array<{ id: string; active: boolean }>;
     built_in_fields: string[];
     threads: Array<{ id: string; entity_id: string }>;
-    calls: Array<{ id: string }>;
+    calls: Array<{ id: string; summaries?: Array<{ status: string }> }>;
+    custom_fields?: Array<{ key: string; deleted: boolean }>;
     messages: Array<{ id: string }>;
     notes: Array<{ id: string }>;
   }>;
@@ -154,10 +159,29 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         // Every thread: no list shows them all, and described.order needs one with several comments.
         thread_ids: team.threads.map((t) => t.id),
         threadless_item_ids: threadlessItemIds(team),
+        deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
+        one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
       },
     },
   };
 }
+
+/**
+ * Calls whose summaries are mixed: exactly one completed, the others not (yet). Such a call is not
+ * one that "has more than one completed summary", so it is answered without a template_key.
+ */
+export function oneCompletedSummaryCallIds(team: TeamLike): string[] {
+  return team.calls
+    .filter((c) => {
+      const statuses = (c.summaries ?? []).map((s) => s.status);
+      return statuses.filter((s) => s === COMPLETED).length === 1 && statuses.length > 1;
+    })
+    .slice(0, NAMED_PER_KIND)
+    .map((c) => c.id);
+}
+
+/** A summary's status once generated (the seed's word; the API shows no summary record). */
+const COMPLETED = 'COMPLETED';
 
 /** At most this many free items of each kind, and free templates, are named in one config. */
 const NAMED_PER_KIND = 3;

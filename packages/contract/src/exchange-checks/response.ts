@@ -16,6 +16,7 @@ import { responseVerdict } from '../verdict.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 import { exchangeCheck, exchangeChecks, headersOwnedBy, type Seen } from './entry.js';
 import { errorDetailProblems } from './error-details.js';
+import { idKindProblems } from './id-kinds.js';
 import { mentionProblems } from './mentions.js';
 
 /**
@@ -306,6 +307,19 @@ exchangeCheck({
   // A stateless mock answers its examples: what it lists cannot follow what was written.
   problems: (seen) => {
     const problems = seen.stateless ? undefined : mentionProblems(seen.spec, seen.exchange);
+    return problems && at(seen, problems);
+  },
+});
+
+exchangeCheck({
+  id: 'response.id-kind',
+  title:
+    "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
+  source:
+    'Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order',
+  precondition: 'a thread answered (created, read, or found by its item), of any kind',
+  problems: (seen) => {
+    const problems = idKindProblems(seen.spec, seen.exchange);
     return problems && at(seen, problems);
   },
 });

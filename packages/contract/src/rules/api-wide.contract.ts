@@ -36,21 +36,31 @@ const unroutedHeld = (cases: Unrouted[]): Held[] =>
     .filter(({ expected, exchange }) => errorProblems(exchange, expected).length === 0)
     .map(({ label }) => ({ detail: label }));
 
+/** Paths no operation has, and the write methods also sent to the first (with a body no server can parse). */
+const UNKNOWN_PATHS = [
+  '/v2/api/svc-contract-unknown',
+  '/v2/api/threads/cth-1/svc-contract-unknown',
+  '/svc-contract-unknown',
+];
+const UNKNOWN_PATH_WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 rule({
   id: 'routing.unknown-path',
-  title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND',
-  source: 'API-wide catalogue code',
-  precondition: 'a request the server must refuse: a path no operation has',
+  title: 'An unknown path gives 404 ENDPOINT_NOT_FOUND, whatever the method',
+  source: 'API-wide catalogue code: ENDPOINT_NOT_FOUND "No endpoint at this URL"',
+  precondition: 'a request the server must refuse: a path no operation has, with each method',
   ...where,
   requests: async (t) => {
     const cases: Unrouted[] = [];
-    for (const path of [
-      '/v2/api/svc-contract-unknown',
-      '/v2/api/threads/cth-1/svc-contract-unknown',
-      '/svc-contract-unknown',
-    ]) {
-      const expected = expectedFromRoute(t, 'GET', path);
-      cases.push({ label: `GET ${path}`, expected, exchange: await t.send({ method: 'GET', path }) });
+    const sends = [
+      ...UNKNOWN_PATHS.map((path) => ({ method: 'GET', path })),
+      ...UNKNOWN_PATH_WRITES.map((method) => ({ method, path: UNKNOWN_PATHS[0] ?? '' })),
+    ];
+    for (const { method, path } of sends) {
+      const expected = expectedFromRoute(t, method, path);
+      // A write with a body no server can parse: even a server that routes it cannot change anything.
+      const body = method === 'GET' ? {} : { rawBody: MALFORMED_BODY, unparseable: true };
+      cases.push({ label: `${method} ${path}`, expected, exchange: await t.send({ method, path, ...body }) });
     }
     return cases;
   },

@@ -116,9 +116,15 @@ rule({
   ...statefulWrite(OP, method),
   requests: async (t): Promise<{ replayed: string; repeats: Repeats }> => {
     const contact = await aConversation(t);
-    const action = actionSchema(t).actions[0];
-    const repeats = await sendRepeats(t, `${method} action ${action}`, 'replay', (idempotencyKey) =>
-      t.call({ params: { contact_number: contact }, body: { action } }, { idempotencyKey }),
+    const [action, other = action] = actionSchema(t).actions;
+    // The key names the write, whatever the body: the last repeat, with another action, is still
+    // "the same key sent again to the same endpoint", so the stored answer, not a new execution.
+    const what = `${method} action ${action} (the last repeat with action ${other})`;
+    const repeats = await sendRepeats(t, what, 'replay', (idempotencyKey, repeat) =>
+      t.call(
+        { params: { contact_number: contact }, body: { action: repeat === 3 ? other : action } },
+        { idempotencyKey },
+      ),
     );
     return { replayed: t.spec.idempotencyReplayedHeader, repeats };
   },

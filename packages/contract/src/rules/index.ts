@@ -1,12 +1,16 @@
 // The whole suite: each file declares its checks when imported, so the registry holds them in
 // the order of these imports (file names in order) and of the declarations inside each file.
+import './ai-receptionist-read-only.contract.js';
 import './ai-receptionist.contract.js';
 import './api-wide.contract.js';
+import './conversation-items-summaries.contract.js';
 import './conversation-items.contract.js';
 import './conversations.contract.js';
+import './custom-fields-listed.contract.js';
 import './custom-fields.contract.js';
 import './deals.contract.js';
 import './described-rules.contract.js';
+import './dialer-queues-by-email.contract.js';
 import './dialer-queues.contract.js';
 import './notes.contract.js';
 import './people.contract.js';

@@ -15,6 +15,7 @@ import {
 import { negativeCases } from '../generate/negatives.js';
 import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorOf } from '../http/exchange.js';
+import { redactedAnywhere } from '../redact.js';
 import type { Spec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
@@ -36,6 +37,35 @@ export function keysLackingScope(op: Operation, keys: readonly ConfigKey[]): Con
     op.security.length > 0 && op.security.every((alt) => alt.some((scope) => !key.scopes.includes(scope)));
   const holdsNone = (key: ConfigKey) => !op.security.flat().some((scope) => key.scopes.includes(scope));
   return keys.filter((k) => isActive(k) && lacks(k) && holdsNone(k)).sort((a, b) => a.scopes.length - b.scopes.length);
+}
+
+/** The resource a scope names (THREADS of THREADS_READ), and whether it grants writing. */
+const resourceOfScope = (scope: string) => scope.replace(/_(READ_WRITE|READ|WRITE)$/, '');
+const grantsWriting = (scope: string) => scope.endsWith('_WRITE');
+
+/**
+ * A key lacking the operation's scopes but holding the one next to them, and what it holds: for a
+ * scope that writes, the read scope of the same resource first (read but not write), else the
+ * write scope of another resource; for a read scope, the read scope of another resource. A server
+ * that checks only the resource, or only reading against writing, lets it through.
+ */
+export function neighbourKey(op: Operation, keys: readonly ConfigKey[]): { key: ConfigKey; why: string } | undefined {
+  const required = op.security.flat();
+  const lacking = keysLackingScope(op, keys);
+  const holding = (fits: (held: string, needed: string) => boolean) =>
+    lacking.find((k) => k.scopes.some((held) => required.some((needed) => fits(held, needed))));
+  const readOfSame = holding(
+    (held, needed) =>
+      grantsWriting(needed) && !grantsWriting(held) && resourceOfScope(held) === resourceOfScope(needed),
+  );
+  if (readOfSame) return { key: readOfSame, why: 'the read scope of the same resource' };
+  const sameAccess = holding(
+    (held, needed) =>
+      grantsWriting(held) === grantsWriting(needed) && resourceOfScope(held) !== resourceOfScope(needed),
+  );
+  if (!sameAccess) return undefined;
+  const access = required.some(grantsWriting) ? 'write' : 'read';
+  return { key: sameAccess, why: `the ${access} scope of another resource` };
 }
 
 /**
@@ -110,6 +140,44 @@ async function withAuth(u: OperationUnderTest, t: CheckContext, auth: ApiRequest
   return t.call(await u.baseline(t), { auth });
 }
 
+/** A request that gets past authentication and scope without creating or deleting for real. */
+interface PastAuth {
+  request: OpRequest;
+  /** Where the baseline is never sent as a success: an unknown id and its documented 404. */
+  probe?: { label: string; expected: Expected };
+}
+
+async function pastAuth(u: OperationUnderTest, t: CheckContext): Promise<PastAuth> {
+  const base = await u.baseline(t);
+  // Where the suite never sends the baseline as a success (it would create or delete for
+  // real), an unknown id shows the same thing: past the scope check, a documented 404.
+  const probe =
+    u.plan.success === false
+      ? negativeCases(u.spec, u.op, base).find((c) => c.kind === 'negative.unknown-id')
+      : undefined;
+  return probe
+    ? { request: probe.request, probe: { label: probe.label, expected: probe.expected } }
+    : { request: base };
+}
+
+/**
+ * Schemes other than the documented `Api-Key`, each sent with the run's own (valid) key: one per
+ * operation, in turn through the contract's operations, so that a full run sends each of them.
+ * '' is the key alone, with no scheme.
+ */
+const OTHER_SCHEMES = ['Bearer', 'bearer', 'Token', ''] as const;
+
+/** The run's key in another scheme, for this operation; undefined where the key is redacted only after `Api-Key`. */
+function otherScheme(u: OperationUnderTest, t: CheckContext): { value: string; label: string } | undefined {
+  if (!redactedAnywhere(t.config.apiKey)) return undefined;
+  const at = Math.max(0, u.spec.contract.operations.indexOf(u.op));
+  const scheme = OTHER_SCHEMES[at % OTHER_SCHEMES.length] ?? '';
+  return {
+    value: scheme === '' ? t.config.apiKey : `${scheme} ${t.config.apiKey}`,
+    label: scheme === '' ? "the run's key with no scheme" : `${scheme} <the run's key>`,
+  };
+}
+
 /** No key, a malformed Authorization header, an unknown key: each the documented 401. */
 export function authenticationRules(u: OperationUnderTest): void {
   const { spec, op, where, changesData } = u;
@@ -130,19 +198,31 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.malformed-header',
-    title: 'Malformed Authorization header: 401 with a listed code',
-    source: 'security scheme + 401 response',
+    title:
+      "Malformed Authorization header, or the run's valid key in a scheme other than Api-Key: 401 with a listed code",
+    source:
+      'security scheme + 401 response: "Every request carries an API key in the Authorization header, in the form Authorization: Api-Key <API_KEY>"',
     precondition:
-      'a request the server must refuse: an Authorization header of another scheme, or no key after Api-Key',
+      "a request the server must refuse: an Authorization header of another scheme (the run's valid key among them), or no key after Api-Key",
     ...where,
     needs: { writes: changesData },
     requests: async (t) => {
       const sent: Array<{ value: string; exchange: Exchange }> = [];
       for (const value of ['Bearer svc-contract-malformed', 'Api-Key'])
         sent.push({ value, exchange: await withAuth(u, t, { kind: 'header', value }) });
+      const other = otherScheme(u, t);
+      if (other) {
+        const { request } = await pastAuth(u, t);
+        const exchange = await t.call(request, { auth: { kind: 'header', value: other.value } });
+        sent.push({ value: other.label, exchange });
+      }
       return sent;
     },
     problems: (sent) => sent.flatMap((s) => errorsOf(s.exchange, unauthorized(), `Authorization: ${s.value}`)),
+    held: (sent) =>
+      sent
+        .filter((s) => errorsOf(s.exchange, unauthorized()).length === 0)
+        .map((s) => ({ detail: `Authorization: ${s.value}: ${s.exchange.status}` })),
   });
   rule({
     id: 'auth.unknown-key',
@@ -160,22 +240,43 @@ interface ScopeRefusal {
   key: ConfigKey;
   exchange: Exchange;
   expected: Expected;
+  /** What the key holds, for the report: its scopes, and why it was chosen where it is the neighbour. */
+  holds: string;
 }
 
-async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeRefusal> {
+/**
+ * The key with the fewest scopes that holds none of the operation's, and, where the config has
+ * one, a key holding the scope next to the required one (neighbourKey): each the documented 403.
+ * The second runs where the baseline is never sent as a success only with its unknown-id probe,
+ * so that a server letting the key through creates or deletes nothing.
+ */
+async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeRefusal[]> {
   const { spec, op } = u;
   if (op.security.length === 0) return t.skip('the operation needs no scope');
-  const [key] = keysLackingScope(op, t.config.config.keys);
+  const keys = t.config.config.keys;
+  const [key] = keysLackingScope(op, keys);
   if (!key)
     return t.skip(
       `no key in the config holds none of ${scopesText(op, ' / ')} (add one under "keys" with its scopes)`,
       'config',
     );
-  const exchange = await withAuth(u, t, { kind: 'key', key: key.key });
   const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
   if (codes.length === 0) return t.skip(`${op.operationId} does not list ${INSUFFICIENT_SCOPE}`);
-  const expected = { status: 403, codes, why: `key "${key.name}" holds ${key.scopes.join(', ') || 'no scope'}` };
-  return { key, exchange, expected };
+  const holding = (k: ConfigKey, also = '') => `${k.scopes.join(', ') || 'no scope'}${also}`;
+  const refusal = (k: ConfigKey, exchange: Exchange, also = ''): ScopeRefusal => ({
+    key: k,
+    exchange,
+    expected: { status: 403, codes, why: `key "${k.name}" holds ${holding(k, also)}` },
+    holds: holding(k, also),
+  });
+  const refusals = [refusal(key, await withAuth(u, t, { kind: 'key', key: key.key }))];
+  const neighbour = neighbourKey(op, keys);
+  if (neighbour && neighbour.key !== key) {
+    const { request } = await pastAuth(u, t);
+    const exchange = await t.call(request, { auth: { kind: 'key', key: neighbour.key.key } });
+    refusals.push(refusal(neighbour.key, exchange, ` (${neighbour.why})`));
+  }
+  return refusals;
 }
 
 /** Inferred (x-svc-inferred.scope) or alternative scopes: which one the 403 names is not certain. */
@@ -204,17 +305,18 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
     title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
     source: 'security requirement scopes + 403 response',
     precondition:
-      'a key of the team lacking every scope alternative of the operation (a config key with its scopes; the embedded and started sandboxes declare one per scope)',
+      "a key of the team lacking every scope alternative of the operation, and, where the config has one, a key holding the neighbouring scope (the read scope of the same resource for a write, else another resource's of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),
-    problems: (refusal) => scopeRefusalProblems(op, refusal),
-    passed: () => {
+    problems: (refusals) => refusals.flatMap((refusal) => scopeRefusalProblems(op, refusal)),
+    passed: (refusals) => {
+      const refused = `refused keys holding ${refusals.map((r) => r.holds).join('; ')}`;
       // Inferred or ambiguous scopes: only the refusal itself is certain, not which scope is named.
-      if (!scopeUncertain(op)) return undefined;
+      if (!scopeUncertain(op)) return refused;
       const why = `${op.security.length > 1 ? 'ambiguous' : 'inferred'} (${scopesText(op, ' or ')})`;
       return {
-        detail: `refused; the scope is ${why}, so its name is not checked`,
+        detail: `${refused}; the scope is ${why}, so its name is not checked`,
         readings: `a 403 naming any scope, or none: the scope is ${why}`,
       };
     },
@@ -232,24 +334,20 @@ interface ScopeAcceptance {
 }
 
 async function sendWithScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeAcceptance> {
-  const { spec, op, plan } = u;
+  const { op } = u;
   const [choice] = keysHoldingScope(op, t.config.config.keys);
   if (!choice)
     return t.skip(
       `no key in the config holds exactly ${scopesText(op, ' or ')} (add one under "keys" with its scopes)`,
       'config',
     );
-  const base = await u.baseline(t);
-  // Where the suite never sends the baseline as a success (it would create or delete for
-  // real), an unknown id shows the same thing: past the scope check, a documented 404.
-  const probe =
-    plan.success === false ? negativeCases(spec, op, base).find((c) => c.kind === 'negative.unknown-id') : undefined;
-  const exchange = await t.call(probe?.request ?? base, { auth: { kind: 'key', key: choice.key.key } });
+  const { request, probe } = await pastAuth(u, t);
+  const exchange = await t.call(request, { auth: { kind: 'key', key: choice.key.key } });
   const refusal = scopeStanding(op, choice.key.scopes) === 'depends' ? scopeRefusalReading(op, choice.key) : undefined;
   return {
     holds: `key "${choice.key.name}" holds ${choice.key.scopes.join(', ')}`,
     exchange,
-    ...(probe ? { probe: { label: probe.label, expected: probe.expected } } : {}),
+    ...(probe ? { probe } : {}),
     ...(refusal ? { refusal } : {}),
     extra: choice.extra,
   };

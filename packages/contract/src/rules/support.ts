@@ -9,9 +9,11 @@ import { unless } from './problems.js';
 export const IDEMPOTENCY_REPLAY = checkDescription({
   id: 'idempotency.replay',
   title:
-    'Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE); on a PATCH, where it is not, a replay or a new execution',
-  source: 'IdempotencyKeyParameter; PatchIdempotencyKeyParameter x-svc-inferred.replay',
-  precondition: 'a successful keyed write, repeated with its key three times',
+    "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
+  source:
+    'IdempotencyKeyParameter ("The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed"); PatchIdempotencyKeyParameter x-svc-inferred.replay',
+  precondition:
+    "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
 });
 
 export type Json = Record<string, unknown>;
@@ -67,17 +69,20 @@ export interface Repeats {
   again: Exchange[];
 }
 
-/** Sends a write with a fresh Idempotency-Key, then (if it succeeded) the same key three times. */
+/**
+ * Sends a write with a fresh Idempotency-Key, then (if it succeeded) the same key three times;
+ * `send` is told which send it is (0 the first, 1 to 3 the repeats).
+ */
 export async function sendRepeats(
   t: CheckContext,
   what: string,
   purpose: 'replay' | 'repeat',
-  send: (idempotencyKey: string) => Promise<Exchange>,
+  send: (idempotencyKey: string, repeat: number) => Promise<Exchange>,
 ): Promise<Repeats> {
   const key = `svc-contract-${t.config.runId}-${purpose}-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const first = await send(key);
+  const first = await send(key, 0);
   const again: Exchange[] = [];
-  if (ok(first)) for (let n = 0; n < 3; n++) again.push(await send(key));
+  if (ok(first)) for (let n = 1; n <= 3; n++) again.push(await send(key, n));
   return { what, first, again };
 }
 

@@ -1,0 +1,81 @@
+// The dialer queue of a teammate named by email alone: "email: Teammate's email; used only when
+// user_id is absent". The check reaches the state where the email matters: a teammate other than
+// the key's owner (whose queue a server ignoring the email would answer), named by email only.
+import { isObject } from '@svc/spec-runtime';
+import type { Exchange } from '../http/exchange.js';
+import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
+import { data, ok, short } from './support.js';
+
+const OP = 'upsertCurrentDialingQueue';
+
+interface Teammate {
+  email: string;
+  /** Known where the user list shows the teammate's id beside the email (its shape is not shown). */
+  id?: string;
+  from: string;
+}
+
+interface ByEmail {
+  owner: string;
+  teammate: Teammate;
+  exchange: Exchange;
+}
+
+/** Teammates with an email, from the config first, then the user list where its entries show one. */
+async function teammates(t: CheckContext): Promise<Teammate[]> {
+  const configured = (t.config.config.fixtures.teammate_emails ?? []).map((email) => ({
+    email,
+    from: 'fixtures.teammate_emails',
+  }));
+  const listed = await t.call({}, {}, 'listUsers');
+  const entries = isObject(listed.body) && Array.isArray(listed.body.data) ? listed.body.data : [];
+  const shown = entries.flatMap((u) =>
+    isObject(u) && typeof u.email === 'string' && u.email !== '' && typeof u.id === 'string'
+      ? [{ email: u.email, id: u.id, from: 'GET /v2/api/users' }]
+      : [],
+  );
+  return [...configured, ...shown];
+}
+
+async function sendByEmail(t: CheckContext): Promise<ByEmail> {
+  const before = await t.call({ body: {} }, {}, OP);
+  const owner = data(before)?.assignee_id;
+  if (!ok(before) || typeof owner !== 'string')
+    return t.skip(`reading the queue through an empty update gave no assignee_id (${before.status})`);
+  const teammate = (await teammates(t)).find((m) => m.id !== owner);
+  if (!teammate)
+    return t.skip(
+      `no teammate other than the key's owner with a known email: GET /v2/api/users shows none (its shape is not shown); name one in fixtures.teammate_emails`,
+      'config',
+    );
+  return { owner, teammate, exchange: await t.call({ body: { email: teammate.email } }, {}, OP) };
+}
+
+function byEmailProblems({ owner, teammate, exchange }: ByEmail): Problem[] {
+  const assignee = data(exchange)?.assignee_id;
+  const named = `email ${teammate.email} (${teammate.from}) alone`;
+  if (!ok(exchange))
+    return [{ message: `${named}: expected 200 with that teammate's queue, got ${exchange.status}`, exchange }];
+  if (teammate.id !== undefined && assignee !== teammate.id)
+    return [
+      { message: `${named}: expected the queue of ${teammate.id}, got assignee_id ${short(assignee)}`, exchange },
+    ];
+  if (assignee === owner)
+    return [{ message: `${named}: answered the key owner's queue (${owner}): the email was not used`, exchange }];
+  return [];
+}
+
+rule({
+  id: 'dialer-queues.by-email',
+  title: "A teammate's email sent without user_id selects that teammate's queue",
+  source:
+    'UpdateDialingQueueRequest email: "Optional. Teammate\'s email; used only when user_id is absent." (PATCH /v2/api/dialing-queues/current)',
+  enforces: ['x-svc-input-rules precedence user_id, email'],
+  precondition:
+    "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails)",
+  ...statefulWrite(OP),
+  requests: sendByEmail,
+  problems: byEmailProblems,
+  passed: ({ teammate, exchange }) =>
+    `email ${teammate.email} (${teammate.from}): the queue of ${short(data(exchange)?.assignee_id)}`,
+});

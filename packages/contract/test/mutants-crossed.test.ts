@@ -1,0 +1,429 @@
+// Mutants of rules whose precondition the suite used not to reach (issue 34: "never crossed", a
+// neighbouring scope, an assignment by email): each a sandbox broken in one way the description
+// states, caught by name; and, where a server may answer in another valid way, a control that
+// passes.
+import { createHash } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox, type Target } from './support/servers.js';
+
+afterAll(removeOutputs);
+
+const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
+const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
+const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
+  try {
+    const body = JSON.parse(q.body ?? '') as unknown;
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+/** An error answer in the API's dialect, quoting the request's target. */
+function refuse(status: number, type: string, code: string): NonNullable<Mutation['response']> {
+  return (r, q) =>
+    json({ ...r, status }, (b) => {
+      delete b.data;
+      const message = `refused: ${decodeURIComponent(q.path)}`;
+      b.error = { type, code, message, retryable: false, request_id: r.headers.get('x-request-id') };
+    });
+}
+
+/** The keys the upstream knows: the run's and the config's. */
+const knownKeys = (upstream: Target) => [upstream.apiKey, ...upstream.config.keys.map((k) => k.key)];
+
+/** A server that takes the last word of the Authorization header as the key, whatever the scheme (or none). */
+function anyScheme(upstream: Target): Mutation {
+  return {
+    request: (q) => {
+      const sent = q.headers.get('authorization') ?? '';
+      const key = sent.trim().split(/\s+/).pop() ?? '';
+      if (!knownKeys(upstream).includes(key) || sent.startsWith('Api-Key ')) return q;
+      const headers = new Headers(q.headers);
+      headers.set('authorization', `Api-Key ${key}`);
+      return { ...q, headers };
+    },
+  };
+}
+
+/**
+ * A server that checks the resource a scope names, not reading against writing: a tag write sent
+ * with a key holding TAGS_READ goes through (as the all-scopes key); any other key is refused.
+ */
+function readScopeWritesTags(upstream: Target): Mutation {
+  return {
+    request: (q) => {
+      if (q.method === 'GET' || !pathOf(q).includes('/tags')) return q;
+      const sent = q.headers.get('authorization');
+      const key = upstream.config.keys.find((k) => sent === `Api-Key ${k.key}`);
+      if (!key?.scopes.includes('TAGS_READ')) return q;
+      const headers = new Headers(q.headers);
+      headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+      return { ...q, headers };
+    },
+  };
+}
+
+/** A server whose idempotency store is keyed by the key and the body: the same key with another body runs again. */
+const keyedByBody: Mutation = {
+  request: (q) => {
+    const key = q.headers.get('idempotency-key');
+    if (key === null) return q;
+    const headers = new Headers(q.headers);
+    headers.set(
+      'idempotency-key',
+      `${key}-${createHash('sha256')
+        .update(q.body ?? '')
+        .digest('hex')
+        .slice(0, 12)}`,
+    );
+    return { ...q, headers };
+  },
+  response: (r, q) => {
+    const sent = q.headers.get('idempotency-key');
+    if (sent === null) return r;
+    const headers = new Headers(r.headers);
+    // Echoes the key the client sent, as the contract asks: only the replay is missing.
+    headers.set('idempotency-key', sent.replace(/-[0-9a-f]{12}$/, ''));
+    return { ...r, headers };
+  },
+};
+
+const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
+/** The seed's deleted custom field (the sandbox names it in fixtures.deleted_field_keys). */
+const DELETED_FIELD = 'legacy_code';
+/** The seed's call with one completed summary and one pending (fixtures.one_completed_summary_call_ids). */
+const MIXED_CALL = 'cll-2Vb7cX1z';
+
+/** A list that shows each field with the label it had when first listed (a stale copy of the labels). */
+function staleLabels(): Mutation {
+  const first = new Map<unknown, unknown>();
+  return {
+    response: (r, q) =>
+      isFieldList(q) && r.status === 200
+        ? json(r, (b) => {
+            for (const field of b.data as Array<Record<string, unknown>>) {
+              if (!first.has(field.key)) first.set(field.key, field.label);
+              field.label = first.get(field.key);
+            }
+          })
+        : r,
+  };
+}
+
+const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
+
+/**
+ * A receptionist update that writes status and is_default: the proxy takes them out of the body
+ * (so the sandbox accepts the rest) and shows them on every later read of that line.
+ */
+function writesReadOnly(): Mutation {
+  const written = new Map<string, Record<string, unknown>>();
+  return {
+    request: (q) => {
+      const body = bodyOf(q);
+      if (q.method !== 'PATCH' || !isAgent(q) || !('status' in body || 'is_default' in body)) return q;
+      const { status, is_default, ...rest } = body;
+      written.set(pathOf(q), { status, is_default });
+      return { ...q, body: JSON.stringify(rest) };
+    },
+    response: (r, q) => {
+      const values = written.get(pathOf(q));
+      return q.method === 'GET' && values && r.status === 200
+        ? json(r, (b) => Object.assign((b.data as { agent: object }).agent, values))
+        : r;
+    },
+  };
+}
+
+/**
+ * A receptionist that books on every calendar it was ever given: each read shows the calendars of
+ * every earlier read of the line besides those now selected (a collection holding more than was selected).
+ */
+function keepsCalendars(): Mutation {
+  const seen = new Map<string, Map<unknown, unknown>>();
+  return {
+    response: (r, q) =>
+      q.method === 'GET' && isAgent(q) && r.status === 200
+        ? json(r, (b) => {
+            const scheduling = (b.data as { scheduling?: { calendars?: Array<Record<string, unknown>> } }).scheduling;
+            if (!Array.isArray(scheduling?.calendars)) return;
+            const kept = seen.get(pathOf(q)) ?? new Map<unknown, unknown>();
+            for (const c of scheduling.calendars) kept.set(c.calendar_connection_id, c);
+            seen.set(pathOf(q), kept);
+            scheduling.calendars = [...kept.values()] as Array<Record<string, unknown>>;
+          })
+        : r,
+  };
+}
+
+/** A second DELETE of what the first removed answered as the first (204): the removal not kept. */
+function deletesAgain(path: RegExp): Mutation {
+  return {
+    response: (r, q) => {
+      if (q.method !== 'DELETE' || r.status !== 404 || !path.test(pathOf(q))) return r;
+      const headers = new Headers(r.headers);
+      headers.delete('content-type');
+      return { status: 204, headers, body: '' };
+    },
+  };
+}
+
+const CROSSED: Mutant[] = [
+  {
+    name: "accepts the run's key after any scheme (Bearer, bearer, Token) or none",
+    caughtBy: 'auth.malformed-header',
+    only: ['listTags', 'auth.malformed-header'],
+    mutation: anyScheme,
+  },
+  {
+    name: 'lets a key holding the read scope of a resource write it (TAGS_READ adds tags)',
+    caughtBy: 'auth.insufficient-scope',
+    only: ['addConversationItemTags', 'auth.insufficient-scope'],
+    allowWrites: true,
+    mutation: readScopeWritesTags,
+  },
+  {
+    name: 'parses the body before routing: a write to an unknown path is 400 INVALID_REQUEST_BODY',
+    caughtBy: 'routing.unknown-path',
+    only: ['routing.unknown-path'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 404 && q.method !== 'GET' && pathOf(q).includes('svc-contract-unknown')
+          ? refuse(400, 'validation_error', 'INVALID_REQUEST_BODY')(r, q)
+          : r,
+    },
+  },
+  {
+    name: 'runs a key again when it comes with another body (the store keyed by key and body)',
+    caughtBy: 'idempotency.replay',
+    only: ['applyConversationAction', 'idempotency.replay'],
+    allowWrites: true,
+    mutation: keyedByBody,
+  },
+  {
+    name: "never matches a teammate's email (ASSIGNEE_NOT_FOUND for every email)",
+    caughtBy: 'dialer-queues.by-email',
+    only: ['dialer-queues.by-email'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        isQueue(q) && typeof bodyOf(q).email === 'string' && bodyOf(q).user_id === undefined
+          ? refuse(404, 'not_found_error', 'ASSIGNEE_NOT_FOUND')(r, q)
+          : r,
+    },
+  },
+  {
+    name: "ignores the email (answers the key owner's queue)",
+    caughtBy: 'dialer-queues.by-email',
+    only: ['dialer-queues.by-email'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (!isQueue(q)) return q;
+        const { email: _ignored, ...rest } = bodyOf(q);
+        return { ...q, body: JSON.stringify(rest) };
+      },
+    },
+  },
+  {
+    name: 'lists each custom field with the label it first had (a label change never shows in the list)',
+    caughtBy: 'custom-fields.label-listed',
+    only: ['custom-fields.label-listed'],
+    allowWrites: true,
+    mutation: () => staleLabels(),
+  },
+  {
+    name: 'lists a deleted custom field',
+    caughtBy: 'custom-fields.deleted',
+    only: ['custom-fields.deleted'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        isFieldList(q) && r.status === 200
+          ? json(r, (b) => {
+              (b.data as unknown[]).push({ key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT' });
+            })
+          : r,
+    },
+  },
+  {
+    name: 'finds a deleted custom field by its key (an update answers 200)',
+    caughtBy: 'custom-fields.deleted',
+    only: ['custom-fields.deleted'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && pathOf(q) === `/v2/api/crm/attributes/${DELETED_FIELD}`
+          ? json({ ...r, status: 200 }, (b) => {
+              delete b.error;
+              b.data = { key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT', source: 'SVC' };
+            })
+          : r,
+    },
+  },
+  {
+    name: 'counts pending summaries: a call with one completed summary and one pending asks for template_key',
+    caughtBy: 'conversation-items.one-completed-summary',
+    only: ['conversation-items.one-completed-summary'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' &&
+        pathOf(q) === `/v2/api/conversations/items/${MIXED_CALL}` &&
+        !q.path.includes('template_key=')
+          ? refuse(400, 'validation_error', 'SUMMARY_TEMPLATE_KEY_REQUIRED')(r, q)
+          : r,
+    },
+  },
+  {
+    name: "writes the agent's read-only status and is_default on an update",
+    caughtBy: 'receptionist.read-only',
+    only: ['receptionist.read-only'],
+    allowWrites: true,
+    mutation: () => writesReadOnly(),
+  },
+  {
+    name: "answers a thread's entity_type as another kind than its entity_id's prefix names",
+    caughtBy: 'response.id-kind',
+    only: ['getThread'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && r.status === 200 && /^\/v2\/api\/threads\/cth-/.test(pathOf(q))
+          ? json(r, (b) => {
+              const thread = b.data as Record<string, unknown>;
+              thread.entity_type = thread.entity_type === 'CALL' ? 'TEXT_MESSAGE' : 'CALL';
+            })
+          : r,
+    },
+  },
+  // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
+  // removed is gone for the next request.
+  {
+    name: 'shows every calendar the receptionist was ever given, not only the ones selected',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: () => keepsCalendars(),
+  },
+  {
+    name: 'finds a deactivated summary template again (a second DELETE answers 204)',
+    caughtBy: 'summary-templates.delete',
+    only: ['summary-templates.delete'],
+    allowWrites: true,
+    mutation: deletesAgain(/^\/v2\/api\/summary_templates\//),
+  },
+  {
+    name: 'finds a removed tag on the item again (a second DELETE answers 204)',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: deletesAgain(/\/tags\/[^/]+$/),
+  },
+];
+
+describe('rules whose precondition is now reached: each mutant caught by name', () => {
+  itCatchesEachByName(CROSSED);
+
+  it('the same subsets pass against the sandbox itself, each check passing (the mutation is what fails them)', async () => {
+    const upstream = await sandbox();
+    try {
+      for (const mutant of new Map(CROSSED.map((m) => [m.only.join(','), m])).values()) {
+        const { result, failed } = await runAgainst(upstream, mutant);
+        expect(failed, mutant.only.join(',')).toEqual([]);
+        const checks = result.report.operations.flatMap((op) => op.checks);
+        expect(
+          checks.some((c) => c.id === mutant.caughtBy && c.status === 'passed'),
+          mutant.caughtBy,
+        ).toBe(true);
+      }
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe('controls: a harmless variation of each open point passes', () => {
+  it('status and is_default sent on a receptionist update: accepted and ignored (the other reading) passes', async () => {
+    const upstream = await sandbox();
+    const proxied = await mutatingProxy(upstream, {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (q.method !== 'PATCH' || !isAgent(q) || !('status' in body)) return q;
+        const { status: _status, is_default: _default, ...rest } = body;
+        return { ...q, body: JSON.stringify(rest) };
+      },
+    });
+    try {
+      const only = ['receptionist.read-only'];
+      const { result, failed } = await runAgainst(proxied, { name: 'ignored', caughtBy: '', only, allowWrites: true });
+      expect(failed).toEqual([]);
+      const check = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === only[0]);
+      expect(check?.status).toBe('passed');
+      expect(check?.details.join(' ')).toContain('accepted; status and is_default unchanged');
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+
+  it("users listed without their email: the teammate's email named in fixtures.teammate_emails serves", async () => {
+    const upstream = await sandbox();
+    const proxied = await mutatingProxy(upstream, {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
+          ? json(r, (b) => {
+              for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
+            })
+          : r,
+    });
+    const target = {
+      ...proxied,
+      config: {
+        ...proxied.config,
+        fixtures: { ...proxied.config.fixtures, teammate_emails: ['sam.ortiz@harbordental.com'] },
+      },
+    };
+    try {
+      const only = ['dialer-queues.by-email'];
+      const { result, failed } = await runAgainst(target, { name: 'no emails', caughtBy: '', only, allowWrites: true });
+      expect(failed).toEqual([]);
+      const check = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === only[0]);
+      expect(check?.status).toBe('passed');
+      expect(check?.details.join(' ')).toContain('fixtures.teammate_emails');
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+
+  it('users listed without their email and no fixture: the check is skipped for the configuration, never passed', async () => {
+    const upstream = await sandbox();
+    const proxied = await mutatingProxy(upstream, {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
+          ? json(r, (b) => {
+              for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
+            })
+          : r,
+    });
+    try {
+      const only = ['dialer-queues.by-email'];
+      const { result, failed } = await runAgainst(proxied, {
+        name: 'no emails',
+        caughtBy: '',
+        only,
+        allowWrites: true,
+      });
+      expect(failed).toEqual([]);
+      const check = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === only[0]);
+      expect(check?.status).toBe('skipped');
+      expect(check?.skipReasons.join(' ')).toContain('fixtures.teammate_emails');
+      // A want of configuration: counted against --max-skipped, so the run does not pass.
+      expect(result.exitCode).toBe(1);
+    } finally {
+      await proxied.close();
+      await upstream.close();
+    }
+  });
+});
