@@ -469,6 +469,22 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // "param: Offending parameter, when applicable": stated for MISSING_PARAMETER and MISSING_HEADER
+    // only, so a server may leave it out of a not-found or a conflict (ApiErrorFields x-svc-inferred).
+    name: 'leaves param out of every not-found and conflict error',
+    only: [
+      'upsertCurrentDialingQueue',
+      'dialer-queues.unknown-assignee',
+      'getConversationNote',
+      'deleteSummaryTemplate',
+    ],
+    allowWrites: true,
+    exercises: 'dialer-queues.unknown-assignee',
+    mutation: {
+      response: (r) => (r.status === 404 || r.status === 409 ? changeError(r, (e) => delete e.param) : r),
+    },
+  },
+  {
     name: 'gives each website entry of the knowledge a field the description does not show',
     only: ['getReceptionist'],
     exercises: 'response.schema',
