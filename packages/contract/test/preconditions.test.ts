@@ -5,7 +5,7 @@
 // the state is reached are in support/mutants.ts, caught by name with the others.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Mutant, queueBodyWith, removeOutputs, runAgainst } from './support/mutants.js';
-import { type Mutation, mutatingProxy, sandbox } from './support/servers.js';
+import { json, type Mutation, mutatingProxy, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
 
@@ -42,5 +42,32 @@ describe('a precondition the server never lets the check reach', () => {
       ),
     ]);
     expect(skipped.counted).toBe(1);
+  });
+});
+
+describe('a precondition the answers never show', () => {
+  it('custom-fields.partial-update: a field without options whose answers show no description is "not exercised"', async () => {
+    // Every custom field answered without its options and description: nothing the label leaves
+    // untouched is seen to hold a value a reset would not write.
+    const strip = (f: unknown) => {
+      if (f && typeof f === 'object') {
+        delete (f as Record<string, unknown>).description;
+        delete (f as Record<string, unknown>).options;
+      }
+    };
+    const { summary } = await checkAgainst(
+      {
+        response: (r, q) =>
+          q.path.startsWith('/v2/api/crm/attributes') && r.status === 200
+            ? json(r, (b) => (Array.isArray(b.data) ? b.data.forEach(strip) : strip(b.data)))
+            : r,
+      },
+      { only: ['custom-fields.partial-update'], allowWrites: true },
+      'custom-fields.partial-update',
+    );
+    expect(summary).toMatchObject({ status: 'skipped', skipKind: 'precondition', passed: 0 });
+    expect(summary?.skipReasons).toEqual([
+      expect.stringMatching(/^not exercised: \S+ has no options and the answers show no description/),
+    ]);
   });
 });
