@@ -470,18 +470,26 @@ export const CONTROLS: Control[] = [
   },
   {
     // "param: Offending parameter, when applicable": stated for MISSING_PARAMETER and MISSING_HEADER
-    // only, so a server may leave it out of a not-found or a conflict (ApiErrorFields x-svc-inferred).
-    name: 'leaves param out of every not-found and conflict error',
+    // only ("named in param"), so a server may leave it out of every other error (ApiErrorFields
+    // x-svc-inferred: param "when applicable").
+    name: 'leaves param out of every error but MISSING_PARAMETER and MISSING_HEADER',
     only: [
       'upsertCurrentDialingQueue',
       'dialer-queues.unknown-assignee',
       'getConversationNote',
       'deleteSummaryTemplate',
+      'getUser',
+      'updateCustomField',
     ],
     allowWrites: true,
     exercises: 'dialer-queues.unknown-assignee',
     mutation: {
-      response: (r) => (r.status === 404 || r.status === 409 ? changeError(r, (e) => delete e.param) : r),
+      response: (r) => {
+        const code = codeOf(r);
+        return code === undefined || code === 'MISSING_PARAMETER' || code === 'MISSING_HEADER'
+          ? r
+          : changeError(r, (e) => delete e.param);
+      },
     },
   },
   {

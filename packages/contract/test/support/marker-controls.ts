@@ -137,7 +137,7 @@ export const MARKER_RULES: MarkerRule[] = [
   {
     // Which error fields are always present is not shown: param only "when applicable".
     markers: at(`${SCHEMAS}ApiErrorFields`, 'x-svc-inferred'),
-    controls: ['leaves param out of every not-found and conflict error'],
+    controls: ['leaves param out of every error but MISSING_PARAMETER and MISSING_HEADER'],
   },
   {
     markers: new RegExp(`^${esc(PATHS)}\\S*/responses/4\\d\\d x-svc-inferred$`),
