@@ -2,11 +2,14 @@
 // `pnpm mutation`: Stryker over the reference server's behaviour code (stryker.config.mjs), the
 // contract suite as its test (packages/contract/mutation/). Arguments go to `stryker run` as they
 // are (`--mutate packages/sandbox/src/handlers/threads.ts` for one file). Then: the run bits that
-// Stryker's in-place mode drops are put back, and the score is printed per file from its JSON report.
+// Stryker's in-place mode drops are put back, the score is printed per file from its JSON report,
+// and the triage of the survivors (mutation-triage.mjs) is counted by kind.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkTriage, MUTATION_DIR, RESULTS_FILE, readJson, readTriage } from './mutation-triage.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REPORT = join(root, 'reports/mutation/mutation.json');
@@ -22,6 +25,55 @@ function restoreRunBits() {
     const path = join(root, bin);
     if (existsSync(path)) chmodSync(path, statSync(path).mode | 0o111);
   }
+}
+
+/** What the test of every mutant is made of: the suite's code, its contract, the mutation test itself. */
+const SUITE_PARTS = [
+  'packages/contract/src',
+  'packages/spec-runtime/src',
+  'spec/components',
+  'spec/info',
+  'spec/openapi.yaml',
+];
+const SUITE_FILES = ['packages/contract/mutation/suite.mutation.ts', 'packages/contract/mutation/vitest.config.ts'];
+const FINGERPRINT_FILE = join(MUTATION_DIR, 'suite-fingerprint.txt');
+
+function suiteFingerprint() {
+  const files = SUITE_PARTS.flatMap((part) => {
+    const path = join(root, part);
+    if (statSync(path).isFile()) return [part];
+    return readdirSync(path, { recursive: true })
+      .map((name) => join(part, String(name)))
+      .filter((name) => statSync(join(root, name)).isFile());
+  });
+  const hash = createHash('sha256');
+  for (const file of [...files, ...SUITE_FILES].sort())
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)));
+  return hash.digest('hex');
+}
+
+/**
+ * Stryker's incremental mode retests a mutant when its code or its test changed, and the test here
+ * is one file that runs the whole suite: it never changes when a check is added. So when the suite
+ * changed since the committed results, the mutants it did not detect are dropped from them and
+ * Stryker tests those again (the detected ones stay detected; `--force` retests every mutant).
+ */
+function retestUndetectedWhenTheSuiteChanged(fingerprint) {
+  if (!existsSync(RESULTS_FILE)) return;
+  const before = existsSync(FINGERPRINT_FILE) ? readFileSync(FINGERPRINT_FILE, 'utf8').trim() : '';
+  if (before === fingerprint) return;
+  const results = readJson(RESULTS_FILE);
+  let dropped = 0;
+  for (const file of Object.values(results.files)) {
+    const kept = file.mutants.filter((mutant) => mutant.status === 'Killed' || mutant.status === 'Timeout');
+    dropped += file.mutants.length - kept.length;
+    file.mutants = kept;
+  }
+  writeFileSync(RESULTS_FILE, JSON.stringify(results));
+  console.log(`The suite changed since the last run: its ${dropped} undetected mutants are tested again.`);
 }
 
 /** Killed and timed-out mutants count as detected; survivors and uncovered ones as not. */
@@ -44,10 +96,22 @@ function printScore() {
   );
 }
 
+/** The triage's count of each kind, and what it does not account for (the contract's tests fail on it). */
+function printTriage() {
+  if (!existsSync(RESULTS_FILE)) return;
+  const { counts, problems, untriaged } = checkTriage(readJson(RESULTS_FILE), readTriage());
+  const kinds = Object.entries(counts).map(([kind, count]) => `${count} ${kind}`);
+  console.log(`triage: ${kinds.join(', ')}; ${untriaged} survivors with no entry, ${problems.length} problems in all`);
+}
+
+const fingerprint = suiteFingerprint();
+retestUndetectedWhenTheSuiteChanged(fingerprint);
 const stryker = spawnSync('pnpm', ['exec', 'stryker', 'run', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
 });
 restoreRunBits();
+if (stryker.status === 0) writeFileSync(FINGERPRINT_FILE, `${fingerprint}\n`);
 printScore();
+printTriage();
 process.exit(stryker.status ?? 1);

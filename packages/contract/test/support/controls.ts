@@ -469,6 +469,30 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // "param: Offending parameter, when applicable": stated for MISSING_PARAMETER and MISSING_HEADER
+    // only ("named in param"), so a server may leave it out of every other error (ApiErrorFields
+    // x-svc-inferred: param "when applicable").
+    name: 'leaves param out of every error but MISSING_PARAMETER and MISSING_HEADER',
+    only: [
+      'upsertCurrentDialingQueue',
+      'dialer-queues.unknown-assignee',
+      'getConversationNote',
+      'deleteSummaryTemplate',
+      'getUser',
+      'updateCustomField',
+    ],
+    allowWrites: true,
+    exercises: 'dialer-queues.unknown-assignee',
+    mutation: {
+      response: (r) => {
+        const code = codeOf(r);
+        return code === undefined || code === 'MISSING_PARAMETER' || code === 'MISSING_HEADER'
+          ? r
+          : changeError(r, (e) => delete e.param);
+      },
+    },
+  },
+  {
     name: 'gives each website entry of the knowledge a field the description does not show',
     only: ['getReceptionist'],
     exercises: 'response.schema',

@@ -135,6 +135,11 @@ export const MARKER_RULES: MarkerRule[] = [
       'An API-wide answer listed on each operation so that tools reading one operation know it (405, 500, 415, and 404 ENDPOINT_NOT_FOUND where an unknown id has no code of its own): listing it only widens what response.status-documented accepts, and a server that never gives it is never required to.',
   },
   {
+    // Which error fields are always present is not shown: param only "when applicable".
+    markers: at(`${SCHEMAS}ApiErrorFields`, 'x-svc-inferred'),
+    controls: ['leaves param out of every error but MISSING_PARAMETER and MISSING_HEADER'],
+  },
+  {
     markers: new RegExp(`^${esc(PATHS)}\\S*/responses/4\\d\\d x-svc-inferred$`),
     reason:
       "An error code the operation's page does not give, inferred from an API-wide rule (INVALID_PHONE_FORMAT for any number not in E.164) or from the catalogue's meaning (THREAD_NOT_FOUND for an unknown thread id): the marker allows that reading only, and no other catalogue code means the same.",
