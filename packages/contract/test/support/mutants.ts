@@ -782,6 +782,27 @@ export const NOT_REPLAYED: Readonly<Record<string, string>> = {
   'answers 429 without retry_after_seconds': "a 429 the run's own pace brought about",
 };
 
+/**
+ * Mutants added beside replay (issue 38, open): their rules judge a state earlier requests of the
+ * rule brought about, yet their problems carry one expected answer, so replay re-sends a single
+ * request out of that state and its verdict means nothing either way. Replay does not yet say
+ * "not replayed" for them; until it does, their replay is not asserted, and this list says so.
+ */
+export const REPLAY_NOT_YET_JUDGED: ReadonlySet<string> = new Set([
+  'parses the body before routing: a write to an unknown path is 400 INVALID_REQUEST_BODY',
+  'runs a key again when it comes with another body (the store keyed by key and body)',
+  "never matches a teammate's email (ASSIGNEE_NOT_FOUND for every email)",
+  "ignores the email (answers the key owner's queue)",
+  'lists each custom field with the label it first had (a label change never shows in the list)',
+  'lists a deleted custom field',
+  "writes the agent's read-only status and is_default on an update",
+  'shows every calendar the receptionist was ever given, not only the ones selected',
+  'finds a deactivated summary template again (a second DELETE answers 204)',
+  'never finds a thread created after it started by its item (GET /v2/api/threads)',
+  'writes do_not_disturb ENABLED whenever an update leaves it out',
+  'lists only the first failing field when several fail',
+]);
+
 export async function runAgainst(target: Target, mutant: Mutant) {
   const output = mkdtempSync(join(tmpdir(), 'svc-contract-mutant-'));
   outputs.push(output);
@@ -886,7 +907,7 @@ export function itCatchesEachByName(
         // A broken server is reported through checks, never by crashing the suite.
         expect(failed).not.toContain('suite.error');
         expect(result.exitCode).toBe(1);
-        await expectReplayed(output, target, mutant, notReplayed);
+        if (!REPLAY_NOT_YET_JUDGED.has(mutant.name)) await expectReplayed(output, target, mutant, notReplayed);
       } finally {
         if (target !== upstream) await target.close();
         await upstream.close();
