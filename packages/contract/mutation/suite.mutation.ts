@@ -3,8 +3,16 @@
 // own resource; the kernel's and the store's, every one). Together the tests are one full run:
 // `--profile full --allow-writes`, rate limits off, plus a paced run of the rate-limit checks with
 // the sandbox's limiter on (the only run that reaches the limiter's refusals).
+//
+// The reference server is loaded in a beforeAll, before any test: its module-level code (constants,
+// tables built at import) then runs outside every test, so Stryker counts a mutant there as static
+// and runs it against the whole suite, loaded afresh with the mutant on. Left to the suite's own
+// lazy import, that code ran inside the first test, which Stryker credited with it: such a mutant
+// ran that one resource's checks only, against modules already loaded without it, and survived.
+// In a beforeAll, not a top-level import: a mutant that breaks the import then fails every test
+// (killed), where a test file that cannot load would collect no test and count as survived.
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type ContractOptions, loadSpec, runContract } from '../src/index.js';
 
 const FULL: ContractOptions = { profile: 'full', allowWrites: true, quiet: true, print: false, reporters: [] };
@@ -27,6 +35,10 @@ function expectPassed(result: Awaited<ReturnType<typeof runContract>>): void {
 }
 
 describe('the contract suite against the (mutated) reference server', () => {
+  beforeAll(async () => {
+    await import('@svc/sandbox');
+  });
+
   for (const resource of [...loadSpec().resources(), 'api-wide']) {
     it(`passes on ${resource} (limits off)`, async () => {
       const result = await runContract({ ...FULL, only: [resource], rate: 'off' });
