@@ -85,6 +85,16 @@ async function send(
   }
 }
 
+/**
+ * Whether a request may change data, as a run decides: a write to an operation of the contract. A
+ * request no operation routes (an unknown path, an undocumented method) is the routing checks' own,
+ * which a run sends without --allow-writes, and a replay too.
+ */
+function writes(spec: Spec, method: string, path: string): boolean {
+  const routed = 'operation' in spec.contract.matchRoute(method, path.split('?')[0] ?? '');
+  return routed && spec.changesData(method, path);
+}
+
 interface Context {
   spec: Spec;
   options: ReplayOptions;
@@ -144,7 +154,7 @@ async function sendAgain(
   const before = beforeOf(failure);
   // A key is only ever sent to the run's server, or the one --base-url names.
   if (!path.startsWith('/')) return notReplayed(`the request went elsewhere than the run's server ${source.baseUrl}`);
-  if (!c.options.allowWrites && c.spec.changesData(sent.method, path)) return notReplayed(WRITES_NOT_ALLOWED);
+  if (!c.options.allowWrites && writes(c.spec, sent.method, path)) return notReplayed(WRITES_NOT_ALLOWED);
   const baseUrl = c.options.baseUrl ?? source.baseUrl;
   const resolved = resolveRequest(sent, source.baseUrl, baseUrl, c.env);
   if ('missing' in resolved)
