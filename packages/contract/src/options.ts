@@ -131,15 +131,19 @@ check, on too many skips or on input coverage (over the union) below the run's g
 1..n must be given exactly once.
 
        svc-contract replay <report.json|shard.json|dir>... [--check <id>] [--operation <id>]
-                           [--base-url <url>] [--allow-writes] [--json] [--timeout <ms>]
+                           [--base-url <url>] [--allow-writes] [--config <file>] [--json]
+                           [--timeout <ms>]
 
 Sends each failing request of a run again (a dir: every report and shard JSON in it) and judges
 the answer with the same check: a per-exchange check is called again; a scenario rule by the
-answer it expected (one that judged a state is not sent, and says why). Prints each answer before
-and after. Keys come from the environment (SVC_API_KEY, a config key's key_env, else
-SVC_KEY_<NAME>), never from the file; the server is --base-url, else the run's. A request that
-may change data is sent only with --allow-writes. --check and --operation are repeatable or a,b.
-Exit status: 0 every failure selected was sent again and passes, 1 otherwise, 2 usage error.
+answer it expected. A rule that judged a state (a write read back, a key used again) is run
+again alone on its operation, as a run runs it (fixtures, preconditions, undo; --config is the
+run's config file), and its verdict there is the replay's. Rate windows, the run's budget and
+429s are not replayed, and say why. Prints each answer before and after. Keys come from the
+environment (SVC_API_KEY, a config key's key_env, else SVC_KEY_<NAME>), never from the file; the
+server is --base-url, else the run's. A request or rule that may change data is replayed only
+with --allow-writes. --check and --operation are repeatable or a,b.
+Exit status: 0 every failure selected was replayed and passes, 1 otherwise, 2 usage error.
 `;
 
 function list(values: string[] | undefined): string[] {
@@ -197,6 +201,7 @@ const REPLAY_FLAGS = {
   operation: { type: 'string', multiple: true },
   'base-url': { type: 'string' },
   'allow-writes': { type: 'boolean' },
+  config: { type: 'string' },
   json: { type: 'boolean' },
   timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -226,6 +231,7 @@ function parseReplayCli(argv: string[]): Parsed {
       operations: list(values.operation),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       allowWrites: values['allow-writes'] === true,
+      ...(values.config !== undefined ? { configPath: values.config } : {}),
       json: values.json === true,
       ...(timeout !== undefined ? { timeoutMs: timeout } : {}),
     },

@@ -3,12 +3,15 @@
 // print the readable report. Every string that leaves passes through the redactor.
 import { resolve } from 'node:path';
 import { randomAlphanumeric } from '@svc/spec-runtime';
-import { EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
+import { ConfigError, EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
-import { runChecks, shardResources } from './execute.js';
-import { unknownFilters } from './filters.js';
+import { registeredChecks, runChecks, shardResources } from './execute.js';
+import { ALWAYS_ON, unknownFilters } from './filters.js';
 import { type ContractOptions, defaultMinInputCoverage } from './options.js';
 import type { Redactor } from './redact.js';
+import { redactValues } from './redact-forms.js';
+import { type ReplayOptions, type ReplayResult, replayFailures } from './replay/replay.js';
+import { type CheckAgain, type CheckRunAgain, WRITES_NOT_ALLOWED } from './replay/rerun.js';
 import { DEFAULT_OUTPUT, deliver, invokedFrom, type RunResult, runMeta } from './report/deliver.js';
 import { exportFailures } from './report/export-failures.js';
 import { requestLogOf } from './report/lookup.js';
@@ -219,4 +222,65 @@ function lookupOf(baseUrl: string, startedApart: boolean): { requestLog?: string
 function shardMeta(r: Report) {
   const { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs } = r;
   return { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs };
+}
+
+/**
+ * `svc-contract replay` (replay/replay.ts), able to run a rule again alone: the failures of a rule
+ * that judged a state are replayed by runCheckAgain, the others by their request sent again.
+ */
+export function runReplay(options: ReplayOptions): Promise<ReplayResult> {
+  return replayFailures(options, runCheckAgain);
+}
+
+/** Why a check cannot run again alone on its operation, or the --only that selects just it there. */
+function onlyForAgain(spec: Spec, again: CheckAgain): { notRun: string } | { only: string[] } {
+  const { check, operationId } = again;
+  if (ALWAYS_ON.some((prefix) => check.startsWith(prefix)))
+    return { notRun: `${check} runs on every answer of a run, never alone` };
+  const entries = registeredChecks().filter((c) => c.id === check && c.operationId === operationId);
+  const [entry] = entries;
+  if (entry === undefined) return { notRun: `${check} on ${operationId} is no check of this version` };
+  if (entries.some((c) => c.needs.writes) && !again.allowWrites) return { notRun: WRITES_NOT_ALLOWED };
+  // An operation narrows it to the one entry; a check of no operation (api-wide) to its resource.
+  const scope = spec.contract.operationsById.has(operationId) ? operationId : entry.resource;
+  return { only: [scope, check] };
+}
+
+/**
+ * One check on one operation run again alone, as a run runs it (the same fixtures, precondition
+ * steps, rate and undo; the key from the environment, the config given), for replay: its outcomes
+ * there and the exchanges they point at, redacted; no report is written.
+ */
+export async function runCheckAgain(again: CheckAgain): Promise<CheckRunAgain> {
+  const spec = loadSpec();
+  const selected = onlyForAgain(spec, again);
+  if ('notRun' in selected) return selected;
+  if (!again.env[API_KEY_ENV]) return { notRun: `set ${API_KEY_ENV} (the run's key) in the environment` };
+  const options: ContractOptions = {
+    baseUrl: again.baseUrl,
+    ...(again.configPath !== undefined ? { configPath: again.configPath } : {}),
+    ...(again.config !== undefined ? { config: again.config } : {}),
+    allowWrites: again.allowWrites,
+    profile: again.profile,
+    rate: again.rate ?? 'off',
+    timeoutMs: again.timeoutMs,
+    quiet: true,
+    env: again.env,
+  };
+  let target: Target;
+  try {
+    target = await targetOf(options, again.env, Object.keys(spec.contract.scopes), again.rate);
+  } catch (error) {
+    // A config key whose variable is unset: not run, saying which to set, as a request is not sent.
+    if (error instanceof ConfigError) return { notRun: error.message };
+    throw error;
+  }
+  const session = sessionOf(options, target, selected.only, again.rate);
+  const records = await checkTarget(options, session, target);
+  const outcomes = records
+    .flatMap((r) => r.outcomes)
+    .filter((o) => o.check === again.check && o.operationId === again.operationId);
+  const wanted = new Set(outcomes.flatMap((o) => (o.exchange === undefined ? [] : [o.exchange])));
+  const exchanges = records.flatMap((r) => r.exchanges).filter((e) => wanted.has(e.seq));
+  return redactValues({ outcomes, exchanges }, session.redact);
 }

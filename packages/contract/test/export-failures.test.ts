@@ -182,4 +182,27 @@ describe('what the files hold', () => {
       /^not exported: response.schema on getThread: judged on more than the status and error code/,
     );
   });
+
+  it('a failure whose rule judged a state is left to replay, which runs the rule again', () => {
+    const dir = tempDir();
+    exportFailures(
+      loadSpec(),
+      reportWith([
+        {
+          check: 'custom-fields.partial-update',
+          operationId: 'updateCustomField',
+          message: 'the description was cleared',
+          status: 200,
+          request: { method: 'PATCH', url: 'http://127.0.0.1:9/v2/api/crm/attributes/x', headers: {}, body: '{}' },
+          expected: { judge: 'state' },
+        },
+      ]),
+      dir,
+      (t) => t,
+    );
+    expect(readdirSync(dir)).toEqual(['failures.txt']);
+    expect(readFileSync(join(dir, 'failures.txt'), 'utf8')).toMatch(
+      /^not exported: custom-fields.partial-update on updateCustomField: its rule judged a state .*`svc-contract replay` runs the rule again/,
+    );
+  });
 });

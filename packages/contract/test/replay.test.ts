@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../src/options.js';
-import { runReplay } from '../src/replay/replay.js';
 import type { Report } from '../src/report/shape.js';
-import { runContract } from '../src/run.js';
+import { runContract, runReplay } from '../src/run.js';
 import { UsageError } from '../src/tool.js';
 import { json, mutatingProxy, sandbox, type Target } from './support/servers.js';
 
@@ -238,5 +237,78 @@ describe('writes', () => {
       reason: 'changes data: replay with --allow-writes',
     });
     expect(held.exitCode).toBe(1);
+  });
+});
+
+describe('a rule that judged a state is run again alone, its verdict the replay', () => {
+  const stateFailure = (url: string, check = 'request-id.echo', operationId = 'listTags') => ({
+    check,
+    operationId,
+    message: 'not echoed',
+    status: 200,
+    request: { method: 'GET', url: `${url}/v2/api/tags`, headers: { Authorization: 'Api-Key ${SVC_API_KEY}' } },
+    expected: { judge: 'state' },
+  });
+
+  it('fails again against the broken server and passes against the sandbox, before and after side by side', async () => {
+    const upstream = await sandbox();
+    const broken = await mutatingProxy(upstream, {
+      response: (r, q) => {
+        if (!q.headers.has('x-request-id')) return r;
+        const headers = new Headers(r.headers);
+        headers.set('x-request-id', 'req_AAAAAAAAAAAA');
+        return { ...r, headers };
+      },
+    });
+    try {
+      const file = reportFile([stateFailure(broken.url)], { baseUrl: broken.url, embedded: false });
+      const env = { SVC_API_KEY: upstream.apiKey };
+      const again = await runReplay({ inputs: [file], config: upstream.config, env, print: false });
+      expect(again.results).toEqual([expect.objectContaining({ outcome: 'still fails', again: 'rule' })]);
+      expect(again.results[0]?.after).toMatchObject({ status: 200 });
+      expect(again.exitCode).toBe(1);
+      const fixed = await runReplay({
+        inputs: [file],
+        baseUrl: upstream.url,
+        config: upstream.config,
+        env,
+        print: false,
+      });
+      expect(fixed.results).toEqual([expect.objectContaining({ outcome: 'passes', again: 'rule' })]);
+      expect(fixed.exitCode).toBe(0);
+      expect(fixed.text).toMatch(
+        /PASSES NOW {2}request-id.echo on listTags: GET \/v2\/api\/tags\n {4}before 200 +not echoed\n {4}after {2}rule run again +the rule, run again alone, passes\n/,
+      );
+      expect(fixed.text).not.toContain(upstream.apiKey);
+    } finally {
+      await broken.close();
+      await upstream.close();
+    }
+  });
+
+  it('runs nothing without the key, a write without --allow-writes, or a check that never runs alone, and says why', async () => {
+    const url = 'http://127.0.0.1:9';
+    const file = reportFile([
+      stateFailure(url),
+      { ...stateFailure(url, 'threads.duplicate', 'createThread'), request: undefined },
+      stateFailure(url, 'response.schema'),
+      stateFailure(url, 'threads.no-such-check'),
+    ]);
+    const withoutKey = await runReplay({ inputs: [file], checks: ['request-id.echo'], env: {}, print: false });
+    expect(withoutKey.results[0]).toMatchObject({
+      outcome: 'not replayed',
+      reason: expect.stringMatching(/^set SVC_API_KEY/),
+    });
+    const { results, exitCode } = await runReplay({
+      inputs: [file],
+      env: { SVC_API_KEY: 'sk_never_sent_0123' },
+      print: false,
+    });
+    expect(exitCode).toBe(1);
+    expect(results.slice(1).map((r) => r.reason)).toEqual([
+      'changes data: replay with --allow-writes',
+      'response.schema runs on every answer of a run, never alone',
+      'threads.no-such-check on listTags is no check of this version',
+    ]);
   });
 });

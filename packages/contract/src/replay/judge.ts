@@ -1,13 +1,14 @@
 // A new answer to a failure's request, judged by the same check: a per-exchange check is called
 // again on it (responseOutcomes, the one list of them, filtered to the failed check's id); a
-// scenario rule by the answer it expected (a status with
-// its codes, or any 2xx). A rule that judged more than one answer or what the server holds carries
-// no single expected answer, and is not judged again; nor are the checks of a sequence of answers
-// (the rate windows, the run's budget) and a 429 the run's pace brought about: the reason says so.
+// scenario rule by the answer it expected (a status with its codes, or any 2xx). A rule that
+// judged more than one answer or what the server holds carries no single expected answer: it is
+// run again instead (rerun.ts). The checks of a sequence of answers (the rate windows, the run's
+// budget) and a 429 the run's pace brought about are not replayed: the reason says so.
 import type { Operation } from '@svc/spec-runtime';
 import { exchangeChecks } from '../exchange-checks/entry.js';
 import { responseOutcomes } from '../exchange-checks/response.js';
-import { type ApiRequest, type Exchange, errorCode, parseBody } from '../http/exchange.js';
+import { answerProblems } from '../expectations/answer-fits.js';
+import { type ApiRequest, type Exchange, parseBody } from '../http/exchange.js';
 import type { Failure } from '../report/shape.js';
 import type { Spec } from '../spec.js';
 import type { FailedExpectation } from '../types.js';
@@ -22,23 +23,27 @@ export interface Answer {
 
 export type Judged = { passed: true } | { passed: false; problems: string[] } | { notJudged: string };
 
+/** Why a rate window, the run's budget or a 429 is not replayed: its meaning is the run's own pace. */
+export const RATE_WINDOW = 'neither one request again nor its rule run alone keeps the pace of the run that showed it';
+
 /** The per-exchange checks that judge a sequence of answers (the run's windows and budget), not one. */
 const SEQUENCE_CHECKS: Record<string, string> = {
   'response.rate-limit-window': 'compares each answer with the one before it in its window',
   'response.rate-limit-budget': "judges the run's own sequence of requests against its budget",
 };
 
-/** Why a failure cannot be judged again on a new answer, or undefined when it can. */
+/** Whether the failure is replayed by running its rule again, alone (a rule that judged a state: rerun.ts). */
+export const runsRuleAgain = (failure: Pick<Failure, 'expected'>): boolean => failure.expected?.judge === 'state';
+
+/** Why a failure cannot be replayed, or undefined when it can (by a new answer, or by its rule run again). */
 export function notJudgedWhy(failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>): string | undefined {
   const expected = failure.expected;
+  const sequence = SEQUENCE_CHECKS[failure.check];
+  if (sequence) return `the check ${sequence}: ${RATE_WINDOW}`;
+  if (failure.status === 429) return `the answer was a 429, which the run's own pace brought about: ${RATE_WINDOW}`;
+  if (runsRuleAgain(failure)) return undefined;
   if (!failure.request) return 'the failure points at no request';
   if (!expected) return 'the report carries no expectation for it (a report of an older version, or a crash)';
-  if (expected.judge === 'state')
-    return 'the check judged more than one answer or what the server holds: run it again with --only';
-  const sequence = SEQUENCE_CHECKS[failure.check];
-  if (sequence) return `the check ${sequence}: one request again cannot show it`;
-  if (failure.status === 429)
-    return "the answer was a 429, which the run's own pace brought about: one request again cannot show it";
   if (expected.judge === 'exchange' && !exchangeChecks().some((c) => c.id === failure.check))
     return `${failure.check} is no per-exchange check of this version`;
   return undefined;
@@ -79,28 +84,6 @@ export function exchangeOf(
   };
 }
 
-function answerProblems(expected: FailedExpectation, exchange: Exchange): string[] {
-  const code = errorCode(exchange);
-  const got = `${exchange.error ?? exchange.status}${code ? ` ${code}` : ''}`;
-  if (exchange.error !== undefined) return [`no answer: ${exchange.error}`];
-  if (expected.success) return exchange.status >= 200 && exchange.status < 300 ? [] : [`expected a 2xx, got ${got}`];
-  const answers = expected.answers ?? [];
-  const fits = answers.some(
-    (a) =>
-      a.status === exchange.status &&
-      (a.codes === undefined || a.codes.length === 0 || (code !== undefined && a.codes.includes(code))),
-  );
-  return fits ? [] : [`expected ${describeAnswers(expected)}, got ${got}`];
-}
-
-/** The expected answers in words: `422 VALIDATION_ERROR, or 400 INVALID_JSON`, or `a 2xx`. */
-export function describeAnswers(expected: FailedExpectation): string {
-  if (expected.success) return 'a 2xx';
-  return (expected.answers ?? [])
-    .map((a) => `${a.status}${a.codes?.length ? ` ${a.codes.join(' or ')}` : ''}`)
-    .join(', or ');
-}
-
 function exchangeCheckProblems(spec: Spec, check: string, exchange: Exchange, stateless: boolean): string[] {
   const outcome = responseOutcomes(spec, exchange, stateless).find((o) => o.check === check);
   // A check that does not apply to the new answer (an error check on a success) finds nothing in it.
@@ -114,7 +97,7 @@ export function judge(
   exchange: Exchange,
   stateless: boolean,
 ): Judged {
-  const why = notJudgedWhy(failure);
+  const why = runsRuleAgain(failure) ? 'its rule judged a state: it is run again instead' : notJudgedWhy(failure);
   if (why !== undefined) return { notJudged: why };
   const expected = failure.expected as FailedExpectation;
   const problems =

@@ -12,6 +12,8 @@ export interface Replayed {
   after?: { status: number; code?: string; error?: string };
   /** For `still fails`: what the check found in the new answer. */
   problems?: string[];
+  /** `rule`: its rule was run again alone (a state), instead of its one request sent again. */
+  again?: 'rule';
   /** For `not replayed`: why. */
   reason?: string;
 }

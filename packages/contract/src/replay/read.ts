@@ -12,7 +12,7 @@ import { SHARD_FILE, type ShardFile } from '../report/shard-file.js';
 import { readCheckedShardFile } from '../report/shard-read.js';
 import { EXPECTED_SCHEMA, KEY_REF_SCHEMA, SHARD_FORMAT } from '../report/shard-schema.js';
 import { UsageError } from '../tool.js';
-import type { ExchangeSummary, Profile } from '../types.js';
+import type { ExchangeSummary, Profile, RateSetting } from '../types.js';
 
 /** The failures of one run (a report, or a shard job's records), with where that run sent them. */
 export interface ReplaySource {
@@ -21,6 +21,8 @@ export interface ReplaySource {
   /** The run's server was an embedded sandbox, gone with it: only --base-url can name a server. */
   embedded: boolean;
   profile: Profile;
+  /** The run's client-side rate (null: none), kept when a rule is run again (rerun.ts). */
+  rate: RateSetting | null;
   failures: Failure[];
 }
 
@@ -38,6 +40,19 @@ const REPORT_SCHEMA = {
       properties: { baseUrl: text(10_000), embedded: { type: 'boolean' } },
     },
     profile: { enum: ['full', 'mock'] },
+    rate: {
+      oneOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['readsPerSecond', 'writesPerSecond'],
+          properties: {
+            readsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+            writesPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+          },
+        },
+      ],
+    },
     failures: {
       type: 'array',
       maxItems: 1_000_000,
@@ -94,8 +109,8 @@ function fromShard(file: string): ReplaySource {
     exchanges,
   );
   const failures = [...byOperation.values()].flatMap((checks) => [...checks.values()].flatMap((c) => c.failures));
-  const { target, profile } = shard.meta;
-  return { file, baseUrl: target.baseUrl, embedded: target.embedded, profile, failures };
+  const { target, profile, rate } = shard.meta;
+  return { file, baseUrl: target.baseUrl, embedded: target.embedded, profile, rate: rate ?? null, failures };
 }
 
 function fromFile(file: string): ReplaySource {
@@ -107,9 +122,14 @@ function fromFile(file: string): ReplaySource {
     const why = `${first?.instancePath || '/'} ${first?.message ?? 'does not match'}`.slice(0, 300);
     throw new UsageError(`${file} is neither a report.json nor a ${SHARD_FILE} of svc-contract: ${why}`);
   }
-  const report = parsed as { target: { baseUrl: string; embedded: boolean }; profile: Profile; failures: Failure[] };
+  const report = parsed as {
+    target: { baseUrl: string; embedded: boolean };
+    profile: Profile;
+    rate?: RateSetting | null;
+    failures: Failure[];
+  };
   const { baseUrl, embedded } = report.target;
-  return { file, baseUrl, embedded, profile: report.profile, failures: report.failures };
+  return { file, baseUrl, embedded, profile: report.profile, rate: report.rate ?? null, failures: report.failures };
 }
 
 /** The JSON files a folder holds (not its subfolders), by name. */

@@ -1,5 +1,6 @@
 // The readable outcome of a replay: each failure with its answer before (from the run) and after
-// (sent again) side by side, and what the check says of each; then one count per outcome.
+// (sent again, or its rule run again alone) side by side, and what the check says of each; then
+// one count per outcome.
 import type { Replayed, ReplayOutcome } from './outcome.js';
 
 const WIDTH = 28;
@@ -17,10 +18,12 @@ const HEADS: Record<ReplayOutcome, string> = {
 function entry(r: Replayed): string[] {
   const head = `  ${HEADS[r.outcome]}  ${r.check} on ${r.operationId}${r.request ? `: ${clip(r.request, 200)}` : ''}`;
   const before = row('before', answerOf(r.before), clip(r.before.message));
-  if (r.outcome === 'not replayed') return [head, before, row('after', '-', `not sent: ${r.reason ?? ''}`)];
-  const says =
-    r.outcome === 'passes' ? 'the check passes' : clip((r.problems ?? []).join('; ') || (r.after?.error ?? 'fails'));
-  return [head, before, row('after', answerOf(r.after), says)];
+  const rule = r.again === 'rule';
+  if (r.outcome === 'not replayed')
+    return [head, before, row('after', '-', `${rule ? 'not run again' : 'not sent'}: ${r.reason ?? ''}`)];
+  const passes = rule ? 'the rule, run again alone, passes' : 'the check passes';
+  const says = r.outcome === 'passes' ? passes : clip((r.problems ?? []).join('; ') || (r.after?.error ?? 'fails'));
+  return [head, before, row('after', rule && !r.after ? 'rule run again' : answerOf(r.after), says)];
 }
 
 export function renderReplay(results: readonly Replayed[]): string {

@@ -1,10 +1,11 @@
 // svc-contract replay: each failure of a run sent again and judged by the same check (judge.ts),
-// before and after side by side. The keys come from the environment (sent.ts), never from the
-// file; the server is --base-url, else the run's. A request that may change data is sent only with
-// --allow-writes, as in a run; what is not sent is said with its reason. Exit 0 only when every
-// failure selected was sent again and now passes, 1 otherwise; usage errors are thrown (exit 2).
+// or, for a rule that judged a state, that rule run again alone (rerun.ts); before and after side
+// by side. The keys come from the environment (sent.ts), never from the file; the server is
+// --base-url, else the run's. A request that may change data is sent only with --allow-writes, as
+// in a run; what is not sent is said with its reason. Exit 0 only when every failure selected was
+// replayed and now passes, 1 otherwise; usage errors are thrown (exit 2).
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from '../http/bounded-fetch.js';
-import { errorCode, parseBody } from '../http/exchange.js';
+import { errorCode } from '../http/exchange.js';
 import { createRedactor, type Redactor } from '../redact.js';
 import { redactValues } from '../redact-forms.js';
 import type { Failure, SentRequest } from '../report/shape.js';
@@ -12,10 +13,12 @@ import { escapeControls } from '../report/terminal-safe.js';
 import { serverUrlProblem } from '../server-url.js';
 import { loadSpec, type Spec } from '../spec.js';
 import { UsageError } from '../tool.js';
-import { type Answer, exchangeOf, judge, notJudgedWhy } from './judge.js';
+import type { ContractConfig } from '../types.js';
+import { type Answer, exchangeOf, judge, notJudgedWhy, runsRuleAgain } from './judge.js';
 import type { Replayed } from './outcome.js';
 import { type ReplaySource, readReplaySources } from './read.js';
 import { renderReplay } from './render.js';
+import { type CheckRunAgain, codeIn, type RunCheckAgain, replayedByRun, WRITES_NOT_ALLOWED } from './rerun.js';
 import { pathOf, resolveRequest, sentTexts, variablesIn } from './sent.js';
 
 export type { Replayed, ReplayOutcome } from './outcome.js';
@@ -30,6 +33,10 @@ export interface ReplayOptions {
   /** The server to send to (default: the run's). */
   baseUrl?: string;
   allowWrites?: boolean;
+  /** The run's config file (keys by key_env, fixtures), for the rules run again; as a run reads it. */
+  configPath?: string;
+  /** A config given in code, merged over the file's. */
+  config?: ContractConfig;
   /** Print JSON instead of text. */
   json?: boolean;
   timeoutMs?: number;
@@ -50,11 +57,10 @@ const selects = (values: readonly string[], id: string) =>
   values.length === 0 || values.some((v) => id === v || id.startsWith(`${v}.`));
 
 function beforeOf(failure: Failure): Replayed['before'] {
-  const body = failure.responseBody === undefined ? undefined : parseBody(failure.responseBody);
-  const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;
+  const code = codeIn(failure.responseBody);
   return {
     ...(failure.status !== undefined ? { status: failure.status } : {}),
-    ...(typeof code === 'string' ? { code } : {}),
+    ...(code !== undefined ? { code } : {}),
     message: failure.message,
   };
 }
@@ -79,25 +85,76 @@ async function send(
   }
 }
 
+/**
+ * Whether a request may change data, as a run decides: a write to an operation of the contract. A
+ * request no operation routes (an unknown path, an undocumented method) is the routing checks' own,
+ * which a run sends without --allow-writes, and a replay too.
+ */
+function writes(spec: Spec, method: string, path: string): boolean {
+  const routed = 'operation' in spec.contract.matchRoute(method, path.split('?')[0] ?? '');
+  return routed && spec.changesData(method, path);
+}
+
 interface Context {
   spec: Spec;
   options: ReplayOptions;
   env: Record<string, string | undefined>;
+  runAgain: RunCheckAgain;
+  /** Each rule's new run, once per server, check and operation, shared by its failures. */
+  runs: Map<string, Promise<CheckRunAgain>>;
 }
 
-/** One failure sent again (or not, with the reason) and judged. */
+/** The failure's rule run again alone (once for all its failures), its verdict the replay's. */
+async function replayByRule(c: Context, source: ReplaySource, failure: Failure, own: Omit<Replayed, 'outcome'>) {
+  const baseUrl = c.options.baseUrl ?? source.baseUrl;
+  const key = JSON.stringify([baseUrl, failure.check, failure.operationId]);
+  let run = c.runs.get(key);
+  if (run === undefined) {
+    const { configPath, config } = c.options;
+    run = c.runAgain({
+      check: failure.check,
+      operationId: failure.operationId,
+      baseUrl,
+      profile: source.profile,
+      rate: source.rate,
+      allowWrites: c.options.allowWrites === true,
+      ...(configPath !== undefined ? { configPath } : {}),
+      ...(config !== undefined ? { config } : {}),
+      env: c.env,
+      timeoutMs: c.options.timeoutMs ?? 30_000,
+    });
+    c.runs.set(key, run);
+  }
+  return replayedByRun(own, await run);
+}
+
+/** One failure replayed (or not, with the reason) and judged. */
 async function replayOne(c: Context, source: ReplaySource, failure: Failure): Promise<Replayed> {
-  const sent = failure.request as SentRequest;
-  const path = pathOf(sent.url, source.baseUrl);
-  const own = { check: failure.check, operationId: failure.operationId, request: `${sent.method} ${path}` };
+  const sent = failure.request;
+  const path = sent ? pathOf(sent.url, source.baseUrl) : '';
+  const own = { check: failure.check, operationId: failure.operationId, request: sent ? `${sent.method} ${path}` : '' };
   const before = beforeOf(failure);
   const notReplayed = (reason: string): Replayed => ({ ...own, before, outcome: 'not replayed', reason });
   const why = notJudgedWhy(failure);
   if (why !== undefined) return notReplayed(why);
+  if (runsRuleAgain(failure)) return replayByRule(c, source, failure, { ...own, before });
+  return sendAgain(c, source, failure, notReplayed);
+}
+
+/** A failure's request sent again, its answer judged by the same check. */
+async function sendAgain(
+  c: Context,
+  source: ReplaySource,
+  failure: Failure,
+  notReplayed: (reason: string) => Replayed,
+): Promise<Replayed> {
+  const sent = failure.request as SentRequest;
+  const path = pathOf(sent.url, source.baseUrl);
+  const own = { check: failure.check, operationId: failure.operationId, request: `${sent.method} ${path}` };
+  const before = beforeOf(failure);
   // A key is only ever sent to the run's server, or the one --base-url names.
   if (!path.startsWith('/')) return notReplayed(`the request went elsewhere than the run's server ${source.baseUrl}`);
-  if (!c.options.allowWrites && c.spec.changesData(sent.method, path))
-    return notReplayed('changes data: replay with --allow-writes');
+  if (!c.options.allowWrites && writes(c.spec, sent.method, path)) return notReplayed(WRITES_NOT_ALLOWED);
   const baseUrl = c.options.baseUrl ?? source.baseUrl;
   const resolved = resolveRequest(sent, source.baseUrl, baseUrl, c.env);
   if ('missing' in resolved)
@@ -138,12 +195,16 @@ function checkedOptions(options: ReplayOptions): void {
   if (problem) throw new UsageError(problem);
 }
 
-export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
+/**
+ * The replay of the runs given (see the head of this file); `runAgain` runs a rule again alone
+ * (run.ts hands its runner in: the library's and the CLI's `runReplay`).
+ */
+export async function replayFailures(options: ReplayOptions, runAgain: RunCheckAgain): Promise<ReplayResult> {
   checkedOptions(options);
   const sources = readReplaySources(options.inputs);
   if (options.baseUrl === undefined && sources.some((s) => s.embedded && s.failures.length > 0))
     throw new UsageError('the run checked an embedded sandbox, which stopped with it: name a server with --base-url');
-  const c: Context = { spec: loadSpec(), options, env: options.env ?? process.env };
+  const c: Context = { spec: loadSpec(), options, env: options.env ?? process.env, runAgain, runs: new Map() };
   const picked = sources.flatMap((source) =>
     source.failures
       .filter((f) => selects(options.checks ?? [], f.check) && selects(options.operations ?? [], f.operationId))
@@ -153,19 +214,7 @@ export async function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   if (all > 0 && picked.length === 0) throw new UsageError('--check and --operation select none of the failures');
   const results: Replayed[] = [];
   // One at a time, in the run's order: a replay is a handful of requests, and order keeps it readable.
-  for (const { source, failure } of picked)
-    results.push(
-      failure.request
-        ? await replayOne(c, source, failure)
-        : {
-            check: failure.check,
-            operationId: failure.operationId,
-            request: '',
-            before: beforeOf(failure),
-            outcome: 'not replayed',
-            reason: 'the failure points at no request',
-          },
-    );
+  for (const { source, failure } of picked) results.push(await replayOne(c, source, failure));
   const redact = redactorOf(sources, c.env);
   // Redacted as values before JSON escapes a key out of the text's reach; the text has no JSON of its own.
   const text = options.json

@@ -6,6 +6,7 @@
 // verdict.ts, the only place that turns them into outcomes.
 import type { Operation } from '@svc/spec-runtime';
 import { type CheckDescription, describeCheck } from '../check-descriptions.js';
+import { answerProblems } from '../expectations/answer-fits.js';
 import type { OpRequest } from '../expectations/expect.js';
 import { fixtures as discoverFixtures, type Fixtures } from '../fixtures.js';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
@@ -83,7 +84,7 @@ export function rule<State>(entry: Rule<State>): void {
     needs,
     judge: async (t) => {
       const state = await requests(t);
-      const found = problems(state, t);
+      const found = problems(state, t).map((p) => withHonestJudge(p, t));
       return {
         problems: found,
         passed: found.length === 0 ? passed?.(state) : undefined,
@@ -92,6 +93,19 @@ export function rule<State>(entry: Rule<State>): void {
       };
     },
   });
+}
+
+/**
+ * The problem with its `expected` said as replay can judge it: a problem said to be decided by its
+ * one answer is a state (its rule must run again to show it) when that answer already fits what it
+ * expected (what is wrong lies beyond status and code), or when an earlier request of the rule
+ * changed data (the answer depends on what the rule built).
+ */
+function withHonestJudge(problem: Problem, t: CheckContext): Problem {
+  const { expected, exchange } = problem;
+  if (expected?.judge !== 'answer' || exchange === undefined) return problem;
+  if (answerProblems(expected, exchange).length > 0 && !t.changedDataBefore(exchange.seq)) return problem;
+  return { ...problem, expected: { judge: 'state' } };
 }
 
 /** An operation of the contract, by id, for a suite file's declarations (variants named by method). */
@@ -137,6 +151,8 @@ export function registeredChecks(): readonly RegisteredCheck[] {
  */
 export class CheckContext {
   readonly #session: Session;
+  /** The exchanges of this check's own requests that changed data (a write answered 2xx), by seq. */
+  readonly #writes: number[] = [];
 
   constructor(
     session: Session,
@@ -174,8 +190,17 @@ export class CheckContext {
     return discoverFixtures(this.#session);
   }
 
-  send(request: ApiRequest): Promise<Exchange> {
-    return this.#session.client.send(request);
+  async send(request: ApiRequest): Promise<Exchange> {
+    const exchange = await this.#session.client.send(request);
+    const wrote =
+      exchange.status >= 200 && exchange.status < 300 && this.spec.changesData(request.method, request.path);
+    if (wrote) this.#writes.push(exchange.seq);
+    return exchange;
+  }
+
+  /** Whether a request this check sent before exchange `seq` changed data. */
+  changedDataBefore(seq: number): boolean {
+    return this.#writes.some((w) => w < seq);
   }
 
   /** Sends an OpRequest to an operation (path parameters are encoded here). */

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { loadContract } from '@svc/spec-runtime';
 import { expect, it } from 'vitest';
 import type { ContractOptions } from '../../src/options.js';
-import { runReplay } from '../../src/replay/replay.js';
+import { RATE_WINDOW } from '../../src/replay/judge.js';
 import { keyVariableOf } from '../../src/replay/sent.js';
-import { runContract } from '../../src/run.js';
+import { runContract, runReplay } from '../../src/run.js';
 import {
   forgetsKeys,
   json,
@@ -755,53 +755,17 @@ export const MUTANTS: Mutant[] = [
   },
 ];
 
-export const STATE = 'its check judged answers that earlier requests of the check brought about';
-/** A rule whose problems say what is wrong in words, with no answer expected of their exchange. */
-export const IN_WORDS = 'its rule carries no expected answer for the exchange it points at';
 /**
- * The mutants whose caught failures `svc-contract replay` does not send again, and why: each of
- * their failures must say so (a change in what replay can judge shows here).
+ * The mutants whose caught failures `svc-contract replay` cannot replay, and why: each of their
+ * failures must say so, with one of the documented reasons (a change in what replay can judge
+ * shows here). Every other mutant's report is replayed: a rule that judged a state is run again.
  */
 export const NOT_REPLAYED: Readonly<Record<string, string>> = {
-  'does not echo X-Request-Id': STATE,
-  'ignores idempotency keys': STATE,
-  'replays a key only once': STATE,
-  'keeps idempotency for POSTs only (a keyed DELETE runs again)': STATE,
-  'accepts a key reused with another method': STATE,
-  'allows a second thread on an item': STATE,
-  'refuses a new thread of exactly 4000 characters (its limit is 3999)': STATE,
-  'refuses a new thread of a single character (its minimum is 2)': STATE,
-  'clears the description when the label changes and no description is sent': STATE,
-  'merges the transfer rules sent into the stored ones': STATE,
-  'resets the other queue settings when only the name is sent': STATE,
-  'demands a scope beyond the documented one': STATE,
-  "lists the team's users to another team's key": STATE,
-  'refuses reads with 429 inside the documented budget': "the run's own sequence of requests",
-  'lets Remaining climb back inside one window': 'a sequence of answers in one window',
-  'reports a limit other than the documented one': 'a sequence of answers in one window',
-  'answers 429 without retry_after_seconds': "a 429 the run's own pace brought about",
+  'refuses reads with 429 inside the documented budget': RATE_WINDOW,
+  'lets Remaining climb back inside one window': RATE_WINDOW,
+  'reports a limit other than the documented one': RATE_WINDOW,
+  'answers 429 without retry_after_seconds': RATE_WINDOW,
 };
-
-/**
- * Mutants added beside replay (issue 38, open): their rules judge a state earlier requests of the
- * rule brought about, yet their problems carry one expected answer, so replay re-sends a single
- * request out of that state and its verdict means nothing either way. Replay does not yet say
- * "not replayed" for them; until it does, their replay is not asserted, and this list says so.
- */
-export const REPLAY_NOT_YET_JUDGED: ReadonlySet<string> = new Set([
-  'parses the body before routing: a write to an unknown path is 400 INVALID_REQUEST_BODY',
-  'runs a key again when it comes with another body (the store keyed by key and body)',
-  "never matches a teammate's email (ASSIGNEE_NOT_FOUND for every email)",
-  "ignores the email (answers the key owner's queue)",
-  'lists each custom field with the label it first had (a label change never shows in the list)',
-  'lists a deleted custom field',
-  "writes the agent's read-only status and is_default on an update",
-  'shows every calendar the receptionist was ever given, not only the ones selected',
-  'finds a deactivated summary template again (a second DELETE answers 204)',
-  'never finds a thread created after it started by its item (GET /v2/api/threads)',
-  'writes do_not_disturb ENABLED whenever an update leaves it out',
-  'lists only the first failing field when several fail',
-]);
 
 export async function runAgainst(target: Target, mutant: Mutant) {
   const output = mkdtempSync(join(tmpdir(), 'svc-contract-mutant-'));
@@ -840,6 +804,8 @@ async function replayedOutcomes(output: string, url: string, target: Target, mut
     checks: [mutant.caughtBy],
     baseUrl: url,
     allowWrites: mutant.allowWrites === true,
+    // The run's config, for a rule run again (its keys' values as the environment gives them).
+    config: target.config,
     env: keysEnvironment(target),
     print: false,
   });
@@ -851,7 +817,8 @@ async function replayedOutcomes(output: string, url: string, target: Target, mut
 
 /**
  * The mutant's report replayed: against the broken server its check fails again, against a sandbox
- * it passes; or, for a mutant whose check judged a state (`notReplayed`), each failure says so.
+ * it passes; or, for a mutant whose failures cannot be replayed (`notReplayed`), each says so with
+ * the documented reason named there.
  */
 async function expectReplayed(
   output: string,
@@ -860,9 +827,13 @@ async function expectReplayed(
   notReplayed: Readonly<Record<string, string>>,
 ): Promise<void> {
   const again = await replayedOutcomes(output, broken.url, broken, mutant);
-  if (notReplayed[mutant.name] !== undefined) {
+  const reason = notReplayed[mutant.name];
+  if (reason !== undefined) {
     expect(again.outcomes.length).toBeGreaterThan(0);
-    for (const o of again.outcomes) expect(o).toMatch(/^not replayed: /);
+    for (const o of again.outcomes) {
+      expect(o).toMatch(/^not replayed: /);
+      expect(o).toContain(reason);
+    }
     return;
   }
   expect(again.outcomes, 'against the broken server').toContain('still fails');
@@ -907,7 +878,7 @@ export function itCatchesEachByName(
         // A broken server is reported through checks, never by crashing the suite.
         expect(failed).not.toContain('suite.error');
         expect(result.exitCode).toBe(1);
-        if (!REPLAY_NOT_YET_JUDGED.has(mutant.name)) await expectReplayed(output, target, mutant, notReplayed);
+        await expectReplayed(output, target, mutant, notReplayed);
       } finally {
         if (target !== upstream) await target.close();
         await upstream.close();

@@ -1,0 +1,66 @@
+// A failure whose rule judged a state (`expected.judge` `state`: a write read back, a key used
+// again, an answer compared with earlier ones) is replayed by running that rule again, alone, on
+// its operation, through a run's own machinery (fixtures, precondition steps, undo): the replay's
+// verdict is the rule's on the new run. Only the entry (run.ts) may run checks, so it hands the
+// runner in (RunCheckAgain); this module asks it once per rule and reads its verdict.
+import { parseBody } from '../http/exchange.js';
+import type { CheckOutcome, ContractConfig, ExchangeSummary, Profile, RateSetting } from '../types.js';
+import type { Replayed } from './outcome.js';
+
+/** One check on one operation to run again, against `baseUrl`, as the failure's run ran it. */
+export interface CheckAgain {
+  check: string;
+  operationId: string;
+  baseUrl: string;
+  profile: Profile;
+  rate: RateSetting | null;
+  allowWrites: boolean;
+  /** The run's config (keys by key_env, fixtures): given in code, or a file. */
+  config?: ContractConfig;
+  configPath?: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+}
+
+/** What the check's new run came to (redacted), or why it was not run. */
+export type CheckRunAgain = { notRun: string } | { outcomes: CheckOutcome[]; exchanges: ExchangeSummary[] };
+
+export type RunCheckAgain = (again: CheckAgain) => Promise<CheckRunAgain>;
+
+/** Why a write (a request, or a rule that sends one) is not replayed: as in a run, writes need the option. */
+export const WRITES_NOT_ALLOWED = 'changes data: replay with --allow-writes';
+
+/** The error code of an answer's body, when it is an error body. */
+export function codeIn(body: string | undefined): string | undefined {
+  const parsed = body === undefined ? undefined : parseBody(body);
+  const code = (parsed as { error?: { code?: unknown } } | undefined)?.error?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function afterOf(outcome: CheckOutcome | undefined, exchanges: readonly ExchangeSummary[]): Replayed['after'] {
+  const exchange = exchanges.find((e) => e.seq === outcome?.exchange);
+  if (exchange === undefined) return undefined;
+  const code = codeIn(exchange.responseBody);
+  return {
+    status: exchange.status ?? 0,
+    ...(code ? { code } : {}),
+    ...(exchange.error !== undefined ? { error: exchange.error } : {}),
+  };
+}
+
+/** A failure's replay from its rule's new run: still failing, passing, or (skipped, not run) not replayed. */
+export function replayedByRun(own: Omit<Replayed, 'outcome'>, run: CheckRunAgain): Replayed {
+  const notReplayed = (reason: string): Replayed => ({ ...own, outcome: 'not replayed', reason, again: 'rule' });
+  if ('notRun' in run) return notReplayed(run.notRun);
+  const failed = run.outcomes.filter((o) => o.status === 'failed');
+  if (failed.length > 0) {
+    const after = afterOf(failed[0], run.exchanges);
+    const problems = failed.map((o) => o.detail ?? 'failed');
+    return { ...own, outcome: 'still fails', ...(after ? { after } : {}), problems, again: 'rule' };
+  }
+  if (run.outcomes.some((o) => o.status === 'passed')) return { ...own, outcome: 'passes', again: 'rule' };
+  const skipped = run.outcomes.find((o) => o.status === 'skipped');
+  return notReplayed(
+    skipped ? `the check, run again, was skipped: ${skipped.detail ?? ''}` : 'the check, run again, ran nothing',
+  );
+}
