@@ -45,6 +45,44 @@ function replaceShortKey(value: string, shortKeys: readonly Secret[]): string {
   return value;
 }
 
+/** A piece of text being redacted: one a redactor may still change, or a placeholder it leaves whole. */
+interface Part {
+  text: string;
+  placeholder: boolean;
+}
+
+/**
+ * The part cut at each occurrence of `value` (a whole token only where `token`), each occurrence
+ * becoming `placeholder`, a part no later replacement enters. Plain scan: no regex on data.
+ */
+function cutAt(part: Part, value: string, placeholder: string, token: boolean): Part[] {
+  if (part.placeholder) return [part];
+  const { text } = part;
+  const parts: Part[] = [];
+  let from = 0;
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    if (at < from) continue;
+    const end = at + value.length;
+    if (token && (isTokenChar(text[at - 1]) || isTokenChar(text[end]))) continue;
+    parts.push({ text: text.slice(from, at), placeholder: false }, { text: placeholder, placeholder: true });
+    from = end;
+  }
+  if (from === 0) return [part];
+  parts.push({ text: text.slice(from), placeholder: false });
+  return parts;
+}
+
+/**
+ * The placeholders (in each form JSON text may hold them) that hold a key: a key named after a key,
+ * `<redacted:sbx_demo_trial>`. Each is kept whole wherever it stands, so that a text redacted
+ * twice (the recorder's pass, then the report's) never nests one in another.
+ */
+function placeholdersHoldingKeys(secrets: readonly Secret[]): string[] {
+  const holding = secrets.filter((s) => secrets.some((key) => s.placeholder.includes(key.value)));
+  const forms = holding.flatMap((s) => escapedForms({ value: s.placeholder, placeholder: s.placeholder }));
+  return [...new Set(forms.map((f) => f.value))].sort((a, b) => b.length - a.length);
+}
+
 export function createRedactor(secrets: readonly Secret[]): Redactor {
   // Longest first, so a key that contains another key is replaced whole.
   const sorted = secrets.filter((s) => s.value.length > 0).sort((a, b) => b.value.length - a.value.length);
@@ -53,14 +91,18 @@ export function createRedactor(secrets: readonly Secret[]): Redactor {
     .flatMap(escapedForms)
     .sort((a, b) => b.value.length - a.value.length);
   const short = sorted.filter((s) => s.value.length < SHORT);
+  const kept = placeholdersHoldingKeys(sorted);
   return (text) => {
-    let out = long.length > 0 ? decodeBareEscapes(text) : text;
-    for (const { value, placeholder } of long) out = replaceToken(out, value, placeholder);
+    let parts: Part[] = [{ text: long.length > 0 ? decodeBareEscapes(text) : text, placeholder: false }];
+    for (const placeholder of kept) parts = parts.flatMap((part) => cutAt(part, placeholder, placeholder, false));
+    for (const { value, placeholder } of long) parts = parts.flatMap((part) => cutAt(part, value, placeholder, true));
     if (short.length > 0)
-      out = out.replace(AFTER_SCHEME, (_all, scheme: string, space: string, value: string) => {
-        return scheme + space + replaceShortKey(value, short);
-      });
-    return out;
+      for (const part of parts)
+        if (!part.placeholder)
+          part.text = part.text.replace(AFTER_SCHEME, (_all, scheme: string, space: string, value: string) => {
+            return scheme + space + replaceShortKey(value, short);
+          });
+    return parts.length === 1 ? (parts[0] as Part).text : parts.map((part) => part.text).join('');
   };
 }
 

@@ -322,6 +322,18 @@ const CROSSED: Mutant[] = [
   },
 ];
 
+/** The sandbox behind a relay that lists the team's users without their email (a shape the description leaves open). */
+function usersWithoutEmail(upstream: Awaited<ReturnType<typeof sandbox>>) {
+  return mutatingProxy(upstream, {
+    response: (r, q) =>
+      r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
+        ? json(r, (b) => {
+            for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
+          })
+        : r,
+  });
+}
+
 describe('rules whose precondition is now reached: each mutant caught by name', () => {
   itCatchesEachByName(CROSSED);
 
@@ -369,14 +381,7 @@ describe('controls: a harmless variation of each open point passes', () => {
 
   it("users listed without their email: the teammate's email named in fixtures.teammate_emails serves", async () => {
     const upstream = await sandbox();
-    const proxied = await mutatingProxy(upstream, {
-      response: (r, q) =>
-        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
-          ? json(r, (b) => {
-              for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
-            })
-          : r,
-    });
+    const proxied = await usersWithoutEmail(upstream);
     const target = {
       ...proxied,
       config: {
@@ -399,14 +404,7 @@ describe('controls: a harmless variation of each open point passes', () => {
 
   it('users listed without their email and no fixture: the check is skipped for the configuration, never passed', async () => {
     const upstream = await sandbox();
-    const proxied = await mutatingProxy(upstream, {
-      response: (r, q) =>
-        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
-          ? json(r, (b) => {
-              for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
-            })
-          : r,
-    });
+    const proxied = await usersWithoutEmail(upstream);
     try {
       const only = ['dialer-queues.by-email'];
       const { result, failed } = await runAgainst(proxied, {

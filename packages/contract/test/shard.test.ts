@@ -1,6 +1,7 @@
 // --shard i/n and `svc-contract merge`: the shares of a matrix partition the suite by whole
-// resources; three shard runs merged against the embedded sandbox give the verdict and coverage
-// of one run; a failure or an unsent input in any shard fails the merge; bad input is a usage error.
+// resources; one whole run with writes passes against the embedded sandbox, and three shard runs
+// merged give its verdict and coverage; a failure or an unsent input in any shard fails the
+// merge; bad input is a usage error.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +56,7 @@ describe('the shares of a matrix', () => {
   });
 });
 
-describe('three shards merged against the embedded sandbox', () => {
+describe('one whole run and three shards merged, against the embedded sandbox', () => {
   const root = mkdtempSync(join(tmpdir(), 'svc-contract-shard-'));
   const dirs = [1, 2, 3].map((i) => join(root, `shard-${i}`));
   let single: RunResult;
@@ -71,6 +72,26 @@ describe('three shards merged against the embedded sandbox', () => {
     // Four whole runs: room for a loaded 2-core machine (it passed 120 s at load 15 to 20).
   }, 600_000);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('passes whole against the embedded sandbox: every input covered, every operation exercised, only the burst skipped', () => {
+    const failures = [
+      ...single.report.failures.map((f) => `${f.operationId} ${f.check}: ${f.message}`),
+      ...single.report.errors,
+    ];
+    expect(failures).toEqual([]);
+    expect(single.exitCode).toBe(0);
+    expect(single.report.target.embedded).toBe(true);
+    // Every documented input was sent in a request that succeeded and every rule broken alone,
+    // and a complete run with writes is gated on it by default.
+    expect(single.report.coverage.inputs).toMatchObject({ percent: 100, min: 100 });
+    expect(single.report.coverage.inputs.rows.flatMap((r) => r.missing)).toEqual([]);
+    // Every documented operation was exercised, and nothing is skipped but the opt-in burst.
+    expect(single.report.coverage.operations.exercised).toBe(single.report.coverage.operations.documented);
+    const skipped = single.report.operations.flatMap((op) =>
+      op.checks.filter((c) => c.status === 'skipped').map((c) => c.id),
+    );
+    expect(skipped).toEqual(['rate-limit.burst']);
+  });
 
   it('runs each registered check in exactly one shard', () => {
     // Every job finds its own fixtures (fixtures.discovery) and checks every response it gets

@@ -62,6 +62,19 @@ describe('redaction', () => {
       'curl -H "Authorization: Api-Key ${SVC_API_KEY}" any key, many, Api-Key anyway',
     );
   });
+
+  it('never nests a placeholder, when a key is named after itself or its name holds another key', () => {
+    const redact = createRedactor([
+      { value: 'sbx_demo_trial', placeholder: '<redacted:sbx_demo_trial>' },
+      { value: 'sbx_demo_revoked', placeholder: '<redacted:backup of sbx_demo_trial>' },
+      { value: 'sbx_demo_full', placeholder: '${SVC_API_KEY}' },
+    ]);
+    const once = redact('Api-Key sbx_demo_trial, then sbx_demo_revoked and sbx_demo_full');
+    expect(once).toBe('Api-Key <redacted:sbx_demo_trial>, then <redacted:backup of sbx_demo_trial> and ${SVC_API_KEY}');
+    // The recorder's pass, then the report's values, then the file's: the same text each time.
+    expect(redact(redact(once))).toBe(once);
+    expect(redact(JSON.stringify({ message: once }))).toBe(JSON.stringify({ message: once }));
+  });
 });
 
 describe('curl reproduction', () => {

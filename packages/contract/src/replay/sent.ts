@@ -6,9 +6,9 @@
 import type { SentRequest } from '../report/shape.js';
 
 const ENV_PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-// A name between `<redacted:` and `>`, without `<` or `>` in it: linear, nothing to backtrack. A key
-// named by its own value (the sandbox's demo keys) has its placeholder redacted again at each pass
-// of the redactor (the recorder's, the report's values, the file's): `<redacted:<redacted:name>>`.
+// A name between `<redacted:` and `>`, without `<` or `>` in it: linear, nothing to backtrack. The
+// redactor never nests a placeholder now, but a report written before it did holds a key named by
+// its own value (the sandbox's demo keys) as `<redacted:<redacted:name>>`: read as `name` too.
 const NAMED_PLACEHOLDER = /(?:<redacted:)+([^<>]{1,200})>+/g;
 
 /** The variable a key named `name` is read from when the config named none. */

@@ -6,6 +6,7 @@
 import { isObject } from '@svc/spec-runtime';
 import { listedCode } from '../expectations/expect.js';
 import type { Exchange } from '../http/exchange.js';
+import { writableSource } from './custom-field-source.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { pagingOf } from './lists-walk.js';
 import { errorsOf, unless } from './problems.js';
@@ -42,17 +43,10 @@ interface Relabel {
   restored?: Exchange;
 }
 
-/** The field's own source value (CustomField.source's example): only those fields may be written. */
-function ownSource(t: CheckContext): string | undefined {
-  const props = t.spec.schema('CustomField')?.properties as Record<string, { examples?: unknown[] }> | undefined;
-  const example = props?.source?.examples?.[0];
-  return typeof example === 'string' ? example : undefined;
-}
-
 async function relabel(t: CheckContext): Promise<Relabel> {
-  const own = ownSource(t);
+  const writable = writableSource(t);
   const field = (await t.fixtures()).customFields.find(
-    (f) => typeof f.label === 'string' && f.label !== '' && (f.source === undefined || f.source === own),
+    (f) => typeof f.label === 'string' && f.label !== '' && writable(f),
   );
   if (!field?.label) return t.skip('no editable custom field with a label (GET /v2/api/crm/attributes)', 'config');
   const label = `${field.label} (svc-contract ${t.config.runId})`.slice(0, maxLabel(t));

@@ -8,6 +8,7 @@ import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from 
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
+import { ownSource, writableSource } from './custom-field-source.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
@@ -19,13 +20,6 @@ const PROBE_LABEL = 'Svc contract probe';
 interface OptionRule {
   rule: string;
   error_code?: string;
-}
-
-/** The source value of fields created through the service (CustomField.source's example: SVC). */
-function ownSource(t: CheckContext): string | undefined {
-  const source = t.spec.schema('CustomField')?.properties as Record<string, { examples?: unknown[] }> | undefined;
-  const example = source?.source?.examples?.[0];
-  return typeof example === 'string' ? example : undefined;
 }
 
 function optionRules(t: CheckContext): OptionRule[] {
@@ -43,8 +37,7 @@ function ruleCode(t: CheckContext, rule: string): Expected {
 }
 
 function editable(t: CheckContext, f: Fixtures): CustomFieldFixture[] {
-  const own = ownSource(t);
-  return f.customFields.filter((field) => field.source === undefined || field.source === own);
+  return f.customFields.filter(writableSource(t));
 }
 
 /** A probe label of exactly n characters (it starts like every probe, so leftovers are known). */

@@ -14,11 +14,22 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/**
+ * The config with each key named by the seed's name for it ("Sandbox demo key: revoked"), where the
+ * sandbox's own config names a demo key by its value: a report then shows `<redacted:<name>>`,
+ * a placeholder that holds no key.
+ */
+function withSeedNames(config: ContractConfig, seed: ReturnType<typeof loadSeedFile>): ContractConfig {
+  const names = new Map(seed.keys.map((k) => [k.key, k.name]));
+  return { ...config, keys: config.keys.map((k) => ({ ...k, name: names.get(k.key) ?? k.name })) };
+}
+
 /** A sandbox on 127.0.0.1 (rate limits off unless asked), with the key and config of its seed. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Target & { running: RunningSandbox }> {
   const scopes = Object.keys(loadSpec().contract.scopes);
   const seed = withScopeKeys(loadSeedFile(), scopes);
-  const { apiKey, config } = configFromSeed(seed, scopes);
+  const { apiKey, config: named } = configFromSeed(seed, scopes);
+  const config = withSeedNames(named, seed);
   const running = await startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, ...options });
   return { url: running.url, apiKey, config, running, close: () => running.close() };
 }
