@@ -20,8 +20,8 @@ export interface CheckInfo {
 export const CHECKS = {
   "auth.insufficient-scope": {
     title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
-    source: "security requirement scopes + 403 response",
-    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has one, a key holding the neighbouring scope (the read scope of the same resource for a write, else another resource's of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+    source: "security requirement scopes + 403 response: \"Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE\"",
+    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope; else one holding another resource's scope of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
   },
   "auth.line-forbidden": {
     title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",
@@ -72,6 +72,11 @@ export const CHECKS = {
     title: "A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED",
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
     precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
+  },
+  "conversation-items.several-completed-summaries": {
+    title: "A call shown to have more than one completed summary (two template keys each read one) is refused without template_key: 400 SUMMARY_TEMPLATE_KEY_REQUIRED",
+    source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key (e.g. MARKDOWN_CLASSIC or MARKDOWN_SHORT_CALL)\"; SUMMARY_TEMPLATE_NOT_FOUND: \"On item fetch: no completed summary for the requested template_key\"",
+    precondition: "a call with more than one completed summary, shown through the API: read with two documented template keys, each answered 2xx (the calls of fixtures.several_completed_summary_call_ids first, then the calls discovery found)",
   },
   "conversations.action-idempotent": {
     title: "Every conversation action repeated is a 200 no-op",
@@ -412,6 +417,11 @@ export const CHECKS = {
     source: "response schema (Ajv 2020-12)",
     precondition: "any answer whose status documents a body (error bodies too)",
   },
+  "response.selection": {
+    title: "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id)",
+    source: "GET /v2/api/conversations/{contact_number}/notes \"Lists a conversation's notes\" (ConversationNote contact_number \"Contact's phone number\"); GET /v2/api/threads \"finds the thread of an item by query parameters entity_type and entity_id\"; a read by id answers { data: <resource> } of that id",
+    precondition: "a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item",
+  },
   "response.status-documented": {
     title: "The status is one the operation lists, API-wide answers included",
     source: "responses of the operation",
@@ -443,6 +453,11 @@ export const CHECKS = {
     enforces: ["x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)","x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)"],
     precondition: "an active summary template (fixtures.summary_template_ids), deactivated by the run",
   },
+  "summary-templates.delete-keeps-summaries": {
+    title: "After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it",
+    source: "Summary template lifecycle: active → DELETE → deactivated (soft-deleted), \"not used for new call summaries; summaries already generated are unaffected\"",
+    precondition: "completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again",
+  },
   "tags.add-remove": {
     title: "Tags: add, add again (409), remove, remove again (404)",
     source: "addConversationItemTags / removeConversationItemTag",
@@ -454,9 +469,9 @@ export const CHECKS = {
     precondition: "a key of a workspace not on the new contact model (a config key of kind legacy-workspace)",
   },
   "tenants.other-team": {
-    title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
-    source: "a key belongs to a single team (Authentication) + the 404 response",
-    precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines",
+    title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer, lists included, carries the team's ids, lines or custom fields (by key, type and label: they have no id)",
+    source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; custom field \"key | Unique key; immutable\"",
+    precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines, and every list it may read (the team's custom fields known from discovery)",
   },
   "threads.comment-then-read": {
     title: "An added comment reads back at the end of the thread, comment_count follows",
@@ -479,10 +494,10 @@ export const CHECKS = {
     precondition: "a free item of each entity_type no thread of the run was created on (fixtures.threadless_item_ids, else known items found to have none)",
   },
   "threads.create-then-read": {
-    title: "A created thread holds its first comment, reads back the same, and is what a lookup by its item finds",
-    source: "createThread / getThread / findThread",
+    title: "A created thread holds its first comment (its inline mentions parsed into mentions), reads back the same, and is what a lookup by its item finds",
+    source: "createThread / getThread / findThread; \"content | first comment; ... mentions inline\", ThreadComment \"mentions (array of NoteMention)\", Mention syntax \"Inline in content text: @[<display_name>](usr-<id>)\"",
     enforces: ["x-svc-response-rules CREATED_WITH_FIRST_COMMENT"],
-    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item",
+    precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run with a first comment mentioning a teammate, then looked up by that item",
   },
   "threads.duplicate": {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",

@@ -7,6 +7,7 @@ import { exchangeChecks, headersOwnedBy, type Seen } from '../src/exchange-check
 import '../src/exchange-checks/own-budget.js';
 import '../src/exchange-checks/rate-windows.js';
 import { responseOutcomes } from '../src/exchange-checks/response.js';
+import { selectionProblems } from '../src/exchange-checks/selection.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { loadSpec } from '../src/spec.js';
 import { tagsExchange } from './support/exchanges.js';
@@ -36,10 +37,10 @@ const broken = exchange(
 );
 
 describe('the per-exchange checks', () => {
-  it('are entries, each declared once, described in the catalogue; with the rate windows and the run budget (both judged against earlier traffic), the 19 response.* checks', () => {
+  it('are entries, each declared once, described in the catalogue; with the rate windows and the run budget (both judged against earlier traffic), the 20 response.* checks', () => {
     const ids = exchangeChecks().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(17);
+    expect(ids).toHaveLength(18);
     const described = describedChecks()
       .map((d) => d.id)
       .filter((id) => id.startsWith('response.'));
@@ -85,5 +86,31 @@ describe('the per-exchange checks', () => {
         expected: { judge: 'exchange' },
       },
     ]);
+  });
+});
+
+describe('response.selection', () => {
+  const notes = spec.contract.operationsById.get('listConversationNotes');
+  const listed = (...numbers: string[]) =>
+    tagsExchange(
+      200,
+      {},
+      { data: numbers.map((n, i) => ({ id: `not-${i}`, contact_number: n })) },
+      {
+        request: { method: 'GET', path: '/v2/api/conversations/%2B14155550123/notes' },
+        operation: notes ?? null,
+      },
+    );
+
+  it("finds a note of another conversation in a conversation's notes, and nothing where every note is that conversation's", () => {
+    expect(selectionProblems(listed('+14155550123', '+14155550123'))).toEqual([]);
+    expect(selectionProblems(listed('+14155550123', '+442071838750'))).toEqual([
+      'contact_number "+14155550123" was selected, but not-1 has contact_number "+442071838750"',
+    ]);
+  });
+
+  it('does not apply to refusals, writes or answers with no field named as a parameter', () => {
+    expect(selectionProblems({ ...listed('+442071838750'), status: 404 })).toBeUndefined();
+    expect(selectionProblems(exchange(200, {}, { data: [{ name: 'vip' }] }))).toBeUndefined();
   });
 });

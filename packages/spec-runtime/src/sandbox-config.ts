@@ -49,6 +49,8 @@ export interface SandboxContractConfig {
       deleted_field_keys: string[];
       /** Calls with exactly one completed summary and at least one still pending. */
       one_completed_summary_call_ids: string[];
+      /** Calls with more than one completed summary (SUMMARY_TEMPLATE_KEY_REQUIRED without a template_key). */
+      several_completed_summary_call_ids: string[];
     };
   };
 }
@@ -161,6 +163,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         threadless_item_ids: threadlessItemIds(team),
         deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
+        several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
       },
     },
   };
@@ -176,6 +179,14 @@ export function oneCompletedSummaryCallIds(team: TeamLike): string[] {
       const statuses = (c.summaries ?? []).map((s) => s.status);
       return statuses.filter((s) => s === COMPLETED).length === 1 && statuses.length > 1;
     })
+    .slice(0, NAMED_PER_KIND)
+    .map((c) => c.id);
+}
+
+/** Calls with more than one completed summary: read without a template_key, they are refused. */
+export function severalCompletedSummaryCallIds(team: TeamLike): string[] {
+  return team.calls
+    .filter((c) => (c.summaries ?? []).filter((s) => s.status === COMPLETED).length > 1)
     .slice(0, NAMED_PER_KIND)
     .map((c) => c.id);
 }

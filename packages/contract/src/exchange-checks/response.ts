@@ -18,6 +18,7 @@ import { exchangeCheck, exchangeChecks, headersOwnedBy, type Seen } from './entr
 import { errorDetailProblems } from './error-details.js';
 import { idKindProblems } from './id-kinds.js';
 import { mentionProblems } from './mentions.js';
+import { selectionProblems } from './selection.js';
 
 /**
  * The operation whose listed answers a response must be among: the one addressed or, for a method
@@ -320,6 +321,21 @@ exchangeCheck({
   precondition: 'a thread answered (created, read, or found by its item), of any kind',
   problems: (seen) => {
     const problems = idKindProblems(seen.spec, seen.exchange);
+    return problems && at(seen, problems);
+  },
+});
+
+exchangeCheck({
+  id: 'response.selection',
+  title:
+    "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id)",
+  source:
+    'GET /v2/api/conversations/{contact_number}/notes "Lists a conversation\'s notes" (ConversationNote contact_number "Contact\'s phone number"); GET /v2/api/threads "finds the thread of an item by query parameters entity_type and entity_id"; a read by id answers { data: <resource> } of that id',
+  precondition:
+    'a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item',
+  // A stateless mock answers its examples whatever was selected.
+  problems: (seen) => {
+    const problems = seen.stateless ? undefined : selectionProblems(seen.exchange);
     return problems && at(seen, problems);
   },
 });

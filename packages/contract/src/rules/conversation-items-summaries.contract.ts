@@ -2,11 +2,14 @@
 // SUMMARY_TEMPLATE_KEY_REQUIRED is for a call that "has more than one completed summary", so such
 // a call is answered without a template_key. Which summaries a call has is not readable through
 // the API: the calls come from the config (fixtures.one_completed_summary_call_ids; a sandbox
-// names its own).
+// names its own). And the other side: a call the API shows to have more than one completed
+// summary (read with two template keys, each answered with a summary) is refused without one.
+import { listedCode } from '../expectations/expect.js';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
-import { contractOperation, rule } from './harness.js';
-import { isSuccess, statusIs } from './problems.js';
+import { completedSummaries, summaryCalls, templateKeys } from './call-summaries.js';
+import { type CheckContext, contractOperation, rule } from './harness.js';
+import { afterEarlier, errorsOf, isSuccess, statusIs } from './problems.js';
 
 const OP = 'getConversationItem';
 const op = contractOperation(OP);
@@ -46,4 +49,57 @@ rule({
       ),
     ),
   passed: ({ reads }) => `${reads.map((r) => r.id).join(', ')}: answered without template_key`,
+});
+
+interface SeveralCompleted {
+  /** Calls the API showed more than one completed summary of (reads with two template keys answered 2xx). */
+  held: Array<{ call: string; keys: string[]; exchange: Exchange }>;
+  /** What was looked at, for the reason when nothing held. */
+  calls: string[];
+  keys: string[];
+}
+
+async function readSeveralCompleted(t: CheckContext): Promise<SeveralCompleted> {
+  const f = await t.fixtures();
+  const keys = templateKeys(t, f);
+  if (keys.length < 2) return t.skip('the template_key parameter documents fewer than two template keys');
+  const calls = summaryCalls(t, f, t.config.config.fixtures.several_completed_summary_call_ids ?? []);
+  if (calls.length === 0) return t.skip('no call is known (fixtures.several_completed_summary_call_ids)', 'config');
+  const completed = await completedSummaries(t, calls, keys);
+  const held: SeveralCompleted['held'] = [];
+  for (const call of calls) {
+    const of = completed.filter((r) => r.call === call).map((r) => r.key);
+    // The precondition, shown through the API: two documented keys each read a completed summary.
+    if (of.length >= 2) held.push({ call, keys: of, exchange: await t.call({ params: { id: call } }) });
+  }
+  return { held, calls, keys };
+}
+
+rule({
+  id: 'conversation-items.several-completed-summaries',
+  title:
+    'A call shown to have more than one completed summary (two template keys each read one) is refused without template_key: 400 SUMMARY_TEMPLATE_KEY_REQUIRED',
+  source:
+    'SUMMARY_TEMPLATE_KEY_REQUIRED: "Call has more than one completed summary; set template_key (e.g. MARKDOWN_CLASSIC or MARKDOWN_SHORT_CALL)"; SUMMARY_TEMPLATE_NOT_FOUND: "On item fetch: no completed summary for the requested template_key"',
+  precondition:
+    'a call with more than one completed summary, shown through the API: read with two documented template keys, each answered 2xx (the calls of fixtures.several_completed_summary_call_ids first, then the calls discovery found)',
+  operationId: OP,
+  resource: loadSpec().resourceOf(op),
+  needs: { stateful: true },
+  requests: readSeveralCompleted,
+  problems: ({ held }, t) =>
+    held.flatMap(({ call, keys, exchange }) =>
+      afterEarlier(
+        errorsOf(
+          exchange,
+          listedCode(t.spec, op, 'SUMMARY_TEMPLATE_KEY_REQUIRED'),
+          `${op.method} ${call} without template_key (completed summaries read with ${keys.join(', ')})`,
+        ),
+      ),
+    ),
+  passed: ({ held }) => held.map((h) => `${h.call} (${h.keys.join(', ')}): 400 without template_key`).join('; '),
+  notReached: ({ held, calls, keys }) =>
+    held.length === 0
+      ? `no call of ${calls.join(', ')} read a completed summary with two of ${keys.join(', ')} (name one in fixtures.several_completed_summary_call_ids)`
+      : undefined,
 });

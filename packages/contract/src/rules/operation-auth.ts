@@ -44,28 +44,30 @@ const resourceOfScope = (scope: string) => scope.replace(/_(READ_WRITE|READ|WRIT
 const grantsWriting = (scope: string) => scope.endsWith('_WRITE');
 
 /**
- * A key lacking the operation's scopes but holding the one next to them, and what it holds: for a
- * scope that writes, the read scope of the same resource first (read but not write), else the
- * write scope of another resource; for a read scope, the read scope of another resource. A server
- * that checks only the resource, or only reading against writing, lets it through.
+ * Keys lacking the operation's scopes but holding the one next to them, and what they hold: for a
+ * scope that writes, every key holding the read scope of the same resource (read but not write:
+ * a server may let one such key through and not another, as it may check a key's name or its
+ * scope list), else one holding the write scope of another resource; for a read scope, one holding
+ * the read scope of another resource. A server that checks only the resource, or only reading
+ * against writing, lets them through.
  */
-export function neighbourKey(op: Operation, keys: readonly ConfigKey[]): { key: ConfigKey; why: string } | undefined {
+export function neighbourKeys(op: Operation, keys: readonly ConfigKey[]): Array<{ key: ConfigKey; why: string }> {
   const required = op.security.flat();
   const lacking = keysLackingScope(op, keys);
-  const holding = (fits: (held: string, needed: string) => boolean) =>
-    lacking.find((k) => k.scopes.some((held) => required.some((needed) => fits(held, needed))));
-  const readOfSame = holding(
+  const fitting = (fits: (held: string, needed: string) => boolean) =>
+    lacking.filter((k) => k.scopes.some((held) => required.some((needed) => fits(held, needed))));
+  const readOfSame = fitting(
     (held, needed) =>
       grantsWriting(needed) && !grantsWriting(held) && resourceOfScope(held) === resourceOfScope(needed),
   );
-  if (readOfSame) return { key: readOfSame, why: 'the read scope of the same resource' };
-  const sameAccess = holding(
+  if (readOfSame.length > 0) return readOfSame.map((key) => ({ key, why: 'the read scope of the same resource' }));
+  const [sameAccess] = fitting(
     (held, needed) =>
       grantsWriting(held) === grantsWriting(needed) && resourceOfScope(held) !== resourceOfScope(needed),
   );
-  if (!sameAccess) return undefined;
+  if (!sameAccess) return [];
   const access = required.some(grantsWriting) ? 'write' : 'read';
-  return { key: sameAccess, why: `the ${access} scope of another resource` };
+  return [{ key: sameAccess, why: `the ${access} scope of another resource` }];
 }
 
 /**
@@ -246,7 +248,8 @@ interface ScopeRefusal {
 
 /**
  * The key with the fewest scopes that holds none of the operation's, and, where the config has
- * one, a key holding the scope next to the required one (neighbourKey): each the documented 403.
+ * them, the keys holding the scope next to the required one (neighbourKeys: for a write, every key
+ * holding the read scope of the same resource): each the documented 403.
  * The second runs where the baseline is never sent as a success only with its unknown-id probe,
  * so that a server letting the key through creates or deletes nothing.
  */
@@ -270,8 +273,8 @@ async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise
     holds: holding(k, also),
   });
   const refusals = [refusal(key, await withAuth(u, t, { kind: 'key', key: key.key }))];
-  const neighbour = neighbourKey(op, keys);
-  if (neighbour && neighbour.key !== key) {
+  for (const neighbour of neighbourKeys(op, keys)) {
+    if (neighbour.key === key) continue;
     const { request } = await pastAuth(u, t);
     const exchange = await t.call(request, { auth: { kind: 'key', key: neighbour.key.key } });
     refusals.push(refusal(neighbour.key, exchange, ` (${neighbour.why})`));
@@ -303,9 +306,10 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
   rule({
     id: 'auth.insufficient-scope',
     title: 'A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope',
-    source: 'security requirement scopes + 403 response',
+    source:
+      'security requirement scopes + 403 response: "Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE"',
     precondition:
-      "a key of the team lacking every scope alternative of the operation, and, where the config has one, a key holding the neighbouring scope (the read scope of the same resource for a write, else another resource's of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+      "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope; else one holding another resource's scope of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),

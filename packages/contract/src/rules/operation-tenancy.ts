@@ -4,10 +4,12 @@
 // id of the team is answered as an unknown id is (the operation's documented not-found), and no
 // answer, lists included, carries the team's data. Without such a key the check is skipped, never
 // passed.
+
+import { isObject } from '@svc/spec-runtime';
 import type { Expected, OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
 import { negativeCases } from '../generate/negatives.js';
-import { type Exchange, errorCode } from '../http/exchange.js';
+import { dataOf, type Exchange, errorCode } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
@@ -25,7 +27,8 @@ export interface CrossTeam {
 
 /**
  * Values that belong to the run's team alone: prefixed ids and its lines. Contact numbers, tag
- * names and custom field keys are left out: another team may hold the same ones of its own.
+ * names and custom field keys are left out: another team may hold the same ones of its own (a
+ * listed custom field is compared whole instead: teamFieldsListed).
  */
 export function teamMarkers(f: Fixtures): string[] {
   return [
@@ -44,6 +47,26 @@ export function teamMarkers(f: Fixtures): string[] {
 export function leakedMarkers(markers: readonly string[], request: OpRequest, exchange: Exchange): string[] {
   const sent = JSON.stringify(request);
   return markers.filter((m) => exchange.text.includes(m) && !sent.includes(m) && !sent.includes(encodeURIComponent(m)));
+}
+
+/**
+ * The team's custom fields an answer lists (custom fields carry no id: a field is identified by its
+ * key). Another team may hold a field of the same key, so an entry counts only where it is the
+ * team's field as discovery read it: the same key, type and label.
+ */
+export function teamFieldsListed(f: Fixtures, exchange: Exchange): string[] {
+  const data = dataOf(exchange);
+  if (!Array.isArray(data)) return [];
+  return data
+    .filter(isObject)
+    .filter((entry) => entry.id === undefined && typeof entry.key === 'string')
+    .filter((entry) =>
+      f.customFields.some(
+        (field) =>
+          field.key === entry.key && field.type === (entry.type ?? null) && field.label === (entry.label ?? null),
+      ),
+    )
+    .map((entry) => `custom field ${String(entry.key)}`);
 }
 
 const holdsScope = (u: OperationUnderTest, key: ConfigKey) =>
@@ -66,7 +89,7 @@ async function sendAsOtherTeam(u: OperationUnderTest, t: CheckContext): Promise<
     what: `key "${key.name}" of another team`,
     exchange,
     ...(expected ? { expected } : {}),
-    leaked: leakedMarkers(teamMarkers(f), request, exchange),
+    leaked: [...leakedMarkers(teamMarkers(f), request, exchange), ...teamFieldsListed(f, exchange)],
   };
 }
 
@@ -84,9 +107,11 @@ export function crossTeamProblems(s: CrossTeam): Problem[] {
 const OTHER_TEAM = checkDescription({
   id: 'tenants.other-team',
   title:
-    "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer carries the team's ids or lines",
-  source: 'a key belongs to a single team (Authentication) + the 404 response',
-  precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines",
+    "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer, lists included, carries the team's ids, lines or custom fields (by key, type and label: they have no id)",
+  source:
+    '"A key belongs to a single team." (Authentication) + the 404 response; custom field "key | Unique key; immutable"',
+  precondition:
+    "a key of another team (a config key of kind other-team), sent the team's own ids and lines, and every list it may read (the team's custom fields known from discovery)",
 });
 
 /** The cross-team check of one operation (writes only with --allow-writes: a faulty server would apply them). */

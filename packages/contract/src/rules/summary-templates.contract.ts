@@ -4,9 +4,10 @@
 import { type Expected, listedCode } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
+import { completedSummaries, readAgain, type SummaryRead, summaryCalls, templateKeys } from './call-summaries.js';
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
-import { errorsOf } from './problems.js';
+import { afterEarlier, errorsOf } from './problems.js';
 import { ok } from './support.js';
 import { usedUp } from './used-up.js';
 
@@ -37,20 +38,43 @@ interface Deactivation {
   notFound: Expected;
   first: Exchange;
   again?: Exchange;
+  /** The completed summaries read before the DELETE, and the same reads after it. */
+  before: SummaryRead[];
+  after: SummaryRead[];
 }
 
-/** The first configured template still active, deleted, then deleted again. */
+/** The completed summaries the API shows of the known calls, under every documented template key. */
+async function summariesNow(t: CheckContext): Promise<SummaryRead[]> {
+  const f = await t.fixtures();
+  const configured = t.config.config.fixtures;
+  const named = [
+    ...(configured.several_completed_summary_call_ids ?? []),
+    ...(configured.one_completed_summary_call_ids ?? []),
+  ];
+  return completedSummaries(t, summaryCalls(t, f, named), templateKeys(t, f));
+}
+
+/**
+ * The first configured template still active, deleted, then deleted again; the summaries already
+ * generated read before and after (once per run: both checks of the deactivation judge it).
+ */
+function deactivation(t: CheckContext): Promise<Deactivation> {
+  return t.once('summary-template-deactivation', () => deactivateOne(t));
+}
+
 async function deactivateOne(t: CheckContext): Promise<Deactivation> {
   const ids = need(
     (await t.fixtures()).summaryTemplates,
     'summary template ids the suite may deactivate (fixtures.summary_template_ids)',
   );
   const notFound = goneExpected(t);
+  const before = await summariesNow(t);
   for (const id of ids) {
     const first = await t.call({ params: { id } }, documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`));
     if (first.status === notFound.status) continue; // deactivated by an earlier run
-    if (!ok(first)) return { id, notFound, first };
-    return { id, notFound, first, again: await t.call({ params: { id } }) };
+    if (!ok(first)) return { id, notFound, first, before, after: [] };
+    const again = await t.call({ params: { id } });
+    return { id, notFound, first, again, before, after: await readAgain(t, before) };
   }
   return t.skip(
     usedUp(
@@ -72,10 +96,43 @@ rule({
     'x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)',
   ],
   ...statefulWrite(OP),
-  requests: deactivateOne,
+  requests: deactivation,
   problems: ({ id, notFound, first, again }) =>
     again
       ? errorsOf(again, notFound, `DELETE ${id} again`)
       : [{ message: `DELETE ${id}: expected 204, got ${first.status}`, exchange: first }],
   passed: ({ id, notFound }) => `${id} deactivated, then ${notFound.status}`,
+});
+
+rule({
+  id: 'summary-templates.delete-keeps-summaries',
+  title:
+    'After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it',
+  source:
+    'Summary template lifecycle: active → DELETE → deactivated (soft-deleted), "not used for new call summaries; summaries already generated are unaffected"',
+  precondition:
+    'completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again',
+  ...statefulWrite(OP),
+  requests: deactivation,
+  problems: ({ after }) =>
+    afterEarlier(
+      after.flatMap(({ call, key, exchange }) =>
+        ok(exchange)
+          ? []
+          : [
+              {
+                message: `${call} with template_key ${key} read a completed summary before the DELETE, and answers ${exchange.status} after it`,
+                exchange,
+              },
+            ],
+      ),
+    ),
+  passed: ({ id, after }) =>
+    `${id} deactivated; ${after.map((r) => `${r.call}?template_key=${r.key}`).join(', ')} read the same after`,
+  notReached: ({ first, before }) => {
+    if (!ok(first)) return `the DELETE was not answered 2xx (${first.status}): no template was deactivated`;
+    return before.length === 0
+      ? 'no completed summary was read before the DELETE (no known call read with a documented template key answered 2xx)'
+      : undefined;
+  },
 });

@@ -112,6 +112,24 @@ interface Created {
   read?: ThreadRead;
   /** The item's thread looked up by the item (GET /v2/api/threads), after the creation. */
   lookedUp?: Exchange;
+  /** The user the first comment mentions inline, where one is known. */
+  mentioned?: string;
+}
+
+/** A probe text that mentions a user inline (the description's syntax: @[<display_name>](usr-<id>)). */
+function mentioning(t: CheckContext, what: string, user: string): string {
+  return `${probeText(t, what)} @[Svc Contract](${user})`;
+}
+
+/** The first comment of a created thread lists the user its content mentions. */
+function firstMentionProblems({ mentioned, created }: Created, first: unknown): Problem[] {
+  if (mentioned === undefined) return [];
+  const mentions = isObject(first) ? first.mentions : undefined;
+  return unless(
+    Array.isArray(mentions) && mentions.some((m) => isObject(m) && m.user_id === mentioned),
+    `the first comment mentions ${mentioned} inline, but the 201's comments[0].mentions does not list it: ${short(mentions)}`,
+    created,
+  );
 }
 
 /** Whether a value holds `id` as a string anywhere (the lookup's response shape is not shown). */
@@ -202,6 +220,7 @@ function createdProblems(state: Created): Problem[] {
       `the thread is on ${short([thread?.entity_type, thread?.entity_id])}, not ${item.entityType} ${item.id}`,
       created,
     ),
+    ...firstMentionProblems(state, first),
     ...(read
       ? unless(
           ok(read.exchange) && read.thread?.id === thread?.id && read.comments[0]?.content === content,
@@ -238,16 +257,23 @@ function alreadyThreadedProblems(s: AlreadyThreaded): Problem[] {
 // where every known item already has a thread (earlier runs), the documented path instead.
 rule({
   id: 'threads.create-then-read',
-  title: 'A created thread holds its first comment, reads back the same, and is what a lookup by its item finds',
-  source: 'createThread / getThread / findThread',
+  title:
+    'A created thread holds its first comment (its inline mentions parsed into mentions), reads back the same, and is what a lookup by its item finds',
+  source:
+    'createThread / getThread / findThread; "content | first comment; ... mentions inline", ThreadComment "mentions (array of NoteMention)", Mention syntax "Inline in content text: @[<display_name>](usr-<id>)"',
   precondition:
-    'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run, then looked up by that item',
+    'an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run with a first comment mentioning a teammate, then looked up by that item',
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
   requests: async (t): Promise<Created | AlreadyThreaded> => {
-    const content = probeText(t, 'thread');
-    return (await createOnFreeItem(t, content)) ?? commentOnExisting(t, content);
+    // The first comment mentions a teammate: mentions inline in a thread's content are parsed as
+    // in any comment (the 201 shows the first comment, with its mentions).
+    const user = (await t.fixtures()).users[0];
+    const content = user ? mentioning(t, 'thread', user) : probeText(t, 'thread');
+    const created = await createOnFreeItem(t, content);
+    if (created) return user ? { ...created, mentioned: user } : created;
+    return commentOnExisting(t, content);
   },
   problems: (s) => (s.kind === 'created' ? createdProblems(s) : alreadyThreadedProblems(s)),
   passed: (s) => {
@@ -569,7 +595,7 @@ rule({
   requests: async (t) => {
     const thread = await probeThread(t);
     const user = need((await t.fixtures()).users[0], 'a user id to mention');
-    const added = await comment(t, thread, `${probeText(t, 'mention')} @[Svc Contract](${user})`);
+    const added = await comment(t, thread, mentioning(t, 'mention', user));
     return { user, added, ...(ok(added) ? { read: await readThread(t, thread) } : {}) };
   },
   problems: ({ user, added, read }) => {
