@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSeedFile } from '@svc/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, type Mutant, NOT_REPLAYED, removeOutputs, runAgainst, STATE } from './support/mutants.js';
+import { itCatchesEachByName, type Mutant, NOT_REPLAYED, removeOutputs, runAgainst } from './support/mutants.js';
 import { json, type Mutation, type ProxiedRequest, sandbox, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -191,14 +191,13 @@ const REACHED_FIRST = new Set([
   'threads.create-then-read',
 ]);
 
-/** Their checks judge a state that earlier requests of the check brought about: replay says so. */
+/**
+ * The broken server of the delete mutant keeps what the run did: after its DELETE it answers no
+ * summary at all, so its rule, run again alone, never reads one first and says so (not exercised).
+ */
 const NOT_REPLAYED_HERE: Readonly<Record<string, string>> = {
   ...NOT_REPLAYED,
-  "lists one of the team's custom fields to another team's key": STATE,
-  'answers a call with several completed summaries, read without template_key, with 404 SUMMARY_TEMPLATE_NOT_FOUND':
-    STATE,
-  'drops the summaries already generated once a template is deleted': STATE,
-  "lists the users a new thread's first comment mentions without their usr- prefix": STATE,
+  'drops the summaries already generated once a template is deleted': 'not exercised',
 };
 
 describe('the classes broken servers got past: each mutant caught by name', () => {

@@ -836,7 +836,7 @@ async function expectReplayed(
     }
     return;
   }
-  expect(again.outcomes, 'against the broken server').toContain('still fails');
+  expect(again.outcomes, `against the broken server: ${JSON.stringify(again.outcomes)}`).toContain('still fails');
   expect(again.exitCode).toBe(1);
   const fixed = await sandbox();
   try {
