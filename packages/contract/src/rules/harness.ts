@@ -96,6 +96,26 @@ export function rule<State>(entry: Rule<State>): void {
 }
 
 /**
+ * The exchanges of each check's own requests that changed data (a write answered 2xx), by seq. Kept
+ * beside the context, not on it: a check's context offers only what a check needs to write.
+ */
+const writesByContext = new WeakMap<CheckContext, number[]>();
+
+function writesOf(t: CheckContext): number[] {
+  let writes = writesByContext.get(t);
+  if (writes === undefined) {
+    writes = [];
+    writesByContext.set(t, writes);
+  }
+  return writes;
+}
+
+/** Whether a request the check sent before exchange `seq` changed data. */
+function changedDataBefore(t: CheckContext, seq: number): boolean {
+  return writesOf(t).some((w) => w < seq);
+}
+
+/**
  * The problem with its `expected` said as replay can judge it: a problem said to be decided by its
  * one answer is a state (its rule must run again to show it) when that answer already fits what it
  * expected (what is wrong lies beyond status and code), or when an earlier request of the rule
@@ -104,7 +124,7 @@ export function rule<State>(entry: Rule<State>): void {
 function withHonestJudge(problem: Problem, t: CheckContext): Problem {
   const { expected, exchange } = problem;
   if (expected?.judge !== 'answer' || exchange === undefined) return problem;
-  if (answerProblems(expected, exchange).length > 0 && !t.changedDataBefore(exchange.seq)) return problem;
+  if (answerProblems(expected, exchange).length > 0 && !changedDataBefore(t, exchange.seq)) return problem;
   return { ...problem, expected: { judge: 'state' } };
 }
 
@@ -151,8 +171,6 @@ export function registeredChecks(): readonly RegisteredCheck[] {
  */
 export class CheckContext {
   readonly #session: Session;
-  /** The exchanges of this check's own requests that changed data (a write answered 2xx), by seq. */
-  readonly #writes: number[] = [];
 
   constructor(
     session: Session,
@@ -194,13 +212,8 @@ export class CheckContext {
     const exchange = await this.#session.client.send(request);
     const wrote =
       exchange.status >= 200 && exchange.status < 300 && this.spec.changesData(request.method, request.path);
-    if (wrote) this.#writes.push(exchange.seq);
+    if (wrote) writesOf(this).push(exchange.seq);
     return exchange;
-  }
-
-  /** Whether a request this check sent before exchange `seq` changed data. */
-  changedDataBefore(seq: number): boolean {
-    return this.#writes.some((w) => w < seq);
   }
 
   /** Sends an OpRequest to an operation (path parameters are encoded here). */
