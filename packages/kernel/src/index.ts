@@ -6,6 +6,7 @@ export type { Exchange } from './exchange.js';
 export type { IdempotencyOutcome, IdempotencyTicket, StoredResponse } from './idempotency.js';
 export { DEFAULT_IDEMPOTENCY_BUDGET_BYTES, IdempotencyStore, MAX_IN_FLIGHT } from './idempotency.js';
 export { readJsonBody } from './json-body.js';
+export { DEFAULT_KEEP_ALIVE, type KeepAlive, keepIdleConnectionsPastTheHint } from './keep-alive.js';
 export type { Call, Failure, Kernel, KernelOptions, Outcome } from './kernel.js';
 export { createKernel, isFailure } from './kernel.js';
 export type { CorsPolicy, CorsRequest } from './loopback-cors.js';

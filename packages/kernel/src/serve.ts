@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Contract } from '@svc/spec-runtime';
 import { startBodyWorker } from './body-offload.js';
 import { pacedClientErrors } from './client-error-pacing.js';
+import { keepIdleConnectionsPastTheHint } from './keep-alive.js';
 import { hostProblem, malformedAnswer } from './malformed-http.js';
 import type { NodeHandler } from './node-request.js';
 import { webRequestOf, writeResponse } from './node-web.js';
@@ -70,6 +71,7 @@ export function listen(
     else if (!serveNode(incoming, outgoing)) void toFetch(incoming, outgoing);
   });
   server.on('clientError', pacedClientErrors(contract));
+  keepIdleConnectionsPastTheHint(server);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -99,6 +99,9 @@ export async function mutatingProxy(target: Target, mutation: Mutation): Promise
       res.end(String(error));
     }
   });
+  // No idle timeout of its own: the suite's fetch closes an idle connection first, so a request is
+  // never sent on one the proxy is closing (a reset, on a loaded machine). close() ends them all.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
