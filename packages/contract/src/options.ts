@@ -188,14 +188,6 @@ const MERGE_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function mergeArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: MERGE_FLAGS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 const REPLAY_FLAGS = {
   check: { type: 'string', multiple: true },
   operation: { type: 'string', multiple: true },
@@ -207,16 +199,8 @@ const REPLAY_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function replayArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: REPLAY_FLAGS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 function parseReplayCli(argv: string[]): Parsed {
-  const { values, positionals } = replayArgs(argv);
+  const { values, positionals } = flagsAndPositionals(argv, REPLAY_FLAGS);
   if (values.help) return { kind: 'help' };
   if (positionals.length === 0) throw new UsageError('replay needs a report.json, a shard.json or a folder of them');
   const baseUrl = values['base-url'];
@@ -239,7 +223,7 @@ function parseReplayCli(argv: string[]): Parsed {
 }
 
 function parseMergeCli(argv: string[]): Parsed {
-  const parsed = mergeArgs(argv);
+  const parsed = flagsAndPositionals(argv, MERGE_FLAGS);
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
   if (positionals.length === 0) throw new UsageError('merge needs the report dirs of the shard jobs');
@@ -261,7 +245,16 @@ function parseReporters(values: string[] | undefined, known: readonly ReporterNa
   return reporters as ReporterName[];
 }
 
-/** The flags of one command line; parseArgs' own complaints become usage errors. */
+/** The flags and positionals of one command line; parseArgs' own complaints become usage errors. */
+function flagsAndPositionals<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The flags of a command line that takes no positionals. */
 function flags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
