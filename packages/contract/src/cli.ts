@@ -2,7 +2,7 @@
 // svc-contract: runs the contract suite against a server (or the embedded sandbox) and exits
 // 0 when every check passed, 1 when one failed, 2 on a usage or configuration error.
 import { ConfigError } from './config.js';
-import { type Parsed, parseCli, USAGE } from './options.js';
+import { type Parsed, parseCli, usageOf } from './options.js';
 import { toolVersion, UsageError } from './tool.js';
 
 async function main(): Promise<number> {
@@ -10,11 +10,11 @@ async function main(): Promise<number> {
   try {
     parsed = parseCli(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`svc-contract: ${(error as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`svc-contract: ${(error as Error).message}\n\n${usageOf(process.argv.slice(2))}`);
     return 2;
   }
   if (parsed.kind === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(parsed.usage);
     return 0;
   }
   if (parsed.kind === 'version') {

@@ -5,18 +5,11 @@ import type { ProxyOptions } from './proxy.js';
 import type { ReplayOptions } from './replay/replay.js';
 import { serverUrlProblem } from './server-url.js';
 import { MAX_SHARDS, type Shard, shardOf } from './shard.js';
-import { loadSpec } from './spec.js';
-import {
-  DEFAULT_FIXTURES_PER_KIND,
-  DEFAULT_MAX_SKIPPED,
-  type DeliveryOptions,
-  REPORTERS,
-  type ReporterName,
-  UsageError,
-} from './tool.js';
+import { type DeliveryOptions, REPORTERS, type ReporterName, UsageError } from './tool.js';
 import type { ContractConfig, Profile, RateSetting } from './types.js';
+import { MERGE_USAGE, PROXY_USAGE, REPLAY_USAGE, USAGE } from './usage.js';
 
-const { readRequestsPerSecond, writeRequestsPerSecond } = loadSpec().contract.limits;
+export { USAGE, usageOf } from './usage.js';
 
 /** The reporters of the proxy and the merge, which keep no run's exchanges (no HAR). */
 const SUMMARY_REPORTERS: readonly ReporterName[] = REPORTERS.filter((name) => name !== 'har');
@@ -74,78 +67,6 @@ export function defaultMinInputCoverage(o: Pick<ContractOptions, 'profile' | 'al
   return (o.profile ?? 'full') === 'full' && o.allowWrites === true && (o.only ?? []).length === 0 ? 100 : 0;
 }
 
-export const USAGE = `Usage: svc-contract [options]
-
-Checks a server of the Team Communications Service API against the contract (the bundled
-OpenAPI document): every response, error code, scope, negative input and idempotency rule.
-Without --base-url it starts an embedded sandbox (the reference server) and checks that.
-
-Options:
-  --base-url <url>       The server to check (default: an embedded sandbox on 127.0.0.1)
-  --api-key <key>        Its API key (default: $SVC_API_KEY; the sandbox's demo key when embedded)
-  --config <file>        JSON: extra keys with their scopes (403 checks) and fixtures
-  --allow-writes         Create, change and delete data (off: nothing is written)
-  --profile <name>       full (stateful servers, default) or mock (stateless, e.g. a Prism mock)
-  --only <filter>        A resource (threads), an operationId (createThread) or a check
-                         (auth.insufficient-scope) or check group (negative); repeatable or a,b
-  --reporter <name>      Report files to write: json, junit, text, markdown, har (every exchange
-                         of the run as HAR 1.2, report.har; a run only); repeatable or a,b
-  --output <dir>         Where report files go (default ./svc-contract-report)
-  --export-failures <dir>  One runnable sh script per failure (curl; exit 0 on the documented
-                         answer, 1 on another; keys from the environment) and failures.txt
-  --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
-  --burst                Also send a burst over the read limit and expect 429s
-  --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
-                         without it a 429 within the run's own budget fails response.rate-limit-budget
-  --timeout <ms>         Time limit of each request, body included (default 30000)
-  --max-response-bytes <n>  Largest response body read (default 10485760)
-  --max-skipped <n>      Fail when more than n checks are skipped for want of configuration
-                         (a fixture, a key) or not exercised (a precondition never reached);
-                         default ${DEFAULT_MAX_SKIPPED}. Skips the options cause are not counted
-  --min-input-coverage <pct>  Fail below this share of documented inputs sent and rules broken
-                         alone (default 100 with --profile full --allow-writes and no --only, else 0)
-  --fixtures-per-kind <n>  Fixtures of each kind (items, lines, ...) used at most (default ${DEFAULT_FIXTURES_PER_KIND})
-  --shard <i/n>          Run job i of n: a deterministic share of the checks (whole resources),
-                         and write the shard file --output holds for \`svc-contract merge\`
-  --quiet                No progress lines
-  -h, --help             This help
-  -v, --version          The version
-
-Exit status: 0 every check passed (skips within --max-skipped, input coverage at least
---min-input-coverage), 1 a check failed, too many were skipped or too few inputs exercised,
-2 usage or config error.
-
-       svc-contract proxy --upstream <url> [--port <n>] [--host <h>] [--reporter ...] [--output <dir>]
-                          [--timeout <ms>] [--max-response-bytes <n>]
-
-A validating proxy: relays any traffic to --upstream and checks every exchange against the
-contract (the response checks, and the documented error for a request the contract refuses).
-Bodies are relayed whole; a response past --max-response-bytes is relayed but not checked.
-At SIGINT or SIGTERM it prints and writes the same reports. Default --port 0 (a free port).
-
-       svc-contract merge <dir>... [--reporter ...] [--output <dir>]
-
-Combines the shard files of the jobs of a --shard i/n matrix (each job's --output dir) into one
-report, written and printed as a single run's, and exits as that run would: 1 on any failed
-check, on too many skips or on input coverage (over the union) below the run's gate. Every shard
-1..n must be given exactly once.
-
-       svc-contract replay <report.json|shard.json|dir>... [--check <id>] [--operation <id>]
-                           [--base-url <url>] [--allow-writes] [--config <file>] [--json]
-                           [--timeout <ms>]
-
-Sends each failing request of a run again (a dir: every report and shard JSON in it) and judges
-the answer with the same check: a per-exchange check is called again; a scenario rule by the
-answer it expected. A rule that judged a state (a write read back, a key used again) is run
-again alone on its operation, as a run runs it (fixtures, preconditions, undo; --config is the
-run's config file), and its verdict there is the replay's. Rate windows, the run's budget and
-429s are not replayed, and say why. Prints each answer before and after. Keys come from the
-environment (SVC_API_KEY, a config key's key_env, else SVC_KEY_<NAME>), never from the file; the
-server is --base-url, else the run's. A request or rule that may change data is replayed only
-with --allow-writes. --check and --operation are repeatable or a,b.
-Exit status: 0 every failure selected was replayed and passes, 1 otherwise, 2 usage error.
-`;
-
 function list(values: string[] | undefined): string[] {
   return (values ?? [])
     .flatMap((v) => v.split(','))
@@ -168,7 +89,8 @@ export type Parsed =
   | { kind: 'proxy'; options: ProxyCliOptions }
   | { kind: 'merge'; options: MergeCliOptions }
   | { kind: 'replay'; options: ReplayOptions }
-  | { kind: 'help' }
+  /** The usage to print: the subcommand's own, or the whole one. */
+  | { kind: 'help'; usage: string }
   | { kind: 'version' };
 
 /** The options `svc-contract proxy` takes from its command line (runProxy takes them and more). */
@@ -188,14 +110,6 @@ const MERGE_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function mergeArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: MERGE_FLAGS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 const REPLAY_FLAGS = {
   check: { type: 'string', multiple: true },
   operation: { type: 'string', multiple: true },
@@ -207,17 +121,9 @@ const REPLAY_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function replayArgs(argv: string[]) {
-  try {
-    return parseArgs({ args: argv, options: REPLAY_FLAGS, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 function parseReplayCli(argv: string[]): Parsed {
-  const { values, positionals } = replayArgs(argv);
-  if (values.help) return { kind: 'help' };
+  const { values, positionals } = flagsAndPositionals(argv, REPLAY_FLAGS);
+  if (values.help) return { kind: 'help', usage: REPLAY_USAGE };
   if (positionals.length === 0) throw new UsageError('replay needs a report.json, a shard.json or a folder of them');
   const baseUrl = values['base-url'];
   const problem = baseUrl === undefined ? undefined : serverUrlProblem('--base-url', baseUrl);
@@ -239,9 +145,9 @@ function parseReplayCli(argv: string[]): Parsed {
 }
 
 function parseMergeCli(argv: string[]): Parsed {
-  const parsed = mergeArgs(argv);
+  const parsed = flagsAndPositionals(argv, MERGE_FLAGS);
   const { values, positionals } = parsed;
-  if (values.help) return { kind: 'help' };
+  if (values.help) return { kind: 'help', usage: MERGE_USAGE };
   if (positionals.length === 0) throw new UsageError('merge needs the report dirs of the shard jobs');
   return {
     kind: 'merge',
@@ -261,7 +167,16 @@ function parseReporters(values: string[] | undefined, known: readonly ReporterNa
   return reporters as ReporterName[];
 }
 
-/** The flags of one command line; parseArgs' own complaints become usage errors. */
+/** The flags and positionals of one command line; parseArgs' own complaints become usage errors. */
+function flagsAndPositionals<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The flags of a command line that takes no positionals. */
 function flags<const O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
@@ -301,7 +216,7 @@ function parseProxyCli(argv: string[]): Parsed {
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  if (values.help) return { kind: 'help' };
+  if (values.help) return { kind: 'help', usage: PROXY_USAGE };
   const maxBytes = maxResponseBytesOf(values['max-response-bytes']);
   const upstream = values.upstream;
   if (upstream === undefined) throw new UsageError('proxy needs --upstream, an http(s) URL');
@@ -351,7 +266,7 @@ export function parseCli(argv: string[]): Parsed {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   });
-  if (values.help) return { kind: 'help' };
+  if (values.help) return { kind: 'help', usage: USAGE };
   if (values.version) return { kind: 'version' };
   const profile = values.profile ?? 'full';
   if (profile !== 'full' && profile !== 'mock') throw new UsageError(`--profile must be full or mock, got ${profile}`);

@@ -6,7 +6,7 @@ import { randomAlphanumeric } from '@svc/spec-runtime';
 import { ConfigError, EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { registeredChecks, runChecks, shardResources } from './execute.js';
-import { ALWAYS_ON, unknownFilters } from './filters.js';
+import { ALWAYS_ON, API_WIDE_RESOURCE, unknownFilters } from './filters.js';
 import { type ContractOptions, defaultMinInputCoverage } from './options.js';
 import type { Redactor } from './redact.js';
 import { redactValues } from './redact-forms.js';
@@ -224,6 +224,9 @@ function shardMeta(r: Report) {
   return { tool, target, profile, allowWrites, burst, rate, only, startedAt, durationMs };
 }
 
+/** The checks run on every answer, whose failures replay meets over their operation's traffic. */
+const RESPONSE_CHECKS = 'response.';
+
 /**
  * `svc-contract replay` (replay/replay.ts), able to run a rule again alone: the failures of a rule
  * that judged a state are replayed by runCheckAgain, the others by their request sent again.
@@ -232,11 +235,17 @@ export function runReplay(options: ReplayOptions): Promise<ReplayResult> {
   return replayFailures(options, runCheckAgain);
 }
 
-/** Why a check cannot run again alone on its operation, or the --only that selects just it there. */
+/**
+ * Why a check cannot run again alone on its operation, or the --only that selects just it there.
+ * A check of every answer (response.*) cannot be selected: its operation's checks are run again,
+ * whose answers it judges (the rate windows and budget judge them at the run's pace).
+ */
 function onlyForAgain(spec: Spec, again: CheckAgain): { notRun: string } | { only: string[] } {
   const { check, operationId } = again;
+  if (check.startsWith(RESPONSE_CHECKS))
+    return { only: [spec.contract.operationsById.has(operationId) ? operationId : API_WIDE_RESOURCE] };
   if (ALWAYS_ON.some((prefix) => check.startsWith(prefix)))
-    return { notRun: `${check} runs on every answer of a run, never alone` };
+    return { notRun: `${check} is not one a run can select: it never runs alone` };
   const entries = registeredChecks().filter((c) => c.id === check && c.operationId === operationId);
   const [entry] = entries;
   if (entry === undefined) return { notRun: `${check} on ${operationId} is no check of this version` };
@@ -263,6 +272,7 @@ export async function runCheckAgain(again: CheckAgain): Promise<CheckRunAgain> {
     allowWrites: again.allowWrites,
     profile: again.profile,
     rate: again.rate ?? 'off',
+    burst: again.burst,
     timeoutMs: again.timeoutMs,
     quiet: true,
     env: again.env,

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli } from '../src/options.js';
+import { replayFailures } from '../src/replay/replay.js';
+import type { CheckAgain } from '../src/replay/rerun.js';
 import type { Report } from '../src/report/shape.js';
 import { runContract, runReplay } from '../src/run.js';
 import { UsageError } from '../src/tool.js';
@@ -87,6 +89,37 @@ describe('usage', () => {
     expect((await cli(['--help'])).stdout).toContain('svc-contract replay <report.json|shard.json|dir>');
     const none = await cli(['replay', reportFile([])]);
     expect(none).toMatchObject({ code: 0, stdout: 'svc-contract replay: no failures to replay\n' });
+  });
+
+  it("replay --help and merge --help print their own usage: their arguments, every flag, an example; not the run's", async () => {
+    const ownFlags = {
+      replay: [
+        '--check',
+        '--operation',
+        '--base-url',
+        '--allow-writes',
+        '--config',
+        '--json',
+        '--timeout',
+        '-h, --help',
+      ],
+      merge: ['--reporter', '--output', '-h, --help'],
+    };
+    for (const [sub, flags] of Object.entries(ownFlags)) {
+      const help = await cli([sub, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^Usage: svc-contract ${sub} <`));
+      for (const flag of flags) expect(help.stdout).toMatch(new RegExp(`\\n  ${flag} `));
+      expect(help.stdout).toMatch(new RegExp(`Example:\\n  .*svc-contract ${sub} `));
+      // None of the run's own flags: this is the subcommand's usage, not the whole one.
+      expect(help.stdout).not.toContain('--min-input-coverage');
+      expect(help.stdout).not.toContain('svc-contract proxy');
+    }
+    // A usage error of a subcommand shows that subcommand's usage too.
+    const wrong = await cli(['replay', '--no-such-flag']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/Usage: svc-contract replay </);
+    expect(wrong.stderr).not.toContain('--min-input-coverage');
   });
 });
 
@@ -196,6 +229,61 @@ describe('against a server that echoes the key it gets (as its request id too) a
   });
 });
 
+describe("a failure of the run's pace is run again at the pace the report recorded", () => {
+  const paced = (check: string, status: number) => ({
+    check,
+    operationId: 'listTags',
+    message: 'refused',
+    status,
+    request: { method: 'GET', url: 'http://127.0.0.1:9/v2/api/tags', headers: {} },
+    expected: { judge: 'exchange' },
+  });
+
+  it('a rate window, the budget and a 429: each runs again with the rate and --burst of its run, never sent alone', async () => {
+    const file = join(tempDir(), 'report.json');
+    const rate = { readsPerSecond: 7, writesPerSecond: 3 };
+    const failures = [
+      paced('response.rate-limit-window', 200),
+      paced('response.rate-limit-budget', 429),
+      paced('response.schema', 429),
+    ];
+    writeFileSync(
+      file,
+      JSON.stringify({
+        target: { baseUrl: 'http://127.0.0.1:9', embedded: false },
+        profile: 'full',
+        rate,
+        burst: true,
+        failures,
+      }),
+    );
+    const asked: CheckAgain[] = [];
+    const result = await replayFailures({ inputs: [file], env: {}, print: false }, async (again) => {
+      asked.push(again);
+      return { outcomes: [{ check: again.check, operationId: again.operationId, status: 'passed' }], exchanges: [] };
+    });
+    expect(asked.map((a) => [a.check, a.operationId, a.rate, a.burst])).toEqual(
+      failures.map((f) => [f.check, 'listTags', rate, true]),
+    );
+    expect(result.results.map((r) => [r.outcome, r.again])).toEqual(failures.map(() => ['passes', 'pace']));
+    expect(result.exitCode).toBe(0);
+    expect(result.text).toMatch(
+      / {4}after {2}run again at the run's pace +the check, run again at the run's pace, passes\n/,
+    );
+  });
+
+  it('a response check that fails again on the new traffic still fails, with what it found', async () => {
+    const file = reportFile([paced('response.rate-limit-window', 200)]);
+    const result = await replayFailures({ inputs: [file], env: {}, print: false }, async (again) => {
+      expect(again).toMatchObject({ rate: null, burst: false });
+      const failed = { check: again.check, operationId: again.operationId, status: 'failed' as const };
+      return { outcomes: [{ ...failed, detail: 'Remaining rose' }], exchanges: [] };
+    });
+    expect(result.results[0]).toMatchObject({ outcome: 'still fails', again: 'pace', problems: ['Remaining rose'] });
+    expect(result.exitCode).toBe(1);
+  });
+});
+
 describe('where a request goes', () => {
   it("a key only reaches the run's server or --base-url: a request the file says went elsewhere is not sent", async () => {
     const file = reportFile([
@@ -291,7 +379,7 @@ describe('a rule that judged a state is run again alone, its verdict the replay'
     const file = reportFile([
       stateFailure(url),
       { ...stateFailure(url, 'threads.duplicate', 'createThread'), request: undefined },
-      stateFailure(url, 'response.schema'),
+      stateFailure(url, 'fixtures.discovery'),
       stateFailure(url, 'threads.no-such-check'),
     ]);
     const withoutKey = await runReplay({ inputs: [file], checks: ['request-id.echo'], env: {}, print: false });
@@ -307,7 +395,7 @@ describe('a rule that judged a state is run again alone, its verdict the replay'
     expect(exitCode).toBe(1);
     expect(results.slice(1).map((r) => r.reason)).toEqual([
       'changes data: replay with --allow-writes',
-      'response.schema runs on every answer of a run, never alone',
+      'fixtures.discovery is not one a run can select: it never runs alone',
       'threads.no-such-check on listTags is no check of this version',
     ]);
   });

@@ -10,7 +10,7 @@ import { MissingFixture } from '../src/fixtures.js';
 import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import { WritesDisabledError } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { parseCli, parseRate } from '../src/options.js';
+import { parseCli, parseRate, USAGE } from '../src/options.js';
 import { createRedactor } from '../src/redact.js';
 import { toCurl } from '../src/report/curl.js';
 import { renderJunit } from '../src/report/junit.js';
@@ -324,7 +324,7 @@ describe('options', () => {
         profile: 'mock',
       },
     });
-    expect(parseCli(['-h'])).toEqual({ kind: 'help' });
+    expect(parseCli(['-h'])).toEqual({ kind: 'help', usage: USAGE });
     expect(parseRate('off')).toBe('off');
     expect(parseRate('5')).toEqual({ readsPerSecond: 5, writesPerSecond: 5 });
     for (const bad of [

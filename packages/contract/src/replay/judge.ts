@@ -1,9 +1,10 @@
 // A new answer to a failure's request, judged by the same check: a per-exchange check is called
 // again on it (responseOutcomes, the one list of them, filtered to the failed check's id); a
-// scenario rule by the answer it expected (a status with its codes, or any 2xx). A rule that
-// judged more than one answer or what the server holds carries no single expected answer: it is
-// run again instead (rerun.ts). The checks of a sequence of answers (the rate windows, the run's
-// budget) and a 429 the run's pace brought about are not replayed: the reason says so.
+// scenario rule by the answer it expected (a status with its codes, or any 2xx). A failure no one
+// new answer can show is run again instead (rerun.ts): a rule that judged more than one answer or
+// what the server holds (`state`), and a failure of the run's pace (`pace`: the rate windows, the
+// run's own budget, and any answer that was a 429), which only the traffic that met it, sent again
+// at the run's recorded rate, can show again.
 import type { Operation } from '@svc/spec-runtime';
 import { exchangeChecks } from '../exchange-checks/entry.js';
 import { responseOutcomes } from '../exchange-checks/response.js';
@@ -23,24 +24,26 @@ export interface Answer {
 
 export type Judged = { passed: true } | { passed: false; problems: string[] } | { notJudged: string };
 
-/** Why a rate window, the run's budget or a 429 is not replayed: its meaning is the run's own pace. */
-export const RATE_WINDOW = 'neither one request again nor its rule run alone keeps the pace of the run that showed it';
+/** The per-exchange checks that judge a sequence of answers at the run's pace (its windows and budget), not one. */
+const PACED_CHECKS: readonly string[] = ['response.rate-limit-window', 'response.rate-limit-budget'];
 
-/** The per-exchange checks that judge a sequence of answers (the run's windows and budget), not one. */
-const SEQUENCE_CHECKS: Record<string, string> = {
-  'response.rate-limit-window': 'compares each answer with the one before it in its window',
-  'response.rate-limit-budget': "judges the run's own sequence of requests against its budget",
-};
+/**
+ * How a failure is replayed when one request sent again cannot show it: `pace` for a check of the
+ * run's pace or a 429 (what met it is sent again at the run's rate), `state` for a rule that judged
+ * a state; undefined when its request is sent again.
+ */
+export function runAgainAs(failure: Pick<Failure, 'check' | 'expected' | 'status'>): 'pace' | 'state' | undefined {
+  if (PACED_CHECKS.includes(failure.check) || failure.status === 429) return 'pace';
+  return failure.expected?.judge === 'state' ? 'state' : undefined;
+}
 
-/** Whether the failure is replayed by running its rule again, alone (a rule that judged a state: rerun.ts). */
-export const runsRuleAgain = (failure: Pick<Failure, 'expected'>): boolean => failure.expected?.judge === 'state';
+/** Whether the failure is replayed by running its rule (or its operation's traffic) again, alone (rerun.ts). */
+export const runsRuleAgain = (failure: Pick<Failure, 'check' | 'expected' | 'status'>): boolean =>
+  runAgainAs(failure) !== undefined;
 
 /** Why a failure cannot be replayed, or undefined when it can (by a new answer, or by its rule run again). */
 export function notJudgedWhy(failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>): string | undefined {
   const expected = failure.expected;
-  const sequence = SEQUENCE_CHECKS[failure.check];
-  if (sequence) return `the check ${sequence}: ${RATE_WINDOW}`;
-  if (failure.status === 429) return `the answer was a 429, which the run's own pace brought about: ${RATE_WINDOW}`;
   if (runsRuleAgain(failure)) return undefined;
   if (!failure.request) return 'the failure points at no request';
   if (!expected) return 'the report carries no expectation for it (a report of an older version, or a crash)';
@@ -97,7 +100,9 @@ export function judge(
   exchange: Exchange,
   stateless: boolean,
 ): Judged {
-  const why = runsRuleAgain(failure) ? 'its rule judged a state: it is run again instead' : notJudgedWhy(failure);
+  const why = runsRuleAgain(failure)
+    ? 'one answer cannot show it: its rule is run again instead'
+    : notJudgedWhy(failure);
   if (why !== undefined) return { notJudged: why };
   const expected = failure.expected as FailedExpectation;
   const problems =

@@ -12,8 +12,11 @@ export interface Replayed {
   after?: { status: number; code?: string; error?: string };
   /** For `still fails`: what the check found in the new answer. */
   problems?: string[];
-  /** `rule`: its rule was run again alone (a state), instead of its one request sent again. */
-  again?: 'rule';
+  /**
+   * Instead of its one request sent again: `rule`, its rule was run again alone (a state); `pace`,
+   * its operation's traffic was sent again at the run's recorded rate (a rate window, the budget, a 429).
+   */
+  again?: 'rule' | 'pace';
   /** For `not replayed`: why. */
   reason?: string;
 }

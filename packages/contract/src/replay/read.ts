@@ -23,6 +23,8 @@ export interface ReplaySource {
   profile: Profile;
   /** The run's client-side rate (null: none), kept when a rule is run again (rerun.ts). */
   rate: RateSetting | null;
+  /** The run's --burst (false when the report predates it), kept with the rate. */
+  burst: boolean;
   failures: Failure[];
 }
 
@@ -40,6 +42,7 @@ const REPORT_SCHEMA = {
       properties: { baseUrl: text(10_000), embedded: { type: 'boolean' } },
     },
     profile: { enum: ['full', 'mock'] },
+    burst: { type: 'boolean' },
     rate: {
       oneOf: [
         { type: 'null' },
@@ -109,8 +112,9 @@ function fromShard(file: string): ReplaySource {
     exchanges,
   );
   const failures = [...byOperation.values()].flatMap((checks) => [...checks.values()].flatMap((c) => c.failures));
-  const { target, profile, rate } = shard.meta;
-  return { file, baseUrl: target.baseUrl, embedded: target.embedded, profile, rate: rate ?? null, failures };
+  const { target, profile, rate, burst } = shard.meta;
+  const run = { profile, rate: rate ?? null, burst: burst === true };
+  return { file, baseUrl: target.baseUrl, embedded: target.embedded, ...run, failures };
 }
 
 function fromFile(file: string): ReplaySource {
@@ -126,10 +130,12 @@ function fromFile(file: string): ReplaySource {
     target: { baseUrl: string; embedded: boolean };
     profile: Profile;
     rate?: RateSetting | null;
+    burst?: boolean;
     failures: Failure[];
   };
   const { baseUrl, embedded } = report.target;
-  return { file, baseUrl, embedded, profile: report.profile, rate: report.rate ?? null, failures: report.failures };
+  const run = { profile: report.profile, rate: report.rate ?? null, burst: report.burst === true };
+  return { file, baseUrl, embedded, ...run, failures: report.failures };
 }
 
 /** The JSON files a folder holds (not its subfolders), by name. */

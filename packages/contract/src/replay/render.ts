@@ -15,15 +15,21 @@ const HEADS: Record<ReplayOutcome, string> = {
   'not replayed': 'NOT REPLAYED',
 };
 
+/** What was run again in place of one request: its rule alone, or its traffic at the run's pace. */
+const AGAIN: Record<NonNullable<Replayed['again']>, { label: string; passes: string }> = {
+  rule: { label: 'rule run again', passes: 'the rule, run again alone, passes' },
+  pace: { label: "run again at the run's pace", passes: "the check, run again at the run's pace, passes" },
+};
+
 function entry(r: Replayed): string[] {
   const head = `  ${HEADS[r.outcome]}  ${r.check} on ${r.operationId}${r.request ? `: ${clip(r.request, 200)}` : ''}`;
   const before = row('before', answerOf(r.before), clip(r.before.message));
-  const rule = r.again === 'rule';
+  const again = r.again === undefined ? undefined : AGAIN[r.again];
   if (r.outcome === 'not replayed')
-    return [head, before, row('after', '-', `${rule ? 'not run again' : 'not sent'}: ${r.reason ?? ''}`)];
-  const passes = rule ? 'the rule, run again alone, passes' : 'the check passes';
+    return [head, before, row('after', '-', `${again ? 'not run again' : 'not sent'}: ${r.reason ?? ''}`)];
+  const passes = again ? again.passes : 'the check passes';
   const says = r.outcome === 'passes' ? passes : clip((r.problems ?? []).join('; ') || (r.after?.error ?? 'fails'));
-  return [head, before, row('after', rule && !r.after ? 'rule run again' : answerOf(r.after), says)];
+  return [head, before, row('after', again && !r.after ? again.label : answerOf(r.after), says)];
 }
 
 export function renderReplay(results: readonly Replayed[]): string {

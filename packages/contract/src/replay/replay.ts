@@ -1,6 +1,6 @@
 // svc-contract replay: each failure of a run sent again and judged by the same check (judge.ts),
-// or, for a rule that judged a state, that rule run again alone (rerun.ts); before and after side
-// by side. The keys come from the environment (sent.ts), never from the file; the server is
+// or, for a rule that judged a state or a failure of the run's pace, that rule run again alone
+// (rerun.ts; the pace's at the run's recorded rate); before and after side by side. The keys come from the environment (sent.ts), never from the file; the server is
 // --base-url, else the run's. A request that may change data is sent only with --allow-writes, as
 // in a run; what is not sent is said with its reason. Exit 0 only when every failure selected was
 // replayed and now passes, 1 otherwise; usage errors are thrown (exit 2).
@@ -14,7 +14,7 @@ import { serverUrlProblem } from '../server-url.js';
 import { loadSpec, type Spec } from '../spec.js';
 import { UsageError } from '../tool.js';
 import type { ContractConfig } from '../types.js';
-import { type Answer, exchangeOf, judge, notJudgedWhy, runsRuleAgain } from './judge.js';
+import { type Answer, exchangeOf, judge, notJudgedWhy, runAgainAs } from './judge.js';
 import type { Replayed } from './outcome.js';
 import { type ReplaySource, readReplaySources } from './read.js';
 import { renderReplay } from './render.js';
@@ -104,8 +104,17 @@ interface Context {
   runs: Map<string, Promise<CheckRunAgain>>;
 }
 
-/** The failure's rule run again alone (once for all its failures), its verdict the replay's. */
-async function replayByRule(c: Context, source: ReplaySource, failure: Failure, own: Omit<Replayed, 'outcome'>) {
+/**
+ * The failure's rule run again alone (once for all its failures), its verdict the replay's; for a
+ * failure of the run's pace (`pace`), at the rate and --burst the run had.
+ */
+async function replayByRule(
+  c: Context,
+  source: ReplaySource,
+  failure: Failure,
+  own: Omit<Replayed, 'outcome'>,
+  again: 'pace' | 'state',
+) {
   const baseUrl = c.options.baseUrl ?? source.baseUrl;
   const key = JSON.stringify([baseUrl, failure.check, failure.operationId]);
   let run = c.runs.get(key);
@@ -117,6 +126,7 @@ async function replayByRule(c: Context, source: ReplaySource, failure: Failure, 
       baseUrl,
       profile: source.profile,
       rate: source.rate,
+      burst: source.burst,
       allowWrites: c.options.allowWrites === true,
       ...(configPath !== undefined ? { configPath } : {}),
       ...(config !== undefined ? { config } : {}),
@@ -125,7 +135,7 @@ async function replayByRule(c: Context, source: ReplaySource, failure: Failure, 
     });
     c.runs.set(key, run);
   }
-  return replayedByRun(own, await run);
+  return replayedByRun(own, await run, again === 'pace' ? 'pace' : 'rule');
 }
 
 /** One failure replayed (or not, with the reason) and judged. */
@@ -137,7 +147,8 @@ async function replayOne(c: Context, source: ReplaySource, failure: Failure): Pr
   const notReplayed = (reason: string): Replayed => ({ ...own, before, outcome: 'not replayed', reason });
   const why = notJudgedWhy(failure);
   if (why !== undefined) return notReplayed(why);
-  if (runsRuleAgain(failure)) return replayByRule(c, source, failure, { ...own, before });
+  const again = runAgainAs(failure);
+  if (again !== undefined) return replayByRule(c, source, failure, { ...own, before }, again);
   return sendAgain(c, source, failure, notReplayed);
 }
 

@@ -1,7 +1,9 @@
 // A failure whose rule judged a state (`expected.judge` `state`: a write read back, a key used
 // again, an answer compared with earlier ones) is replayed by running that rule again, alone, on
 // its operation, through a run's own machinery (fixtures, precondition steps, undo): the replay's
-// verdict is the rule's on the new run. Only the entry (run.ts) may run checks, so it hands the
+// verdict is the rule's on the new run. A failure of the run's pace (a rate window, the run's own
+// budget, a 429) is replayed the same way, paced as the run was (its recorded rate and --burst):
+// a check of every answer is run again over its operation's traffic, a rule over its own. Only the entry (run.ts) may run checks, so it hands the
 // runner in (RunCheckAgain); this module asks it once per rule and reads its verdict.
 import { parseBody } from '../http/exchange.js';
 import type { CheckOutcome, ContractConfig, ExchangeSummary, Profile, RateSetting } from '../types.js';
@@ -14,6 +16,8 @@ export interface CheckAgain {
   baseUrl: string;
   profile: Profile;
   rate: RateSetting | null;
+  /** The run's --burst (its key then not its own: no budget check), kept as the run had it. */
+  burst: boolean;
   allowWrites: boolean;
   /** The run's config (keys by key_env, fixtures): given in code, or a file. */
   config?: ContractConfig;
@@ -49,16 +53,20 @@ function afterOf(outcome: CheckOutcome | undefined, exchanges: readonly Exchange
 }
 
 /** A failure's replay from its rule's new run: still failing, passing, or (skipped, not run) not replayed. */
-export function replayedByRun(own: Omit<Replayed, 'outcome'>, run: CheckRunAgain): Replayed {
-  const notReplayed = (reason: string): Replayed => ({ ...own, outcome: 'not replayed', reason, again: 'rule' });
+export function replayedByRun(
+  own: Omit<Replayed, 'outcome'>,
+  run: CheckRunAgain,
+  again: NonNullable<Replayed['again']> = 'rule',
+): Replayed {
+  const notReplayed = (reason: string): Replayed => ({ ...own, outcome: 'not replayed', reason, again });
   if ('notRun' in run) return notReplayed(run.notRun);
   const failed = run.outcomes.filter((o) => o.status === 'failed');
   if (failed.length > 0) {
     const after = afterOf(failed[0], run.exchanges);
     const problems = failed.map((o) => o.detail ?? 'failed');
-    return { ...own, outcome: 'still fails', ...(after ? { after } : {}), problems, again: 'rule' };
+    return { ...own, outcome: 'still fails', ...(after ? { after } : {}), problems, again };
   }
-  if (run.outcomes.some((o) => o.status === 'passed')) return { ...own, outcome: 'passes', again: 'rule' };
+  if (run.outcomes.some((o) => o.status === 'passed')) return { ...own, outcome: 'passes', again };
   const skipped = run.outcomes.find((o) => o.status === 'skipped');
   return notReplayed(
     skipped ? `the check, run again, was skipped: ${skipped.detail ?? ''}` : 'the check, run again, ran nothing',
