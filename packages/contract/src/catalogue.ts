@@ -106,7 +106,7 @@ export const CHECKS = {
     precondition: "a custom field the team deleted (fixtures.deleted_field_keys: no operation deletes one)",
   },
   "custom-fields.description": {
-    title: "A description is set, and a blank value clears it",
+    title: "A description is set, and a blank value clears it (\"description: settable on update; a blank value clears it\"): read back absent, null or empty, never the blank sent",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
     precondition: "an editable field whose answers show its description (set, then cleared, then put back)",
@@ -128,10 +128,10 @@ export const CHECKS = {
     precondition: "a request the server must refuse: an editable DROPDOWN field sent two options with one label",
   },
   "custom-fields.option-rules": {
-    title: "Options: new ones get a key, rename by key, missing ones are removed",
+    title: "Options: new ones get a key, rename by key, missing ones are removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct",
     source: "x-svc-option-rules",
     enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
-    precondition: "an editable DROPDOWN field with options (created through the service)",
+    precondition: "an editable DROPDOWN field with at least one option (created through the service): new options added one, then three at once (a label spelling a kept key, a key matching no option)",
   },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused",
@@ -350,6 +350,11 @@ export const CHECKS = {
     title: "Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)",
     source: "ApiError retry_after_seconds",
     precondition: "any error answer",
+  },
+  "response.error-message": {
+    title: "Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter or top-level body string its param names (writes and conflicts included)",
+    source: "Errors, Error body: \"message | string | Human-readable, includes the failing value\" (ApiErrorFields message)",
+    precondition: "any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters (the message must quote it)",
   },
   "response.error-type": {
     title: "error.type matches the code and the status",

@@ -16,6 +16,7 @@ import { responseVerdict } from '../verdict.js';
 import { errorFieldProblems, paginationProblems, rateLimitProblems } from './consistency.js';
 import { exchangeCheck, exchangeChecks, headersOwnedBy, type Seen } from './entry.js';
 import { errorDetailProblems } from './error-details.js';
+import { errorMessageProblems } from './error-message.js';
 import { idKindProblems } from './id-kinds.js';
 import { mentionProblems } from './mentions.js';
 import { selectionProblems } from './selection.js';
@@ -291,6 +292,20 @@ exchangeCheck({
   ],
   problems: (seen) => {
     const problems = errorDetailProblems(seen.spec, seen.exchange);
+    return problems && at(seen, problems);
+  },
+});
+
+exchangeCheck({
+  id: 'response.error-message',
+  title:
+    'Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter or top-level body string its param names (writes and conflicts included)',
+  source:
+    'Errors, Error body: "message | string | Human-readable, includes the failing value" (ApiErrorFields message)',
+  precondition:
+    'any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters (the message must quote it)',
+  problems: (seen) => {
+    const problems = errorMessageProblems(seen.exchange, seen.stateless);
     return problems && at(seen, problems);
   },
 });

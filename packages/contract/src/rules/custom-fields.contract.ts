@@ -226,7 +226,8 @@ async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear
 
 function descriptionProblems({ field, probe, set, cleared, restored }: DescriptionClear): Problem[] {
   const left = data(cleared)?.description;
-  const blank = left === undefined || left === null || (typeof left === 'string' && left.trim() === '');
+  // "A blank value clears it": a cleared description is absent, null or empty, never the blank sent.
+  const blank = left === undefined || left === null || left === '';
   return [
     ...unless(
       ok(set) && data(set)?.description === probe,
@@ -244,7 +245,8 @@ function descriptionProblems({ field, probe, set, cleared, restored }: Descripti
 // answer read back. Only where the answer shows the description (so the original is known).
 rule({
   id: 'custom-fields.description',
-  title: 'A description is set, and a blank value clears it',
+  title:
+    'A description is set, and a blank value clears it ("description: settable on update; a blank value clears it"): read back absent, null or empty, never the blank sent',
   source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
   precondition: 'an editable field whose answers show its description (set, then cleared, then put back)',
   enforces: ['x-svc-input-rules blank-clears description'],
@@ -379,6 +381,8 @@ rule({
 interface OptionEdits {
   original: Option[];
   added: Exchange;
+  /** New options added together (where the field has an option to keep). */
+  together?: NewOptions;
   /** The new option, where it got a key of its own. */
   probe?: Option;
   renamed?: Exchange;
@@ -411,11 +415,84 @@ async function editOptions(t: CheckContext): Promise<OptionEdits> {
     options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }],
   });
   const removed = await patch(t, field.key, { options: original });
-  await patch(t, field.key, { options: original });
-  return { original, added, probe, renamed, removed };
+  const together = await newOptionsTogether(t, field.key, original);
+  return { original, added, probe, renamed, removed, ...(together ? { together } : {}) };
 }
 
-function optionEditProblems({ original, added, probe, renamed, removed }: OptionEdits): Problem[] {
+/** Options added in one request where the single probe never reaches the rules' preconditions. */
+interface NewOptions {
+  original: Option[];
+  /** The kept option whose key the first new option's label spells. */
+  kept: Option;
+  /** The new options sent: the key's spelling, a second without a key, one with a key no option holds. */
+  sent: Array<{ label: string; key?: string }>;
+  answer: Exchange;
+}
+
+/** A key no option holds, sharing nothing with the label sent beside it. */
+const UNMATCHED_KEY = 'zq_no_such_option';
+const sameLabel = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * "An option sent without a matching key is new and gets a key derived from its label", however many
+ * are sent, and keys identify options: a label spelling a kept option's key (where a key is derived
+ * from a label, it derives to that key), a second new option, and one sent with a key no option holds.
+ */
+async function newOptionsTogether(t: CheckContext, key: string, original: Option[]): Promise<NewOptions | undefined> {
+  const kept = original[0];
+  if (!kept || original.some((o) => o.key === UNMATCHED_KEY)) return undefined;
+  // The key itself, unless a label already reads so (labels must be unique): then with a stop.
+  const spelling = original.some((o) => sameLabel(o.label, kept.key)) ? `${kept.key}.` : kept.key;
+  const sent = [
+    { label: spelling },
+    { label: `${PROBE_LABEL} one` },
+    { key: UNMATCHED_KEY, label: `${PROBE_LABEL} two` },
+  ];
+  const answer = await patch(t, key, { options: [...original, ...sent] });
+  await patch(t, key, { options: original });
+  return { original, kept, sent, answer };
+}
+
+/** Every option kept as it was, each new one present once, keys non-empty and distinct, the unmatched key not kept. */
+function newOptionsProblems({ original, kept, sent, answer }: NewOptions): Problem[] {
+  const what = `adding ${sent.length} options in one request (${short(sent)})`;
+  if (!ok(answer)) return [{ message: `${what}: expected 200, got ${answer.status}`, exchange: answer }];
+  const after = optionsOf(answer) ?? [];
+  const keys = after.map((o) => o.key);
+  const lost = original.filter((o) => !after.some((a) => a.key === o.key && a.label === o.label));
+  const fresh = sent.map((s) =>
+    after.filter((a) => a.label === s.label.trim() && !original.some((o) => o.key === a.key)),
+  );
+  const unmatched = fresh[2]?.[0];
+  return [
+    ...unless(
+      lost.length === 0,
+      `${what}: kept options lost their key or label (${short(lost)}; ${kept.key} was spelled as a new label): ${short(after)}`,
+      answer,
+    ),
+    ...unless(
+      fresh.every((f) => f.length === 1) && after.length === original.length + sent.length,
+      `${what}: expected each new option once beside the ${original.length} kept: ${short(after)}`,
+      answer,
+    ),
+    ...unless(
+      new Set(keys).size === keys.length && keys.every((k) => k !== ''),
+      `${what}: options share a key or have an empty one: ${short(keys)}`,
+      answer,
+    ),
+    ...unless(
+      unmatched === undefined || unmatched.key !== UNMATCHED_KEY,
+      `${what}: the option sent with key ${UNMATCHED_KEY}, which matches no current option, kept it instead of getting a key derived from its label`,
+      answer,
+    ),
+  ];
+}
+
+function optionEditProblems(edits: OptionEdits): Problem[] {
+  return [...singleEditProblems(edits), ...(edits.together ? newOptionsProblems(edits.together) : [])];
+}
+
+function singleEditProblems({ original, added, probe, renamed, removed }: OptionEdits): Problem[] {
   if (!ok(added)) return [{ message: `adding an option: expected 200, got ${added.status}`, exchange: added }];
   const afterAdd = optionsOf(added) ?? [];
   const kept = unless(
@@ -449,9 +526,11 @@ function optionEditProblems({ original, added, probe, renamed, removed }: Option
 // its key; an option missing from the list is removed. The options are put back at the end.
 rule({
   id: 'custom-fields.option-rules',
-  title: 'Options: new ones get a key, rename by key, missing ones are removed',
+  title:
+    'Options: new ones get a key, rename by key, missing ones are removed ("An option sent without a matching key is new and gets a key derived from its label"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct',
   source: 'x-svc-option-rules',
-  precondition: 'an editable DROPDOWN field with options (created through the service)',
+  precondition:
+    'an editable DROPDOWN field with at least one option (created through the service): new options added one, then three at once (a label spelling a kept key, a key matching no option)',
   enforces: [
     'x-svc-option-rules RENAME_BY_KEY',
     'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
@@ -462,6 +541,8 @@ rule({
   ...statefulWrite(OP),
   requests: editOptions,
   problems: optionEditProblems,
+  notReached: ({ together }) =>
+    together ? undefined : 'the field has no option to keep beside new ones (or one already holds the unmatched key)',
 });
 
 rule({

@@ -1,0 +1,59 @@
+// response.error-message: the error body's own field table says of `message` "Human-readable,
+// includes the failing value", for every error, whatever its code or the check that provoked it
+// (writes and conflicts as much as reads). Two readings need no guess at a server's wording: a
+// blank message is neither, and where the error names its cause in `param` and that parameter is
+// one value the request sent (a path parameter, a top-level body string), the message quotes it,
+// as sent or as it travelled in the URL. Not required where the cause is not one value: no param,
+// a param naming a header, a query or a nested field, several fields failing (`errors`), a blank
+// value or one too long for a message to carry whole. A mock answers its examples and cannot quote
+// what was sent: there only the blank message is read.
+import { isObject } from '@svc/spec-runtime';
+import { type Exchange, errorOf } from '../http/exchange.js';
+
+/** A value longer than this need not be quoted whole (as for the failing values of x-svc-response-rules). */
+const QUOTABLE = 64;
+
+const decoded = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** The value of the path parameter or top-level body string named `name`, as sent. */
+function valueNamed(exchange: Exchange, name: string): string | undefined {
+  const op = exchange.operation;
+  if (op) {
+    const actual = (exchange.request.path.split('?')[0] ?? '').split('/');
+    const at = op.path.split('/').indexOf(`{${name}}`);
+    const segment = at >= 0 ? actual[at] : undefined;
+    if (segment !== undefined) return decoded(segment);
+  }
+  const body = exchange.request.body;
+  return isObject(body) && typeof body[name] === 'string' ? body[name] : undefined;
+}
+
+/** The one value the error says failed, where it is one a message can quote. */
+function failingValue(exchange: Exchange, error: Record<string, unknown>): string | undefined {
+  if (typeof error.param !== 'string' || error.param === '') return undefined;
+  if (Array.isArray(error.errors) && error.errors.length > 0) return undefined;
+  const value = valueNamed(exchange, error.param);
+  return value !== undefined && value.trim() !== '' && value.length <= QUOTABLE ? value : undefined;
+}
+
+const SAYS = 'the description says of every error: "message: human-readable, includes the failing value"';
+
+/** undefined where the response is no error body; else its problems (empty: the message says what it must). */
+export function errorMessageProblems(exchange: Exchange, stateless: boolean): string[] | undefined {
+  const error = errorOf(exchange);
+  if (!error || exchange.status < 400) return undefined;
+  const message = error.message;
+  if (typeof message !== 'string' || message.trim() === '')
+    return [`error.message of ${String(error.code)} is ${JSON.stringify(message ?? null)}: blank (${SAYS})`];
+  const value = stateless ? undefined : failingValue(exchange, error);
+  if (value === undefined || message.includes(value) || message.includes(encodeURIComponent(value))) return [];
+  return [
+    `error.message of ${String(error.code)} ${JSON.stringify(message.slice(0, 200))} does not quote ${JSON.stringify(value)}, the value of param ${String(error.param)} (${SAYS})`,
+  ];
+}

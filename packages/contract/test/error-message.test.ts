@@ -1,0 +1,106 @@
+// response.error-message on made-up exchanges: "message | string | Human-readable, includes the
+// failing value", on every error. Its teeth (a blank message; a message that does not quote the
+// one value its param names, on writes and conflicts too) and the variations the description
+// allows (the value quoted in other words, URL-encoded; no value required where the cause is not
+// one value). The mutation tests (mutants-gaps.test.ts) run it against servers.
+import { describe, expect, it } from 'vitest';
+import { errorMessageProblems } from '../src/exchange-checks/error-message.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { loadSpec } from '../src/spec.js';
+
+const spec = loadSpec();
+
+function answer(operationId: string, path: string, status: number, error: unknown, body?: unknown): Exchange {
+  const op = spec.contract.operationsById.get(operationId) ?? null;
+  const payload = { error };
+  return {
+    seq: 1,
+    request: { method: op?.method ?? 'GET', path, ...(body !== undefined ? { body } : {}) },
+    url: `http://h${path}`,
+    operation: op,
+    status,
+    headers: new Headers(),
+    text: JSON.stringify(payload),
+    body: payload,
+    durationMs: 1,
+  };
+}
+
+const builtIn = (message: unknown, param: unknown = 'key') =>
+  errorMessageProblems(
+    answer('updateCustomField', '/v2/api/crm/attributes/company', 400, { code: 'ATTRIBUTE_BUILT_IN', message, param }),
+    false,
+  );
+const conflict = (message: unknown) =>
+  errorMessageProblems(
+    answer(
+      'createThread',
+      '/v2/api/threads',
+      409,
+      { code: 'THREAD_ALREADY_EXISTS', message, param: 'entity_id' },
+      { entity_type: 'CALL', entity_id: 'cll-42', content: 'hi' },
+    ),
+    false,
+  );
+
+describe('response.error-message', () => {
+  it('fails a blank or missing message on any error, a mock included', () => {
+    expect(builtIn('')).toHaveLength(1);
+    expect(builtIn('   ')).toHaveLength(1);
+    expect(builtIn(undefined)).toHaveLength(1);
+    expect(conflict('')?.[0]).toMatch(/error\.message of THREAD_ALREADY_EXISTS is "": blank/);
+    const mock = answer('getThread', '/v2/api/threads/cth-1', 404, { code: 'THREAD_NOT_FOUND', message: '' });
+    expect(errorMessageProblems(mock, true)).toHaveLength(1);
+  });
+
+  it('fails a message that does not quote the path parameter or body string its param names, writes and conflicts included', () => {
+    expect(builtIn('This field is built in.')?.[0]).toMatch(/does not quote "company", the value of param key/);
+    expect(conflict('The item already has a thread.')?.[0]).toMatch(/does not quote "cll-42"/);
+  });
+
+  it('passes the value quoted in other words, or URL-encoded', () => {
+    expect(builtIn('«company» is one of the built-in fields')).toEqual([]);
+    expect(conflict('Item cll-42: a thread exists; add a comment to it.')).toEqual([]);
+    const phone = answer(
+      'applyConversationAction',
+      '/v2/api/conversations/%2B1415%20555/action',
+      400,
+      { code: 'INVALID_PHONE_FORMAT', message: 'Not E.164: %2B1415%20555', param: 'contact_number' },
+      { action: 'READ' },
+    );
+    expect(errorMessageProblems(phone, false)).toEqual([]);
+  });
+
+  it('wants no value where the cause is not one value a message can quote', () => {
+    expect(builtIn('Refused.', null)).toEqual([]);
+    expect(builtIn('Refused.', 'authorization')).toEqual([]);
+    const several = answer(
+      'updateCustomField',
+      '/v2/api/crm/attributes/plan',
+      400,
+      { code: 'INVALID_REQUEST', message: 'Request validation failed', param: 'label', errors: [{ field: 'label' }] },
+      { label: '!!' },
+    );
+    expect(errorMessageProblems(several, false)).toEqual([]);
+    const long = answer(
+      'updateCustomField',
+      '/v2/api/crm/attributes/plan',
+      400,
+      { code: 'ATTRIBUTE_LABEL_INVALID', message: 'The label is too long.', param: 'label' },
+      { label: 'x'.repeat(65) },
+    );
+    expect(errorMessageProblems(long, false)).toEqual([]);
+    // A mock answers its examples: it cannot quote what was sent.
+    const mock = answer('updateCustomField', '/v2/api/crm/attributes/company', 400, {
+      code: 'ATTRIBUTE_BUILT_IN',
+      message: 'Example.',
+      param: 'key',
+    });
+    expect(errorMessageProblems(mock, true)).toEqual([]);
+  });
+
+  it('does not apply to a success', () => {
+    const ok = { ...answer('getThread', '/v2/api/threads/cth-1', 200, undefined), body: { data: {} } };
+    expect(errorMessageProblems(ok, false)).toBeUndefined();
+  });
+});
