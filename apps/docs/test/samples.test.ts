@@ -191,10 +191,12 @@ describe('the samples', () => {
         body: '{}',
       });
       expect(reset.status).toBe(200);
-      // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1).
+      // The sandbox's default address, however a sample spells it (localhost or 127.0.0.1), spelt
+      // one way first and then replaced once: replaced twice, a port picked here that begins with
+      // the default's (40107) would be matched again by the second spelling (127.0.0.1:4010).
       const source = sample.source
-        .replaceAll(SANDBOX_URL, sandbox.url)
-        .replaceAll(SANDBOX_URL.replace('localhost', '127.0.0.1'), sandbox.url);
+        .replaceAll(SANDBOX_URL.replace('localhost', '127.0.0.1'), SANDBOX_URL)
+        .replaceAll(SANDBOX_URL, sandbox.url);
       if (sample.language === 'curl') {
         // A failing status fails the command (curl --fail-with-body). uuidgen may be missing here:
         // a stand-in with the same output (a fresh UUID per call).
