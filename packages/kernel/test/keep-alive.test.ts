@@ -24,15 +24,20 @@ async function connection(port: number) {
   socket.setEncoding('latin1');
   socket.on('error', () => undefined);
   let received = '';
+  // The server may close the connection while the test sleeps, before the next request is sent:
+  // the close is remembered, never awaited after it happened (which would wait forever).
+  let closed = false;
+  const whenClosed = once(socket, 'close').then(() => {
+    closed = true;
+    return true;
+  });
   socket.on('data', (chunk: string) => (received += chunk));
   return async (path: string): Promise<string> => {
     received = '';
+    if (closed || socket.destroyed) return 'closed';
     socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
     while (!received.includes('\r\n\r\n')) {
-      const ended = await Promise.race([
-        once(socket, 'data').then(() => false),
-        once(socket, 'close').then(() => true),
-      ]);
+      const ended = await Promise.race([once(socket, 'data').then(() => false), whenClosed]);
       if (ended && !received.includes('\r\n\r\n')) return 'closed';
     }
     return received.split('\r\n\r\n')[0] ?? '';
