@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { loadSeedFile } from '@svc/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { json, type Mutation, type ProxiedRequest, sandbox, type Target } from './support/servers.js';
+import { json, type Mutation, type ProxiedRequest, pathOf, sandbox, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
-const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
 const queryOf = (q: ProxiedRequest) => new URLSearchParams(q.path.split('?')[1] ?? '');
 const keyOf = (upstream: Target, q: ProxiedRequest) =>
   upstream.config.keys.find((k) => q.headers.get('authorization') === `Api-Key ${k.key}`);

@@ -5,20 +5,20 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox, type Target } from './support/servers.js';
+import {
+  bodyOf,
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  pathOf,
+  sandbox,
+  type Target,
+} from './support/servers.js';
 
 afterAll(removeOutputs);
 
-const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
 const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
-const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
-  try {
-    const body = JSON.parse(q.body ?? '') as unknown;
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
 
 /** An error answer in the API's dialect, quoting the request's target. */
 function refuse(status: number, type: string, code: string): NonNullable<Mutation['response']> {

@@ -8,19 +8,10 @@
 // reported them passing, so they are not kept here until the replay of such failures is settled.
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox } from './support/servers.js';
+import { bodyOf, json, type Mutation, mutatingProxy, type ProxiedRequest, pathOf, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
 
-const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
-const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
-  try {
-    const body = JSON.parse(q.body ?? '') as unknown;
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
 const errorIn = (b: Record<string, unknown>) =>
   typeof b.error === 'object' && b.error !== null ? (b.error as Record<string, unknown>) : undefined;
 

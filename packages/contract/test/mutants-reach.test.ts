@@ -4,19 +4,10 @@
 // class (a control) that must pass, so that teeth and false positives are both tested.
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox } from './support/servers.js';
+import { bodyOf, json, type Mutation, mutatingProxy, type ProxiedRequest, pathOf, sandbox } from './support/servers.js';
 
 afterAll(removeOutputs);
 
-const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
-const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
-  try {
-    const body = JSON.parse(q.body ?? '') as unknown;
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
 const withBody = (q: ProxiedRequest, body: Record<string, unknown>): ProxiedRequest => ({
   ...q,
   body: JSON.stringify(body),

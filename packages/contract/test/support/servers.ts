@@ -41,6 +41,19 @@ export interface ProxiedRequest {
   body: string | undefined;
 }
 
+/** A proxied request's path without its query. */
+export const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
+
+/** A proxied request's JSON body as an object ({} when it is none or not JSON). */
+export const bodyOf = (q: ProxiedRequest): Record<string, unknown> => {
+  try {
+    const body = JSON.parse(q.body ?? '') as unknown;
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
 export interface ProxiedResponse {
   status: number;
   headers: Headers;
