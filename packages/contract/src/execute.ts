@@ -5,15 +5,28 @@
 // counts (CheckTally).
 import { matchesOnly } from './filters.js';
 import { MARK, tally } from './report/text.js';
-import { CheckContext, type RegisteredCheck } from './rules/harness.js';
+import { CheckContext, type RegisteredCheck, sentBy } from './rules/harness.js';
 import { registeredChecks } from './rules/index.js';
 import type { Session } from './session.js';
 import { resourcesOfShard, type Shard } from './shard.js';
-import type { TestRecord } from './types.js';
+import type { CheckOutcome, TestRecord } from './types.js';
 
 export { registeredChecks };
 
 import { CheckTally, closingOutcome, judgedOutcomes, statusOf, unmetNeed } from './verdict.js';
+
+/**
+ * A per-exchange check's failure on a request the check sent itself names that check as its rule
+ * (MadeBy): replay runs a rule that changes data again to show it, not the one request alone.
+ */
+function withMadeBy(outcomes: CheckOutcome[], check: RegisteredCheck, sent: ReadonlySet<number>): CheckOutcome[] {
+  const madeBy = { check: check.id, operationId: check.operationId, ...(check.needs.writes ? { writes: true } : {}) };
+  return outcomes.map((o) =>
+    o.status === 'failed' && o.expected?.judge === 'exchange' && o.check !== check.id && sent.has(o.exchange ?? 0)
+      ? { ...o, madeBy }
+      : o,
+  );
+}
 
 async function runCheck(session: Session, check: RegisteredCheck): Promise<TestRecord> {
   const t = new CheckContext(session, check.id, check.operationId);
@@ -30,7 +43,8 @@ async function runCheck(session: Session, check: RegisteredCheck): Promise<TestR
   }
   const closing = closingOutcome(check, { unmet, thrown });
   if (closing) session.recorder.add(closing);
-  const record = session.recorder.drain();
+  const drained = session.recorder.drain();
+  const record = { ...drained, outcomes: withMadeBy(drained.outcomes, check, sentBy(t)) };
   return check.needs.stateful || check.needs.keys ? { ...record, stateful: true } : record;
 }
 

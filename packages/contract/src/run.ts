@@ -257,8 +257,9 @@ function onlyForAgain(spec: Spec, again: CheckAgain): { notRun: string } | { onl
 
 /**
  * One check on one operation run again alone, as a run runs it (the same fixtures, precondition
- * steps, rate and undo; the key from the environment, the config given), for replay: its outcomes
- * there and the exchanges they point at, redacted; no report is written.
+ * steps, rate and undo; the key from the environment, the config given), for replay: every outcome
+ * of that run (its own and the per-exchange checks' on its answers) and the exchanges they point
+ * at, redacted; no report is written.
  */
 export async function runCheckAgain(again: CheckAgain): Promise<CheckRunAgain> {
   const spec = loadSpec();
@@ -287,9 +288,7 @@ export async function runCheckAgain(again: CheckAgain): Promise<CheckRunAgain> {
   }
   const session = sessionOf(options, target, selected.only, again.rate);
   const records = await checkTarget(options, session, target);
-  const outcomes = records
-    .flatMap((r) => r.outcomes)
-    .filter((o) => o.check === again.check && o.operationId === again.operationId);
+  const outcomes = records.flatMap((r) => r.outcomes);
   const wanted = new Set(outcomes.flatMap((o) => (o.exchange === undefined ? [] : [o.exchange])));
   const exchanges = records.flatMap((r) => r.exchanges).filter((e) => wanted.has(e.seq));
   return redactValues({ outcomes, exchanges }, session.redact);

@@ -31,6 +31,22 @@ export interface CheckOutcome {
   readings?: string;
   /** For a failure: what the check expected, so that a new answer can be judged again (replay, export). */
   expected?: FailedExpectation;
+  /** For a per-exchange check's failure on a request a rule sent itself: that rule (see MadeBy). */
+  madeBy?: MadeBy;
+}
+
+/**
+ * The rule whose own sequence of requests sent an exchange a per-exchange check failed on. When
+ * that rule changes data (`writes`), the answer may hang on what its sequence (or the run before
+ * it) built, which one request sent again alone does not rebuild: replay runs the rule again and
+ * judges the check on the answers of that run. A rule that only reads leaves what it found as it
+ * was, so its request is sent again alone, as one no rule sent.
+ */
+export interface MadeBy {
+  check: string;
+  operationId: string;
+  /** The rule changes data (it runs only with --allow-writes). */
+  writes?: boolean;
 }
 
 /**

@@ -1,19 +1,57 @@
 // Mutants of the gap classes mutation testing of the reference server left (issue 34): each breaks
-// its class somewhere other than the handler mutant that showed it, so the check is general: a new
-// option given the key of an option kept beside it, a description "cleared" to the blank sent.
-// Each is caught by name; and what the description allows still passes (a message quoting the
-// failing value in other words). The messages themselves (response.error-message) are read on
-// made-up answers in error-message.test.ts: relays blanking a conflict's message or wording a
-// write's refusal without its value were caught by name, but their replay (itCatchesEachByName)
-// reported them passing, so they are not kept here until the replay of such failures is settled.
+// its class somewhere other than the handler mutant that showed it, so the check is general: a
+// conflict answered with a blank message, a write's refusal worded without the value that failed,
+// a new option given the key of an option kept beside it, a description "cleared" to the blank
+// sent. Each is caught by name, and its report replayed (itCatchesEachByName): the two message
+// relays fail response.error-message on an answer to a request a rule that changes data sent, so
+// replay runs that rule again and judges the check on its answers (MadeBy); and what the
+// description allows still passes (a message quoting the failing value in other words). Where only
+// the rule run again can show the failure (a conflict its own first request provoked, met again on
+// a server started afresh), each failure is asserted to fail again. The messages themselves are
+// read on made-up answers in error-message.test.ts.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { bodyOf, json, type Mutation, mutatingProxy, type ProxiedRequest, pathOf, sandbox } from './support/servers.js';
+import { runReplay } from '../src/run.js';
+import { itCatchesEachByName, keysEnvironment, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import {
+  bodyOf,
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  pathOf,
+  sandbox,
+  type Target,
+} from './support/servers.js';
 
 afterAll(removeOutputs);
 
 const errorIn = (b: Record<string, unknown>) =>
   typeof b.error === 'object' && b.error !== null ? (b.error as Record<string, unknown>) : undefined;
+
+/** Every conflict (409) answered with a blank message, its code and other fields kept. */
+const conflictsUnexplained: Mutation = {
+  response: (r) =>
+    r.status === 409
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (error) error.message = '';
+        })
+      : r,
+};
+
+/** A refused write (400) naming its cause in param, worded without the value that failed. */
+const writeRefusalsWithoutValue: Mutation = {
+  response: (r, q) =>
+    q.method !== 'GET' && r.status === 400
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (error && typeof error.param === 'string') error.message = 'The request was refused; see param.';
+        })
+      : r,
+};
 
 const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
 
@@ -45,6 +83,20 @@ const blankDescriptionKept: Mutation = {
 };
 
 const GAPS: Mutant[] = [
+  {
+    name: 'answers every conflict with a blank message',
+    caughtBy: 'response.error-message',
+    only: ['threads.duplicate'],
+    allowWrites: true,
+    mutation: conflictsUnexplained,
+  },
+  {
+    name: "words a refused write's message without the value its param names",
+    caughtBy: 'response.error-message',
+    only: ['custom-fields.built-in'],
+    allowWrites: true,
+    mutation: writeRefusalsWithoutValue,
+  },
   {
     name: "gives a new option whose label spells a kept option's key that same key",
     caughtBy: 'custom-fields.option-rules',
@@ -94,6 +146,64 @@ describe('the gap classes mutation testing found: each mutant caught by name', (
       } finally {
         await upstream.close();
       }
+    }
+  });
+
+  it('a conflict its rule provoked (a key reused after its first use) fails again on the broken server started afresh, each failure by its rule run again', async () => {
+    const conflictAfterFirstUse: Mutant = {
+      name: 'answers a reused idempotency key with a blank message',
+      caughtBy: 'response.error-message',
+      only: ['idempotency.key-reuse'],
+      allowWrites: true,
+    };
+    const upstream = await sandbox();
+    const broken = await mutatingProxy(upstream, conflictsUnexplained);
+    try {
+      const { failed, output } = await runAgainst(broken, conflictAfterFirstUse);
+      expect(failed).toContain('response.error-message');
+      const report = join(output, 'report.json');
+      const { failures } = JSON.parse(readFileSync(report, 'utf8')) as { failures: Array<Record<string, unknown>> };
+      const own = failures.filter((f) => f.check === 'response.error-message');
+      // Each conflict answers a request of the rule that followed its first use of the key.
+      expect(own.length).toBeGreaterThan(0);
+      for (const f of own)
+        expect(f.madeBy).toEqual({ check: 'idempotency.key-reuse', operationId: 'addThreadComment', writes: true });
+      // A server started afresh knows no key the run used: one request sent again alone meets no
+      // conflict there (a PUT is simply applied), only the rule run again (first use, then reuse) does.
+      const replayOn = async (server: Target) => {
+        const { results, exitCode } = await runReplay({
+          inputs: [report],
+          checks: ['response.error-message'],
+          baseUrl: server.url,
+          allowWrites: true,
+          config: server.config,
+          env: keysEnvironment(server),
+          print: false,
+        });
+        return { exitCode, outcomes: results.map((r) => [r.outcome, r.again, r.rule]) };
+      };
+      const sequence = ['sequence', 'idempotency.key-reuse on addThreadComment'];
+      const afreshUpstream = await sandbox();
+      const afresh = await mutatingProxy(afreshUpstream, conflictsUnexplained);
+      try {
+        const again = await replayOn(afresh);
+        expect(again.outcomes).toEqual(own.map(() => ['still fails', ...sequence]));
+        expect(again.exitCode).toBe(1);
+      } finally {
+        await afresh.close();
+        await afreshUpstream.close();
+      }
+      const fixed = await sandbox();
+      try {
+        const now = await replayOn(fixed);
+        expect(now.outcomes).toEqual(own.map(() => ['passes', ...sequence]));
+        expect(now.exitCode).toBe(0);
+      } finally {
+        await fixed.close();
+      }
+    } finally {
+      await broken.close();
+      await upstream.close();
     }
   });
 

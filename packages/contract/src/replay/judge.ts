@@ -2,9 +2,11 @@
 // again on it (responseOutcomes, the one list of them, filtered to the failed check's id); a
 // scenario rule by the answer it expected (a status with its codes, or any 2xx). A failure no one
 // new answer can show is run again instead (rerun.ts): a rule that judged more than one answer or
-// what the server holds (`state`), and a failure of the run's pace (`pace`: the rate windows, the
+// what the server holds (`state`), a failure of the run's pace (`pace`: the rate windows, the
 // run's own budget, and any answer that was a 429), which only the traffic that met it, sent again
-// at the run's recorded rate, can show again.
+// at the run's recorded rate, can show again, and a per-exchange check's failure on a request a
+// rule that changes data sent (`sequence`: its answer may hang on what that rule built), judged
+// on the answers of that rule run again.
 import type { Operation } from '@svc/spec-runtime';
 import { exchangeChecks } from '../exchange-checks/entry.js';
 import { responseOutcomes } from '../exchange-checks/response.js';
@@ -27,25 +29,30 @@ export type Judged = { passed: true } | { passed: false; problems: string[] } | 
 /** The per-exchange checks that judge a sequence of answers at the run's pace (its windows and budget), not one. */
 const PACED_CHECKS: readonly string[] = ['response.rate-limit-window', 'response.rate-limit-budget'];
 
+type Judgeable = Pick<Failure, 'check' | 'expected' | 'status' | 'madeBy'>;
+
 /**
  * How a failure is replayed when one request sent again cannot show it: `pace` for a check of the
  * run's pace or a 429 (what met it is sent again at the run's rate), `state` for a rule that judged
- * a state; undefined when its request is sent again.
+ * a state, `sequence` for a per-exchange check's failure on a request a rule that changes data sent
+ * (that rule is run again, the check judging its answers); undefined when its request is sent
+ * again (a report older than `madeBy` included).
  */
-export function runAgainAs(failure: Pick<Failure, 'check' | 'expected' | 'status'>): 'pace' | 'state' | undefined {
+export function runAgainAs(failure: Judgeable): 'pace' | 'state' | 'sequence' | undefined {
   if (PACED_CHECKS.includes(failure.check) || failure.status === 429) return 'pace';
-  return failure.expected?.judge === 'state' ? 'state' : undefined;
+  if (failure.expected?.judge === 'state') return 'state';
+  return failure.expected?.judge === 'exchange' && failure.madeBy?.writes === true ? 'sequence' : undefined;
 }
 
 /** Whether the failure is replayed by running its rule (or its operation's traffic) again, alone (rerun.ts). */
-export const runsRuleAgain = (failure: Pick<Failure, 'check' | 'expected' | 'status'>): boolean =>
-  runAgainAs(failure) !== undefined;
+export const runsRuleAgain = (failure: Judgeable): boolean => runAgainAs(failure) !== undefined;
 
 /** Why a failure cannot be replayed, or undefined when it can (by a new answer, or by its rule run again). */
-export function notJudgedWhy(failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>): string | undefined {
+export function notJudgedWhy(failure: Judgeable & Pick<Failure, 'request'>): string | undefined {
   const expected = failure.expected;
-  if (runsRuleAgain(failure)) return undefined;
-  if (!failure.request) return 'the failure points at no request';
+  const again = runAgainAs(failure);
+  if (again === 'pace' || again === 'state') return undefined;
+  if (again === undefined && !failure.request) return 'the failure points at no request';
   if (!expected) return 'the report carries no expectation for it (a report of an older version, or a crash)';
   if (expected.judge === 'exchange' && !exchangeChecks().some((c) => c.id === failure.check))
     return `${failure.check} is no per-exchange check of this version`;
@@ -96,7 +103,7 @@ function exchangeCheckProblems(spec: Spec, check: string, exchange: Exchange, st
 /** The new answer judged by the failure's own check (see the head of this file). */
 export function judge(
   spec: Spec,
-  failure: Pick<Failure, 'check' | 'expected' | 'request' | 'status'>,
+  failure: Judgeable & Pick<Failure, 'request'>,
   exchange: Exchange,
   stateless: boolean,
 ): Judged {

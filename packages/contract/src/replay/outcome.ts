@@ -14,9 +14,13 @@ export interface Replayed {
   problems?: string[];
   /**
    * Instead of its one request sent again: `rule`, its rule was run again alone (a state); `pace`,
-   * its operation's traffic was sent again at the run's recorded rate (a rate window, the budget, a 429).
+   * its operation's traffic was sent again at the run's recorded rate (a rate window, the budget, a
+   * 429); `sequence`, the rule that sent its request (`rule`) was run again alone, the check judging
+   * the answers of that run (a per-exchange check's failure on a request a rule that changes data sent).
    */
-  again?: 'rule' | 'pace';
+  again?: 'rule' | 'pace' | 'sequence';
+  /** For `sequence`: the rule run again, `<check> on <operationId>`. */
+  rule?: string;
   /** For `not replayed`: why. */
   reason?: string;
 }

@@ -10,7 +10,7 @@ import { summariseChecks } from '../report/checks-section.js';
 import type { Failure, SentRequest } from '../report/shape.js';
 import { SHARD_FILE, type ShardFile } from '../report/shard-file.js';
 import { readCheckedShardFile } from '../report/shard-read.js';
-import { EXPECTED_SCHEMA, KEY_REF_SCHEMA, SHARD_FORMAT } from '../report/shard-schema.js';
+import { EXPECTED_SCHEMA, KEY_REF_SCHEMA, MADE_BY_SCHEMA, SHARD_FORMAT } from '../report/shard-schema.js';
 import { UsageError } from '../tool.js';
 import type { ExchangeSummary, Profile, RateSetting } from '../types.js';
 
@@ -80,6 +80,7 @@ const REPORT_SCHEMA = {
             },
           },
           expected: EXPECTED_SCHEMA,
+          madeBy: MADE_BY_SCHEMA,
         },
       },
     },

@@ -15,14 +15,16 @@ const HEADS: Record<ReplayOutcome, string> = {
   'not replayed': 'NOT REPLAYED',
 };
 
-/** What was run again in place of one request: its rule alone, or its traffic at the run's pace. */
+/** What was run again in place of one request: its rule alone, its traffic at the run's pace, or the rule that sent it. */
 const AGAIN: Record<NonNullable<Replayed['again']>, { label: string; passes: string }> = {
   rule: { label: 'rule run again', passes: 'the rule, run again alone, passes' },
   pace: { label: "run again at the run's pace", passes: "the check, run again at the run's pace, passes" },
+  sequence: { label: 'rule run again', passes: 'the check passes on the answers of its rule run again' },
 };
 
 function entry(r: Replayed): string[] {
-  const head = `  ${HEADS[r.outcome]}  ${r.check} on ${r.operationId}${r.request ? `: ${clip(r.request, 200)}` : ''}`;
+  const sentBy = r.again === 'sequence' && r.rule ? ` (sent by ${clip(r.rule, 200)}, run again alone)` : '';
+  const head = `  ${HEADS[r.outcome]}  ${r.check} on ${r.operationId}${r.request ? `: ${clip(r.request, 200)}` : ''}${sentBy}`;
   const before = row('before', answerOf(r.before), clip(r.before.message));
   const again = r.again === undefined ? undefined : AGAIN[r.again];
   if (r.outcome === 'not replayed')

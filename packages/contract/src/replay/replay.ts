@@ -1,6 +1,7 @@
 // svc-contract replay: each failure of a run sent again and judged by the same check (judge.ts),
-// or, for a rule that judged a state or a failure of the run's pace, that rule run again alone
-// (rerun.ts; the pace's at the run's recorded rate); before and after side by side. The keys come from the environment (sent.ts), never from the file; the server is
+// or, for a rule that judged a state, a failure of the run's pace, or a per-exchange check's
+// failure on a request a rule that changes data sent, that rule run again alone (rerun.ts; the
+// pace's at the run's recorded rate); before and after side by side. The keys come from the environment (sent.ts), never from the file; the server is
 // --base-url, else the run's. A request that may change data is sent only with --allow-writes, as
 // in a run; what is not sent is said with its reason. Exit 0 only when every failure selected was
 // replayed and now passes, 1 otherwise; usage errors are thrown (exit 2).
@@ -106,23 +107,26 @@ interface Context {
 
 /**
  * The failure's rule run again alone (once for all its failures), its verdict the replay's; for a
- * failure of the run's pace (`pace`), at the rate and --burst the run had.
+ * failure of the run's pace (`pace`), at the rate and --burst the run had; for a per-exchange
+ * check's failure on a request a rule sent (`sequence`), that rule, the check judging its answers.
  */
 async function replayByRule(
   c: Context,
   source: ReplaySource,
   failure: Failure,
   own: Omit<Replayed, 'outcome'>,
-  again: 'pace' | 'state',
+  again: 'pace' | 'state' | 'sequence',
 ) {
   const baseUrl = c.options.baseUrl ?? source.baseUrl;
-  const key = JSON.stringify([baseUrl, failure.check, failure.operationId]);
+  const judged = { check: failure.check, operationId: failure.operationId };
+  const ran = again === 'sequence' && failure.madeBy ? failure.madeBy : judged;
+  const key = JSON.stringify([baseUrl, ran.check, ran.operationId]);
   let run = c.runs.get(key);
   if (run === undefined) {
     const { configPath, config } = c.options;
     run = c.runAgain({
-      check: failure.check,
-      operationId: failure.operationId,
+      check: ran.check,
+      operationId: ran.operationId,
       baseUrl,
       profile: source.profile,
       rate: source.rate,
@@ -135,7 +139,12 @@ async function replayByRule(
     });
     c.runs.set(key, run);
   }
-  return replayedByRun(own, await run, again === 'pace' ? 'pace' : 'rule');
+  if (again !== 'sequence') return replayedByRun(own, await run, { ran, again: again === 'pace' ? 'pace' : 'rule' });
+  return replayedByRun({ ...own, rule: `${ran.check} on ${ran.operationId}` }, await run, {
+    ran,
+    judged,
+    again: 'sequence',
+  });
 }
 
 /** One failure replayed (or not, with the reason) and judged. */

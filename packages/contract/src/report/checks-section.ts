@@ -23,6 +23,7 @@ function failureOf(outcome: CheckOutcome, exchanges: Map<number, ExchangeSummary
     ...(exchange?.responseBody ? { responseBody: exchange.responseBody } : {}),
     ...(exchange ? { request: sentRequest(exchange) } : {}),
     ...(outcome.expected ? { expected: outcome.expected } : {}),
+    ...(outcome.madeBy ? { madeBy: outcome.madeBy } : {}),
   };
 }
 

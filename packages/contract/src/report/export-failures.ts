@@ -4,8 +4,9 @@
 // variable unset, no answer). Keys stay placeholders filled from the environment (`${SVC_API_KEY}`,
 // a config key's variable, SVC_KEY_<NAME> for a key read from none); the server is the run's unless
 // SVC_BASE_URL names another. Every text written passes the run's redactor, as every report does.
-// A failure a shell cannot judge (a body against its schema; a state, whose rule replay runs
-// again) is listed in failures.txt with the reason, for `svc-contract replay`.
+// A failure a shell cannot judge (a body against its schema; a state, or an answer to a request of
+// a rule that changes data, whose rule replay runs again) is listed in failures.txt with the
+// reason, for `svc-contract replay`.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redactor } from '../redact.js';
@@ -31,6 +32,10 @@ export function scriptExpectation(
   if (expected?.judge === 'state')
     return {
       why: 'its rule judged a state (more than one answer, or what the server holds): `svc-contract replay` runs the rule again',
+    };
+  if (expected?.judge === 'exchange' && failure.madeBy?.writes === true)
+    return {
+      why: `its request was one of the sequence of ${failure.madeBy.check}, which changes data (its answer may hang on what that built): \`svc-contract replay\` runs the rule again`,
     };
   if (!failure.request) return { why: 'the failure points at no request' };
   if (!pathOf(failure.request.url, runBaseUrl).startsWith('/'))

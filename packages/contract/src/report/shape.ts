@@ -2,7 +2,16 @@
 // report folder: the sections and the renderers read it, model.ts builds it.
 import type { InputCoverage } from '../reach/input-report.js';
 import type { Spec, UnspecifiedOperation } from '../spec.js';
-import type { FailedExpectation, KeyRef, OutcomeStatus, Profile, RateSetting, SkipKind, TestRecord } from '../types.js';
+import type {
+  FailedExpectation,
+  KeyRef,
+  MadeBy,
+  OutcomeStatus,
+  Profile,
+  RateSetting,
+  SkipKind,
+  TestRecord,
+} from '../types.js';
 
 /** The request of a failure as it was sent, every key replaced by its placeholder; `key` names the key used. */
 export interface SentRequest {
@@ -25,6 +34,8 @@ export interface Failure {
   request?: SentRequest;
   /** What the check expected of that answer (see FailedExpectation). */
   expected?: FailedExpectation;
+  /** The rule that sent the request, for a per-exchange check's failure (see MadeBy; absent in older reports). */
+  madeBy?: MadeBy;
 }
 
 export interface CheckSummary {

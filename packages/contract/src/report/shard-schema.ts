@@ -31,6 +31,13 @@ export const EXPECTED_SCHEMA = {
   },
 };
 
+/** The rule that sent a failing exchange (types.ts MadeBy). */
+export const MADE_BY_SCHEMA = {
+  type: 'object',
+  required: ['check', 'operationId'],
+  properties: { check: text(200), operationId: text(200), writes: { type: 'boolean' } },
+};
+
 export const KEY_REF_SCHEMA = {
   type: 'object',
   required: ['name'],
@@ -55,6 +62,7 @@ const outcome = {
     },
     readings: text(100_000),
     expected: EXPECTED_SCHEMA,
+    madeBy: MADE_BY_SCHEMA,
   },
 };
 

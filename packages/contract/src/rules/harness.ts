@@ -110,6 +110,14 @@ function writesOf(t: CheckContext): number[] {
   return writes;
 }
 
+/** The exchanges each check's own requests made (not fixture discovery's), by seq: what a per-exchange failure names its rule on. */
+const sentByContext = new WeakMap<CheckContext, Set<number>>();
+
+/** The exchanges the check sent itself (execute.ts names the rule on a per-exchange check's failure of one of them). */
+export function sentBy(t: CheckContext): ReadonlySet<number> {
+  return sentByContext.get(t) ?? new Set();
+}
+
 /** Whether a request the check sent before exchange `seq` changed data. */
 function changedDataBefore(t: CheckContext, seq: number): boolean {
   return writesOf(t).some((w) => w < seq);
@@ -210,6 +218,8 @@ export class CheckContext {
 
   async send(request: ApiRequest): Promise<Exchange> {
     const exchange = await this.#session.client.send(request);
+    const sent = sentByContext.get(this) ?? new Set<number>();
+    sentByContext.set(this, sent.add(exchange.seq));
     const wrote =
       exchange.status >= 200 && exchange.status < 300 && this.spec.changesData(request.method, request.path);
     if (wrote) writesOf(this).push(exchange.seq);
