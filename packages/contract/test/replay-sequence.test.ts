@@ -165,11 +165,15 @@ describe('a request no rule that changes data sent: its one request sent again, 
     const { asked, runAgain } = runner({ notRun: 'never asked' });
     const result = await replayFailures({ inputs: [file], env: {}, timeoutMs: 2000, print: false }, runAgain);
     expect(asked).toEqual([]);
-    // Each sent again (nothing listens there: no answer came), as a request no rule sent.
+    // Each sent again (nothing listens there: no answer came), as a request no rule sent; with no
+    // answer there is nothing to judge, so it is not replayed (never "passes"), and the exit says so.
     for (const r of result.results) {
       expect(r.again).toBeUndefined();
       expect(r.request).toBe('GET /v2/api/tags');
       expect(r.after?.error).toEqual(expect.any(String));
+      expect(r.outcome).toBe('not replayed');
+      expect(r.reason).toMatch(/^no answer came/);
     }
+    expect(result.exitCode).toBe(1);
   });
 });

@@ -54,6 +54,9 @@ export interface ReplayResult {
   text: string;
 }
 
+/** The check that judges whether an answer came at all (a replay without one judges only it). */
+const TRANSPORT_CHECK = 'response.transport';
+
 const selects = (values: readonly string[], id: string) =>
   values.length === 0 || values.some((v) => id === v || id.startsWith(`${v}.`));
 
@@ -192,6 +195,9 @@ async function sendAgain(
   );
   const code = errorCode(exchange);
   const after = { status: answer.status, ...(code ? { code } : {}), ...(answer.error ? { error: answer.error } : {}) };
+  // No answer leaves every check but the transport's nothing to judge: never a pass.
+  if (answer.status === 0 && failure.check !== TRANSPORT_CHECK)
+    return { ...notReplayed(`no answer came (${answer.error ?? 'none'}): nothing for the check to judge`), after };
   const judged = judge(c.spec, failure, exchange, source.profile === 'mock');
   if ('notJudged' in judged) return notReplayed(judged.notJudged);
   return judged.passed
