@@ -152,11 +152,16 @@ const GAPS: Mutant[] = [
 ];
 
 /** An error answer in the API's dialect (a documented code of the operation), its request id kept. */
-function refusal(status: number, type: string, code: string): NonNullable<Mutation['response']> {
+function refusal(
+  status: number,
+  type: string,
+  code: string,
+  fields: Record<string, unknown> = {},
+): NonNullable<Mutation['response']> {
   return (r) => {
     const headers = new Headers(r.headers);
     headers.set('content-type', 'application/json');
-    const error = { type, code, message: `${code} (a harmless variation)`, retryable: false };
+    const error = { type, code, message: `${code} (a harmless variation)`, retryable: false, ...fields };
     return {
       status,
       headers,
@@ -171,7 +176,16 @@ const refusesDuplicateCalendars: Mutation = {
     const calendars = (bodyOf(q).scheduling as { calendars?: Calendar[] } | undefined)?.calendars;
     const ids = Array.isArray(calendars) ? calendars.map((c) => c.calendar_connection_id) : [];
     return q.method === 'PATCH' && isAgent(q) && new Set(ids).size < ids.length
-      ? refusal(400, 'validation_error', 'INVALID_REQUEST')(r, q)
+      ? refusal(400, 'validation_error', 'INVALID_REQUEST', {
+          message: 'Request validation failed',
+          errors: [
+            {
+              field: 'scheduling.calendars',
+              code: 'INVALID_REQUEST',
+              message: 'a calendar is selected twice (a harmless variation)',
+            },
+          ],
+        })(r, q)
       : r;
   },
 };
