@@ -278,6 +278,11 @@ export const CHECKS = {
     source: "parameter x-svc-error-code / the operation's 404 codes",
     precondition: "a request the server must refuse: one id of the right prefix that names nothing",
   },
+  "people.update-existing": {
+    title: "A PUT on a person of the team (named in --config) is not answered as for an unknown person: never 404 PERSON_NOT_FOUND",
+    source: "PERSON_NOT_FOUND: \"No person with this `per-*` id\"; \"PUT /v2/api/crm/people/{id} | not shown | Updates a person\"",
+    precondition: "a person of the team (fixtures.person_ids: no operation shows people in a known shape), sent a PUT of the example fields mistyped, which changes nothing",
+  },
   "proxy.refusal": {
     title: "A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error",
     source: "route matching, security, request body, parameter and body schemas + x-svc-error-code",
@@ -303,17 +308,32 @@ export const CHECKS = {
     source: "path parameters of type PhoneNumber + the lines of GET /v2/api/numbers",
     precondition: "every line of the team (GET /v2/api/numbers, up to --fixtures-per-kind), each with a key allowed on it (the run key, else a line-limited config key listing it)",
   },
+  "receptionist.calendars-selected": {
+    title: "A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes",
+    source: "scheduling.calendars: \"only the calendars this receptionist books on\"; updateReceptionist: \"Collections are replaced as complete sets: … scheduling.calendars\"; the API \"only lists connected ones and selects what the receptionist books on\"",
+    precondition: "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none)",
+  },
   "receptionist.collections-replaced": {
     title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",
     source: "x-svc-merge-rules.replaced",
     enforces: ["x-svc-merge-rules replaced"],
     precondition: "a receptionist collection with an entry to remove: each sent less one entry",
   },
+  "receptionist.current-user": {
+    title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars",
+    source: "scheduling.calendars: \"owner { user_id, user_name, email, is_current_user (boolean) }\"; dialer queue: \"the queue of the API key owner\" (a key acts for one user)",
+    precondition: "calendars of two different owners shown (every line's receptionist read)",
+  },
   "receptionist.merge-rules": {
-    title: "Single values are merged: the others keep their values",
+    title: "Single values are merged (one of the agent block and knowledge.text, each sent alone): the others keep their values",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
-    precondition: "the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
+    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
+  },
+  "receptionist.one-per-line": {
+    title: "Each line answers its own receptionist: no two lines show the same agent id",
+    source: "AI receptionist configuration (per line); AI receptionist: \"does not create receptionists (a line has one from creation)\"",
+    precondition: "the receptionists of two lines or more read (every line GET /v2/api/numbers lists)",
   },
   "receptionist.read-only": {
     title: "The agent's status and is_default sent on an update: refused, or accepted and left unchanged",

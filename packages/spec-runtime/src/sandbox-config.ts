@@ -51,6 +51,8 @@ export interface SandboxContractConfig {
       one_completed_summary_call_ids: string[];
       /** Calls with more than one completed summary (SUMMARY_TEMPLATE_KEY_REQUIRED without a template_key). */
       several_completed_summary_call_ids: string[];
+      /** The team's connected calendars (the operation that lists them has no method or path shown). */
+      calendar_connection_ids: string[];
     };
   };
 }
@@ -83,6 +85,7 @@ export interface SeedLike {
     custom_fields?: Array<{ key: string; deleted: boolean }>;
     messages: Array<{ id: string }>;
     notes: Array<{ id: string }>;
+    calendars?: Array<{ calendar_connection_id: string }>;
   }>;
 }
 
@@ -164,6 +167,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
+        calendar_connection_ids: (team.calendars ?? []).map((c) => c.calendar_connection_id),
       },
     },
   };

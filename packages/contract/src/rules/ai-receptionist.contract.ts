@@ -48,16 +48,20 @@ function update(t: CheckContext, number: string, body: Json): Promise<Exchange> 
   return t.call({ params: { number }, body }, {}, 'updateReceptionist');
 }
 
+/** The merged text values: plain strings, not phone numbers. */
+function textFields(t: CheckContext, config: Json | undefined): string[] {
+  const text = (n: string) => typeof single(config, n) === 'string' && !/phone/.test(n);
+  return mergeRules(t).merged.filter(text);
+}
+
 /**
- * A merged text value to play with: a plain string, not a phone number. A dotted one
- * (knowledge.text) first: both readings of the body's form (x-svc-ambiguity body-form) nest it
- * alike, while the other single values go flat in one reading and inside `agent` in the other.
+ * A merged text value to play with. A dotted one (knowledge.text) first: both readings of the
+ * body's form (x-svc-ambiguity body-form) nest it alike, while the other single values go flat in
+ * one reading and inside `agent` in the other.
  */
 function textField(t: CheckContext, config: Json | undefined): string {
-  const rules = mergeRules(t);
-  const text = (n: string) => typeof single(config, n) === 'string' && !/phone/.test(n);
-  const name = rules.merged.find((n) => n.includes('.') && text(n)) ?? rules.merged.find(text);
-  return need(name, 'a text value in the receptionist configuration');
+  const names = textFields(t, config);
+  return need(names.find((n) => n.includes('.')) ?? names[0], 'a text value in the receptionist configuration');
 }
 
 operationChecks('getReceptionist', { baseline: async (t) => ({ params: { number: await line(t) } }) });
@@ -190,15 +194,30 @@ async function readBefore(t: CheckContext): Promise<{ number: string; exchange: 
   return { number, ...(await read(t, number)) };
 }
 
+/** A refusal of the flat single values as unknown: the other body form's answer (x-svc-ambiguity body-form). */
+function refusedAsOtherForm(t: CheckContext, number: string, body: Json, answer: Exchange): boolean {
+  const otherForm = bodyFormReading(t.spec, t.op(OP), { params: { number }, body }, Object.keys(body));
+  return otherForm !== undefined && !ok(answer) && errorProblems(answer, otherForm).length === 0;
+}
+
+/**
+ * One value changed, read back and put back: dotted as its path says, a single value flat or, where
+ * the server refuses it flat as the other body form's field, inside the agent block.
+ */
 async function changeAndRestore(
   t: CheckContext,
   number: string,
   change: Omit<OneChange, 'changed' | 'after' | 'restored'>,
   original: unknown,
 ): Promise<OneChange> {
-  const changed = await update(t, number, nest(change.name, change.sent));
+  let form = (value: unknown) => nest(change.name, value);
+  let changed = await update(t, number, form(change.sent));
+  if (refusedAsOtherForm(t, number, form(change.sent), changed)) {
+    form = (value) => ({ agent: nest(change.name, value) });
+    changed = await update(t, number, form(change.sent));
+  }
   const after = ok(changed) ? (await read(t, number)).config : undefined;
-  const restored = await update(t, number, nest(change.name, original));
+  const restored = await update(t, number, form(original));
   return { ...change, changed, ...(after ? { after } : {}), restored };
 }
 
@@ -215,14 +234,26 @@ function changeProblems(s: OneChange, what: string, sentProblems: (s: OneChange)
   return [...sentProblems(s), ...restoring];
 }
 
-async function mergeOne(t: CheckContext): Promise<OneChange | Unread> {
-  const before = await readBefore(t);
-  if (!before.config) return { unread: before.exchange, number: before.number };
+/**
+ * Each kind of merged text value changed alone in turn: a dotted one (knowledge.text) and one the
+ * agent block holds (name), since a server may merge one kind and drop the other.
+ */
+async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Unread> {
+  const first = await readBefore(t);
+  if (!first.config) return { unread: first.exchange, number: first.number };
   const rules = mergeRules(t);
-  const name = textField(t, before.config);
-  const old = single(before.config, name) as string;
-  const sent = `${old} (svc-contract ${t.config.runId})`;
-  return changeAndRestore(t, before.number, { rules, name, before: before.config, sent }, old);
+  const names = textFields(t, first.config);
+  const dotted = names.find((n) => n.includes('.'));
+  const inAgent = names.find((n) => !n.includes('.'));
+  const chosen = [dotted, inAgent].filter((n): n is string => n !== undefined);
+  const changes: OneChange[] = [];
+  for (const name of need(chosen, 'a text value in the receptionist configuration')) {
+    const before = changes.length > 0 ? ((await read(t, first.number)).config ?? first.config) : first.config;
+    const old = single(before, name) as string;
+    const sent = `${old} (svc-contract ${t.config.runId})`;
+    changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent }, old));
+  }
+  return { changes };
 }
 
 /** A value a reset to nothing would write: absent, null, empty, false. */
@@ -264,15 +295,26 @@ function mergedProblems(s: OneChange): Problem[] {
 // A single value sent alone is merged: it changes, every other value and collection keeps its own.
 rule({
   id: 'receptionist.merge-rules',
-  title: 'Single values are merged: the others keep their values',
+  title:
+    'Single values are merged (one of the agent block and knowledge.text, each sent alone): the others keep their values',
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
-    'the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)',
+    'a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)',
   ...statefulWrite(OP),
-  requests: mergeOne,
-  problems: (s) => ('unread' in s ? unreadProblems(s) : changeProblems(s, `updating ${s.name}`, mergedProblems)),
-  notReached: (s) => ('unread' in s ? undefined : emptyOthers(s)),
+  requests: mergeEach,
+  problems: (s) =>
+    'unread' in s
+      ? unreadProblems(s)
+      : s.changes.flatMap((c) => changeProblems(c, `updating ${c.name}`, mergedProblems)),
+  passed: (s) => ('changes' in s ? `merged, each alone: ${s.changes.map((c) => c.name).join(', ')}` : undefined),
+  notReached: (s) =>
+    'unread' in s
+      ? undefined
+      : s.changes
+          .map(emptyOthers)
+          .filter((why) => why !== undefined)
+          .join('; ') || undefined,
 });
 
 /** A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule). */

@@ -1,5 +1,6 @@
 // The whole suite: each file declares its checks when imported, so the registry holds them in
 // the order of these imports (file names in order) and of the declarations inside each file.
+import './ai-receptionist-lines.contract.js';
 import './ai-receptionist-read-only.contract.js';
 import './ai-receptionist.contract.js';
 import './api-wide.contract.js';

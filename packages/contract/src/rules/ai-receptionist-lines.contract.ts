@@ -1,0 +1,275 @@
+// The receptionists of the team's lines side by side. Each line has its own ("AI receptionist
+// configuration (per line)"; "a line has one from creation"); its scheduling.calendars are "only
+// the calendars this receptionist books on", selected by the update among the calendars already
+// connected to the team (the API "does not connect calendars (only lists connected ones and selects
+// what the receptionist books on)"). A single line read alone shows none of this: a server that
+// answers every line with one receptionist, or shows no calendar whatever is selected, looks right.
+// So the checks read every line the fixtures know, and select on one line a calendar it does not
+// book on yet (one another line shows, or one fixtures.calendar_connection_ids names, since the
+// operation that lists the team's calendars has no method or path shown).
+import { isObject } from '@svc/spec-runtime';
+import type { Exchange } from '../http/exchange.js';
+import { loadSpec } from '../spec.js';
+import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
+import { unless } from './problems.js';
+import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
+
+const READ = 'getReceptionist';
+const WRITE = 'updateReceptionist';
+const CALENDARS = 'scheduling.calendars';
+
+/** The receptionist of one line as read (config undefined where the answer carried none). */
+interface LineConfig {
+  line: string;
+  exchange: Exchange;
+  config?: Json;
+}
+
+async function readEveryLine(t: CheckContext): Promise<LineConfig[]> {
+  const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
+  const reads: LineConfig[] = [];
+  for (const line of lines) {
+    const exchange = await t.call({ params: { number: line } }, {}, READ);
+    const config = ok(exchange) ? data(exchange) : undefined;
+    reads.push({ line, exchange, ...(config ? { config } : {}) });
+  }
+  return reads;
+}
+
+/** Every line read once per run, for the checks that only read (shared: the same answers serve both). */
+const everyLineOnce = (t: CheckContext) => t.once('receptionist-every-line', () => readEveryLine(t));
+
+type Calendar = Json & { calendar_connection_id: string };
+
+function calendarsOf(config: Json | undefined): Calendar[] {
+  const list = at(config, CALENDARS);
+  return Array.isArray(list)
+    ? list.filter((c): c is Calendar => isObject(c) && typeof c.calendar_connection_id === 'string')
+    : [];
+}
+
+/** The ids of the calendars a receptionist books on, sorted: the order of a set is no part of it. */
+const idsOf = (config: Json | undefined) =>
+  calendarsOf(config)
+    .map((c) => c.calendar_connection_id)
+    .sort();
+
+const agentIdOf = (config: Json | undefined) =>
+  isObject(config?.agent) && typeof config.agent.id === 'string' ? config.agent.id : undefined;
+
+const readWhere = { operationId: READ, resource: loadSpec().resourceOf(contractOperation(READ)) };
+
+/** Lines answering the same agent, by agent id. */
+function sharedAgents(reads: readonly LineConfig[]): Problem[] {
+  const byAgent = new Map<string, LineConfig[]>();
+  for (const read of reads) {
+    const id = agentIdOf(read.config);
+    if (id !== undefined) byAgent.set(id, [...(byAgent.get(id) ?? []), read]);
+  }
+  return [...byAgent].flatMap(([id, same]) =>
+    same.length > 1
+      ? [
+          {
+            message: `lines ${same.map((r) => r.line).join(' and ')} answer the same receptionist ${id}: each line has its own ("a line has one from creation")`,
+            exchange: (same[1] as LineConfig).exchange,
+          },
+        ]
+      : [],
+  );
+}
+
+const withAgent = (reads: readonly LineConfig[]) => reads.filter((r) => agentIdOf(r.config) !== undefined);
+
+rule({
+  id: 'receptionist.one-per-line',
+  title: 'Each line answers its own receptionist: no two lines show the same agent id',
+  source:
+    'AI receptionist configuration (per line); AI receptionist: "does not create receptionists (a line has one from creation)"',
+  precondition: 'the receptionists of two lines or more read (every line GET /v2/api/numbers lists)',
+  ...readWhere,
+  needs: { stateful: true },
+  requests: everyLineOnce,
+  problems: sharedAgents,
+  passed: (reads) => `${withAgent(reads).length} lines, each its own agent`,
+  notReached: (reads) =>
+    withAgent(reads).length < 2
+      ? `the receptionist of fewer than two lines was read with an agent id (${reads.map((r) => `${r.line}: ${r.exchange.status}`).join(', ') || 'no line known'})`
+      : undefined,
+});
+
+/** A calendar's owner as read, where it has a user_id and a boolean is_current_user. */
+interface Owned {
+  line: string;
+  calendar: string;
+  user: string;
+  current: boolean;
+  exchange: Exchange;
+}
+
+function ownersShown(reads: readonly LineConfig[]): Owned[] {
+  return reads.flatMap((read) =>
+    calendarsOf(read.config).flatMap((c) => {
+      const owner = c.owner;
+      return isObject(owner) && typeof owner.user_id === 'string' && typeof owner.is_current_user === 'boolean'
+        ? [
+            {
+              line: read.line,
+              calendar: c.calendar_connection_id,
+              user: owner.user_id,
+              current: owner.is_current_user,
+              exchange: read.exchange,
+            },
+          ]
+        : [];
+    }),
+  );
+}
+
+const shown = (o: Owned) => `${o.user} (calendar ${o.calendar} on ${o.line})`;
+
+/** One user at most is the key's own, and each owner is it or not alike on every calendar. */
+function currentUserProblems(reads: readonly LineConfig[]): Problem[] {
+  const owners = ownersShown(reads);
+  const first = owners.find((o) => o.current);
+  const other = owners.find((o) => o.current && first !== undefined && o.user !== first.user);
+  const split = owners.find((o) => owners.some((p) => p.user === o.user && p.current !== o.current));
+  const problems: Problem[] = [];
+  if (first && other)
+    problems.push({
+      message: `owners ${shown(first)} and ${shown(other)} are both is_current_user: true, but a key acts for one user (the key's owner)`,
+      exchange: other.exchange,
+    });
+  if (split)
+    problems.push({
+      message: `owner ${split.user} is is_current_user: true on one calendar and false on another, read with the same key`,
+      exchange: split.exchange,
+    });
+  return problems;
+}
+
+rule({
+  id: 'receptionist.current-user',
+  title:
+    "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars",
+  source:
+    'scheduling.calendars: "owner { user_id, user_name, email, is_current_user (boolean) }"; dialer queue: "the queue of the API key owner" (a key acts for one user)',
+  precondition: "calendars of two different owners shown (every line's receptionist read)",
+  ...readWhere,
+  needs: { stateful: true },
+  requests: everyLineOnce,
+  problems: currentUserProblems,
+  passed: (reads) =>
+    `${ownersShown(reads).length} calendars of ${new Set(ownersShown(reads).map((o) => o.user)).size} owners`,
+  notReached: (reads) =>
+    new Set(ownersShown(reads).map((o) => o.user)).size < 2
+      ? 'no two calendars of different owners are shown on the receptionists of the lines read'
+      : undefined,
+});
+
+/** A calendar connected to the team, known by its entry as another line shows it or by its id alone. */
+function knownCalendars(t: CheckContext, reads: readonly LineConfig[]): Map<string, Json> {
+  const known = new Map<string, Json>();
+  for (const read of reads) for (const c of calendarsOf(read.config)) known.set(c.calendar_connection_id, c);
+  for (const id of t.config.config.fixtures.calendar_connection_ids ?? [])
+    if (!known.has(id)) known.set(id, { calendar_connection_id: id });
+  return known;
+}
+
+/** A line and a known calendar outside its selection: a line that books on another first. */
+function choose(reads: readonly LineConfig[], known: ReadonlyMap<string, Json>) {
+  const options = reads.flatMap((read) => {
+    if (!read.config) return [];
+    const ids = idsOf(read.config);
+    const calendar = [...known.keys()].find((id) => !ids.includes(id));
+    return calendar ? [{ read, calendar, booksOn: ids.length }] : [];
+  });
+  return options.find((o) => o.booksOn > 0) ?? options[0];
+}
+
+interface Selection {
+  line: string;
+  calendar: string;
+  before: LineConfig[];
+  written: Exchange;
+  /** The same calendar sent twice was refused: then it was sent once. */
+  duplicateRefused: boolean;
+  after: LineConfig[];
+  restored: Exchange;
+}
+
+type NoChoice = { known: string[]; lines: number };
+
+const select = (t: CheckContext, line: string, calendars: unknown[]) =>
+  t.call({ params: { number: line }, body: nest(CALENDARS, calendars) }, {}, WRITE);
+
+async function selectOne(t: CheckContext): Promise<Selection | NoChoice> {
+  const before = await readEveryLine(t);
+  const known = knownCalendars(t, before);
+  const choice = choose(before, known);
+  if (!choice) return { known: [...known.keys()], lines: before.filter((r) => r.config).length };
+  const { read, calendar } = choice;
+  const entry = known.get(calendar) as Json;
+  // A set: the calendar sent twice is one selection (or refused, and then sent once).
+  let written = await select(t, read.line, [entry, entry]);
+  const duplicateRefused = written.status === 400;
+  if (duplicateRefused) written = await select(t, read.line, [entry]);
+  const after = ok(written) ? await readEveryLine(t) : [];
+  const restored = await select(t, read.line, calendarsOf(read.config));
+  return { line: read.line, calendar, before, written, duplicateRefused, after, restored };
+}
+
+function selectionProblems(s: Selection): Problem[] {
+  const restoring = unless(
+    ok(s.restored),
+    `restoring the calendars of ${s.line} failed (${s.restored.status})`,
+    s.restored,
+  );
+  if (!ok(s.written))
+    return [
+      {
+        message: `selecting calendar ${s.calendar} on ${s.line}: expected 2xx, got ${s.written.status}`,
+        exchange: s.written,
+      },
+      ...restoring,
+    ];
+  const others = s.after.filter((r) => r.line !== s.line);
+  const written = s.after.find((r) => r.line === s.line);
+  const ids = idsOf(written?.config);
+  return [
+    ...unless(
+      deepEqual(ids, [s.calendar]),
+      `${s.line} selected ${s.calendar} alone${s.duplicateRefused ? '' : ' (sent twice: one calendar)'}, but its receptionist books on ${short(ids)}`,
+      written?.exchange ?? s.written,
+    ),
+    ...others.flatMap((r) => {
+      const was = idsOf(s.before.find((b) => b.line === r.line)?.config);
+      return unless(
+        deepEqual(idsOf(r.config), was),
+        `${r.line}'s calendars changed from ${short(was)} to ${short(idsOf(r.config))} when only ${s.line}'s were selected`,
+        r.exchange,
+      );
+    }),
+    ...restoring,
+  ];
+}
+
+rule({
+  id: 'receptionist.calendars-selected',
+  title:
+    'A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes',
+  source:
+    'scheduling.calendars: "only the calendars this receptionist books on"; updateReceptionist: "Collections are replaced as complete sets: … scheduling.calendars"; the API "only lists connected ones and selects what the receptionist books on"',
+  precondition:
+    "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none)",
+  ...statefulWrite(WRITE),
+  requests: selectOne,
+  problems: (s) => ('written' in s ? selectionProblems(s) : []),
+  passed: (s) =>
+    'written' in s
+      ? `${s.calendar} selected on ${s.line}${s.duplicateRefused ? ' (sent twice: refused, then sent once)' : ' (sent twice)'}: shown alone there, the other lines unchanged`
+      : undefined,
+  notReached: (s) =>
+    'written' in s
+      ? undefined
+      : `no line read (${s.lines}) has a known calendar outside its selection (known: ${s.known.join(', ') || 'none'}; name the team's calendars in fixtures.calendar_connection_ids)`,
+});
