@@ -201,8 +201,10 @@ const harmlessVariations: Mutation = {
     return r.status === 400
       ? json(r, (b) => {
           const error = b.error as Record<string, unknown> | undefined;
+          // Other words, still quoting the failing value (the description: "includes the failing value").
+          const sent = isItemSearch(q) ? queryOf(q) : searchOf(q);
           if (error?.code === 'INVALID_SEARCH_QUERY')
-            error.message = 'Nothing left to search for: add a letter or digit.';
+            error.message = `Nothing left to search for in «${String(sent)}»: add a letter or digit.`;
         })
       : r;
   },
