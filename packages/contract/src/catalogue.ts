@@ -73,6 +73,11 @@ export const CHECKS = {
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
     precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
   },
+  "conversation-items.search": {
+    title: "The item search for a word of an item and a word no item holds answers no item; special characters only are 400 INVALID_SEARCH_QUERY",
+    source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
+    precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
+  },
   "conversation-items.several-completed-summaries": {
     title: "A call shown to have more than one completed summary (two template keys each read one) is refused without template_key: 400 SUMMARY_TEMPLATE_KEY_REQUIRED",
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key (e.g. MARKDOWN_CLASSIC or MARKDOWN_SHORT_CALL)\"; SUMMARY_TEMPLATE_NOT_FOUND: \"On item fetch: no completed summary for the requested template_key\"",
@@ -94,6 +99,11 @@ export const CHECKS = {
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
     precondition: "a conversation of the team, archived then unarchived",
+  },
+  "conversations.search": {
+    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",
+    source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",
+    precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
   },
   "custom-fields.built-in": {
     title: "A built-in field key cannot be updated (400)",

@@ -16,6 +16,7 @@ import './dialer-queues.contract.js';
 import './notes.contract.js';
 import './people.contract.js';
 import './phone-numbers.contract.js';
+import './search.contract.js';
 import './summary-templates.contract.js';
 import './tags.contract.js';
 import './threads.contract.js';

@@ -1,0 +1,107 @@
+// What the search checks send and read. The description's search rules (INVALID_SEARCH_QUERY:
+// "search needs at least one alphanumeric character; special characters are stripped; words
+// combined with AND and prefix-matched") are tried with words the server itself shows, a word no
+// text can hold, and special characters. Which fields a search matches is not shown, so the words
+// come from every field an answer shows, never from one reading of it.
+import { isObject } from '@svc/spec-runtime';
+import { dataOf, type Exchange } from '../http/exchange.js';
+
+/**
+ * Special characters only, none of them ASCII: the contract's pattern (a portable approximation
+ * that knows ASCII punctuation only) lets it through, so the server's own rule must refuse it.
+ */
+export const SPECIAL_ONLY = '«¿…—»';
+
+/** ASCII special characters only: the contract's pattern refuses these, which gives the expected error. */
+export const ASCII_SPECIAL_ONLY = '!?';
+
+/** A word as the checks search for it: letters and digits only (nothing to strip), of a useful length. */
+const WORD = /^[\p{L}\p{N}]{3,40}$/u;
+
+/** At most this many characters of a shown text are split into words. */
+const TEXT_READ = 2000;
+
+/** The words of a shown text that need no stripping, in order. */
+export function wordsOf(text: unknown): string[] {
+  return typeof text === 'string'
+    ? text
+        .slice(0, TEXT_READ)
+        .split(/\s+/)
+        .filter((w) => WORD.test(w))
+    : [];
+}
+
+/** A word no text can hold: letters and digits of the run's id behind a prefix no language starts a word with. */
+export function wordNoTextHolds(runId: string): string {
+  return `qzxj${runId.replace(/[^A-Za-z0-9]/g, '')}q7`;
+}
+
+/** The query with special characters around a word: stripped, it is the word again. */
+export function wrapped(word: string): string {
+  return `(«${word}»)!`;
+}
+
+/** A candidate word of a list entry, and the field it was shown in. */
+export interface ShownWord {
+  field: string;
+  word: string;
+}
+
+/**
+ * The first word of each field a conversation list entry shows, in the order tried: a contact's
+ * name, a contact's company, the last item's summary, the contact number (its digits).
+ */
+export function entryWords(entry: Record<string, unknown>): ShownWord[] {
+  const contacts = Array.isArray(entry.contacts) ? entry.contacts.filter(isObject) : [];
+  const lastItem = isObject(entry.last_item) ? entry.last_item : {};
+  const number = typeof entry.contact_number === 'string' ? entry.contact_number.replace(/^\+/, '') : undefined;
+  const fields: Array<[string, unknown[]]> = [
+    ['a contact name', contacts.map((c) => c.name)],
+    ["a contact's company name", contacts.map((c) => (isObject(c.company) ? c.company.name : undefined))],
+    ["the last item's summary", [lastItem.summary]],
+    ['the contact number', [number]],
+  ];
+  return fields.flatMap(([field, texts]) => {
+    const [word] = texts.flatMap(wordsOf);
+    return word === undefined ? [] : [{ field, word }];
+  });
+}
+
+/** The entries of a list answer (its data array), objects only. */
+export function entriesOf(exchange: Exchange): Array<Record<string, unknown>> {
+  const data = dataOf(exchange);
+  return Array.isArray(data) ? data.filter(isObject) : [];
+}
+
+/** Whether a list answer shows the entry of a contact number: on its page, not on it, or maybe beyond it (has_more). */
+export type Shown = 'shown' | 'absent' | 'beyond the page';
+
+export function showsEntry(exchange: Exchange, contact: string): Shown {
+  if (entriesOf(exchange).some((e) => e.contact_number === contact)) return 'shown';
+  const pagination = (exchange.body as { pagination?: unknown } | undefined)?.pagination;
+  return isObject(pagination) && pagination.has_more === true ? 'beyond the page' : 'absent';
+}
+
+/** At most this many JSON values of an answer are looked at for item ids. */
+const MAX_NODES = 20_000;
+
+/**
+ * The item ids an answer carries anywhere (strings with an item id prefix), whatever its shape:
+ * the shape of the item search's answer is not shown. Bounded by MAX_NODES values.
+ */
+export function itemIdsIn(body: unknown, prefixes: readonly string[]): string[] {
+  const found = new Set<string>();
+  const stack: unknown[] = [body];
+  let budget = MAX_NODES;
+  while (stack.length > 0 && budget > 0) {
+    const node = stack.pop();
+    budget--;
+    if (typeof node === 'string') {
+      if (prefixes.some((p) => node.startsWith(p))) found.add(node.slice(0, 100));
+      continue;
+    }
+    const children = Array.isArray(node) ? node : isObject(node) ? Object.values(node) : [];
+    for (const child of children.slice(0, budget)) stack.push(child);
+  }
+  return [...found];
+}

@@ -1,0 +1,257 @@
+// The search rules of the description (INVALID_SEARCH_QUERY: "search needs at least one
+// alphanumeric character; special characters are stripped; words combined with AND and
+// prefix-matched"), sent as searches whose outcome an answer can show. The conversation list shows
+// its entries (contact_number, contacts, last_item), so there what a search found is read: a
+// prefix of a word an entry shows finds it, so do special characters around that word, and a
+// second word that matches nothing leaves no entry. The item search's answer has no shape shown, so
+// there only item ids anywhere in it are read: two words of which one is in no item find none.
+// Both refuse a query of special characters only. Which fields a search matches is not shown
+// (x-svc-unspecified), so the words come from every field the entry shows, tried in turn.
+import { idPrefixes, isObject, type Operation } from '@svc/spec-runtime';
+import { type Expected, expectedFor, type OpRequest } from '../expectations/expect.js';
+import type { Exchange } from '../http/exchange.js';
+import { loadSpec } from '../spec.js';
+import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
+import { errorsOf, isSuccess, statusIs } from './problems.js';
+import {
+  ASCII_SPECIAL_ONLY,
+  entriesOf,
+  entryWords,
+  itemIdsIn,
+  type Shown,
+  type ShownWord,
+  SPECIAL_ONLY,
+  showsEntry,
+  wordNoTextHolds,
+  wordsOf,
+  wrapped,
+} from './search-words.js';
+import { ok } from './support.js';
+
+const SEARCH_RULES =
+  'INVALID_SEARCH_QUERY: "search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched"';
+
+const LIST = 'listConversations';
+const ITEMS = 'searchConversationItems';
+const q = (text: string) => JSON.stringify(text);
+
+/** The error the contract gives a query of ASCII special characters only: the same rule for any special character. */
+function specialOnlyError(t: CheckContext, op: Operation, request: OpRequest): Expected {
+  return (
+    expectedFor(t.spec, op, request) ??
+    t.skip(`${op.operationId}: the contract no longer refuses special characters only`)
+  );
+}
+
+interface Probe {
+  query: string;
+  what: string;
+  exchange: Exchange;
+}
+
+interface ListSearch {
+  specialOnly: Probe & { expected: Expected };
+  /** The entry searched for, by its contact number. */
+  contact?: string;
+  /** The whole words it shows, searched one field after the other until one found it. */
+  tried: Array<ShownWord & { exchange: Exchange; shown: Shown }>;
+  anchor?: ShownWord;
+  /** Searches that must find the entry the anchor found. */
+  finds: Probe[];
+  /** The anchor and a word no text holds: must find no entry. */
+  findsNothing?: Probe;
+}
+
+const searchList = (t: CheckContext, search: string) =>
+  t.call({ query: { search, size: t.spec.pageSizeMax } }, {}, LIST);
+
+/** The entry to search for: the first whose words start with a contact name, else the first with any word. */
+function entryToFind(page: Exchange): { contact: string; words: ShownWord[] } | undefined {
+  const entries = entriesOf(page)
+    .filter((e) => typeof e.contact_number === 'string')
+    .map((e) => ({ contact: e.contact_number as string, words: entryWords(e) }))
+    .filter((e) => e.words.length > 0);
+  return entries.find((e) => e.words[0]?.field === 'a contact name') ?? entries[0];
+}
+
+async function searchConversations(t: CheckContext): Promise<ListSearch> {
+  const expected = specialOnlyError(t, t.op(LIST), { query: { search: ASCII_SPECIAL_ONLY } });
+  const special = { query: SPECIAL_ONLY, what: 'special characters only', expected };
+  const state: ListSearch = {
+    specialOnly: { ...special, exchange: await searchList(t, SPECIAL_ONLY) },
+    tried: [],
+    finds: [],
+  };
+  const target = entryToFind(await t.call({ query: { size: t.spec.pageSizeMax } }, {}, LIST));
+  if (!target) return state;
+  state.contact = target.contact;
+  for (const candidate of target.words) {
+    const exchange = await searchList(t, candidate.word);
+    const shown = showsEntry(exchange, target.contact);
+    state.tried.push({ ...candidate, exchange, shown });
+    if (shown === 'shown') state.anchor = candidate;
+    if (shown === 'shown' || !ok(exchange)) break;
+  }
+  if (!state.anchor) return state;
+  const { word } = state.anchor;
+  for (const [query, what] of [
+    [word.slice(0, -1), `a prefix of ${q(word)}`],
+    [wrapped(word), `${q(word)} with special characters around it`],
+  ] as const)
+    state.finds.push({ query, what, exchange: await searchList(t, query) });
+  const both = `${word} ${wordNoTextHolds(t.config.runId)}`;
+  state.findsNothing = {
+    query: both,
+    what: `${q(word)} and a word no entry holds`,
+    exchange: await searchList(t, both),
+  };
+  return state;
+}
+
+function anchorProblems({ contact, tried, anchor }: ListSearch): Problem[] {
+  const refused = tried.flatMap((w) =>
+    statusIs(w.exchange, isSuccess, `search ${q(w.word)} (a word of ${w.field} of ${contact})`),
+  );
+  const last = tried.at(-1);
+  if (refused.length > 0 || anchor || !last || tried.some((w) => w.shown !== 'absent')) return refused;
+  const words = tried.map((w) => `${q(w.word)} (${w.field})`).join(', ');
+  return [
+    {
+      message: `no word the entry of ${contact} shows found it: ${words} each answered without it (which fields a search matches is not shown, but it matches words, and the entry shows no others)`,
+      exchange: last.exchange,
+    },
+  ];
+}
+
+function listSearchProblems(s: ListSearch): Problem[] {
+  const { specialOnly, contact = '', finds, findsNothing } = s;
+  const problems = [
+    ...errorsOf(specialOnly.exchange, specialOnly.expected, `search ${q(specialOnly.query)} (${specialOnly.what})`),
+    ...anchorProblems(s),
+  ];
+  for (const { query, what, exchange } of finds) {
+    const refused = statusIs(exchange, isSuccess, `search ${q(query)} (${what})`);
+    problems.push(...refused);
+    if (refused.length === 0 && showsEntry(exchange, contact) === 'absent')
+      problems.push({
+        message: `search ${q(query)} (${what}, which found ${contact}) answered without it: special characters are stripped and words prefix-matched`,
+        exchange,
+      });
+  }
+  if (findsNothing) {
+    const { query, what, exchange } = findsNothing;
+    const refused = statusIs(exchange, isSuccess, `search ${q(query)} (${what})`);
+    const listed = entriesOf(exchange).map((e) => String(e.contact_number));
+    problems.push(...refused);
+    if (refused.length === 0 && listed.length > 0)
+      problems.push({
+        message: `search ${q(query)} (${what}) listed ${listed.slice(0, 5).join(', ')}: words are combined with AND`,
+        exchange,
+      });
+  }
+  return problems;
+}
+
+function listSearchNotReached({ contact, tried, anchor, finds }: ListSearch): string | undefined {
+  if (contact === undefined) return 'the conversation list shows no entry with a word to search for';
+  if (!anchor)
+    return `the searches for ${tried.map((w) => q(w.word)).join(', ')} listed more than a page, none showing ${contact}`;
+  const unseen = finds.filter((p) => showsEntry(p.exchange, contact) === 'beyond the page');
+  return unseen.length > 0
+    ? `the searches ${unseen.map((p) => q(p.query)).join(', ')} listed more than a page without ${contact} on the first`
+    : undefined;
+}
+
+rule({
+  id: 'conversations.search',
+  title:
+    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY',
+  source: `GET /v2/api/conversations: "optional line filter and search"; ${SEARCH_RULES}. Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn`,
+  precondition:
+    "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
+  operationId: LIST,
+  resource: loadSpec().resourceOf(contractOperation(LIST)),
+  needs: { stateful: true },
+  requests: searchConversations,
+  problems: listSearchProblems,
+  notReached: listSearchNotReached,
+  passed: ({ anchor, contact, specialOnly }) =>
+    `${q(anchor?.word ?? '')} (${anchor?.field}) found ${contact}, and so did a prefix of it and the word wrapped in special characters; with a word no entry holds it found none; ${q(specialOnly.query)}: ${specialOnly.exchange.status}`,
+});
+
+interface ItemSearch {
+  specialOnly: { exchange: Exchange; expected: Expected };
+  prefixes: string[];
+  /** A word of a last item's summary (the conversation list shows it), and that item. */
+  word?: { word: string; item: string };
+  alone?: Exchange;
+  both?: Probe;
+}
+
+/** A word of the summary of the first last item that shows one, with the item's id. */
+function summaryWord(page: Exchange): { word: string; item: string } | undefined {
+  for (const entry of entriesOf(page)) {
+    const item = isObject(entry.last_item) ? entry.last_item : {};
+    const [word] = wordsOf(item.summary);
+    if (word !== undefined && typeof item.id === 'string') return { word, item: item.id };
+  }
+  return undefined;
+}
+
+async function searchItems(t: CheckContext): Promise<ItemSearch> {
+  const expected = specialOnlyError(t, t.op(), { body: { query: ASCII_SPECIAL_ONLY } });
+  const state: ItemSearch = {
+    specialOnly: { exchange: await t.call({ body: { query: SPECIAL_ONLY } }), expected },
+    prefixes: idPrefixes(t.spec.schema('ConversationItemId') ?? {}),
+  };
+  const found = summaryWord(await t.call({ query: { size: t.spec.pageSizeMax } }, {}, LIST));
+  if (!found) return state;
+  const query = `${found.word} ${wordNoTextHolds(t.config.runId)}`;
+  return {
+    ...state,
+    word: found,
+    alone: await t.call({ body: { query: found.word } }),
+    both: { query, what: `${q(found.word)} and a word no item holds`, exchange: await t.call({ body: { query } }) },
+  };
+}
+
+function itemSearchProblems({ specialOnly, prefixes, word, alone, both }: ItemSearch): Problem[] {
+  const problems = errorsOf(
+    specialOnly.exchange,
+    specialOnly.expected,
+    `query ${q(SPECIAL_ONLY)} (special characters only)`,
+  );
+  if (alone) problems.push(...statusIs(alone, isSuccess, `query ${q(word?.word ?? '')} (a word of ${word?.item})`));
+  if (!both) return problems;
+  const refused = statusIs(both.exchange, isSuccess, `query ${q(both.query)} (${both.what})`);
+  const shown = itemIdsIn(both.exchange.body, prefixes);
+  problems.push(...refused);
+  if (refused.length === 0 && shown.length > 0)
+    problems.push({
+      message: `query ${q(both.query)} (${both.what}) answered items ${shown.slice(0, 5).join(', ')}: words are combined with AND`,
+      exchange: both.exchange,
+    });
+  return problems;
+}
+
+rule({
+  id: 'conversation-items.search',
+  title:
+    'The item search for a word of an item and a word no item holds answers no item; special characters only are 400 INVALID_SEARCH_QUERY',
+  source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
+  precondition:
+    "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
+  operationId: ITEMS,
+  resource: loadSpec().resourceOf(contractOperation(ITEMS)),
+  needs: { stateful: true },
+  requests: searchItems,
+  problems: itemSearchProblems,
+  notReached: ({ word, alone, prefixes }) => {
+    if (!word) return 'the conversation list shows no last item with a word in its summary';
+    return alone && itemIdsIn(alone.body, prefixes).length === 0
+      ? `the search for ${q(word.word)} (a word of the summary of ${word.item}) answered no item (which fields the item search matches is not shown)`
+      : undefined;
+  },
+  passed: ({ both, specialOnly }) =>
+    `${q(both?.query ?? '')} answered no item; ${q(SPECIAL_ONLY)}: ${specialOnly.exchange.status}`,
+});
