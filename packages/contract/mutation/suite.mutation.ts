@@ -1,8 +1,9 @@
 // One run of the contract suite against the reference server, split by resource so that Stryker's
 // per-test coverage re-runs only the resources a mutant's code answers for (a handler's mutant its
 // own resource; the kernel's and the store's, every one). Together the tests are one full run:
-// `--profile full --allow-writes`, rate limits off, plus a paced run of the rate-limit checks with
-// the sandbox's limiter on (the only run that reaches the limiter's refusals).
+// `--profile full --allow-writes`, rate limits off, plus two runs of the rate-limit checks with the
+// sandbox's limiter on (the only runs that reach the limiter's refusals): one paced, owning its key,
+// and one with --burst.
 //
 // The reference server is loaded in a beforeAll, before any test: its module-level code (constants,
 // tables built at import) then runs outside every test, so Stryker counts a mutant there as static
@@ -48,6 +49,14 @@ describe('the contract suite against the (mutated) reference server', () => {
 
   it('passes the rate-limit checks at the documented rates, the limiter on', async () => {
     const result = await runContract({ ...FULL, only: ['rate-limit'], burst: true });
+    expectPassed(result);
+  });
+
+  // Paced, the run owning its key: its own budget is checked (response.rate-limit-budget), and
+  // rate-limit.within-budget sends the traffic that shows a budget shared by reads and writes, or
+  // windows that never reset (the --burst run above exceeds its budget on purpose: no such check).
+  it('passes the rate-limit checks paced, owning its key, the limiter on', async () => {
+    const result = await runContract({ ...FULL, only: ['rate-limit'] });
     expectPassed(result);
   });
 });

@@ -308,6 +308,11 @@ export const CHECKS = {
     source: "info.x-svc-limits + RateLimited response + RateLimitRemainingHeader",
     precondition: "more reads in one second than the documented limit (opt-in: --burst)",
   },
+  "rate-limit.within-budget": {
+    title: "Reads and writes paced within the documented per-second budgets, mixed in one second and outlasting it, are all admitted: no 429 (the run owns its key)",
+    source: "Limits: \"Read requests (GET) | 20 per second | all endpoints\", \"Write requests (POST, PUT, PATCH, DELETE) | 5 per second | all endpoints\"; info.x-svc-limits",
+    precondition: "the run owns its key and paces at the documented rates (no --burst, --shared-key or --rate off); a write budget's worth of reads, then the writes among more reads, one more of each class than a window holds, outlasting one second",
+  },
   "reads.every-fixture": {
     title: "A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)",
     source: "path id parameters + the lists and config fixtures that name the ids",
@@ -538,6 +543,21 @@ export const CHECKS = {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
     source: "createThread 409",
     precondition: "an item that has a thread (the one the run created, else one found)",
+  },
+  "threads.mention-removed": {
+    title: "A mention of a member since removed from the team (named in --config) is listed with deleted true",
+    source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ThreadComment \"mentions (array of NoteMention)\"",
+    precondition: "a comment mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back",
+  },
+  "threads.mention-teammate": {
+    title: "A mention of a current teammate, written under the name the API shows for them, is listed with deleted false and that name (or null)",
+    source: "NoteMention: \"user_id string; name string or null; deleted boolean (true when the mentioned user has since been removed from the team)\"; Mention syntax \"@[<display_name>](usr-<id>)\"",
+    precondition: "a comment mentioning current teammates (listed by GET /v2/api/users) under the names the API shows for them as authors of notes or comments, read back",
+  },
+  "threads.mention-unknown": {
+    title: "A comment mentioning a user id no teammate has is accepted like any content and reads back, the mention listed",
+    source: "Threads: content \"at most 4000 characters; must not be blank; mentions inline\" (its only refusals: EMPTY_NOTE_CONTENT, NOTE_CONTENT_TOO_LONG); ThreadComment \"mentions (array of NoteMention, may be empty)\"",
+    precondition: "a comment mentioning a user id that is neither listed by GET /v2/api/users nor named as removed, read back",
   },
   "threads.mentions": {
     title: "Inline mentions come back parsed in mentions",

@@ -163,7 +163,7 @@ export interface ConfigKey {
   lines?: string[];
 }
 
-/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; deleted_field_keys, one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */
+/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; removed_user_ids: members since removed from the team; deleted_field_keys, one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */
 export const FIXTURE_LISTS = [
   'deal_ids',
   'person_ids',
@@ -178,6 +178,7 @@ export const FIXTURE_LISTS = [
   'threadless_item_ids',
   'custom_field_keys',
   'teammate_emails',
+  'removed_user_ids',
   'deleted_field_keys',
   'one_completed_summary_call_ids',
   'several_completed_summary_call_ids',

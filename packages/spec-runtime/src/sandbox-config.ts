@@ -47,6 +47,8 @@ export interface SandboxContractConfig {
       threadless_item_ids: string[];
       /** Custom fields the team deleted (no operation deletes one: only the seed can name them). */
       deleted_field_keys: string[];
+      /** Members since removed from the team (no operation removes one: only the seed can name them). */
+      removed_user_ids: string[];
       /** Calls with exactly one completed summary and at least one still pending. */
       one_completed_summary_call_ids: string[];
       /** Calls with more than one completed summary (SUMMARY_TEMPLATE_KEY_REQUIRED without a template_key). */
@@ -83,6 +85,7 @@ export interface SeedLike {
     threads: Array<{ id: string; entity_id: string }>;
     calls: Array<{ id: string; summaries?: Array<{ status: string }> }>;
     custom_fields?: Array<{ key: string; deleted: boolean }>;
+    users?: Array<{ id: string; removed: boolean }>;
     messages: Array<{ id: string }>;
     notes: Array<{ id: string }>;
     calendars?: Array<{ calendar_connection_id: string }>;
@@ -165,6 +168,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         thread_ids: team.threads.map((t) => t.id),
         threadless_item_ids: threadlessItemIds(team),
         deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
+        removed_user_ids: (team.users ?? []).filter((u) => u.removed).map((u) => u.id),
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
         calendar_connection_ids: (team.calendars ?? []).map((c) => c.calendar_connection_id),

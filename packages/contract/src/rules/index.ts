@@ -16,10 +16,12 @@ import './dialer-queues.contract.js';
 import './notes.contract.js';
 import './people.contract.js';
 import './phone-numbers.contract.js';
+import './rate-limit-budget.contract.js';
 import './search.contract.js';
 import './summary-templates.contract.js';
 import './tags.contract.js';
 import './threads.contract.js';
+import './thread-mentions.contract.js';
 import './users.contract.js';
 
 export { registeredChecks } from './harness.js';

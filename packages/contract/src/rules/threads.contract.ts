@@ -40,13 +40,13 @@ async function findThread(t: CheckContext, item: ItemFixture): Promise<{ id?: st
   return { ...(typeof d?.id === 'string' ? { id: d.id } : {}), exchange };
 }
 
-interface ThreadRead {
+export interface ThreadRead {
   exchange: Exchange;
   thread?: Record<string, unknown>;
   comments: Array<Record<string, unknown>>;
 }
 
-async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
+export async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
   const exchange = await t.call({ params: { id } }, {}, 'getThread');
   const thread = data(exchange);
   const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
@@ -54,7 +54,7 @@ async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
 }
 
 /** The thread comments go on: the one threads.create-then-read created, else a known one, else one created here. */
-function probeThread(t: CheckContext): Promise<string> {
+export function probeThread(t: CheckContext): Promise<string> {
   return t.once('probe-thread', async () => {
     const f = await t.fixtures();
     const known = f.threads.find((th) => th.id);
@@ -72,7 +72,7 @@ function probeThread(t: CheckContext): Promise<string> {
   });
 }
 
-function comment(
+export function comment(
   t: CheckContext,
   thread: string,
   content: string,
