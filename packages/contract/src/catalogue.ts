@@ -309,6 +309,12 @@ export const CHECKS = {
     enforces: ["x-svc-merge-rules replaced"],
     precondition: "a receptionist collection with an entry to remove: each sent less one entry",
   },
+  "receptionist.large-value": {
+    title: "A long single value (a body of 16 KiB or more) is merged and read back as sent, the same on each read",
+    source: "x-svc-merge-rules.merged (\"Single values are merged\"; no length limit is stated for knowledge.text)",
+    enforces: ["x-svc-merge-rules merged"],
+    precondition: "an update body of 16 KiB or more (one single value of tens of thousands of characters), and the configuration holding it, 64 K characters or more, read twice with no write between",
+  },
   "receptionist.merge-rules": {
     title: "Single values are merged: the others keep their values",
     source: "x-svc-merge-rules.merged",
@@ -508,6 +514,11 @@ export const CHECKS = {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
     source: "createThread 409",
     precondition: "an item that has a thread (the one the run created, else one found)",
+  },
+  "threads.large-body": {
+    title: "A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)",
+    source: "NoteContent maxLength + x-svc-error-code (\"Note, comment and thread content: at most 4,000 characters\"; INVALID_REQUEST_BODY: \"Body unparseable\")",
+    precondition: "a request body of 16 KiB or more (content of 20 000 characters; JSON cut short after as many) beside the same fault in a small body",
   },
   "threads.mentions": {
     title: "Inline mentions come back parsed in mentions",
