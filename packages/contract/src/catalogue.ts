@@ -339,6 +339,12 @@ export const CHECKS = {
     source: "scheduling.calendars: \"owner { user_id, user_name, email, is_current_user (boolean) }\"; dialer queue: \"the queue of the API key owner\" (a key acts for one user)",
     precondition: "calendars of two different owners shown (every line's receptionist read)",
   },
+  "receptionist.large-value": {
+    title: "A long single value (a body of 16 KiB or more) is merged and read back as sent, the same on each read",
+    source: "x-svc-merge-rules.merged (\"Single values are merged\"; no length limit is stated for knowledge.text)",
+    enforces: ["x-svc-merge-rules merged"],
+    precondition: "an update body of 16 KiB or more (one single value of tens of thousands of characters), and the configuration holding it, 64 K characters or more, read twice with no write between",
+  },
   "receptionist.merge-rules": {
     title: "Single values are merged (one of the agent block and knowledge.text, each sent alone): the others keep their values",
     source: "x-svc-merge-rules.merged",
@@ -543,6 +549,11 @@ export const CHECKS = {
     title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
     source: "createThread 409",
     precondition: "an item that has a thread (the one the run created, else one found)",
+  },
+  "threads.large-body": {
+    title: "A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)",
+    source: "NoteContent maxLength + x-svc-error-code (\"Note, comment and thread content: at most 4,000 characters\"; INVALID_REQUEST_BODY: \"Body unparseable\")",
+    precondition: "a request body of 16 KiB or more (content of 20 000 characters; JSON cut short after as many) beside the same fault in a small body",
   },
   "threads.mention-removed": {
     title: "A mention of a member since removed from the team (named in --config) is listed with deleted true",

@@ -11,7 +11,7 @@ import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
+import { at, data, deepEqual, type Json, nest, ok, probeText, short } from './support.js';
 
 interface MergeRules {
   merged: string[];
@@ -374,4 +374,92 @@ rule({
       : s.changes.flatMap((c) => changeProblems(c, `replacing ${c.name}`, replacedProblems)),
   passed: (s) =>
     'changes' in s ? `replaced, each less one entry: ${s.changes.map((c) => c.name).join(', ')}` : undefined,
+});
+
+/** A body of at least this many bytes is one servers often read apart (a worker, a stream). */
+const LARGE_BODY_BYTES = 16 * 1024;
+/** An answer of at least this many characters is one servers often keep apart (as bytes, in a cache). */
+const LARGE_ANSWER_CHARACTERS = 64 * 1024;
+/** The largest body the check sends: under 63 000 bytes, so that no cap a JSON API might keep is met. */
+const MOST_BODY_BYTES = 63_000;
+
+/** A long value merged, the configuration then read twice with no write between, and the value put back. */
+interface LargeChange extends OneChange {
+  first?: Exchange;
+  second?: Exchange;
+}
+
+/**
+ * A text of ASCII characters long enough that the configuration holding it is read back as an
+ * answer of LARGE_ANSWER_CHARACTERS or more (`rest`: the characters of the answer besides the
+ * value), in a body of LARGE_BODY_BYTES or more and at most MOST_BODY_BYTES.
+ */
+function largeText(t: CheckContext, name: string, rest: number): string {
+  const wanted = Math.max(LARGE_ANSWER_CHARACTERS - rest + 1024, LARGE_BODY_BYTES + 1024);
+  const room = MOST_BODY_BYTES - JSON.stringify(nest(name, '')).length;
+  return `${probeText(t, 'large value')} `.padEnd(Math.min(wanted, room), 'x');
+}
+
+async function mergeLarge(t: CheckContext): Promise<LargeChange | Unread> {
+  const before = await readBefore(t);
+  if (!before.config) return { unread: before.exchange, number: before.number };
+  const rules = mergeRules(t);
+  const name = textField(t, before.config);
+  const old = single(before.config, name) as string;
+  const sent = largeText(t, name, before.exchange.text.length - old.length);
+  const changed = await update(t, before.number, nest(name, sent));
+  const first = ok(changed) ? await read(t, before.number) : undefined;
+  const second = first ? await read(t, before.number) : undefined;
+  const restored = await update(t, before.number, nest(name, old));
+  const reads = first && second ? { first: first.exchange, second: second.exchange } : {};
+  return {
+    rules,
+    name,
+    before: before.config,
+    sent,
+    changed,
+    ...(first?.config ? { after: first.config } : {}),
+    restored,
+    ...reads,
+  };
+}
+
+/** The configuration read again, with no write between: the same answer. */
+function readAgainProblems({ first, second }: LargeChange): Problem[] {
+  if (!first || !second) return [];
+  return unless(
+    ok(second) && deepEqual(data(second), data(first)),
+    `the configuration read again with no write between is not the same: ${second.status} ${short(data(second))}`,
+    second,
+  );
+}
+
+/** Why the large answer was not reached: the configuration read back was shorter. */
+function largeAnswerNotReached(s: LargeChange | Unread): string | undefined {
+  if ('unread' in s || !s.first) return undefined;
+  const length = s.first.text.length;
+  return length >= LARGE_ANSWER_CHARACTERS
+    ? undefined
+    : `the configuration read back was ${length} characters, under ${LARGE_ANSWER_CHARACTERS}: a large answer read twice was not reached`;
+}
+
+// Single values are merged whatever their length (the description sets no limit on them): a server
+// that reads large bodies apart, or keeps large answers apart, must answer them as small ones.
+rule({
+  id: 'receptionist.large-value',
+  title: 'A long single value (a body of 16 KiB or more) is merged and read back as sent, the same on each read',
+  source: 'x-svc-merge-rules.merged ("Single values are merged"; no length limit is stated for knowledge.text)',
+  enforces: ['x-svc-merge-rules merged'],
+  precondition:
+    'an update body of 16 KiB or more (one single value of tens of thousands of characters), and the configuration holding it, 64 K characters or more, read twice with no write between',
+  ...statefulWrite(OP),
+  requests: mergeLarge,
+  problems: (s) =>
+    'unread' in s
+      ? unreadProblems(s)
+      : changeProblems(s, `updating ${s.name} with ${String(s.sent).length} characters`, (c) => [
+          ...mergedProblems(c),
+          ...readAgainProblems(s),
+        ]),
+  notReached: largeAnswerNotReached,
 });

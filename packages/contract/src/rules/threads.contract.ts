@@ -6,7 +6,8 @@ import { deref, isObject, type Operation, propertiesOf } from '@svc/spec-runtime
 import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
 import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
-import { type Exchange, header } from '../http/exchange.js';
+import { MALFORMED_BODY } from '../generate/negative-values.js';
+import { type Exchange, errorOf, header } from '../http/exchange.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf, unless } from './problems.js';
@@ -583,6 +584,76 @@ rule({
   },
   problems: (cases) => cases.flatMap(commentCaseProblems),
   held: (cases) => cases.flatMap((c) => (c.held && commentCaseProblems(c).length === 0 ? [c.held] : [])),
+});
+
+/** Characters of content past which a body is one servers often read apart (16 KiB and more: a worker, a stream). */
+const LARGE_CONTENT = 20_000;
+
+/** The same fault sent in a small body and in a large one: the large one must get the small one's error. */
+interface SizedFault {
+  label: string;
+  expected: Expected;
+  small: Exchange;
+  large: Exchange;
+}
+
+/** A comment's body sent as written (JSON cut short), so that no server can execute it. */
+function rawComment(t: CheckContext, thread: string, rawBody: string): Promise<Exchange> {
+  return t.call({ params: { id: thread } }, { rawBody, unparseable: true });
+}
+
+/** Content over the limit and JSON cut short, each in a small body and in one of 16 KiB or more. */
+async function sizedFaults(t: CheckContext, thread: string, limit: number): Promise<SizedFault[]> {
+  const faults: SizedFault[] = [];
+  const long = `${probeText(t, 'large body')} `.padEnd(LARGE_CONTENT, 'x');
+  const tooLong = expectedFor(t.spec, t.op(), { params: { id: thread }, body: { content: long } });
+  if (tooLong) {
+    const small = await comment(t, thread, `${`${probeText(t, 'limit')} `.padEnd(limit, 'x')}x`);
+    const label = `content of ${LARGE_CONTENT} characters`;
+    faults.push({ label, expected: tooLong, small, large: await comment(t, thread, long) });
+  }
+  const unparseable = expectedFor(t.spec, t.op(), { params: { id: thread }, body: undefined });
+  if (unparseable) {
+    const small = await rawComment(t, thread, MALFORMED_BODY);
+    const large = await rawComment(t, thread, JSON.stringify({ content: long }).slice(0, -2));
+    faults.push({ label: `JSON cut short after ${LARGE_CONTENT} characters`, expected: unparseable, small, large });
+  }
+  return faults;
+}
+
+/** The large body's error, judged as documented, then beside the small one's: the same type and param. */
+function sizedFaultProblems({ label, expected, small, large }: SizedFault): Problem[] {
+  const documented = errorsOf(large, expected, label);
+  if (documented.length > 0 || errorProblems(small, expected).length > 0) return documented;
+  const [was, now] = [errorOf(small), errorOf(large)];
+  return (['type', 'param'] as const).flatMap((field) =>
+    unless(
+      now?.[field] === was?.[field],
+      `${label}: error.${field} ${short(now?.[field])}, where the same fault in a small body gives ${short(was?.[field])}`,
+      large,
+    ),
+  );
+}
+
+// The description's body rules hold whatever the body's size: a server that reads large bodies
+// apart (a worker thread, a stream) must answer them as it answers small ones.
+rule({
+  id: 'threads.large-body',
+  title: 'A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)',
+  source:
+    'NoteContent maxLength + x-svc-error-code ("Note, comment and thread content: at most 4,000 characters"; INVALID_REQUEST_BODY: "Body unparseable")',
+  precondition:
+    'a request body of 16 KiB or more (content of 20 000 characters; JSON cut short after as many) beside the same fault in a small body',
+  ...statefulWrite(COMMENT),
+  requests: async (t) => {
+    const thread = await probeThread(t);
+    const body = deref(t.spec.contract, t.spec.resolve(t.op().requestBody?.schemaPointer ?? ''));
+    const limit = propertiesOf(t.spec.contract, body).content?.maxLength;
+    if (typeof limit !== 'number') return t.skip('the comment content has no maxLength in the contract');
+    return sizedFaults(t, thread, limit);
+  },
+  problems: (faults) => faults.flatMap(sizedFaultProblems),
+  passed: (faults) => `refused as their small counterparts: ${faults.map((f) => f.label).join('; ')}`,
 });
 
 // A mention written in a comment's text is listed in the comment's mentions, read back.
