@@ -147,7 +147,7 @@ export interface ConfigKey {
   lines?: string[];
 }
 
-/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; deleted_field_keys, one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach). */
+/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; deleted_field_keys, one_completed_summary_call_ids, several_completed_summary_call_ids and no_completed_summary_call_ids: states no operation can reach). */
 export const FIXTURE_LISTS = [
   'deal_ids',
   'person_ids',
@@ -165,6 +165,7 @@ export const FIXTURE_LISTS = [
   'deleted_field_keys',
   'one_completed_summary_call_ids',
   'several_completed_summary_call_ids',
+  'no_completed_summary_call_ids',
 ] as const;
 
 export type ConfigFixtures = { [list in (typeof FIXTURE_LISTS)[number]]?: string[] } & { search_query?: string };

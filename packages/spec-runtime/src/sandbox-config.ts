@@ -51,6 +51,8 @@ export interface SandboxContractConfig {
       one_completed_summary_call_ids: string[];
       /** Calls with more than one completed summary (SUMMARY_TEMPLATE_KEY_REQUIRED without a template_key). */
       several_completed_summary_call_ids: string[];
+      /** Calls with no completed summary (none, or only pending ones): answered without a template_key. */
+      no_completed_summary_call_ids: string[];
     };
   };
 }
@@ -164,6 +166,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
+        no_completed_summary_call_ids: noCompletedSummaryCallIds(team),
       },
     },
   };
@@ -187,6 +190,14 @@ export function oneCompletedSummaryCallIds(team: TeamLike): string[] {
 export function severalCompletedSummaryCallIds(team: TeamLike): string[] {
   return team.calls
     .filter((c) => (c.summaries ?? []).filter((s) => s.status === COMPLETED).length > 1)
+    .slice(0, NAMED_PER_KIND)
+    .map((c) => c.id);
+}
+
+/** Calls with no completed summary (none yet, or only pending ones): read without a template_key, they are answered. */
+export function noCompletedSummaryCallIds(team: TeamLike): string[] {
+  return team.calls
+    .filter((c) => !(c.summaries ?? []).some((s) => s.status === COMPLETED))
     .slice(0, NAMED_PER_KIND)
     .map((c) => c.id);
 }

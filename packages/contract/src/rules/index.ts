@@ -3,6 +3,7 @@
 import './ai-receptionist-read-only.contract.js';
 import './ai-receptionist.contract.js';
 import './api-wide.contract.js';
+import './conversation-items-batch.contract.js';
 import './conversation-items-summaries.contract.js';
 import './conversation-items.contract.js';
 import './conversations.contract.js';
