@@ -1,4 +1,3 @@
-// @ts-nocheck
 // Every check the suite can report, by id, with what it is: the table below is written by
 // `pnpm rules:write` from the checks' own descriptions (each rule() entry, and the modules that
 // make the other checks: check-descriptions.ts), so a check is described once, where it is
