@@ -28,6 +28,11 @@ export const CHECKS = {
     source: "the 403 response + the catalogue",
     precondition: "a line of the team outside the lines of a line-limited key (a config key of kind line-limited)",
   },
+  "auth.line-of-other-team": {
+    title: "The run's key, which may use every line of its team, on a line of another team (GET /v2/api/numbers with the other team's key declared in --config): 403 SVC_NUMBER_FORBIDDEN",
+    source: "Authentication: \"A key belongs to a single team\" and \"A line the key may not access: 403 SVC_NUMBER_FORBIDDEN\"; SVC_NUMBER_FORBIDDEN \"No access to this line; list lines with GET /v2/api/numbers\"",
+    precondition: "a line that is no line of the team: one GET /v2/api/numbers shows a key of another team (a config key of kind other-team), and the team's own list does not",
+  },
   "auth.malformed-header": {
     title: "Malformed Authorization header, or the run's valid key in a scheme other than Api-Key: 401 with a listed code",
     source: "security scheme + 401 response: \"Every request carries an API key in the Authorization header, in the form Authorization: Api-Key <API_KEY>\"",
@@ -68,6 +73,16 @@ export const CHECKS = {
     source: "the operation's success response",
     precondition: "a valid request built from the fixtures (the baseline)",
   },
+  "conversation-items.batch-selected": {
+    title: "A batch of items each found by id shows each of them, and only them: no item left out, none not asked for, nothing else among the items (in whatever envelope the unshown answer uses)",
+    source: "POST /v2/api/conversations/items/batch \"At most 100 items per batch\" (a read of the items sent); Identifier prefixes (Call cll-, Text message msg-)",
+    precondition: "items each read by id first (a 2xx, or a call's refusal for want of a template_key): the conversations' last items and the calls the config names for their summaries, one with no completed summary among them",
+  },
+  "conversation-items.no-completed-summary": {
+    title: "A call with no completed summary (named in --config) is answered without template_key: a success, never a refusal or a 5xx",
+    source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
+    precondition: "a call with no completed summary (fixtures.no_completed_summary_call_ids: summaries are not readable through the API, and such a call is never the one the lists show)",
+  },
   "conversation-items.one-completed-summary": {
     title: "A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED",
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
@@ -82,6 +97,11 @@ export const CHECKS = {
     title: "A call shown to have more than one completed summary (two template keys each read one) is refused without template_key: 400 SUMMARY_TEMPLATE_KEY_REQUIRED",
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key (e.g. MARKDOWN_CLASSIC or MARKDOWN_SHORT_CALL)\"; SUMMARY_TEMPLATE_NOT_FOUND: \"On item fetch: no completed summary for the requested template_key\"",
     precondition: "a call with more than one completed summary, shown through the API: read with two documented template keys, each answered 2xx (the calls of fixtures.several_completed_summary_call_ids first, then the calls discovery found)",
+  },
+  "conversation-items.template-key-selects": {
+    title: "template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary",
+    source: "getConversationItem: \"optional template_key selects a summary\"; SUMMARY_TEMPLATE_NOT_FOUND: \"On item fetch: no completed summary for the requested template_key\"",
+    precondition: "a call shown through the API to hold a completed summary (read 2xx with a documented template key), then read with a template key made up for the run",
   },
   "conversations.action-idempotent": {
     title: "Every conversation action repeated is a 200 no-op",
@@ -284,8 +304,8 @@ export const CHECKS = {
     precondition: "a request the server must refuse: one body field the contract does not have",
   },
   "negative.unknown-id": {
-    title: "An unknown id of each prefix gives the documented 404",
-    source: "parameter x-svc-error-code / the operation's 404 codes",
+    title: "An unknown id of each prefix gives the documented 404, never the not-found code of another kind than its prefix names (no TEXT_MESSAGE_NOT_FOUND for a cll- id)",
+    source: "parameter x-svc-error-code / the operation's 404 codes; Identifier prefixes (Call cll-, Text message msg-) + CALL_NOT_FOUND \"No call with this id\", TEXT_MESSAGE_NOT_FOUND \"No text message with this id\"",
     precondition: "a request the server must refuse: one id of the right prefix that names nothing",
   },
   "people.update-existing": {
@@ -408,9 +428,9 @@ export const CHECKS = {
     precondition: "any answer whose status documents headers",
   },
   "response.id-kind": {
-    title: "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
-    source: "Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order",
-    precondition: "a thread answered (created, read, or found by its item), of any kind",
+    title: "An id's prefix and the kind an answer gives it agree: a thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE), and an item shown with an id and a type (a conversation's last_item, a search or batch result, an item read) has the type of its id's kind where the contract shows that type (a cll- item is a CALL)",
+    source: "Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order; Conversation list entry last_item \"{ id, type (e.g. CALL), ... }\"",
+    precondition: "a thread answered (created, read, or found by its item), of any kind; a call shown with its type (the conversation list, the item search, the batch, an item read)",
   },
   "response.idempotency-key-echo": {
     title: "Idempotency-Key is echoed on the response to a request that sent one",
@@ -464,9 +484,9 @@ export const CHECKS = {
     precondition: "any answer whose status documents a body (error bodies too)",
   },
   "response.selection": {
-    title: "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id)",
-    source: "GET /v2/api/conversations/{contact_number}/notes \"Lists a conversation's notes\" (ConversationNote contact_number \"Contact's phone number\"); GET /v2/api/threads \"finds the thread of an item by query parameters entity_type and entity_id\"; a read by id answers { data: <resource> } of that id",
-    precondition: "a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item",
+    title: "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id); and two conversations of different contact_number never show the same last_item (an item is of its contact's conversation)",
+    source: "GET /v2/api/conversations/{contact_number}/notes \"Lists a conversation's notes\" (ConversationNote contact_number \"Contact's phone number\"); GET /v2/api/threads \"finds the thread of an item by query parameters entity_type and entity_id\"; a read by id answers { data: <resource> } of that id; Conversation list entry \"contact_number, ..., last_item\" (conversations: \"calls and SMS in one timeline\")",
+    precondition: "a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item; a page of two or more conversations",
   },
   "response.status-documented": {
     title: "The status is one the operation lists, API-wide answers included",

@@ -55,6 +55,8 @@ export interface SandboxContractConfig {
       several_completed_summary_call_ids: string[];
       /** The team's connected calendars (the operation that lists them has no method or path shown). */
       calendar_connection_ids: string[];
+      /** Calls with no completed summary (none, or only pending ones): answered without a template_key. */
+      no_completed_summary_call_ids: string[];
     };
   };
 }
@@ -172,6 +174,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
         calendar_connection_ids: (team.calendars ?? []).map((c) => c.calendar_connection_id),
+        no_completed_summary_call_ids: noCompletedSummaryCallIds(team),
       },
     },
   };
@@ -195,6 +198,14 @@ export function oneCompletedSummaryCallIds(team: TeamLike): string[] {
 export function severalCompletedSummaryCallIds(team: TeamLike): string[] {
   return team.calls
     .filter((c) => (c.summaries ?? []).filter((s) => s.status === COMPLETED).length > 1)
+    .slice(0, NAMED_PER_KIND)
+    .map((c) => c.id);
+}
+
+/** Calls with no completed summary (none yet, or only pending ones): read without a template_key, they are answered. */
+export function noCompletedSummaryCallIds(team: TeamLike): string[] {
+  return team.calls
+    .filter((c) => !(c.summaries ?? []).some((s) => s.status === COMPLETED))
     .slice(0, NAMED_PER_KIND)
     .map((c) => c.id);
 }

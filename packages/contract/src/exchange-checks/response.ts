@@ -330,10 +330,11 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.id-kind',
   title:
-    "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
+    "An id's prefix and the kind an answer gives it agree: a thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE), and an item shown with an id and a type (a conversation's last_item, a search or batch result, an item read) has the type of its id's kind where the contract shows that type (a cll- item is a CALL)",
   source:
-    'Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order',
-  precondition: 'a thread answered (created, read, or found by its item), of any kind',
+    'Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order; Conversation list entry last_item "{ id, type (e.g. CALL), ... }"',
+  precondition:
+    'a thread answered (created, read, or found by its item), of any kind; a call shown with its type (the conversation list, the item search, the batch, an item read)',
   problems: (seen) => {
     const problems = idKindProblems(seen.spec, seen.exchange);
     return problems && at(seen, problems);
@@ -343,11 +344,11 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.selection',
   title:
-    "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id)",
+    "A read answers only what its parameters selected: entries carrying a field named as a path or query parameter hold the value sent (a conversation's notes, a thread by its item, a resource by id); and two conversations of different contact_number never show the same last_item (an item is of its contact's conversation)",
   source:
-    'GET /v2/api/conversations/{contact_number}/notes "Lists a conversation\'s notes" (ConversationNote contact_number "Contact\'s phone number"); GET /v2/api/threads "finds the thread of an item by query parameters entity_type and entity_id"; a read by id answers { data: <resource> } of that id',
+    'GET /v2/api/conversations/{contact_number}/notes "Lists a conversation\'s notes" (ConversationNote contact_number "Contact\'s phone number"); GET /v2/api/threads "finds the thread of an item by query parameters entity_type and entity_id"; a read by id answers { data: <resource> } of that id; Conversation list entry "contact_number, ..., last_item" (conversations: "calls and SMS in one timeline")',
   precondition:
-    'a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item',
+    'a read selecting by a parameter whose answer holds entries: the notes of every conversation discovery lists, every note, thread and item read by id, the thread of an item; a page of two or more conversations',
   // A stateless mock answers its examples whatever was selected.
   problems: (seen) => {
     const problems = seen.stateless ? undefined : selectionProblems(seen.exchange);

@@ -2,7 +2,7 @@
 // schema allows (a phone number out of E.164, an id of the wrong prefix or of no resource, a
 // number out of range, a value outside its enum or pattern, a required query parameter left out).
 import { idPrefixes, type OperationParameter, typesOf } from '@svc/spec-runtime';
-import type { OpRequest } from '../expectations/expect.js';
+import type { Expected, OpRequest } from '../expectations/expect.js';
 import { lineAccessReadings, withReadings } from '../expectations/readings.js';
 import { constraintId } from './constraints.js';
 import type { NegativeContext } from './negative-context.js';
@@ -54,13 +54,31 @@ function idPathNegatives(ctx: NegativeContext, p: OperationParameter, withParam:
         'negative.unknown-id',
         `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`,
         withParam(`${prefix}${UNKNOWN_SUFFIX}`),
-        {
-          expected: nf,
-        },
+        { expected: ofItsKind(ctx, nf, prefix) },
       );
   if (prefixes.length > 0) push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
   else if (nf)
     push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf });
+}
+
+/**
+ * What an unknown id of a prefix may get: the operation's not-found codes, but the one named for
+ * another kind of item than the prefix names ("Identifier prefixes": cll- a call, msg- a text
+ * message; CALL_NOT_FOUND "No call with this id", TEXT_MESSAGE_NOT_FOUND "No text message with this
+ * id"). The kinds are ThreadEntityType's values, paired in order with ThreadEntityId's prefixes; the
+ * code named for a kind is the kind's word with _NOT_FOUND, where the operation lists one.
+ */
+function ofItsKind(ctx: NegativeContext, nf: Expected, prefix: string): Expected {
+  const types = ctx.spec.schema('ThreadEntityType')?.enum;
+  const idSchema = ctx.spec.schema('ThreadEntityId');
+  const prefixes = idSchema ? idPrefixes(idSchema) : [];
+  if (!Array.isArray(types) || types.length !== prefixes.length) return nf;
+  const kind = types[prefixes.indexOf(prefix)];
+  if (kind === undefined) return nf;
+  const others = types.filter((t) => t !== kind).map((t) => `${String(t)}_NOT_FOUND`);
+  const codes = nf.codes.filter((c) => !others.includes(c));
+  if (codes.length === nf.codes.length || codes.length === 0) return nf;
+  return { ...nf, codes, why: `${nf.why}: a ${prefix} id names a ${String(kind)}, not another kind` };
 }
 
 export function queryNegatives(ctx: NegativeContext): void {

@@ -12,7 +12,7 @@ import type { CheckContext } from './harness.js';
 import { ok } from './support.js';
 
 export const ITEM_READ = 'getConversationItem';
-const TEMPLATE_KEY = 'template_key';
+export const TEMPLATE_KEY = 'template_key';
 
 /** Calls read for their summaries at most (each read once per documented template key). */
 const MAX_CALLS = 4;

@@ -1,54 +1,80 @@
-// A call whose summaries are mixed: one completed, the others still pending. The error
-// SUMMARY_TEMPLATE_KEY_REQUIRED is for a call that "has more than one completed summary", so such
-// a call is answered without a template_key. Which summaries a call has is not readable through
-// the API: the calls come from the config (fixtures.one_completed_summary_call_ids; a sandbox
-// names its own). And the other side: a call the API shows to have more than one completed
-// summary (read with two template keys, each answered with a summary) is refused without one.
+// Which summary a call's read answers. A call whose summaries are mixed (one completed, the others
+// still pending) or that has no completed summary at all: the error SUMMARY_TEMPLATE_KEY_REQUIRED is
+// for a call that "has more than one completed summary", so such a call is answered without a
+// template_key. Which summaries a call has is not readable through the API: the calls come from
+// the config (fixtures.one_completed_summary_call_ids, no_completed_summary_call_ids; a sandbox
+// names its own). The other side: a call the API shows to have more than one completed summary
+// (read with two template keys, each answered with a summary) is refused without one. And
+// template_key selects: a key for which the call has no completed summary (one no template has) is
+// 404 SUMMARY_TEMPLATE_NOT_FOUND, not some other summary of the call.
 import { listedCode } from '../expectations/expect.js';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
-import { completedSummaries, summaryCalls, templateKeys } from './call-summaries.js';
+import { completedSummaries, summaryCalls, TEMPLATE_KEY, templateKeys } from './call-summaries.js';
 import { type CheckContext, contractOperation, rule } from './harness.js';
 import { afterEarlier, errorsOf, isSuccess, statusIs } from './problems.js';
 
 const OP = 'getConversationItem';
 const op = contractOperation(OP);
 
-interface MixedCalls {
+interface CallReads {
   reads: Array<{ id: string; exchange: Exchange }>;
 }
 
-rule({
+/** Calls the config names for a state of their summaries, each read without template_key: a success. */
+function answeredWithoutKey(entry: {
+  id: string;
+  title: string;
+  precondition: string;
+  list: 'one_completed_summary_call_ids' | 'no_completed_summary_call_ids';
+  what: string;
+}): void {
+  rule({
+    id: entry.id,
+    title: entry.title,
+    source:
+      'SUMMARY_TEMPLATE_KEY_REQUIRED: "Call has more than one completed summary; set template_key"; getConversationItem: "optional template_key selects a summary"',
+    precondition: entry.precondition,
+    operationId: OP,
+    resource: loadSpec().resourceOf(op),
+    needs: {},
+    requests: async (t): Promise<CallReads> => {
+      const ids = t.config.config.fixtures[entry.list] ?? [];
+      if (ids.length === 0)
+        return t.skip(
+          `no call with ${entry.what} named (fixtures.${entry.list}): summaries are not readable through the API`,
+          'option',
+        );
+      const reads: CallReads['reads'] = [];
+      for (const id of ids) reads.push({ id, exchange: await t.call({ params: { id } }) });
+      return { reads };
+    },
+    problems: ({ reads }) =>
+      reads.flatMap(({ id, exchange }) =>
+        statusIs(exchange, isSuccess, `${op.method} ${id} without template_key: ${entry.what}, so no key is needed`),
+      ),
+    passed: ({ reads }) => `${reads.map((r) => r.id).join(', ')}: answered without template_key`,
+  });
+}
+
+answeredWithoutKey({
   id: 'conversation-items.one-completed-summary',
   title:
     'A call with one completed summary and others pending (named in --config) is answered without template_key, not refused with SUMMARY_TEMPLATE_KEY_REQUIRED',
-  source:
-    'SUMMARY_TEMPLATE_KEY_REQUIRED: "Call has more than one completed summary; set template_key"; getConversationItem: "optional template_key selects a summary"',
   precondition:
     'a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)',
-  operationId: OP,
-  resource: loadSpec().resourceOf(op),
-  needs: {},
-  requests: async (t): Promise<MixedCalls> => {
-    const ids = t.config.config.fixtures.one_completed_summary_call_ids ?? [];
-    if (ids.length === 0)
-      return t.skip(
-        'no call with one completed summary and others pending named (fixtures.one_completed_summary_call_ids): summaries are not readable through the API',
-        'option',
-      );
-    const reads: MixedCalls['reads'] = [];
-    for (const id of ids) reads.push({ id, exchange: await t.call({ params: { id } }) });
-    return { reads };
-  },
-  problems: ({ reads }) =>
-    reads.flatMap(({ id, exchange }) =>
-      statusIs(
-        exchange,
-        isSuccess,
-        `${op.method} ${id} without template_key: one completed summary, so no key is needed`,
-      ),
-    ),
-  passed: ({ reads }) => `${reads.map((r) => r.id).join(', ')}: answered without template_key`,
+  list: 'one_completed_summary_call_ids',
+  what: 'one completed summary',
+});
+
+answeredWithoutKey({
+  id: 'conversation-items.no-completed-summary',
+  title:
+    'A call with no completed summary (named in --config) is answered without template_key: a success, never a refusal or a 5xx',
+  precondition:
+    'a call with no completed summary (fixtures.no_completed_summary_call_ids: summaries are not readable through the API, and such a call is never the one the lists show)',
+  list: 'no_completed_summary_call_ids',
+  what: 'no completed summary',
 });
 
 interface SeveralCompleted {
@@ -101,5 +127,60 @@ rule({
   notReached: ({ held, calls, keys }) =>
     held.length === 0
       ? `no call of ${calls.join(', ')} read a completed summary with two of ${keys.join(', ')} (name one in fixtures.several_completed_summary_call_ids)`
+      : undefined,
+});
+
+/** Calls whose template_key read is tried with a key no template has, at most. */
+const MAX_SELECTED = 2;
+
+interface UnknownKeyReads {
+  /** Calls shown to hold a completed summary (a documented key read one), each read with a key no template has. */
+  held: Array<{ call: string; key: string; exchange: Exchange }>;
+  calls: string[];
+}
+
+/** A template key no team has: template keys are per team, and this one is made up for the run. */
+function keyOfNoTemplate(t: CheckContext): string {
+  return `SVC_CONTRACT_NO_TEMPLATE_${t.config.runId.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+async function readWithUnknownKey(t: CheckContext): Promise<UnknownKeyReads> {
+  const f = await t.fixtures();
+  const keys = templateKeys(t, f);
+  if (keys.length === 0) return t.skip('the template_key parameter documents no template key');
+  const calls = summaryCalls(t, f, t.config.config.fixtures.several_completed_summary_call_ids ?? []);
+  if (calls.length === 0) return t.skip('no call is known (fixtures.several_completed_summary_call_ids)', 'config');
+  const completed = await completedSummaries(t, calls, keys);
+  const held: UnknownKeyReads['held'] = [];
+  const key = keyOfNoTemplate(t);
+  for (const call of [...new Set(completed.map((r) => r.call))].slice(0, MAX_SELECTED))
+    held.push({ call, key, exchange: await t.call({ params: { id: call }, query: { [TEMPLATE_KEY]: key } }) });
+  return { held, calls };
+}
+
+rule({
+  id: 'conversation-items.template-key-selects',
+  title:
+    'template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary',
+  source:
+    'getConversationItem: "optional template_key selects a summary"; SUMMARY_TEMPLATE_NOT_FOUND: "On item fetch: no completed summary for the requested template_key"',
+  precondition:
+    'a call shown through the API to hold a completed summary (read 2xx with a documented template key), then read with a template key made up for the run',
+  operationId: OP,
+  resource: loadSpec().resourceOf(op),
+  needs: { stateful: true },
+  requests: readWithUnknownKey,
+  problems: ({ held }, t) =>
+    held.flatMap(({ call, key, exchange }) =>
+      errorsOf(
+        exchange,
+        listedCode(t.spec, op, 'SUMMARY_TEMPLATE_NOT_FOUND'),
+        `${op.method} ${call} with template_key ${key}, which no template has`,
+      ),
+    ),
+  passed: ({ held }) => held.map((h) => `${h.call}: 404 for template_key ${h.key}`).join('; '),
+  notReached: ({ held, calls }) =>
+    held.length === 0
+      ? `no call of ${calls.join(', ')} read a completed summary with a documented template key (name one in fixtures.several_completed_summary_call_ids)`
       : undefined,
 });

@@ -4,6 +4,7 @@ import './ai-receptionist-lines.contract.js';
 import './ai-receptionist-read-only.contract.js';
 import './ai-receptionist.contract.js';
 import './api-wide.contract.js';
+import './conversation-items-batch.contract.js';
 import './conversation-items-summaries.contract.js';
 import './conversation-items.contract.js';
 import './conversations.contract.js';

@@ -14,7 +14,7 @@ import {
 } from '../expectations/readings.js';
 import { negativeCases } from '../generate/negatives.js';
 import { isPhone } from '../generate/schema.js';
-import { type ApiRequest, type Exchange, errorOf } from '../http/exchange.js';
+import { type ApiRequest, dataOf, type Exchange, errorOf } from '../http/exchange.js';
 import { redactedAnywhere } from '../redact.js';
 import type { Spec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
@@ -505,5 +505,57 @@ export function lineForbiddenRule(u: OperationUnderTest): void {
     precondition: 'a line of the team outside the lines of a line-limited key (a config key of kind line-limited)',
     ...keyRefusalRule(u),
     requests: (t) => sendOnForbiddenLine(u, t),
+  });
+}
+
+/** The lines GET /v2/api/numbers shows another team's key that are no line of the team (once per run). */
+function otherTeamLines(t: CheckContext, key: ConfigKey, teamLines: readonly string[]): Promise<string[]> {
+  return t.once(`lines of ${key.name}`, async () => {
+    const exchange = await t.call({}, { auth: { kind: 'key', key: key.key } }, 'listNumbers');
+    const pattern = t.spec.schema('PhoneNumber')?.pattern;
+    if (typeof pattern !== 'string' || exchange.status < 200 || exchange.status >= 300) return [];
+    const phone = new RegExp(pattern);
+    const data = dataOf(exchange);
+    const entries = (Array.isArray(data) ? data.slice(0, 100) : []).filter(isObject);
+    const numbers = entries.flatMap((e) => Object.values(e).filter((v): v is string => typeof v === 'string'));
+    return [...new Set(numbers.filter((n) => n.length <= 16 && phone.test(n) && !teamLines.includes(n)))];
+  });
+}
+
+async function sendOnOtherTeamsLine(u: OperationUnderTest, t: CheckContext): Promise<KeyRefusal> {
+  const { spec, op } = u;
+  const other = t.config.config.keys.find((k) => k.kind === 'other-team');
+  if (!other)
+    return t.skip(
+      'no key of another team declared in --config ("kind": "other-team"): its lines are the lines known to be no line of the team',
+      'option',
+    );
+  const lines = (await t.fixtures()).lines;
+  const [line] = await otherTeamLines(t, other, lines);
+  if (line === undefined)
+    return t.skip(
+      `GET /v2/api/numbers with the other team's key "${other.name}" shows no line outside the team's`,
+      'config',
+    );
+  const request = onLine(spec, op, await u.baseline(t), lines, line);
+  if (!request) return t.skip('the request has no place for a line');
+  const expected = withReadings(listedCode(spec, op, LINE_FORBIDDEN), lineAccessReadings(spec, op));
+  const exchange = await t.call(request);
+  return { what: `the run's key on ${line}, a line of another team (key "${other.name}")`, exchange, expected };
+}
+
+/** The run's own key (every line of its team) on a line of another team: the documented refusal. */
+export function lineOfOtherTeamRule(u: OperationUnderTest): void {
+  if (!lists(u, LINE_FORBIDDEN)) return;
+  rule({
+    id: 'auth.line-of-other-team',
+    title:
+      "The run's key, which may use every line of its team, on a line of another team (GET /v2/api/numbers with the other team's key declared in --config): 403 SVC_NUMBER_FORBIDDEN",
+    source:
+      'Authentication: "A key belongs to a single team" and "A line the key may not access: 403 SVC_NUMBER_FORBIDDEN"; SVC_NUMBER_FORBIDDEN "No access to this line; list lines with GET /v2/api/numbers"',
+    precondition:
+      "a line that is no line of the team: one GET /v2/api/numbers shows a key of another team (a config key of kind other-team), and the team's own list does not",
+    ...keyRefusalRule(u),
+    requests: (t) => sendOnOtherTeamsLine(u, t),
   });
 }

@@ -15,6 +15,7 @@ import {
   insufficientScopeRule,
   keyKindRule,
   lineForbiddenRule,
+  lineOfOtherTeamRule,
   sufficientScopeRule,
 } from './operation-auth.js';
 import {
@@ -124,6 +125,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   keyKindRule(u, 'trial');
   keyKindRule(u, 'legacy-workspace');
   lineForbiddenRule(u);
+  lineOfOtherTeamRule(u);
   otherTeamRule(u);
   boundaryRule(u);
   negativeRules(u);

@@ -82,8 +82,10 @@ export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkD
   'negative.several-fields': SEVERAL_FIELDS,
   'negative.unknown-id': checkDescription({
     id: 'negative.unknown-id',
-    title: 'An unknown id of each prefix gives the documented 404',
-    source: "parameter x-svc-error-code / the operation's 404 codes",
+    title:
+      'An unknown id of each prefix gives the documented 404, never the not-found code of another kind than its prefix names (no TEXT_MESSAGE_NOT_FOUND for a cll- id)',
+    source:
+      'parameter x-svc-error-code / the operation\'s 404 codes; Identifier prefixes (Call cll-, Text message msg-) + CALL_NOT_FOUND "No call with this id", TEXT_MESSAGE_NOT_FOUND "No text message with this id"',
     precondition: 'a request the server must refuse: one id of the right prefix that names nothing',
   }),
 };

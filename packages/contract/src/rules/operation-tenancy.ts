@@ -82,8 +82,14 @@ async function sendAsOtherTeam(u: OperationUnderTest, t: CheckContext): Promise<
     );
   const f = await t.fixtures();
   const request = u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t);
-  // The id of the team's resource is answered as an id of no resource is: the unknown-id case's expectation.
-  const expected = negativeCases(u.spec, u.op, request).find((c) => c.kind === 'negative.unknown-id')?.expected;
+  // The id of the team's resource is answered as an id of no resource is: the unknown-id cases'
+  // expectation, whatever the prefix (each case's codes are those of its own prefix's kind).
+  const unknown = negativeCases(u.spec, u.op, request).filter((c) => c.kind === 'negative.unknown-id');
+  const first = unknown[0]?.expected;
+  const expected = first && {
+    ...first,
+    codes: [...new Set(unknown.filter((c) => c.expected.status === first.status).flatMap((c) => c.expected.codes))],
+  };
   const exchange = await t.call(request, { auth: { kind: 'key', key: key.key } });
   return {
     what: `key "${key.name}" of another team`,
