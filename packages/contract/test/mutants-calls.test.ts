@@ -2,7 +2,7 @@
 // each breaking its class somewhere other than the handler mutant that showed it, so that the
 // check is general: a template_key no template has ignored before the server reads it, a batch
 // answer leaving out an item it found, a call without a completed summary failing as it is
-// answered, a call typed otherwise in a batch answer, two conversations given the same last item
+// answered, two conversations given the same last item
 // in the list answer, an unknown text message id answered as an unknown call, a line of another
 // team let through for the run's own key. Each is caught by
 // name (and its report replayed); what the description allows still passes: the batch's items in
@@ -65,17 +65,6 @@ const summarylessCallFails: Mutation = {
   },
 };
 
-/** A batch answer typing its calls VOICE. */
-const batchTypesCallsOtherwise: Mutation = {
-  response: (r, q) =>
-    isBatch(q) && r.status === 200
-      ? json(r, (b) => {
-          for (const item of Array.isArray(b.data) ? b.data : [])
-            if (typeof item?.id === 'string' && item.id.startsWith('cll-')) item.type = 'VOICE';
-        })
-      : r,
-};
-
 /** The conversation list shows its first entry's last item in its second entry too. */
 const conversationsShareALastItem: Mutation = {
   response: (r, q) =>
@@ -129,12 +118,6 @@ const CALLS: Mutant[] = [
     caughtBy: 'conversation-items.no-completed-summary',
     only: ['conversation-items.no-completed-summary'],
     mutation: summarylessCallFails,
-  },
-  {
-    name: 'types a call otherwise in a batch answer',
-    caughtBy: 'response.id-kind',
-    only: ['batchGetConversationItems'],
-    mutation: batchTypesCallsOtherwise,
   },
   {
     name: 'shows the same last item in two conversations',

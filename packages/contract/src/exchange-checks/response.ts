@@ -330,11 +330,10 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.id-kind',
   title:
-    "An id's prefix and the kind an answer gives it agree: a thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE), and an item shown with an id and a type (a conversation's last_item, a search or batch result, an item read) has the type of its id's kind where the contract shows that type (a cll- item is a CALL)",
+    "A thread's entity_type is the kind its entity_id's prefix names (cll- CALL, msg- TEXT_MESSAGE, not- CONVERSATION_NOTE)",
   source:
-    'Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order; Conversation list entry last_item "{ id, type (e.g. CALL), ... }"',
-  precondition:
-    'a thread answered (created, read, or found by its item), of any kind; a call shown with its type (the conversation list, the item search, the batch, an item read)',
+    'Identifier prefixes (Call cll-, Text message msg-, Conversation note not-) + Thread entity_type / entity_id; ThreadEntityType and ThreadEntityId list them in the same order',
+  precondition: 'a thread answered (created, read, or found by its item), of any kind',
   problems: (seen) => {
     const problems = idKindProblems(seen.spec, seen.exchange);
     return problems && at(seen, problems);
