@@ -121,6 +121,7 @@ describe('one way to write a check', () => {
       'encodePath',
       'registeredChecks',
       'rule',
+      'sentBy',
       'statefulWrite',
     ]);
   });
