@@ -888,3 +888,33 @@ export function itCatchesEachByName(mutants: readonly Mutant[]): void {
     });
   }
 }
+
+/**
+ * The mutants' subsets against the sandbox itself, a fresh one each (a subset with writes leaves
+ * nothing for the next to find): nothing fails, and each mutant's check passes, never fails.
+ */
+export function itPassesEachAgainstTheSandbox(
+  mutants: readonly Mutant[],
+  options: { allowWrites?: boolean } = {},
+): void {
+  it('the same subsets pass against the sandbox itself, each check passing', async () => {
+    for (const mutant of mutants) {
+      const upstream = await sandbox();
+      try {
+        const { result, failed } = await runAgainst(
+          upstream,
+          options.allowWrites ? { ...mutant, allowWrites: true } : mutant,
+        );
+        expect(failed, mutant.only.join(',')).toEqual([]);
+        const statuses = result.report.operations
+          .flatMap((op) => op.checks)
+          .filter((c) => c.id === mutant.caughtBy)
+          .map((c) => c.status);
+        expect(statuses, mutant.caughtBy).toContain('passed');
+        expect(statuses).not.toContain('failed');
+      } finally {
+        await upstream.close();
+      }
+    }
+  });
+}
