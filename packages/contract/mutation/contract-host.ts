@@ -22,10 +22,11 @@ export interface HostRun {
   burst?: boolean;
 }
 
-/** The run's verdict: its exit code and the ids of the checks that failed. */
+/** The run's verdict: its exit code, the ids of the checks that failed, and the run's own errors (a rule that never reached its precondition, too many skips). */
 export interface HostVerdict {
   exitCode: number;
   failed: string[];
+  errors: string[];
 }
 
 /**
@@ -73,7 +74,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     bodyOf(request)
       .then(async (run) => {
         const result = await runContract({ ...FULL, ...run, apiKey, config });
-        answer(response, 200, { exitCode: result.exitCode, failed: failedChecks(result) } satisfies HostVerdict);
+        answer(response, 200, {
+          exitCode: result.exitCode,
+          failed: failedChecks(result),
+          errors: result.report.errors,
+        } satisfies HostVerdict);
       })
       // The run itself threw: the worker's test fails with the error, as it did when the suite ran there.
       .catch((error: unknown) =>

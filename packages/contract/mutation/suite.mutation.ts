@@ -46,10 +46,12 @@ async function verdictOf(run: Omit<HostRun, 'baseUrl'>): Promise<HostVerdict> {
 /**
  * The ids of the failed checks go in the assertion's own message, which Stryker keeps whole as a
  * killed mutant's statusReason (the triage's `killed-by` is read against it): vitest shortens the
- * objects it compares to a count of their items.
+ * objects it compares to a count of their items. A run that fails with no failed check failed on its
+ * own errors (a rule whose precondition never held names itself there): they go in the message too.
  */
 function expectPassed(verdict: HostVerdict): void {
-  expect(verdict, `failed: ${verdict.failed.join(' ')}`).toEqual({ exitCode: 0, failed: [] });
+  const errors = verdict.errors.length > 0 ? ` (run errors: ${verdict.errors.join('; ').slice(0, 300)})` : '';
+  expect(verdict, `failed: ${verdict.failed.join(' ')}${errors}`).toEqual({ exitCode: 0, failed: [], errors: [] });
 }
 
 describe('the contract suite against the (mutated) reference server', () => {
