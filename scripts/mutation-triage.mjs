@@ -23,6 +23,13 @@ export const TRIAGE_DIR = join(MUTATION_DIR, 'triage');
  */
 export const KINDS = ['killed-by', 'equivalent', 'not-observable', 'open', 'sandbox-own', 'gap'];
 
+/**
+ * What a `killed-by` entry names when no check failed but the run did, on its skip gate: the mutant
+ * left a check without what it needs (a teammate to mention, a search text), and a run that skips
+ * fails (`--max-skipped`, 0 by default). The mutation test's message carries the run's errors.
+ */
+export const SKIP_GATE = '--max-skipped';
+
 /** Statuses Stryker gives a mutant the suite detected. */
 const DETECTED = new Set(['Killed', 'Timeout']);
 /** Statuses of a mutant the suite let through: each needs an entry. */
@@ -74,7 +81,8 @@ function entryProblems(entry, known) {
   if (!KINDS.includes(entry.kind)) problems.push(`kind "${entry.kind}" is none of ${KINDS.join(', ')}`);
   if (entry.kind === 'killed-by') {
     if (!entry.check) problems.push('killed-by names no check');
-    else if (known.checkIds && !known.checkIds.has(entry.check)) problems.push(`no check ${entry.check} exists`);
+    else if (known.checkIds && entry.check !== SKIP_GATE && !known.checkIds.has(entry.check))
+      problems.push(`no check ${entry.check} exists`);
     return problems;
   }
   const why = entry.why ?? known.reasons?.[entry.reason];

@@ -35,7 +35,11 @@ const SUITE_PARTS = [
   'spec/info',
   'spec/openapi.yaml',
 ];
-const SUITE_FILES = ['packages/contract/mutation/suite.mutation.ts', 'packages/contract/mutation/vitest.config.ts'];
+const SUITE_FILES = [
+  'packages/contract/mutation/suite.mutation.ts',
+  'packages/contract/mutation/contract-host.ts',
+  'packages/contract/mutation/vitest.config.ts',
+];
 const FINGERPRINT_FILE = join(MUTATION_DIR, 'suite-fingerprint.txt');
 
 function suiteFingerprint() {

@@ -19,6 +19,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
     include: ['*.mutation.ts'],
+    // The suite itself, loaded once and kept for the whole Stryker run (see contract-host.ts).
+    globalSetup: ['contract-host.ts'],
     // Stryker switches mutants at run time inside code loaded once: keeping the modules between
     // its runs (the suite's compiled validators with them) saves seconds a mutant.
     isolate: false,
