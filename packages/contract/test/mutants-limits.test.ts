@@ -8,39 +8,17 @@
 // same budget, mentions named null, listed in another order, with fields of their own.
 import { loadSeedFile } from '@svc/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../src/spec.js';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import {
-  json,
-  type Mutation,
-  mutatingProxy,
-  type ProxiedRequest,
-  type ProxiedResponse,
-  sandbox,
-} from './support/servers.js';
+import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox, tooMany } from './support/servers.js';
 
 afterAll(removeOutputs);
 
-const READS_PER_SECOND = 20;
-const WRITES_PER_SECOND = 5;
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The answer a limiter gives past its budget (RATE_LIMIT_EXCEEDED, as documented). */
-function tooMany(r: ProxiedResponse): ProxiedResponse {
-  return json({ ...r, status: 429 }, (b) =>
-    Object.assign(b, {
-      data: undefined,
-      pagination: undefined,
-      error: {
-        type: 'rate_limit_error',
-        code: 'RATE_LIMIT_EXCEEDED',
-        message: 'Rate limit exceeded.',
-        retryable: true,
-        request_id: r.headers.get('x-request-id'),
-        retry_after_seconds: 1,
-      },
-    }),
-  );
-}
+// The documented budgets and which methods count as writes, read from the bundled spec.
+const DOCUMENTED = loadSpec().contract.limits;
+const READS_PER_SECOND = DOCUMENTED.readRequestsPerSecond;
+const WRITES_PER_SECOND = DOCUMENTED.writeRequestsPerSecond;
+const WRITES = new Set(DOCUMENTED.writeMethods);
 
 /** Arrival times (ms) of the requests of the last second, by budget. */
 function slidingLog() {

@@ -19,6 +19,7 @@ import {
   type ProxiedRequest,
   sandbox,
   type Target,
+  tooMany,
 } from './servers.js';
 
 const outputs: string[] = [];
@@ -72,20 +73,7 @@ function refusesReadsEarly(): Mutation {
   return {
     response: (r, q) => {
       if (q.method !== 'GET' || ++reads % 4 !== 0) return r;
-      return json({ ...r, status: 429 }, (b) =>
-        Object.assign(b, {
-          data: undefined,
-          pagination: undefined,
-          error: {
-            type: 'rate_limit_error',
-            code: 'RATE_LIMIT_EXCEEDED',
-            message: 'Too many requests',
-            retryable: true,
-            request_id: r.headers.get('x-request-id'),
-            retry_after_seconds: 0,
-          },
-        }),
-      );
+      return tooMany(r, 0);
     },
   };
 }

@@ -140,6 +140,24 @@ export function json(response: ProxiedResponse, change: (body: Record<string, un
   }
 }
 
+/** The answer a limiter gives past its budget (RATE_LIMIT_EXCEEDED, as documented), in place of `r`. */
+export function tooMany(r: ProxiedResponse, retryAfterSeconds = 1): ProxiedResponse {
+  return json({ ...r, status: 429 }, (b) =>
+    Object.assign(b, {
+      data: undefined,
+      pagination: undefined,
+      error: {
+        type: 'rate_limit_error',
+        code: 'RATE_LIMIT_EXCEEDED',
+        message: 'Too many requests',
+        retryable: true,
+        request_id: r.headers.get('x-request-id'),
+        retry_after_seconds: retryAfterSeconds,
+      },
+    }),
+  );
+}
+
 /**
  * A server that keeps no writes, as a stateless mock behaves: reads go to one sandbox, writes to
  * another, so every write is answered as documented and never seen again.
