@@ -115,10 +115,10 @@ export const CHECKS = {
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.archive": {
-    title: "ARCHIVE then UNARCHIVE succeed, each repeatable",
+    title: "ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so",
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
-    precondition: "a conversation of the team, archived then unarchived",
+    precondition: "a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived then unarchived",
   },
   "conversations.search": {
     title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",

@@ -89,6 +89,26 @@ const blankDescriptionKept: Mutation = {
   },
 };
 
+/**
+ * A transition's effect missing from another read: once ARCHIVE succeeded on a conversation, its
+ * items read singly answer read=false (the list entry and the action's answer untouched).
+ */
+function itemsUnreadAfterArchive(): Mutation {
+  const archived = new Set<string>();
+  return {
+    response: (r, q) => {
+      const action = pathOf(q).match(/^\/v2\/api\/conversations\/([^/]+)\/action$/);
+      if (action && q.method === 'PUT' && r.status === 200 && bodyOf(q).action === 'ARCHIVE')
+        archived.add(decodeURIComponent(action[1] as string));
+      if (q.method !== 'GET' || !pathOf(q).startsWith('/v2/api/conversations/items/') || r.status !== 200) return r;
+      return json(r, (b) => {
+        const item = b.data as Record<string, unknown>;
+        if (archived.has(String(item.contact_number))) item.read = false;
+      });
+    },
+  };
+}
+
 const GAPS: Mutant[] = [
   {
     name: 'answers every conflict with a blank message',
@@ -118,6 +138,13 @@ const GAPS: Mutant[] = [
     allowWrites: true,
     mutation: blankDescriptionKept,
   },
+  {
+    name: "reads an archived conversation's items as unread",
+    caughtBy: 'conversations.archive',
+    only: ['conversations.archive'],
+    allowWrites: true,
+    mutation: itemsUnreadAfterArchive,
+  },
 ];
 
 /** Each error message naming a value in param reworded around that value, as sent. */
@@ -139,6 +166,40 @@ describe('the gap classes mutation testing found: each mutant caught by name', (
   itCatchesEachByName(GAPS);
 
   itPassesEachAgainstTheSandbox(GAPS);
+
+  it("an archived conversation's items: read back read where they show it (an unread one among them), and a server whose items show no read state passes", async () => {
+    const archiving: Mutant = {
+      name: 'items read singly without a read state',
+      caughtBy: 'conversations.archive',
+      only: ['conversations.archive'],
+      allowWrites: true,
+    };
+    const passDetail = async (mutation?: Mutation) => {
+      const upstream = await sandbox();
+      const target = mutation ? await mutatingProxy(upstream, mutation) : upstream;
+      try {
+        const { result, failed } = await runAgainst(target, archiving);
+        expect(failed).toEqual([]);
+        const check = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === archiving.caughtBy);
+        expect(check?.status).toBe('passed');
+        return check?.details.join('; ');
+      } finally {
+        if (target !== upstream) await target.close();
+        await upstream.close();
+      }
+    };
+    // The sandbox shows `read` on items (its own addition) and its seed holds unread ones.
+    expect(await passDetail()).toMatch(/on [1-9]\d* item\(s\) read singly \([1-9]\d* unread before ARCHIVE\)/);
+    const withoutReadState: Mutation = {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/items/') && r.status === 200
+          ? json(r, (b) => {
+              delete (b.data as Record<string, unknown>).read;
+            })
+          : r,
+    };
+    expect(await passDetail(withoutReadState)).not.toMatch(/item/);
+  });
 
   it('a conflict its rule provoked (a key reused after its first use) fails again on the broken server started afresh, each failure by its rule run again', async () => {
     const conflictAfterFirstUse: Mutant = {
