@@ -5,8 +5,10 @@
 // fails, so retries never fire: the difference is auth, ids, idempotency, the retry and timeout
 // machinery, and the result's metadata.
 //
-// Interleaved rounds, the order of the contenders reversed every other round (whichever runs first
-// would otherwise pay for warming up); each round gives a ratio of the client to openapi-fetch
+// Interleaved rounds, the order of the contenders rotating through every permutation, so that
+// each runs in each position and after each other equally often (a window's place in the round
+// moved its time by a fifth: with the order only reversed, the peer always ran second and the
+// client first or last); each round gives a ratio of the client to openapi-fetch
 // alone measured side by side, and the figure is the median of those ratios (and the median time
 // of each contender), which a shared machine's bursts of load move least. Not a test:
 // `pnpm --filter @svc/api-client bench` after a build; writes bench/results.json.
@@ -18,7 +20,8 @@ import createClient from 'openapi-fetch';
 import { createSvcClient } from '../dist/index.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
+/** A multiple of the 6 orders of the 3 contenders (BENCH_ROUNDS is rounded up to one). */
+const ROUNDS = Math.ceil(Number(process.env.BENCH_ROUNDS ?? 24) / 6) * 6;
 /** The overhead the client may add to openapi-fetch alone (issue 16: at most 1.10×). */
 const BUDGET_RATIO = 1.1;
 
@@ -31,11 +34,21 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${server.address().port}`;
 const apiKey = 'bench-key-not-a-secret';
 
+/**
+ * One window: wall time and this process's CPU time per call. The server runs in this process
+ * too and answers every contender alike, so the CPU a call costs differs only by the contender;
+ * other processes' load moves it far less than the wall time.
+ */
 async function time(call) {
   for (let i = 0; i < 200; i++) await call(); // warm up sockets and JIT
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < CALLS; i++) await call();
-  return Number(process.hrtime.bigint() - start) / 1e3 / CALLS;
+  const cpu = process.cpuUsage(cpuStart);
+  return {
+    wall: Number(process.hrtime.bigint() - start) / 1e3 / CALLS,
+    cpu: (cpu.user + cpu.system) / CALLS,
+  };
 }
 
 const openapiFetch = createClient({ baseUrl, headers: { Authorization: `Api-Key ${apiKey}` } });
@@ -55,19 +68,30 @@ const contenders = {
   },
 };
 const names = Object.keys(contenders);
+const permutations = (list) =>
+  list.length <= 1
+    ? [list]
+    : list.flatMap((first, i) => permutations(list.toSpliced(i, 1)).map((rest) => [first, ...rest]));
+const orders = permutations(names);
 const times = Object.fromEntries(names.map((name) => [name, []]));
-const ratios = { client: [], peer: [] };
+const cpuTimes = Object.fromEntries(names.map((name) => [name, []]));
+const ratios = { client: [], peer: [], clientByCpu: [] };
 for (let round = 1; round <= ROUNDS; round++) {
   const line = [];
-  for (const name of round % 2 ? names : [...names].reverse()) {
-    const microseconds = await time(contenders[name]);
-    times[name].push(microseconds);
-    line.push(`${name} ${microseconds.toFixed(1)} µs`);
+  for (const name of orders[(round - 1) % orders.length]) {
+    const { wall, cpu } = await time(contenders[name]);
+    times[name].push(wall);
+    cpuTimes[name].push(cpu);
+    line.push(`${name} ${wall.toFixed(1)} µs (CPU ${cpu.toFixed(1)})`);
   }
   const [raw, peer, client] = names.map((name) => times[name].at(-1));
+  const [peerCpu, clientCpu] = names.slice(1).map((name) => cpuTimes[name].at(-1));
   ratios.client.push(client / peer);
   ratios.peer.push(peer / raw);
-  console.log(`round ${round}: ${line.join(', ')}; ratio ${(client / peer).toFixed(3)}`);
+  ratios.clientByCpu.push(clientCpu / peerCpu);
+  console.log(
+    `round ${round}: ${line.join(', ')}; ratio ${(client / peer).toFixed(3)}, by CPU ${(clientCpu / peerCpu).toFixed(3)}`,
+  );
 }
 server.close();
 
@@ -80,10 +104,14 @@ const client = median(times['@svc/api-client']);
 const peer = median(times['openapi-fetch alone']);
 const raw = median(times['raw fetch']);
 const ratio = median(ratios.client);
+const ratioByCpu = median(ratios.clientByCpu);
+const clientCpu = median(cpuTimes['@svc/api-client']);
+const peerCpu = median(cpuTimes['openapi-fetch alone']);
 console.log(
   `medians: raw fetch ${raw.toFixed(1)} µs, openapi-fetch alone ${peer.toFixed(1)} µs (${median(ratios.peer).toFixed(2)}x raw), ` +
     `@svc/api-client ${client.toFixed(1)} µs; client / openapi-fetch alone ${ratio.toFixed(3)} (median of ${ROUNDS} rounds' ratios, ` +
-    `${Math.min(...ratios.client).toFixed(3)} to ${Math.max(...ratios.client).toFixed(3)}; budget ${BUDGET_RATIO}x)`,
+    `${Math.min(...ratios.client).toFixed(3)} to ${Math.max(...ratios.client).toFixed(3)}; budget ${BUDGET_RATIO}x); ` +
+    `CPU per call: client ${clientCpu.toFixed(1)} µs, openapi-fetch alone ${peerCpu.toFixed(1)} µs, ratio ${ratioByCpu.toFixed(3)} (median of the rounds')`,
 );
 const round1 = (value) => Number(value.toFixed(1));
 const results = {
@@ -99,6 +127,14 @@ const results = {
       peer: 'openapi-fetch alone',
       peerValue: round1(peer),
       ratio: Number(ratio.toFixed(3)),
+    },
+    {
+      name: `client call, CPU per call (client and the in-process server), median of ${ROUNDS} rounds`,
+      value: round1(clientCpu),
+      unit: 'µs/call',
+      peer: 'openapi-fetch alone',
+      peerValue: round1(peerCpu),
+      ratio: Number(ratioByCpu.toFixed(3)),
     },
     {
       name: `openapi-fetch alone, ${CALLS} sequential GETs`,
