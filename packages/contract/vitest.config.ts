@@ -8,8 +8,10 @@ export default defineConfig({
     // slow machine. See 'Tests on a busy machine' in CONTRIBUTING.md.
     testTimeout: 300_000,
     hookTimeout: 120_000,
-    // The tests mostly wait on the servers they start: two test files at a time fill two cores.
-    maxWorkers: 2,
+    // The tests mostly wait on the servers they start, and some wait on the documented rates for
+    // minutes (a paced whole run takes about 100 s, nearly all of it waiting): with two files at a
+    // time, such a file held one of the two cores' workers idle; three keep two cores busy.
+    maxWorkers: 3,
     // The files of one worker share the modules they import, so the contract is loaded and its
     // validators compiled once per worker, not once per file. No test keeps state in them.
     isolate: false,

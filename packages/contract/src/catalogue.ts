@@ -415,7 +415,7 @@ export const CHECKS = {
   "response.error-message": {
     title: "Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter or top-level body string its param names (writes and conflicts included)",
     source: "Errors, Error body: \"message | string | Human-readable, includes the failing value\" (ApiErrorFields message)",
-    precondition: "any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters (the message must quote it)",
+    precondition: "any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)",
   },
   "response.error-type": {
     title: "error.type matches the code and the status",

@@ -30,6 +30,7 @@ const builtIn = (message: unknown, param: unknown = 'key') =>
   errorMessageProblems(
     answer('updateCustomField', '/v2/api/crm/attributes/company', 400, { code: 'ATTRIBUTE_BUILT_IN', message, param }),
     false,
+    spec.contract,
   );
 const conflict = (message: unknown) =>
   errorMessageProblems(
@@ -41,6 +42,7 @@ const conflict = (message: unknown) =>
       { entity_type: 'CALL', entity_id: 'cll-42', content: 'hi' },
     ),
     false,
+    spec.contract,
   );
 
 describe('response.error-message', () => {
@@ -50,7 +52,7 @@ describe('response.error-message', () => {
     expect(builtIn(undefined)).toHaveLength(1);
     expect(conflict('')?.[0]).toMatch(/error\.message of THREAD_ALREADY_EXISTS is "": blank/);
     const mock = answer('getThread', '/v2/api/threads/cth-1', 404, { code: 'THREAD_NOT_FOUND', message: '' });
-    expect(errorMessageProblems(mock, true)).toHaveLength(1);
+    expect(errorMessageProblems(mock, true, spec.contract)).toHaveLength(1);
   });
 
   it('fails a message that does not quote the path parameter or body string its param names, writes and conflicts included', () => {
@@ -68,7 +70,7 @@ describe('response.error-message', () => {
       { code: 'INVALID_PHONE_FORMAT', message: 'Not E.164: %2B1415%20555', param: 'contact_number' },
       { action: 'READ' },
     );
-    expect(errorMessageProblems(phone, false)).toEqual([]);
+    expect(errorMessageProblems(phone, false, spec.contract)).toEqual([]);
   });
 
   it('wants no value where the cause is not one value a message can quote', () => {
@@ -81,7 +83,7 @@ describe('response.error-message', () => {
       { code: 'INVALID_REQUEST', message: 'Request validation failed', param: 'label', errors: [{ field: 'label' }] },
       { label: '!!' },
     );
-    expect(errorMessageProblems(several, false)).toEqual([]);
+    expect(errorMessageProblems(several, false, spec.contract)).toEqual([]);
     const long = answer(
       'updateCustomField',
       '/v2/api/crm/attributes/plan',
@@ -89,18 +91,42 @@ describe('response.error-message', () => {
       { code: 'ATTRIBUTE_LABEL_INVALID', message: 'The label is too long.', param: 'label' },
       { label: 'x'.repeat(65) },
     );
-    expect(errorMessageProblems(long, false)).toEqual([]);
+    expect(errorMessageProblems(long, false, spec.contract)).toEqual([]);
     // A mock answers its examples: it cannot quote what was sent.
     const mock = answer('updateCustomField', '/v2/api/crm/attributes/company', 400, {
       code: 'ATTRIBUTE_BUILT_IN',
       message: 'Example.',
       param: 'key',
     });
-    expect(errorMessageProblems(mock, true)).toEqual([]);
+    expect(errorMessageProblems(mock, true, spec.contract)).toEqual([]);
+  });
+
+  it('an unknown path: ENDPOINT_NOT_FOUND must quote the path ("No endpoint at this URL"); a method a path lacks need not', () => {
+    const unrouted = (method: string, path: string, code: string, message: string) =>
+      errorMessageProblems(
+        {
+          ...answer('', path, code === 'ENDPOINT_NOT_FOUND' ? 404 : 405, { code, message }),
+          request: { method, path },
+        },
+        false,
+        spec.contract,
+      );
+    expect(unrouted('GET', '/v2/api/nowhere', 'ENDPOINT_NOT_FOUND', 'No endpoint at this URL.')?.[0]).toMatch(
+      /does not quote "\/v2\/api\/nowhere", the path no endpoint is at/,
+    );
+    expect(unrouted('POST', '/v2/api/nowhere', 'ENDPOINT_NOT_FOUND', 'No endpoint at GET undefined.')).toHaveLength(1);
+    // The path quoted alone, within the whole URL, or without its query; the query is not the path.
+    expect(unrouted('GET', '/v2/api/nowhere', 'ENDPOINT_NOT_FOUND', 'Nothing at /v2/api/nowhere')).toEqual([]);
+    expect(unrouted('GET', '/v2/api/nowhere?x=1', 'ENDPOINT_NOT_FOUND', 'See https://h/v2/api/nowhere')).toEqual([]);
+    // 405 fails on the method, whatever the message says of the path; a long path need not be quoted whole.
+    expect(unrouted('GET', '/v2/api/threads', 'METHOD_NOT_ALLOWED', 'Not supported.')).toEqual([]);
+    expect(unrouted('GET', `/v2/api/${'x'.repeat(80)}`, 'ENDPOINT_NOT_FOUND', 'No endpoint here.')).toEqual([]);
+    // The wrong code for an unknown path is routing.unknown-path's to fail, not this check's.
+    expect(unrouted('GET', '/v2/api/nowhere', 'THREAD_NOT_FOUND', 'No such thread.')).toEqual([]);
   });
 
   it('does not apply to a success', () => {
     const ok = { ...answer('getThread', '/v2/api/threads/cth-1', 200, undefined), body: { data: {} } };
-    expect(errorMessageProblems(ok, false)).toBeUndefined();
+    expect(errorMessageProblems(ok, false, spec.contract)).toBeUndefined();
   });
 });

@@ -89,6 +89,17 @@ const blankDescriptionKept: Mutation = {
   },
 };
 
+/** An unknown path answered 404 with a message that names no path ("No endpoint at this URL" kept vague). */
+const unknownPathUnnamed: Mutation = {
+  response: (r, q) =>
+    r.status === 404 && !pathOf(q).startsWith('/__sandbox')
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (error?.code === 'ENDPOINT_NOT_FOUND') error.message = 'No endpoint at this URL.';
+        })
+      : r,
+};
+
 /**
  * A transition's effect missing from another read: once ARCHIVE succeeded on a conversation, its
  * items read singly answer read=false (the list entry and the action's answer untouched).
@@ -137,6 +148,12 @@ const GAPS: Mutant[] = [
     only: ['custom-fields.description'],
     allowWrites: true,
     mutation: blankDescriptionKept,
+  },
+  {
+    name: 'answers an unknown path with a message that does not name it',
+    caughtBy: 'response.error-message',
+    only: ['routing.unknown-path'],
+    mutation: unknownPathUnnamed,
   },
   {
     name: "reads an archived conversation's items as unread",

@@ -3,11 +3,13 @@
 // (writes and conflicts as much as reads). Two readings need no guess at a server's wording: a
 // blank message is neither, and where the error names its cause in `param` and that parameter is
 // one value the request sent (a path parameter, a top-level body string), the message quotes it,
-// as sent or as it travelled in the URL. Not required where the cause is not one value: no param,
+// as sent or as it travelled in the URL; and where no endpoint is at the URL (the contract's route
+// matching finds no path: "No endpoint at this URL"), the URL's path is the value that failed, so
+// the message quotes that path. Not required where the cause is not one value: no param,
 // a param naming a header, a query or a nested field, several fields failing (`errors`), a blank
 // value or one too long for a message to carry whole. A mock answers its examples and cannot quote
 // what was sent: there only the blank message is read.
-import { isObject } from '@svc/spec-runtime';
+import { type Contract, isObject } from '@svc/spec-runtime';
 import { type Exchange, errorOf } from '../http/exchange.js';
 
 /** A value longer than this need not be quoted whole (as for the failing values of x-svc-response-rules). */
@@ -34,8 +36,21 @@ function valueNamed(exchange: Exchange, name: string): string | undefined {
   return isObject(body) && typeof body[name] === 'string' ? body[name] : undefined;
 }
 
+/**
+ * The path of a request no endpoint answers, where the error is the code the contract gives for
+ * that (a method the path lacks fails on the method, not on the path: not read here).
+ */
+function unroutedPath(exchange: Exchange, error: Record<string, unknown>, contract: Contract): string | undefined {
+  if (exchange.operation) return undefined;
+  const path = exchange.request.path.split('?')[0] ?? '';
+  const match = contract.matchRoute(exchange.request.method, decoded(path));
+  return 'error' in match && !('allowed' in match) && error.code === match.error ? path : undefined;
+}
+
 /** The one value the error says failed, where it is one a message can quote. */
-function failingValue(exchange: Exchange, error: Record<string, unknown>): string | undefined {
+function failingValue(exchange: Exchange, error: Record<string, unknown>, contract: Contract): string | undefined {
+  const unrouted = unroutedPath(exchange, error, contract);
+  if (unrouted !== undefined) return unrouted.length <= QUOTABLE ? decoded(unrouted) : undefined;
   if (typeof error.param !== 'string' || error.param === '') return undefined;
   if (Array.isArray(error.errors) && error.errors.length > 0) return undefined;
   const value = valueNamed(exchange, error.param);
@@ -45,15 +60,16 @@ function failingValue(exchange: Exchange, error: Record<string, unknown>): strin
 const SAYS = 'the description says of every error: "message: human-readable, includes the failing value"';
 
 /** undefined where the response is no error body; else its problems (empty: the message says what it must). */
-export function errorMessageProblems(exchange: Exchange, stateless: boolean): string[] | undefined {
+export function errorMessageProblems(exchange: Exchange, stateless: boolean, contract: Contract): string[] | undefined {
   const error = errorOf(exchange);
   if (!error || exchange.status < 400) return undefined;
   const message = error.message;
   if (typeof message !== 'string' || message.trim() === '')
     return [`error.message of ${String(error.code)} is ${JSON.stringify(message ?? null)}: blank (${SAYS})`];
-  const value = stateless ? undefined : failingValue(exchange, error);
+  const value = stateless ? undefined : failingValue(exchange, error, contract);
   if (value === undefined || message.includes(value) || message.includes(encodeURIComponent(value))) return [];
+  const whose = exchange.operation ? `the value of param ${String(error.param)}` : 'the path no endpoint is at';
   return [
-    `error.message of ${String(error.code)} ${JSON.stringify(message.slice(0, 200))} does not quote ${JSON.stringify(value)}, the value of param ${String(error.param)} (${SAYS})`,
+    `error.message of ${String(error.code)} ${JSON.stringify(message.slice(0, 200))} does not quote ${JSON.stringify(value)}, ${whose} (${SAYS})`,
   ];
 }

@@ -303,9 +303,9 @@ exchangeCheck({
   source:
     'Errors, Error body: "message | string | Human-readable, includes the failing value" (ApiErrorFields message)',
   precondition:
-    'any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters (the message must quote it)',
+    'any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)',
   problems: (seen) => {
-    const problems = errorMessageProblems(seen.exchange, seen.stateless);
+    const problems = errorMessageProblems(seen.exchange, seen.stateless, seen.spec.contract);
     return problems && at(seen, problems);
   },
 });
