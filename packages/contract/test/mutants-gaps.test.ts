@@ -100,6 +100,31 @@ const unknownPathUnnamed: Mutation = {
       : r,
 };
 
+/** A keyed POST of tags executed again on every repeat: the key never reaches the store, and is echoed all the same. */
+function tagsKeyIgnored(): Mutation {
+  const keys = new Map<ProxiedRequest, string>();
+  const isTagAdd = (q: ProxiedRequest) =>
+    q.method === 'POST' && /^\/v2\/api\/conversations\/items\/[^/]+\/tags$/.test(pathOf(q));
+  return {
+    request: (q) => {
+      const key = q.headers.get('idempotency-key');
+      if (!isTagAdd(q) || key === null) return q;
+      const headers = new Headers(q.headers);
+      headers.delete('idempotency-key');
+      const stripped = { ...q, headers };
+      keys.set(stripped, key);
+      return stripped;
+    },
+    response: (r, q) => {
+      const key = keys.get(q);
+      if (key === undefined) return r;
+      const headers = new Headers(r.headers);
+      headers.set('idempotency-key', key);
+      return { ...r, headers };
+    },
+  };
+}
+
 /**
  * A transition's effect missing from another read: once ARCHIVE succeeded on a conversation, its
  * items read singly answer read=false (the list entry and the action's answer untouched).
@@ -154,6 +179,13 @@ const GAPS: Mutant[] = [
     caughtBy: 'response.error-message',
     only: ['routing.unknown-path'],
     mutation: unknownPathUnnamed,
+  },
+  {
+    name: 'executes a keyed POST of tags again on each repeat (409 TAG_ALREADY_EXISTS)',
+    caughtBy: 'idempotency.replay',
+    only: ['idempotency.replay'],
+    allowWrites: true,
+    mutation: tagsKeyIgnored,
   },
   {
     name: "reads an archived conversation's items as unread",

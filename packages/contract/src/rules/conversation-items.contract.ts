@@ -183,6 +183,24 @@ async function replayTag(t: CheckContext, f: Fixtures, item: string): Promise<st
   return free ?? `svc-contract-${t.config.runId}-replay`;
 }
 
+// Idempotency is stated for every write method: here on a POST of a tag the item does not carry
+// (sent again without the key, it would be 409 TAG_ALREADY_EXISTS: a replay is the stored 2xx).
+const adding = contractOperation('addConversationItemTags').method;
+rule({
+  ...IDEMPOTENCY_REPLAY,
+  ...statefulWrite('addConversationItemTags', adding),
+  requests: async (t): Promise<Repeats> => {
+    const f = await t.fixtures();
+    const item = anItem(t, f).id;
+    const tag = await replayTag(t, f, item);
+    return sendRepeats(t, `${adding} the tag ${tag} to ${item}`, 'replay', (idempotencyKey) =>
+      t.call({ params: { id: item }, body: { tags: [tag] } }, { idempotencyKey }),
+    );
+  },
+  problems: (repeats, t) => replayProblems(repeats, t.spec.idempotencyReplayedHeader),
+  passed: (repeats) => `${repeats.what}: 3 repeats replayed`,
+});
+
 // Idempotency is stated for every write method: here on a DELETE of a tag added for it.
 const { method } = contractOperation('removeConversationItemTag');
 rule({
