@@ -118,6 +118,10 @@ describe('response.error-message', () => {
     // The path quoted alone, within the whole URL, or without its query; the query is not the path.
     expect(unrouted('GET', '/v2/api/nowhere', 'ENDPOINT_NOT_FOUND', 'Nothing at /v2/api/nowhere')).toEqual([]);
     expect(unrouted('GET', '/v2/api/nowhere?x=1', 'ENDPOINT_NOT_FOUND', 'See https://h/v2/api/nowhere')).toEqual([]);
+    expect(unrouted('GET', '/v2/api/no%20where', 'ENDPOINT_NOT_FOUND', 'No endpoint at /v2/api/no%20where')).toEqual(
+      [],
+    );
+    expect(unrouted('GET', '/v2/api/no%20where', 'ENDPOINT_NOT_FOUND', 'No endpoint at /v2/api/no where')).toEqual([]);
     // 405 fails on the method, whatever the message says of the path; a long path need not be quoted whole.
     expect(unrouted('GET', '/v2/api/threads', 'METHOD_NOT_ALLOWED', 'Not supported.')).toEqual([]);
     expect(unrouted('GET', `/v2/api/${'x'.repeat(80)}`, 'ENDPOINT_NOT_FOUND', 'No endpoint here.')).toEqual([]);

@@ -172,15 +172,17 @@ interface TagReplay {
 }
 
 /**
- * A team tag the item does not carry: added and removed, it leaves both the item and the team's
+ * An item and a team tag it does not carry: added and removed, it leaves both the item and the team's
  * tag list as found. A probe name only where the item carries them all (no operation deletes a
  * tag from the team's list, so that one stays).
  */
-async function replayTag(t: CheckContext, f: Fixtures, item: string): Promise<string> {
+async function replayTarget(t: CheckContext): Promise<{ item: string; tag: string }> {
+  const f = await t.fixtures();
+  const item = anItem(t, f).id;
   const read = await t.call({ params: { id: item } }, {}, 'getConversationItem');
   const carried = (read.body as { data?: { tags?: unknown } } | undefined)?.data?.tags;
   const free = Array.isArray(carried) ? f.tags.find((tag) => !carried.includes(tag)) : undefined;
-  return free ?? `svc-contract-${t.config.runId}-replay`;
+  return { item, tag: free ?? `svc-contract-${t.config.runId}-replay` };
 }
 
 // Idempotency is stated for every write method: here on a POST of a tag the item does not carry
@@ -190,9 +192,7 @@ rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite('addConversationItemTags', adding),
   requests: async (t): Promise<Repeats> => {
-    const f = await t.fixtures();
-    const item = anItem(t, f).id;
-    const tag = await replayTag(t, f, item);
+    const { item, tag } = await replayTarget(t);
     return sendRepeats(t, `${adding} the tag ${tag} to ${item}`, 'replay', (idempotencyKey) =>
       t.call({ params: { id: item }, body: { tags: [tag] } }, { idempotencyKey }),
     );
@@ -207,9 +207,7 @@ rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite('removeConversationItemTag', method),
   requests: async (t): Promise<TagReplay> => {
-    const f = await t.fixtures();
-    const item = anItem(t, f).id;
-    const tag = await replayTag(t, f, item);
+    const { item, tag } = await replayTarget(t);
     const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
     const replayed = t.spec.idempotencyReplayedHeader;
     if (!ok(added)) return { item, tag, added, replayed };

@@ -7,7 +7,7 @@
 // repeated, is a 200 no-op.
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
-import type { Exchange } from '../http/exchange.js';
+import { dataOf, type Exchange } from '../http/exchange.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
@@ -143,7 +143,7 @@ interface ItemRead {
 
 async function readItem(t: CheckContext, id: string): Promise<ItemRead> {
   const exchange = await t.call({ params: { id } }, {}, 'getConversationItem');
-  const data = (exchange.body as { data?: unknown } | undefined)?.data;
+  const data = dataOf(exchange);
   if (!ok(exchange) || !isObject(data)) return { id, exchange };
   return {
     id,
