@@ -13,8 +13,12 @@ export async function discoverThreads(session: Session, items: readonly ItemFixt
   for (const item of items.slice(0, perKind(session))) {
     const query = { entity_type: item.entityType, entity_id: item.id };
     const data = objectOf(await discoveryGet(session, '/v2/api/threads', query));
-    if (typeof data?.id === 'string' && pattern.test(data.id) && !threads.some((t) => t.id === data.id))
-      threads.push({ id: data.id, entityType: item.entityType, entityId: item.id });
+    if (typeof data?.id !== 'string' || !pattern.test(data.id)) continue;
+    const found = { id: data.id, entityType: item.entityType, entityId: item.id };
+    // A configured thread found by its item: its item is now known too.
+    const named = threads.findIndex((t) => t.id === found.id);
+    if (named < 0) threads.push(found);
+    else if (threads[named]?.entityId === '') threads[named] = found;
   }
   return threads;
 }

@@ -4,11 +4,12 @@
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
 import { deref, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
-import { type Fixtures, type ItemFixture, MissingFixture, need } from '../fixtures.js';
+import { type Fixtures, type ItemFixture, MissingFixture, need, type ThreadFixture } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
-import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
+import { loadSpec } from '../spec.js';
+import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf, unless } from './problems.js';
 import {
@@ -420,35 +421,90 @@ rule({
     `threads on ${[...done.map((k) => `${k} (earlier in the run)`), ...created.map((c) => `${c.kind} ${c.item}`)].join(', ')}`,
 });
 
-/** An item with a thread: a discovered one, else one of this run's (not in the discovered list). */
-async function threadedItem(t: CheckContext): Promise<{ entityId: string; entityType: string } | undefined> {
+/** An item of `kind` with a thread: a discovered one, else a known item the lookup finds one on. */
+async function threadedItemOf(t: CheckContext, kind: string): Promise<ItemFixture | undefined> {
   const f = await t.fixtures();
-  const known = f.threads.find((th) => th.entityId !== '');
-  if (known) return known;
-  for (const item of entities(f)) {
-    const found = await findThread(t, item);
-    if (found.id) return { entityId: item.id, entityType: item.entityType };
-  }
+  const known = f.threads.find((th) => th.entityId !== '' && th.entityType === kind);
+  if (known) return { id: known.entityId, entityType: kind };
+  const ofKind = entities(f)
+    .filter((i) => i.entityType === kind)
+    .slice(0, t.config.fixturesPerKind ?? 20);
+  for (const item of ofKind) if ((await findThread(t, item)).id) return item;
   return undefined;
 }
 
+interface Duplicate {
+  item: ItemFixture;
+  again: Exchange;
+}
+
+// One item of each kind (entity_type's enum): a server may check for an existing thread on
+// one kind of item only. After threads.create-each-kind, every kind it reached has a thread.
 rule({
   id: 'threads.duplicate',
-  title: 'A second thread on the same item is 409 THREAD_ALREADY_EXISTS',
+  title: 'A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS',
   source: 'createThread 409',
-  precondition: 'an item that has a thread (the one the run created, else one found)',
+  precondition: 'an item of each entity_type that has a thread (the run created it, else one found)',
   ...statefulWrite('createThread'),
   requests: async (t) => {
-    const target = await threadedItem(t);
-    if (!target) return t.skip('no item with a thread is known', 'config');
-    const again = await t.call({
-      body: { entity_type: target.entityType, entity_id: target.entityId, content: probeText(t, 'duplicate thread') },
-    });
+    const tried: Duplicate[] = [];
+    const none: string[] = [];
+    for (const kind of enumAt(t, t.op(), 'entity_type')) {
+      const item = await threadedItemOf(t, kind);
+      if (!item) {
+        none.push(kind);
+        continue;
+      }
+      const body = { entity_type: kind, entity_id: item.id, content: probeText(t, 'duplicate thread') };
+      tried.push({ item, again: await t.call({ body }) });
+    }
+    if (tried.length === 0) return t.skip(`no item with a thread is known (${none.join(', ')})`, 'config');
     const expected = { ...listedCode(t.spec, t.op(), 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, t.op(), 409) };
-    return { target, again, expected };
+    return { tried, none, expected };
   },
-  problems: ({ target, again, expected }) =>
-    afterEarlier(errorsOf(again, expected, `a second thread on ${target.entityId}`)),
+  problems: ({ tried, expected }) =>
+    afterEarlier(
+      tried.flatMap(({ item, again }) => errorsOf(again, expected, `a second thread on ${item.entityType} ${item.id}`)),
+    ),
+  passed: ({ tried, none }) =>
+    `409 on ${tried.map(({ item }) => `${item.entityType} ${item.id}`).join(', ')}${none.length ? `; no item with a thread known of ${none.join(', ')}` : ''}`,
+});
+
+interface OtherKindLookup {
+  thread: ThreadFixture;
+  /** The thread's item id looked up under each other entity_type. */
+  lookups: Array<{ kind: string; exchange: Exchange }>;
+}
+
+// The thread of an item is found by its kind and its id together: the id of an item that has a
+// thread, given with another entity_type, names no item of that kind, so no thread is found. A
+// refusal (400, 404) or an answer without the thread both pass; the thread itself does not.
+rule({
+  id: 'threads.lookup-by-kind',
+  title: "The thread lookup of an item's id under another entity_type does not answer that item's thread",
+  source: 'GET /v2/api/threads "finds the thread of an item by query parameters entity_type and entity_id"',
+  precondition: 'a thread known with its item (discovered, or fixtures.thread_ids), looked up under each other kind',
+  operationId: 'findThread',
+  resource: loadSpec().resourceOf(contractOperation('findThread')),
+  needs: { stateful: true },
+  requests: async (t): Promise<OtherKindLookup> => {
+    const thread = (await t.fixtures()).threads.find((th) => th.entityId !== '' && th.entityType !== '');
+    if (!thread) return t.skip('no thread is known with its item (set fixtures.thread_ids)', 'config');
+    const lookups: OtherKindLookup['lookups'] = [];
+    for (const kind of enumAt(t, t.op(), 'entity_type').filter((k) => k !== thread.entityType))
+      lookups.push({ kind, exchange: await t.call({ query: { entity_type: kind, entity_id: thread.entityId } }) });
+    return { thread, lookups };
+  },
+  problems: ({ thread, lookups }) =>
+    lookups.flatMap(({ kind, exchange }) =>
+      unless(
+        !(ok(exchange) && holdsId(exchange.body, thread.id)),
+        `looked up as ${kind} ${thread.entityId}, the thread ${thread.id} of ${thread.entityType} ${thread.entityId} was answered: an item is found by its kind and id together`,
+        exchange,
+      ),
+    ),
+  passed: ({ thread, lookups }) =>
+    `${thread.entityId} (${thread.entityType}) looked up as ${lookups.map((l) => `${l.kind}: ${l.exchange.status}`).join(', ')}, its thread not answered`,
 });
 
 operationChecks('addThreadComment', {
@@ -806,9 +862,11 @@ rule({
 });
 
 /** The enum of a top-level body field, read from the operation's request schema. */
+/** The enum of a body field of the operation, else of its query parameter of that name. */
 function enumAt(t: CheckContext, op: Operation, field: string): string[] {
   const body = op.requestBody ? t.spec.resolve(op.requestBody.schemaPointer) : undefined;
-  const schema = deref(t.spec.contract, propertiesOf(t.spec.contract, body)[field]);
+  const parameter = op.parameters.find((p) => p.in === 'query' && p.name === field)?.schema;
+  const schema = deref(t.spec.contract, propertiesOf(t.spec.contract, body)[field] ?? parameter);
   return Array.isArray(schema.enum) ? schema.enum.map(String) : [];
 }
 
