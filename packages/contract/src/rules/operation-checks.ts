@@ -25,7 +25,7 @@ import {
   operationUnderTest,
 } from './operation-context.js';
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
-import { otherTeamRule } from './operation-tenancy.js';
+import { otherTeamRule, otherTeamsResourceRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
 import { severalFieldsRule } from './several-fields.js';
 
@@ -127,6 +127,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   lineForbiddenRule(u);
   lineOfOtherTeamRule(u);
   otherTeamRule(u);
+  otherTeamsResourceRule(u);
   boundaryRule(u);
   negativeRules(u);
   severalFieldsRule(u);

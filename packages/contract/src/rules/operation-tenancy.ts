@@ -5,9 +5,10 @@
 // answer, lists included, carries the team's data. Without such a key the check is skipped, never
 // passed.
 
-import { isObject } from '@svc/spec-runtime';
+import { deref, idPrefixes, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import type { Expected, OpRequest } from '../expectations/expect.js';
 import type { Fixtures } from '../fixtures.js';
+import { UNKNOWN_SUFFIX } from '../generate/negative-values.js';
 import { negativeCases } from '../generate/negatives.js';
 import { dataOf, type Exchange, errorCode } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
@@ -69,13 +70,13 @@ export function teamFieldsListed(f: Fixtures, exchange: Exchange): string[] {
     .map((entry) => `custom field ${String(entry.key)}`);
 }
 
-const holdsScope = (u: OperationUnderTest, key: ConfigKey) =>
-  u.op.security.length === 0 || u.op.security.some((alt) => alt.every((s) => key.scopes.includes(s)));
+const holdsScope = (op: Operation, key: ConfigKey) =>
+  op.security.length === 0 || op.security.some((alt) => alt.every((s) => key.scopes.includes(s)));
 
 async function sendAsOtherTeam(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
   const key = t.config.config.keys.find((k) => k.kind === 'other-team');
   if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
-  if (!holdsScope(u, key))
+  if (!holdsScope(u.op, key))
     return t.skip(
       `the other team's key "${key.name}" holds none of ${u.op.operationId}'s scope alternatives: declare one that does`,
       'config',
@@ -133,4 +134,107 @@ export function otherTeamRule(u: OperationUnderTest): void {
         ? `${s.what}: ${s.exchange.status} ${errorCode(s.exchange) ?? ''}, nothing of the team`
         : `${s.what}: ${s.exchange.status}, nothing of the team in the answer`,
   });
+}
+
+/** An unknown id of a prefix (cll-…) in a request built by negativeCases: its prefix. */
+const UNKNOWN_ID = new RegExp(`"([a-z]{2,5}-)${UNKNOWN_SUFFIX}"`);
+
+/** The prefixed ids (usr-…, cll-…) a list's entries hold, nested ones included (a conversation's last item). */
+function collectIds(value: unknown, own: ReadonlySet<string>, found: Set<string>, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.length <= 64 && PREFIXED_ID.test(value) && !own.has(value)) found.add(value);
+  } else if (depth < 4 && value !== null && typeof value === 'object')
+    for (const v of Object.values(value)) collectIds(v, own, found, depth + 1);
+}
+
+const PREFIXED_ID = /^[a-z]{2,5}-\w+$/;
+
+/**
+ * Prefixed ids another team's key reads in the lists it may read (once per run), the team's own
+ * left out. Every list of the contract without a required input is read once with that key.
+ */
+function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
+  return t.once(`ids of ${key.name}`, async () => {
+    const own = new Set(teamMarkers(await t.fixtures()));
+    const found = new Set<string>();
+    const lists = t.spec.contract.operations.filter(
+      (op) => op.method === 'GET' && !op.parameters.some((p) => p.in === 'path' || p.required) && holdsScope(op, key),
+    );
+    for (const op of lists) {
+      const exchange = await t.call({}, { auth: { kind: 'key', key: key.key } }, op.operationId);
+      const entries = dataOf(exchange);
+      collectIds(Array.isArray(entries) ? entries.slice(0, 100) : [], own, found);
+    }
+    return [...found];
+  });
+}
+
+/**
+ * The run's own key naming in the request body, where it names one of the team's resources by id
+ * (a teammate's user_id, an item's entity_id), another team's resource of the same prefix instead:
+ * answered as an id of no resource is. A server that looks the path's resource up within the key's
+ * team may still take a body's reference from anywhere.
+ */
+async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
+  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
+  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const f = await t.fixtures();
+  const request = u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t);
+  const prefixed = negativeCases(u.spec, u.op, request).flatMap((c) => {
+    const prefix =
+      c.kind === 'negative.unknown-id' && c.label.startsWith('body ')
+        ? JSON.stringify(c.request).match(UNKNOWN_ID)?.[1]
+        : undefined;
+    return prefix ? [{ ...c, prefix }] : [];
+  });
+  if (prefixed.length === 0) return t.skip('the request names no resource by a prefixed id in its body');
+  const ids = await otherTeamIds(t, key);
+  for (const c of prefixed) {
+    const foreign = ids.find((id) => id.startsWith(c.prefix));
+    if (!foreign) continue;
+    const crossed = JSON.parse(JSON.stringify(c.request).replace(`${c.prefix}${UNKNOWN_SUFFIX}`, foreign)) as OpRequest;
+    const exchange = await t.call(crossed);
+    const where = c.label.split('=')[0];
+    return {
+      what: `the run's key naming ${foreign} of another team (${where})`,
+      exchange,
+      expected: c.expected,
+      leaked: [],
+    };
+  }
+  return t.skip(
+    `the lists another team's key "${key.name}" reads show no id of ${prefixed.map((c) => c.prefix).join(', ')}`,
+    'config',
+  );
+}
+
+const OTHER_TEAMS_RESOURCE = checkDescription({
+  id: 'tenants.other-teams-resource',
+  title:
+    "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
+  source:
+    '"A key belongs to a single team." (Authentication) + the 404 response; user_id "must belong to the same team"',
+  precondition:
+    "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
+});
+
+/** The cross-team check the other way round: the team's key, another team's id (writes only with --allow-writes). */
+export function otherTeamsResourceRule(u: OperationUnderTest): void {
+  if (!u.op.codesByStatus.has(404) || !namesResourceInBody(u)) return;
+  rule({
+    ...OTHER_TEAMS_RESOURCE,
+    ...u.where,
+    needs: { writes: u.changesData, stateful: true, keys: true },
+    requests: (t) => nameOtherTeamsResource(u, t),
+    problems: crossTeamProblems,
+    passed: (s) => `${s.what}: ${s.exchange.status} ${errorCode(s.exchange) ?? ''}`,
+  });
+}
+
+/** Whether a top-level field of the request body holds a prefixed id (entity_id, user_id). */
+function namesResourceInBody(u: OperationUnderTest): boolean {
+  const pointer = u.op.requestBody?.schemaPointer;
+  if (!pointer) return false;
+  const body = deref(u.spec.contract, u.spec.resolve(pointer));
+  return Object.values(propertiesOf(u.spec.contract, body)).some((p) => idPrefixes(p).length > 0);
 }
