@@ -163,7 +163,7 @@ export interface ConfigKey {
   lines?: string[];
 }
 
-/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; removed_user_ids: members since removed from the team; deleted_field_keys, one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; no_completed_summary_call_ids: calls with no completed summary; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */
+/** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; removed_user_ids: members since removed from the team; deleted_field_keys, inactive_summary_template_ids (templates deactivated before the run), one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; no_completed_summary_call_ids: calls with no completed summary; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */
 export const FIXTURE_LISTS = [
   'deal_ids',
   'person_ids',
@@ -180,6 +180,7 @@ export const FIXTURE_LISTS = [
   'teammate_emails',
   'removed_user_ids',
   'deleted_field_keys',
+  'inactive_summary_template_ids',
   'one_completed_summary_call_ids',
   'several_completed_summary_call_ids',
   'calendar_connection_ids',

@@ -47,6 +47,8 @@ export interface SandboxContractConfig {
       threadless_item_ids: string[];
       /** Custom fields the team deleted (no operation deletes one: only the seed can name them). */
       deleted_field_keys: string[];
+      /** Summary templates deactivated before any run (no operation reads a template's state). */
+      inactive_summary_template_ids: string[];
       /** Members since removed from the team (no operation removes one: only the seed can name them). */
       removed_user_ids: string[];
       /** Calls with exactly one completed summary and at least one still pending. */
@@ -170,6 +172,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         thread_ids: team.threads.map((t) => t.id),
         threadless_item_ids: threadlessItemIds(team),
         deleted_field_keys: (team.custom_fields ?? []).filter((f) => f.deleted).map((f) => f.key),
+        inactive_summary_template_ids: team.summary_templates.filter((t) => !t.active).map((t) => t.id),
         removed_user_ids: (team.users ?? []).filter((u) => u.removed).map((u) => u.id),
         one_completed_summary_call_ids: oneCompletedSummaryCallIds(team),
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),

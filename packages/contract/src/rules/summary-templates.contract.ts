@@ -136,3 +136,35 @@ rule({
       : undefined;
   },
 });
+
+interface DeactivatedBefore {
+  notFound: Expected;
+  deletes: Array<{ id: string; exchange: Exchange }>;
+}
+
+// A template deactivated before the run is a state no operation shows (the API reads no template):
+// only the config can name one. A server that remembers only its own deactivations answers 204.
+rule({
+  id: 'summary-templates.inactive',
+  title: 'DELETE of a template deactivated before the run (named in --config) is 404 SUMMARY_TEMPLATE_NOT_FOUND',
+  source: 'deleteSummaryTemplate 404 SUMMARY_TEMPLATE_NOT_FOUND: "no active template with this id exists for the team"',
+  precondition:
+    'a summary template deactivated before the run (fixtures.inactive_summary_template_ids: no operation reads a template)',
+  ...statefulWrite(OP),
+  requests: async (t): Promise<DeactivatedBefore> => {
+    const ids = t.config.config.fixtures.inactive_summary_template_ids ?? [];
+    if (ids.length === 0)
+      return t.skip(
+        'no template deactivated before the run named (fixtures.inactive_summary_template_ids): the API reads no template, so only a server that has one can name it',
+        'option',
+      );
+    const notFound = goneExpected(t);
+    const deletes: DeactivatedBefore['deletes'] = [];
+    for (const id of ids.slice(0, t.config.fixturesPerKind ?? 20))
+      deletes.push({ id, exchange: await t.call({ params: { id } }) });
+    return { notFound, deletes };
+  },
+  problems: ({ notFound, deletes }) =>
+    deletes.flatMap(({ id, exchange }) => errorsOf(exchange, notFound, `DELETE ${id}, deactivated before the run`)),
+  passed: ({ notFound, deletes }) => `${deletes.map((d) => d.id).join(', ')}: ${notFound.status}`,
+});
