@@ -102,6 +102,32 @@ const firstWordOnly: Mutation = {
   },
 };
 
+/**
+ * An item search answered with the items `keep` says, of those the sandbox found, given the query's
+ * words and the query itself (items read as their whole JSON text: the answer's shape is not shown).
+ */
+function itemsNarrowed(keep: (text: string, terms: string[], query: string) => boolean): Mutation {
+  return {
+    response: (r, q) => {
+      const query = isItemSearch(q) && r.status === 200 ? queryOf(q) : undefined;
+      if (typeof query !== 'string') return r;
+      const terms = searchWords(query);
+      return json(r, (b) => {
+        if (Array.isArray(b.data)) b.data = b.data.filter((item) => keep(JSON.stringify(item), terms, query));
+      });
+    },
+  };
+}
+
+/** Each word of an item query must equal a whole word of the item: no prefix matching. */
+const itemWholeWordsOnly = itemsNarrowed((text, terms) => {
+  const words = new Set(searchWords(text.replace(/[^\p{L}\p{N}]+/gu, ' ')));
+  return terms.every((t) => words.has(t));
+});
+
+/** Special characters kept in an item query: one with any character but letters, digits and spaces finds nothing. */
+const itemSpecialsKept = itemsNarrowed((_text, _terms, query) => !/[^\p{L}\p{N}\s]/u.test(query));
+
 /** A search with no letter or digit outside ASCII is dropped: the whole list answers it. */
 const nonAsciiSpecialsListAll: Mutation = {
   request: (q) => {
@@ -173,6 +199,18 @@ const SEARCH_MUTANTS: Mutant[] = [
     caughtBy: 'conversation-items.search',
     only: ['conversation-items.search'],
     mutation: firstWordOnly,
+  },
+  {
+    name: 'matches the words of an item search as whole words, never as prefixes',
+    caughtBy: 'conversation-items.search',
+    only: ['conversation-items.search'],
+    mutation: itemWholeWordsOnly,
+  },
+  {
+    name: 'keeps special characters in an item search (a word wrapped in them matches nothing)',
+    caughtBy: 'conversation-items.search',
+    only: ['conversation-items.search'],
+    mutation: itemSpecialsKept,
   },
   {
     name: 'answers an item search that finds nothing with the recent items',

@@ -4,7 +4,8 @@
 // its entries (contact_number, contacts, last_item), so there what a search found is read: a
 // prefix of a word an entry shows finds it, so do special characters around that word, and a
 // second word that matches nothing leaves no entry. The item search's answer has no shape shown, so
-// there only item ids anywhere in it are read: two words of which one is in no item find none.
+// there only item ids anywhere in it are read: a prefix of a word that found an item, and the word
+// wrapped in special characters, find an item; two words of which one is in no item find none.
 // Both refuse a query of special characters only. Which fields a search matches is not shown
 // (x-svc-unspecified), so the words come from every field the entry shows, tried in turn.
 import { idPrefixes, isObject, type Operation } from '@svc/spec-runtime';
@@ -185,6 +186,8 @@ interface ItemSearch {
   /** A word of a last item's summary (the conversation list shows it), and that item. */
   word?: { word: string; item: string };
   alone?: Exchange;
+  /** A prefix of the word, and the word wrapped in special characters: each must find the item the word found. */
+  finds: Probe[];
   both?: Probe;
 }
 
@@ -203,25 +206,57 @@ async function searchItems(t: CheckContext): Promise<ItemSearch> {
   const state: ItemSearch = {
     specialOnly: { exchange: await t.call({ body: { query: SPECIAL_ONLY } }), expected },
     prefixes: idPrefixes(t.spec.schema('ConversationItemId') ?? {}),
+    finds: [],
   };
   const found = summaryWord(await t.call({ query: { size: t.spec.pageSizeMax } }, {}, LIST));
   if (!found) return state;
   const query = `${found.word} ${wordNoTextHolds(t.config.runId)}`;
+  const alone = await t.call({ body: { query: found.word } });
+  const finds: Probe[] = [];
+  if (itemIdsIn(alone.body, state.prefixes).includes(found.item))
+    for (const [variant, what] of [
+      [found.word.slice(0, -1), `a prefix of ${q(found.word)}`],
+      [wrapped(found.word), `${q(found.word)} with special characters around it`],
+    ] as const)
+      finds.push({ query: variant, what, exchange: await t.call({ body: { query: variant } }) });
   return {
     ...state,
     word: found,
-    alone: await t.call({ body: { query: found.word } }),
+    alone,
+    finds,
     both: { query, what: `${q(found.word)} and a word no item holds`, exchange: await t.call({ body: { query } }) },
   };
 }
 
-function itemSearchProblems({ specialOnly, prefixes, word, alone, both }: ItemSearch): Problem[] {
+/**
+ * A search that must find the item the word alone found: refused, or answering no item at all, it
+ * fails; answering other items only, the item may be past the answer's first page (its shape is not
+ * shown), so nothing is concluded (itemSearchNotReached says so).
+ */
+function variantProblems({ prefixes, word, finds }: ItemSearch): Problem[] {
+  return finds.flatMap(({ query, what, exchange }) => {
+    const refused = statusIs(exchange, isSuccess, `query ${q(query)} (${what})`);
+    if (refused.length > 0) return refused;
+    return itemIdsIn(exchange.body, prefixes).length === 0
+      ? [
+          {
+            message: `query ${q(query)} (${what}, which found ${word?.item}) answered no item: special characters are stripped and words prefix-matched`,
+            exchange,
+          },
+        ]
+      : [];
+  });
+}
+
+function itemSearchProblems(s: ItemSearch): Problem[] {
+  const { specialOnly, prefixes, word, alone, both } = s;
   const problems = errorsOf(
     specialOnly.exchange,
     specialOnly.expected,
     `query ${q(SPECIAL_ONLY)} (special characters only)`,
   );
   if (alone) problems.push(...statusIs(alone, isSuccess, `query ${q(word?.word ?? '')} (a word of ${word?.item})`));
+  problems.push(...variantProblems(s));
   if (!both) return problems;
   const refused = statusIs(both.exchange, isSuccess, `query ${q(both.query)} (${both.what})`);
   const shown = itemIdsIn(both.exchange.body, prefixes);
@@ -237,7 +272,7 @@ function itemSearchProblems({ specialOnly, prefixes, word, alone, both }: ItemSe
 rule({
   id: 'conversation-items.search',
   title:
-    'The item search for a word of an item and a word no item holds answers no item; special characters only are 400 INVALID_SEARCH_QUERY',
+    'The item search for a prefix of a word of an item, and for the word wrapped in special characters, answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY',
   source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
   precondition:
     "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
@@ -246,12 +281,18 @@ rule({
   needs: { stateful: true },
   requests: searchItems,
   problems: itemSearchProblems,
-  notReached: ({ word, alone, prefixes }) => {
+  notReached: ({ word, alone, prefixes, finds }) => {
     if (!word) return 'the conversation list shows no last item with a word in its summary';
-    return alone && itemIdsIn(alone.body, prefixes).length === 0
-      ? `the search for ${q(word.word)} (a word of the summary of ${word.item}) answered no item (which fields the item search matches is not shown)`
+    if (alone && itemIdsIn(alone.body, prefixes).length === 0)
+      return `the search for ${q(word.word)} (a word of the summary of ${word.item}) answered no item (which fields the item search matches is not shown)`;
+    const unseen = finds.filter((p) => {
+      const ids = itemIdsIn(p.exchange.body, prefixes);
+      return ids.length > 0 && !ids.includes(word.item);
+    });
+    return unseen.length > 0
+      ? `the searches ${unseen.map((p) => q(p.query)).join(', ')} answered other items, not ${word.item} (which may be past the first page: the answer's shape is not shown)`
       : undefined;
   },
-  passed: ({ both, specialOnly }) =>
-    `${q(both?.query ?? '')} answered no item; ${q(SPECIAL_ONLY)}: ${specialOnly.exchange.status}`,
+  passed: ({ both, specialOnly, finds, word }) =>
+    `${finds.map((p) => q(p.query)).join(' and ')} found ${word?.item}; ${q(both?.query ?? '')} answered no item; ${q(SPECIAL_ONLY)}: ${specialOnly.exchange.status}`,
 });
