@@ -89,7 +89,7 @@ export const CHECKS = {
     precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
   },
   "conversation-items.search": {
-    title: "The item search for a word of an item and a word no item holds answers no item; special characters only are 400 INVALID_SEARCH_QUERY",
+    title: "The item search for a prefix of a word of an item, and for the word wrapped in special characters, answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY",
     source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
     precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
   },
@@ -524,6 +524,11 @@ export const CHECKS = {
     source: "Summary template lifecycle: active → DELETE → deactivated (soft-deleted), \"not used for new call summaries; summaries already generated are unaffected\"",
     precondition: "completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again",
   },
+  "summary-templates.inactive": {
+    title: "DELETE of a template deactivated before the run (named in --config) is 404 SUMMARY_TEMPLATE_NOT_FOUND",
+    source: "deleteSummaryTemplate 404 SUMMARY_TEMPLATE_NOT_FOUND: \"no active template with this id exists for the team\"",
+    precondition: "a summary template deactivated before the run (fixtures.inactive_summary_template_ids: no operation reads a template)",
+  },
   "tags.add-remove": {
     title: "Tags: add, add again (409), remove, remove again (404)",
     source: "addConversationItemTags / removeConversationItemTag",
@@ -538,6 +543,11 @@ export const CHECKS = {
     title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer, lists included, carries the team's ids, lines or custom fields (by key, type and label: they have no id)",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; custom field \"key | Unique key; immutable\"",
     precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines, and every list it may read (the team's custom fields known from discovery)",
+  },
+  "tenants.other-teams-resource": {
+    title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
+    source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; user_id \"must belong to the same team\"",
+    precondition: "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
   },
   "threads.comment-then-read": {
     title: "An added comment reads back at the end of the thread, comment_count follows",
@@ -566,14 +576,19 @@ export const CHECKS = {
     precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run with a first comment mentioning a teammate, then looked up by that item",
   },
   "threads.duplicate": {
-    title: "A second thread on the same item is 409 THREAD_ALREADY_EXISTS",
+    title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS",
     source: "createThread 409",
-    precondition: "an item that has a thread (the one the run created, else one found)",
+    precondition: "an item of each entity_type that has a thread (the run created it, else one found)",
   },
   "threads.large-body": {
     title: "A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)",
     source: "NoteContent maxLength + x-svc-error-code (\"Note, comment and thread content: at most 4,000 characters\"; INVALID_REQUEST_BODY: \"Body unparseable\")",
     precondition: "a request body of 16 KiB or more (content of 20 000 characters; JSON cut short after as many) beside the same fault in a small body",
+  },
+  "threads.lookup-by-kind": {
+    title: "The thread lookup of an item's id under another entity_type does not answer that item's thread",
+    source: "GET /v2/api/threads \"finds the thread of an item by query parameters entity_type and entity_id\"",
+    precondition: "a thread known with its item (discovered, or fixtures.thread_ids), looked up under each other kind",
   },
   "threads.mention-removed": {
     title: "A mention of a member since removed from the team (named in --config) is listed with deleted true",

@@ -18,6 +18,11 @@ import {
 
 afterAll(removeOutputs);
 
+/** The one user of the seed's second team (Bayside Veterinary), whose key is the config's other-team key. */
+const OTHER_TEAM_USER = 'usr-8Bv3Nm2q';
+/** The kind each item id prefix names (Identifier prefixes). */
+const KIND_OF_PREFIX: Record<string, string> = { 'cll-': 'CALL', 'msg-': 'TEXT_MESSAGE', 'not-': 'CONVERSATION_NOTE' };
+const isThreadCreation = (q: ProxiedRequest) => q.method === 'POST' && pathOf(q) === '/v2/api/threads';
 const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
 
 /** An error answer in the API's dialect, quoting the request's target. */
@@ -295,6 +300,64 @@ const CROSSED: Mutant[] = [
               thread.entity_type = thread.entity_type === 'CALL' ? 'TEXT_MESSAGE' : 'CALL';
             })
           : r,
+    },
+  },
+  {
+    // Only the other direction was crossed: another team's key naming the team's teammate.
+    name: "takes another team's user by user_id on the dialer queue (answers the key owner's queue)",
+    caughtBy: 'tenants.other-teams-resource',
+    only: ['upsertCurrentDialingQueue', 'tenants.other-teams-resource'],
+    allowWrites: true,
+    mutation: (upstream) => ({
+      request: (q) => {
+        if (
+          !isQueue(q) ||
+          bodyOf(q).user_id !== OTHER_TEAM_USER ||
+          !q.headers.get('authorization')?.includes(upstream.apiKey)
+        )
+          return q;
+        const { user_id: _ignored, ...rest } = bodyOf(q);
+        return { ...q, body: JSON.stringify(rest) };
+      },
+    }),
+  },
+  {
+    name: 'answers a second thread on a call as not found (404), other kinds at 409',
+    caughtBy: 'threads.duplicate',
+    only: ['threads.create-each-kind', 'threads.duplicate'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        isThreadCreation(q) && r.status === 409 && bodyOf(q).entity_type === 'CALL'
+          ? refuse(404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND')(r, q)
+          : r,
+    },
+  },
+  {
+    name: 'deactivates again a template deactivated before the run (DELETE answers 204)',
+    caughtBy: 'summary-templates.inactive',
+    only: ['summary-templates.inactive'],
+    allowWrites: true,
+    // The seed's templates deactivated before any run, found again (hex ids: nothing to escape).
+    mutation: (upstream) =>
+      deletesAgain(
+        new RegExp(
+          `^/v2/api/summary_templates/(${(upstream.config.fixtures.inactive_summary_template_ids ?? []).join('|')})$`,
+        ),
+      ),
+  },
+  {
+    name: "finds a thread by its item's id alone, whatever entity_type is sent",
+    caughtBy: 'threads.lookup-by-kind',
+    only: ['threads.lookup-by-kind'],
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'GET' || pathOf(q) !== '/v2/api/threads') return q;
+        const params = new URLSearchParams(q.path.split('?')[1] ?? '');
+        const kind = KIND_OF_PREFIX[(params.get('entity_id') ?? '').slice(0, 4)];
+        if (kind) params.set('entity_type', kind);
+        return { ...q, path: `${pathOf(q)}?${params.toString()}` };
+      },
     },
   },
   // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
