@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WaitingFirst } from './test/support/waiting-first.js';
 
 export default defineConfig({
   test: {
@@ -15,5 +16,6 @@ export default defineConfig({
     // The files of one worker share the modules they import, so the contract is loaded and its
     // validators compiled once per worker, not once per file. No test keeps state in them.
     isolate: false,
+    sequence: { sequencer: WaitingFirst },
   },
 });
