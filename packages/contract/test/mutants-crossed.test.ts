@@ -419,6 +419,32 @@ describe('rules whose precondition is now reached: each mutant caught by name', 
 });
 
 describe('controls: a harmless variation of each open point passes', () => {
+  it("a call's last item typed with a value beyond the example CALL (VOICEMAIL, or none at all) passes", async () => {
+    const upstream = await sandbox();
+    try {
+      for (const type of ['VOICEMAIL', '']) {
+        const proxied = await mutatingProxy(upstream, {
+          response: (r, q) =>
+            q.method === 'GET' && pathOf(q) === '/v2/api/conversations' && r.status === 200
+              ? json(r, (b) => {
+                  for (const entry of b.data as Array<{ last_item?: { id?: string; type?: string } }>)
+                    if (entry.last_item?.id?.startsWith('cll-')) entry.last_item.type = type;
+                })
+              : r,
+        });
+        try {
+          const only = ['listConversations', 'conversations.search'];
+          const { failed } = await runAgainst(proxied, { name: `typed ${type}`, caughtBy: '', only });
+          expect(failed, type).toEqual([]);
+        } finally {
+          await proxied.close();
+        }
+      }
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('status and is_default sent on a receptionist update: accepted and ignored (the other reading) passes', async () => {
     const upstream = await sandbox();
     const proxied = await mutatingProxy(upstream, {
