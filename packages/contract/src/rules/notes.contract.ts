@@ -1,9 +1,14 @@
 // Conversation notes: listed per conversation (contact number), fetched by not- id. The notes of
 // every conversation are listed by discovery (fixtures.discovery fails a refused list), and
-// reads.every-fixture fetches each note found there.
+// reads.every-fixture fetches each note found there; notes.mention-deleted reads their mentions.
+import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
+import type { Exchange } from '../http/exchange.js';
+import { loadSpec } from '../spec.js';
 import { readEachFixture } from './each-fixture.js';
+import { contractOperation, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
+import { data, short } from './support.js';
 
 operationChecks('listConversationNotes', {
   baseline: (_t, f) => ({
@@ -21,4 +26,67 @@ readEachFixture('getConversationNote', {
   param: 'id',
   ids: (f) => f.notes.map((n) => n.id),
   what: "notes (each conversation's notes, fixtures.note_ids)",
+});
+
+interface NoteMentions {
+  removed: ReadonlySet<string>;
+  teammates: ReadonlySet<string>;
+  reads: Array<{ id: string; exchange: Exchange; mentions: Array<Record<string, unknown>> }>;
+}
+
+/** A mention's user as the rule knows it: removed (the config), a teammate (listed), or neither. */
+function standing(s: NoteMentions, user: string): 'removed' | 'teammate' | undefined {
+  if (s.removed.has(user)) return 'removed';
+  return s.teammates.has(user) ? 'teammate' : undefined;
+}
+
+// A note is never written by the API: the notes known are read, and each mention of a user whose
+// standing is known is judged: removed from the team (named in the config), deleted true; a
+// teammate GET /v2/api/users lists, deleted false.
+rule({
+  id: 'notes.mention-deleted',
+  title:
+    "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
+  source:
+    'NoteMention deleted: "true when the mentioned user has since been removed from the team"; ConversationNote "mentions (array of NoteMention)"',
+  precondition:
+    'a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id',
+  operationId: 'getConversationNote',
+  resource: loadSpec().resourceOf(contractOperation('getConversationNote')),
+  needs: { stateful: true },
+  requests: async (t): Promise<NoteMentions> => {
+    const removed = new Set(t.config.config.fixtures.removed_user_ids ?? []);
+    if (removed.size === 0)
+      return t.skip(
+        'no removed member named (fixtures.removed_user_ids): the API removes none, so only a server that has one can name it',
+        'option',
+      );
+    const f = await t.fixtures();
+    const reads: NoteMentions['reads'] = [];
+    for (const { id } of f.notes.slice(0, t.config.fixturesPerKind ?? 20)) {
+      const exchange = await t.call({ params: { id } });
+      const mentions = data(exchange)?.mentions;
+      reads.push({ id, exchange, mentions: Array.isArray(mentions) ? mentions.filter(isObject) : [] });
+    }
+    return { removed, teammates: new Set(f.users), reads };
+  },
+  problems: (s) =>
+    s.reads.flatMap(({ id, exchange, mentions }) =>
+      mentions.flatMap((m) => {
+        const user = String(m.user_id);
+        const was = standing(s, user);
+        if (was === undefined || m.deleted === (was === 'removed')) return [];
+        return [
+          {
+            message: `${id} mentions ${user}, ${was === 'removed' ? 'removed from the team' : 'a listed teammate'}, with deleted ${short(m.deleted)}`,
+            exchange,
+          },
+        ];
+      }),
+    ),
+  notReached: (s) =>
+    s.reads.some((r) => r.mentions.some((m) => s.removed.has(String(m.user_id))))
+      ? undefined
+      : `no known note (of ${s.reads.length} read) mentions a member named in fixtures.removed_user_ids`,
+  passed: (s) => `${s.reads.length} notes read; mentions of removed members deleted true, of teammates false`,
 });

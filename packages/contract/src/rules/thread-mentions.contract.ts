@@ -81,18 +81,31 @@ function mentionsRead({ content, added, read }: Mentioning): Map<string, Record<
   return new Map(mentions.map((m) => [String(m.user_id), m]));
 }
 
-/** Each mention listed, judged by `wrong` (its problem, or undefined). */
+/** The mentions the write's answer lists, by user_id, where it shows the comment with a mentions array. */
+function mentionsAnswered({ added }: Mentioning): Map<string, Record<string, unknown>> | undefined {
+  const comment = data(added);
+  if (!ok(added) || !Array.isArray(comment?.mentions)) return undefined;
+  return new Map(comment.mentions.filter(isObject).map((m) => [String(m.user_id), m]));
+}
+
+/** Each mention listed, judged by `wrong` (its problem, or undefined): in the comment read back, and in the write's answer where it shows one. */
 function eachMention(
   state: Mentioning,
   wrong: (m: Record<string, unknown>, w: Mentioning['who'][number]) => string | undefined,
 ) {
   const listed = mentionsRead(state);
   if (Array.isArray(listed)) return listed;
-  return state.who.flatMap((w) => {
-    const m = listed.get(w.id);
-    const problem = m === undefined ? `${w.id} is mentioned inline but not listed in mentions` : wrong(m, w);
-    return problem === undefined ? [] : [{ message: problem, exchange: state.read?.exchange }];
-  });
+  const judged = (mentions: Map<string, Record<string, unknown>>, where: string, exchange?: Exchange) =>
+    state.who.flatMap((w) => {
+      const m = mentions.get(w.id);
+      const problem = m === undefined ? `${w.id} is mentioned inline but not listed in mentions` : wrong(m, w);
+      return problem === undefined ? [] : [{ message: `${problem}${where}`, exchange }];
+    });
+  const answered = mentionsAnswered(state);
+  return [
+    ...judged(listed, '', state.read?.exchange),
+    ...(answered ? judged(answered, ' (in the answer to the comment written)', state.added) : []),
+  ];
 }
 
 rule({
