@@ -539,15 +539,29 @@ function countProblems(before: ThreadRead, after: ThreadRead, how: string): Prob
   );
 }
 
+/**
+ * Comments a thread holds before one more is added: a server may order a short list right and a
+ * longer one wrong, so the comment added is at least the fourth.
+ */
+const EARLIER_COMMENTS = 3;
+
+/** Comments added to a thread of the run until it holds `count` (read first; the run's own thread). */
+async function commentsUpTo(t: CheckContext, thread: string, count: number): Promise<void> {
+  const held = (await readThread(t, thread)).comments.length;
+  // Each of its own length: comment() keys a write by the thread and the content's length.
+  for (let n = held; n < count; n++) await comment(t, thread, probeText(t, `earlier comment${'.'.repeat(n + 1)}`));
+}
+
 // A comment added is the thread's last, and comment_count counts it.
 rule({
   id: 'threads.comment-then-read',
-  title: 'An added comment reads back at the end of the thread, comment_count follows',
+  title: 'An added comment (the fourth or later) reads back at the end of the thread, comment_count follows',
   source: 'addThreadComment / getThread',
-  precondition: 'a thread the run created (else one found), read before and after the comment',
+  precondition: `a thread the run created (else one found), given ${EARLIER_COMMENTS} comments first where it has fewer, read before and after the comment`,
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<CommentRead> => {
     const thread = await probeThread(t);
+    await commentsUpTo(t, thread, EARLIER_COMMENTS);
     const before = await readThread(t, thread);
     const content = probeText(t, 'comment');
     const added = await comment(t, thread, content);
