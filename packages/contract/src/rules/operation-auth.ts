@@ -47,8 +47,9 @@ const grantsWriting = (scope: string) => scope.endsWith('_WRITE');
  * Keys lacking the operation's scopes but holding the one next to them, and what they hold: for a
  * scope that writes, every key holding the read scope of the same resource (read but not write:
  * a server may let one such key through and not another, as it may check a key's name or its
- * scope list), else one holding the write scope of another resource; for a read scope, one holding
- * the read scope of another resource. A server that checks only the resource, or only reading
+ * scope list), else one holding the write scope of another resource; for a read scope, every key
+ * holding the plain write scope of the same resource (a server may take writing to imply reading),
+ * and one holding the read scope of another resource. A server that checks only the resource, or only reading
  * against writing, lets them through.
  */
 export function neighbourKeys(op: Operation, keys: readonly ConfigKey[]): Array<{ key: ConfigKey; why: string }> {
@@ -61,13 +62,21 @@ export function neighbourKeys(op: Operation, keys: readonly ConfigKey[]): Array<
       grantsWriting(needed) && !grantsWriting(held) && resourceOfScope(held) === resourceOfScope(needed),
   );
   if (readOfSame.length > 0) return readOfSame.map((key) => ({ key, why: 'the read scope of the same resource' }));
+  // A plain write scope (TAGS_WRITE, not a _READ_WRITE one) is not the read scope of its resource.
+  const writeOfSame = fitting(
+    (held, needed) =>
+      !grantsWriting(needed) &&
+      held.endsWith('_WRITE') &&
+      !held.endsWith('_READ_WRITE') &&
+      resourceOfScope(held) === resourceOfScope(needed),
+  ).map((key) => ({ key, why: 'the write scope of the same resource' }));
   const [sameAccess] = fitting(
     (held, needed) =>
       grantsWriting(held) === grantsWriting(needed) && resourceOfScope(held) !== resourceOfScope(needed),
   );
-  if (!sameAccess) return [];
+  if (!sameAccess) return writeOfSame;
   const access = required.some(grantsWriting) ? 'write' : 'read';
-  return [{ key: sameAccess, why: `the ${access} scope of another resource` }];
+  return [...writeOfSame, { key: sameAccess, why: `the ${access} scope of another resource` }];
 }
 
 /**
@@ -309,7 +318,7 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
     source:
       'security requirement scopes + 403 response: "Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE"',
     precondition:
-      "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope; else one holding another resource's scope of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+      "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),
