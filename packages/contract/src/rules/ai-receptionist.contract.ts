@@ -235,23 +235,31 @@ function changeProblems(s: OneChange, what: string, sentProblems: (s: OneChange)
 }
 
 /**
- * Each kind of merged text value changed alone in turn: a dotted one (knowledge.text) and one the
- * agent block holds (name), since a server may merge one kind and drop the other.
+ * Each merged text value changed alone in turn (the dotted knowledge.text first, then those the
+ * agent block holds): a server may merge one value and drop another when it is left out. Codes
+ * and addresses are left out, and so is a value the contract would refuse with the probe's suffix.
  */
 async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Unread> {
   const first = await readBefore(t);
   if (!first.config) return { unread: first.exchange, number: first.number };
   const rules = mergeRules(t);
   const names = textFields(t, first.config);
-  const dotted = names.find((n) => n.includes('.'));
-  const inAgent = names.find((n) => !n.includes('.'));
-  const chosen = [dotted, inAgent].filter((n): n is string => n !== undefined);
+  const inAgent = names.filter((n) => !n.includes('.'));
+  // Free text only (a value with a space in it), and the first value as before: a code (FRIENDLY,
+  // en-US, a voice id) or an address may be refused with a suffix the contract lets through.
+  const prose = (n: string) => /\s/.test(String(single(first.config, n)));
+  const ordered = [...names.filter((n) => n.includes('.')), ...inAgent.filter((n, i) => i === 0 || prose(n))];
+  const suffix = ` (svc-contract ${t.config.runId})`;
+  const valid = (name: string) =>
+    !expectedFor(t.spec, t.op(OP), {
+      params: { number: first.number },
+      body: nest(name, `${single(first.config, name)}${suffix}`),
+    });
   const changes: OneChange[] = [];
-  for (const name of need(chosen, 'a text value in the receptionist configuration')) {
+  for (const name of need(ordered.filter(valid), 'a text value in the receptionist configuration')) {
     const before = changes.length > 0 ? ((await read(t, first.number)).config ?? first.config) : first.config;
     const old = single(before, name) as string;
-    const sent = `${old} (svc-contract ${t.config.runId})`;
-    changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent }, old));
+    changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old));
   }
   return { changes };
 }
@@ -296,7 +304,7 @@ function mergedProblems(s: OneChange): Problem[] {
 rule({
   id: 'receptionist.merge-rules',
   title:
-    'Single values are merged (one of the agent block and knowledge.text, each sent alone): the others keep their values',
+    'Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values',
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
