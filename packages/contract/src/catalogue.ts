@@ -21,7 +21,7 @@ export const CHECKS = {
   "auth.insufficient-scope": {
     title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
     source: "security requirement scopes + 403 response: \"Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE\"",
-    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope; else one holding another resource's scope of the same access) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
   },
   "auth.line-forbidden": {
     title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",
@@ -308,6 +308,11 @@ export const CHECKS = {
     source: "parameter x-svc-error-code / the operation's 404 codes; Identifier prefixes (Call cll-, Text message msg-) + CALL_NOT_FOUND \"No call with this id\", TEXT_MESSAGE_NOT_FOUND \"No text message with this id\"",
     precondition: "a request the server must refuse: one id of the right prefix that names nothing",
   },
+  "notes.mention-deleted": {
+    title: "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
+    source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ConversationNote \"mentions (array of NoteMention)\"",
+    precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id",
+  },
   "people.update-existing": {
     title: "A PUT on a person of the team (named in --config) is not answered as for an unknown person: never 404 PERSON_NOT_FOUND",
     source: "PERSON_NOT_FOUND: \"No person with this `per-*` id\"; \"PUT /v2/api/crm/people/{id} | not shown | Updates a person\"",
@@ -366,7 +371,7 @@ export const CHECKS = {
     precondition: "an update body of 16 KiB or more (one single value of tens of thousands of characters), and the configuration holding it, 64 K characters or more, read twice with no write between",
   },
   "receptionist.merge-rules": {
-    title: "Single values are merged (one of the agent block and knowledge.text, each sent alone): the others keep their values",
+    title: "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
     precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)",
@@ -550,9 +555,9 @@ export const CHECKS = {
     precondition: "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
   },
   "threads.comment-then-read": {
-    title: "An added comment reads back at the end of the thread, comment_count follows",
+    title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows",
     source: "addThreadComment / getThread",
-    precondition: "a thread the run created (else one found), read before and after the comment",
+    precondition: "a thread the run created (else one found), given 3 comments first where it has fewer, read before and after the comment",
   },
   "threads.content-limits": {
     title: "Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused",

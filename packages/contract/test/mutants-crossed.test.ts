@@ -22,6 +22,20 @@ afterAll(removeOutputs);
 const OTHER_TEAM_USER = 'usr-8Bv3Nm2q';
 /** The kind each item id prefix names (Identifier prefixes). */
 const KIND_OF_PREFIX: Record<string, string> = { 'cll-': 'CALL', 'msg-': 'TEXT_MESSAGE', 'not-': 'CONVERSATION_NOTE' };
+const isNoteRead = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/notes/');
+
+/** Every mention an answer's data lists, with deleted false. */
+function mentionsNotDeleted(r: Parameters<NonNullable<Mutation['response']>>[0]) {
+  if (r.status >= 300) return r;
+  return json(r, (b) => {
+    const data = b.data as {
+      mentions?: Array<Record<string, unknown>>;
+      comments?: Array<{ mentions?: Array<Record<string, unknown>> }>;
+    };
+    for (const m of [...(data.mentions ?? []), ...(data.comments ?? []).flatMap((c) => c.mentions ?? [])])
+      m.deleted = false;
+  });
+}
 const isThreadCreation = (q: ProxiedRequest) => q.method === 'POST' && pathOf(q) === '/v2/api/threads';
 const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
 
@@ -357,6 +371,66 @@ const CROSSED: Mutant[] = [
         const kind = KIND_OF_PREFIX[(params.get('entity_id') ?? '').slice(0, 4)];
         if (kind) params.set('entity_type', kind);
         return { ...q, path: `${pathOf(q)}?${params.toString()}` };
+      },
+    },
+  },
+  {
+    name: 'lists the mention of a removed member with deleted false on a note read by id',
+    caughtBy: 'notes.mention-deleted',
+    only: ['notes.mention-deleted'],
+    mutation: { response: (r, q) => (isNoteRead(q) ? mentionsNotDeleted(r) : r) },
+  },
+  {
+    name: 'answers a comment written with its mentions all deleted false (read back right)',
+    caughtBy: 'threads.mention-removed',
+    only: ['threads.mention-removed'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) => (q.method === 'POST' && /\/comments$/.test(pathOf(q)) ? mentionsNotDeleted(r) : r),
+    },
+  },
+  {
+    name: "answers a thread's comments newest first once it holds four",
+    caughtBy: 'threads.comment-then-read',
+    only: ['threads.comment-then-read'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q)) && r.status === 200
+          ? json(r, (b) => {
+              const comments = (b.data as { comments?: unknown[] }).comments;
+              if (Array.isArray(comments) && comments.length >= 4) comments.reverse();
+            })
+          : r,
+    },
+  },
+  {
+    name: 'lets a key holding the write scope of tags read them (TAGS_WRITE lists tags)',
+    caughtBy: 'auth.insufficient-scope',
+    only: ['listTags'],
+    mutation: (upstream) => {
+      const writeOnly = upstream.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === 'TAGS_WRITE');
+      return {
+        request: (q) => {
+          if (!writeOnly || q.method !== 'GET' || pathOf(q) !== '/v2/api/tags') return q;
+          if (!q.headers.get('authorization')?.includes(writeOnly.key)) return q;
+          const headers = new Headers(q.headers);
+          headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+          return { ...q, headers };
+        },
+      };
+    },
+  },
+  {
+    name: 'blanks the closing message of a receptionist whenever the greeting is sent without it',
+    caughtBy: 'receptionist.merge-rules',
+    only: ['receptionist.merge-rules'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (q.method !== 'PATCH' || !isAgent(q) || !('greeting_message' in body) || 'closing_message' in body) return q;
+        return { ...q, body: JSON.stringify({ ...body, closing_message: '' }) };
       },
     },
   },
