@@ -297,3 +297,90 @@ rule({
   problems: archivingProblems,
   passed: archivingObserved,
 });
+
+/** The action whose transition leads to a state (read, unread), from ConversationAction's x-svc-transitions. */
+function actionTo(t: CheckContext, state: string): string | undefined {
+  return actionSchema(t)
+    .transitions.find((tr) => tr.to === state)
+    ?.trigger.replace(/^action /, '');
+}
+
+/** A conversation's list entry on one line (svc_number), read from the line's first page. */
+async function entryOnLine(t: CheckContext, line: string, contact?: string) {
+  const list = await t.call({ query: { svc_number: line, size: t.spec.pageSizeMax } }, {}, 'listConversations');
+  const entries = dataOf(list);
+  const all = (Array.isArray(entries) ? entries : []).filter(isObject);
+  return { list, all, entry: all.find((e) => e.contact_number === contact) };
+}
+
+interface OneLine {
+  contact?: string;
+  /** The line acted on and the other line of the same contact, with the read state each showed before. */
+  acted?: { line: string; read: boolean };
+  other?: { line: string; read: boolean };
+  action?: string;
+  exchange?: Exchange;
+  /** The other line's entry after the action. */
+  after?: { list: Exchange; entry?: Record<string, unknown> };
+  restored?: Exchange;
+}
+
+/** A contact with a conversation on two lines whose entries show a read state, and those lines. */
+async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
+  const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
+  const seen = new Map<string, { line: string; read: boolean }>();
+  for (const line of lines)
+    for (const e of (await entryOnLine(t, line)).all) {
+      if (typeof e.contact_number !== 'string' || typeof e.read !== 'boolean') continue;
+      const first = seen.get(e.contact_number);
+      if (first && first.line !== line)
+        return { contact: e.contact_number, acted: { line, read: e.read }, other: first };
+      seen.set(e.contact_number, { line, read: e.read });
+    }
+  return {};
+}
+
+// "When svc_number is omitted the action applies across all of the team's lines; when given, only
+// to that line": the action that would change the other line's read state, sent on one line only.
+// The description shows no field of a conversation's state: where the entries show none (the
+// sandbox's carry `read`), the check is reported not exercised, as where no contact is on two lines.
+rule({
+  id: 'conversations.action-one-line',
+  title:
+    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was (the action to read or to unread, whichever would change it); the acted line is put back",
+  source:
+    'States and transitions: "When svc_number is omitted the action applies across all of the team\'s lines; when given, only to that line"',
+  precondition:
+    "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
+  ...statefulWrite(OP),
+  requests: async (t): Promise<OneLine> => {
+    const found = await contactOnTwoLines(t);
+    const { contact, acted, other } = found;
+    if (!contact || !acted || !other) return found;
+    const [toRead, toUnread] = [actionTo(t, 'read'), actionTo(t, 'unread')];
+    if (!toRead || !toUnread) return t.skip('ConversationAction has no transitions to read and to unread');
+    const action = other.read ? toUnread : toRead;
+    const body = (a: string) => ({ params: { contact_number: contact }, body: { action: a, svc_number: acted.line } });
+    const exchange = await t.call(body(action));
+    const after = await entryOnLine(t, other.line, contact);
+    const restored = await t.call(body(acted.read ? toRead : toUnread));
+    return { ...found, action, exchange, after, restored };
+  },
+  problems: ({ contact, other, action, exchange, after }) => {
+    if (!exchange || !other || !after) return [];
+    if (!ok(exchange)) return [{ message: `${action} on one line: expected 200, got ${exchange.status}`, exchange }];
+    return unless(
+      after.entry?.read === other.read,
+      `${action} given another line changed the conversation of ${contact} on ${other.line}: read ${other.read} → ${short(after.entry?.read)}`,
+      after.list,
+    );
+  },
+  notReached: ({ contact, after }) => {
+    if (!contact) return "no contact has a conversation on two of the team's lines whose entries show a read state";
+    return after && !after.entry
+      ? `the conversation of ${contact} is not on the first page of the other line's list`
+      : undefined;
+  },
+  passed: ({ contact, acted, other, action }) =>
+    `${action} on ${acted?.line} left ${contact} on ${other?.line} read ${other?.read}`,
+});
