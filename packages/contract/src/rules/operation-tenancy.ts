@@ -6,7 +6,9 @@
 // passed.
 
 import { deref, idPrefixes, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
+import { API_WIDE } from '../catalogue.js';
 import type { Expected, OpRequest } from '../expectations/expect.js';
+import { API_WIDE_RESOURCE } from '../filters.js';
 import type { Fixtures } from '../fixtures.js';
 import { UNKNOWN_SUFFIX } from '../generate/negative-values.js';
 import { negativeCases } from '../generate/negatives.js';
@@ -238,3 +240,77 @@ function namesResourceInBody(u: OperationUnderTest): boolean {
   const body = deref(u.spec.contract, u.spec.resolve(pointer));
   return Object.values(propertiesOf(u.spec.contract, body)).some((p) => idPrefixes(p).length > 0);
 }
+
+/** A read by one prefixed path id (getUser, getThread): its operation, the parameter and its prefixes. */
+interface ReadById {
+  op: Operation;
+  param: string;
+  prefixes: string[];
+}
+
+function readsById(t: CheckContext): ReadById[] {
+  return t.spec.contract.operations.flatMap((op) => {
+    const path = op.parameters.filter((p) => p.in === 'path');
+    const [param] = path;
+    if (op.method !== 'GET' || path.length !== 1 || !param || !op.codesByStatus.has(404)) return [];
+    const prefixes = idPrefixes(param.schema);
+    return prefixes.length > 0 ? [{ op, param: param.name, prefixes }] : [];
+  });
+}
+
+interface ReadsCrossed {
+  crossed: CrossTeam[];
+  /** The reads no id of another team was known for, by the prefixes they take. */
+  unknown: string[];
+}
+
+async function readOtherTeamsResources(t: CheckContext): Promise<ReadsCrossed> {
+  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
+  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const ids = await otherTeamIds(t, key);
+  const state: ReadsCrossed = { crossed: [], unknown: [] };
+  for (const { op, param, prefixes } of readsById(t)) {
+    const foreign = ids.find((id) => prefixes.some((p) => id.startsWith(p)));
+    if (!foreign) {
+      state.unknown.push(`${op.operationId} (${prefixes.join(', ')})`);
+      continue;
+    }
+    const request = { params: { [param]: foreign } };
+    // The answer an id of no resource gets: the unknown-id case of that request, of the id's own kind.
+    const prefix = prefixes.find((p) => foreign.startsWith(p)) ?? '';
+    const expected = negativeCases(t.spec, op, request).find(
+      (c) => c.kind === 'negative.unknown-id' && c.label.includes(`=${prefix}`),
+    )?.expected;
+    const exchange = await t.call(request, {}, op.operationId);
+    state.crossed.push({
+      what: `${op.operationId} of ${foreign}, another team's`,
+      exchange,
+      ...(expected ? { expected } : {}),
+      leaked: [],
+    });
+  }
+  if (state.crossed.length === 0)
+    return t.skip(
+      `the lists another team's key "${key.name}" reads show no id any read by id takes (${state.unknown.join('; ')})`,
+      'config',
+    );
+  return state;
+}
+
+// The reads by id, the other way round from tenants.other-team: the run's own key on a resource of
+// another team, for each kind whose id the other team's key shows in its lists (users, items).
+rule({
+  id: 'tenants.other-teams-read',
+  title:
+    "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found",
+  source: '"A key belongs to a single team." (Authentication) + the 404 responses',
+  precondition:
+    "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named",
+  operationId: API_WIDE,
+  resource: API_WIDE_RESOURCE,
+  needs: { stateful: true, keys: true },
+  requests: readOtherTeamsResources,
+  problems: ({ crossed }) => crossed.flatMap(crossTeamProblems),
+  passed: ({ crossed, unknown }) =>
+    `${crossed.map((c) => `${c.what}: ${c.exchange.status} ${errorCode(c.exchange) ?? ''}`.trim()).join('; ')}${unknown.length > 0 ? `; no id of another team known for ${unknown.join(', ')}` : ''}`,
+});
