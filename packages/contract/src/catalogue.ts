@@ -114,6 +114,11 @@ export const CHECKS = {
     source: "ConversationActionRequest.svc_number: when given, only to that line",
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
+  "conversations.action-one-line": {
+    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was (the action to read or to unread, whichever would change it); the acted line is put back",
+    source: "States and transitions: \"When svc_number is omitted the action applies across all of the team's lines; when given, only to that line\"",
+    precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
+  },
   "conversations.archive": {
     title: "ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so",
     source: "ConversationAction x-svc-transitions",
@@ -548,6 +553,11 @@ export const CHECKS = {
     title: "A key of another team (declared in --config) finds none of the team's resources: an id of the team gets the operation's not-found, and no answer, lists included, carries the team's ids, lines or custom fields (by key, type and label: they have no id)",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; custom field \"key | Unique key; immutable\"",
     precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines, and every list it may read (the team's custom fields known from discovery)",
+  },
+  "tenants.other-teams-read": {
+    title: "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found",
+    source: "\"A key belongs to a single team.\" (Authentication) + the 404 responses",
+    precondition: "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named",
   },
   "tenants.other-teams-resource": {
     title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",

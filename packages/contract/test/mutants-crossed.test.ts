@@ -434,6 +434,36 @@ const CROSSED: Mutant[] = [
       },
     },
   },
+  {
+    name: 'applies an action given a line to every line of the conversation (svc_number dropped)',
+    caughtBy: 'conversations.action-one-line',
+    only: ['conversations.action-one-line'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'PUT' || !/^\/v2\/api\/conversations\/[^/]+\/action$/.test(pathOf(q))) return q;
+        const { svc_number: _dropped, ...rest } = bodyOf(q);
+        return { ...q, body: JSON.stringify(rest) };
+      },
+    },
+  },
+  {
+    name: "lets the run's key read another team's user by id",
+    caughtBy: 'tenants.other-teams-read',
+    only: ['tenants.other-teams-read'],
+    mutation: (upstream) => {
+      const other = upstream.config.keys.find((k) => k.kind === 'other-team');
+      return {
+        request: (q) => {
+          if (!other || q.method !== 'GET' || pathOf(q) !== `/v2/api/users/${OTHER_TEAM_USER}`) return q;
+          if (!q.headers.get('authorization')?.includes(upstream.apiKey)) return q;
+          const headers = new Headers(q.headers);
+          headers.set('authorization', `Api-Key ${other.key}`);
+          return { ...q, headers };
+        },
+      };
+    },
+  },
   // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
   // removed is gone for the next request.
   {
