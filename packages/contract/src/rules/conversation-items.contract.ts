@@ -176,13 +176,15 @@ interface TagReplay {
  * tag list as found. A probe name only where the item carries them all (no operation deletes a
  * tag from the team's list, so that one stays).
  */
-async function replayTarget(t: CheckContext): Promise<{ item: string; tag: string }> {
+async function replayTarget(t: CheckContext, purpose: string): Promise<{ item: string; tag: string }> {
   const f = await t.fixtures();
   const item = anItem(t, f).id;
   const read = await t.call({ params: { id: item } }, {}, 'getConversationItem');
   const carried = (read.body as { data?: { tags?: unknown } } | undefined)?.data?.tags;
   const free = Array.isArray(carried) ? f.tags.find((tag) => !carried.includes(tag)) : undefined;
-  return { item, tag: free ?? `svc-contract-${t.config.runId}-replay` };
+  // A probe tag of the run's own where no team tag is known to be free: one per purpose, so that
+  // the tag one replay added is not the one the next one adds first.
+  return { item, tag: free ?? `svc-contract-${t.config.runId}-${purpose}` };
 }
 
 // Idempotency is stated for every write method: here on a POST of a tag the item does not carry
@@ -192,7 +194,7 @@ rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite('addConversationItemTags', adding),
   requests: async (t): Promise<Repeats> => {
-    const { item, tag } = await replayTarget(t);
+    const { item, tag } = await replayTarget(t, 'replay-add');
     return sendRepeats(t, `${adding} the tag ${tag} to ${item}`, 'replay', (idempotencyKey) =>
       t.call({ params: { id: item }, body: { tags: [tag] } }, { idempotencyKey }),
     );
@@ -207,7 +209,7 @@ rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite('removeConversationItemTag', method),
   requests: async (t): Promise<TagReplay> => {
-    const { item, tag } = await replayTarget(t);
+    const { item, tag } = await replayTarget(t, 'replay-remove');
     const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
     const replayed = t.spec.idempotencyReplayedHeader;
     if (!ok(added)) return { item, tag, added, replayed };

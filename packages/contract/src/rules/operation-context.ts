@@ -27,6 +27,12 @@ export interface OperationPlan {
    * queue), a request that does (a teammate's user_id): what the cross-team check sends instead.
    */
   otherTeam?(t: CheckContext, fixtures: Fixtures): OpRequest | Promise<OpRequest>;
+  /**
+   * Where the body names a resource by an id another field must agree with (a thread's entity_type
+   * and entity_id), the request naming `id` (another team's) in its place, or undefined where the
+   * operation takes no id of its prefix: what tenants.other-teams-resource sends.
+   */
+  naming?(t: CheckContext, id: string): OpRequest | undefined;
 }
 
 /** One operation's place in the contract, as its generated checks see it. */

@@ -181,16 +181,22 @@ async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): P
   const key = t.config.config.keys.find((k) => k.kind === 'other-team');
   if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
   const f = await t.fixtures();
-  const request = u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t);
-  const prefixed = negativeCases(u.spec, u.op, request).flatMap((c) => {
-    const prefix =
-      c.kind === 'negative.unknown-id' && c.label.startsWith('body ')
-        ? JSON.stringify(c.request).match(UNKNOWN_ID)?.[1]
-        : undefined;
-    return prefix ? [{ ...c, prefix }] : [];
-  });
-  if (prefixed.length === 0) return t.skip('the request names no resource by a prefixed id in its body');
   const ids = await otherTeamIds(t, key);
+  // The operation's own way of naming an id in its body, else the team's request with the id swapped.
+  const requests = u.plan.naming
+    ? ids.flatMap((id) => u.plan.naming?.(t, id) ?? [])
+    : [u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t)];
+  const prefixed = requests.flatMap((request) =>
+    negativeCases(u.spec, u.op, request).flatMap((c) => {
+      const prefix =
+        c.kind === 'negative.unknown-id' && c.label.startsWith('body ')
+          ? JSON.stringify(c.request).match(UNKNOWN_ID)?.[1]
+          : undefined;
+      return prefix ? [{ ...c, prefix }] : [];
+    }),
+  );
+  if (prefixed.length === 0 && !u.plan.naming)
+    return t.skip('the request names no resource by a prefixed id in its body');
   for (const c of prefixed) {
     const foreign = ids.find((id) => id.startsWith(c.prefix));
     if (!foreign) continue;
@@ -205,7 +211,7 @@ async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): P
     };
   }
   return t.skip(
-    `the lists another team's key "${key.name}" reads show no id of ${prefixed.map((c) => c.prefix).join(', ')}`,
+    `the lists another team's key "${key.name}" reads show no id the body of ${u.op.operationId} takes${prefixed.length > 0 ? ` (${[...new Set(prefixed.map((c) => c.prefix))].join(', ')})` : ''}`,
     'config',
   );
 }
