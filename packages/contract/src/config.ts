@@ -68,6 +68,7 @@ export function parseConfig(
       ...(fromEnv ? { env: fromEnv } : {}),
       ...(kind !== 'active' ? { kind: kind as KeyKind } : {}),
       ...(Array.isArray(lines) ? { lines: lines as string[] } : {}),
+      ...otherTeamIdsOf(entry.ids, kind, `${label} (${name})`),
     });
   });
   const fixtures: ConfigFixtures = {};
@@ -119,4 +120,14 @@ export function mergeConfigs(base: ContractConfig, extra: ContractConfig): Contr
       Array.isArray(value) && Array.isArray(current) ? [...new Set([...value, ...current])] : value;
   }
   return { keys: [...extra.keys, ...base.keys.filter((k) => !extra.keys.some((e) => e.key === k.key))], fixtures };
+}
+
+/** The ids of another team's resources a key of kind other-team names (those no list of its own shows). */
+function otherTeamIdsOf(ids: unknown, kind: string, label: string): { ids?: string[] } {
+  if (ids === undefined) return {};
+  if (kind !== 'other-team')
+    throw new ConfigError(`${label}: "ids" belongs to a key of another team (set "kind": "other-team").`);
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+    throw new ConfigError(`${label}: "ids" must list ids of that team's resources (strings).`);
+  return { ids: ids as string[] };
 }

@@ -161,6 +161,11 @@ export interface ConfigKey {
   kind?: KeyKind;
   /** The lines (E.164) a line-limited key may access. */
   lines?: string[];
+  /**
+   * Of a key of another team: ids of that team's resources (a thread, a note, a deal) that no list
+   * its key reads shows, for tenants.other-teams-read (the lists' ids are read too).
+   */
+  ids?: string[];
 }
 
 /** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; removed_user_ids: members since removed from the team; deleted_field_keys, inactive_summary_template_ids (templates deactivated before the run), one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; no_completed_summary_call_ids: calls with no completed summary; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */

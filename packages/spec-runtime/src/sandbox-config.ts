@@ -29,6 +29,8 @@ export interface ContractConfigKey {
    */
   kind?: 'revoked' | 'trial' | 'line-limited' | 'other-team' | 'legacy-workspace';
   lines?: string[];
+  /** Of a key of another team: that team's ids no list of its key shows (threads, notes, deals, people). */
+  ids?: string[];
 }
 
 /** The answer at CONTRACT_CONFIG_PATH: the key the config is for, and the config itself. */
@@ -140,12 +142,17 @@ function otherTeamKeys(seed: SeedLike, main: SeedKeyLike): ContractConfigKey[] {
   const onNewModel = new Set(seed.teams.filter((t) => t.contact_model === 'V2').map((t) => t.id));
   return seed.keys
     .filter((k) => k.team_id !== main.team_id && usable(k))
-    .map((k) => ({
-      name: k.key,
-      key: k.key,
-      scopes: [...k.scopes],
-      kind: onNewModel.has(k.team_id) ? 'other-team' : 'legacy-workspace',
-    }));
+    .map((k) => {
+      const team = seed.teams.find((t) => t.id === k.team_id);
+      const base = { name: k.key, key: k.key, scopes: [...k.scopes] };
+      if (!onNewModel.has(k.team_id)) return { ...base, kind: 'legacy-workspace' as const };
+      return { ...base, kind: 'other-team' as const, ...(team ? { ids: unlistedIds(team) } : {}) };
+    });
+}
+
+/** A team's ids that no list operation shows: its threads, notes, deals and people. */
+function unlistedIds(team: TeamLike): string[] {
+  return [...team.threads, ...team.notes, ...team.deals, ...team.people].map((r) => r.id);
 }
 
 /** The config the seed implies for its main team: the team's other keys, each with its kind, keys of another team, and the hidden ids. */

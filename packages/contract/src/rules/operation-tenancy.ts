@@ -152,13 +152,14 @@ function collectIds(value: unknown, own: ReadonlySet<string>, found: Set<string>
 const PREFIXED_ID = /^[a-z]{2,5}-\w+$/;
 
 /**
- * Prefixed ids another team's key reads in the lists it may read (once per run), the team's own
- * left out. Every list of the contract without a required input is read once with that key.
+ * Prefixed ids of another team: those its key's config names (`ids`), then those the key reads in
+ * the lists it may read (once per run), the team's own left out. Every list of the contract without
+ * a required input is read once with that key.
  */
 function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
   return t.once(`ids of ${key.name}`, async () => {
     const own = new Set(teamMarkers(await t.fixtures()));
-    const found = new Set<string>();
+    const found = new Set<string>((key.ids ?? []).filter((id) => !own.has(id)));
     const lists = t.spec.contract.operations.filter(
       (op) => op.method === 'GET' && !op.parameters.some((p) => p.in === 'path' || p.required) && holdsScope(op, key),
     );
