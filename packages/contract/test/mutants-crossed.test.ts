@@ -36,6 +36,21 @@ function mentionsNotDeleted(r: Parameters<NonNullable<Mutation['response']>>[0])
       m.deleted = false;
   });
 }
+/** GETs of `path` sent with the run's key reach the server with the other team's key: another team's resource read as its own. */
+function readAsOtherTeam(path: string): (upstream: Target) => Mutation {
+  return (upstream) => {
+    const other = upstream.config.keys.find((k) => k.kind === 'other-team');
+    return {
+      request: (q) => {
+        if (!other || q.method !== 'GET' || pathOf(q) !== path) return q;
+        if (!q.headers.get('authorization')?.includes(upstream.apiKey)) return q;
+        const headers = new Headers(q.headers);
+        headers.set('authorization', `Api-Key ${other.key}`);
+        return { ...q, headers };
+      },
+    };
+  };
+}
 const isThreadCreation = (q: ProxiedRequest) => q.method === 'POST' && pathOf(q) === '/v2/api/threads';
 const isQueue = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
 
@@ -451,18 +466,14 @@ const CROSSED: Mutant[] = [
     name: "lets the run's key read another team's user by id",
     caughtBy: 'tenants.other-teams-read',
     only: ['tenants.other-teams-read'],
-    mutation: (upstream) => {
-      const other = upstream.config.keys.find((k) => k.kind === 'other-team');
-      return {
-        request: (q) => {
-          if (!other || q.method !== 'GET' || pathOf(q) !== `/v2/api/users/${OTHER_TEAM_USER}`) return q;
-          if (!q.headers.get('authorization')?.includes(upstream.apiKey)) return q;
-          const headers = new Headers(q.headers);
-          headers.set('authorization', `Api-Key ${other.key}`);
-          return { ...q, headers };
-        },
-      };
-    },
+    mutation: readAsOtherTeam(`/v2/api/users/${OTHER_TEAM_USER}`),
+  },
+  {
+    // A thread no list shows: its id comes from the other-team key's `ids` in the sandbox's config.
+    name: "lets the run's key read another team's thread by id",
+    caughtBy: 'tenants.other-teams-read',
+    only: ['tenants.other-teams-read'],
+    mutation: readAsOtherTeam('/v2/api/threads/cth-7Mb2vK5p'),
   },
   // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
   // removed is gone for the next request.

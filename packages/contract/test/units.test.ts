@@ -380,6 +380,16 @@ describe('config file', () => {
     );
     expect(() => parseConfig({ fixtures: { deals: [] } }, {}, scopes)).toThrow(/unknown fixture/);
     expect(() => parseConfig({ extra: 1 }, {}, scopes)).toThrow(/unknown field/);
+    expect(() => parseConfig({ keys: [{ key: 'k', scopes: [], ids: ['cth-1'] }] }, {}, scopes)).toThrow(
+      /"ids" belongs to a key of another team/,
+    );
+    expect(() => parseConfig({ keys: [{ key: 'k', scopes: [], kind: 'other-team', ids: [1] }] }, {}, scopes)).toThrow(
+      /"ids" must list ids/,
+    );
+  });
+  it("keeps the ids an other-team key names (another team's resources no list shows)", () => {
+    const { keys } = parseConfig({ keys: [{ key: 'k', scopes: [], kind: 'other-team', ids: ['cth-1'] }] }, {}, scopes);
+    expect(keys[0]).toMatchObject({ kind: 'other-team', ids: ['cth-1'] });
   });
   it('merges a config over another', () => {
     const merged = mergeConfigs(
