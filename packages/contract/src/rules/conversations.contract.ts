@@ -323,6 +323,8 @@ interface OneLine {
   /** The other line's entry after the action. */
   after?: { list: Exchange; entry?: Record<string, unknown> };
   restored?: Exchange;
+  /** The same action without svc_number (every line): each line's entry read after it. */
+  everyLine?: { exchange: Exchange; reads: Array<{ line: string; list: Exchange; entry?: Record<string, unknown> }> };
 }
 
 /** A contact with a conversation on two lines whose entries show a read state, and those lines. */
@@ -341,13 +343,14 @@ async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
 }
 
 // "When svc_number is omitted the action applies across all of the team's lines; when given, only
-// to that line": the action that would change the other line's read state, sent on one line only.
+// to that line": the action that would change the other line's read state, sent on one line only,
+// then without svc_number, when it must reach both lines.
 // The description shows no field of a conversation's state: where the entries show none (the
 // sandbox's carry `read`), the check is reported not exercised, as where no contact is on two lines.
 rule({
   id: 'conversations.action-one-line',
   title:
-    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was (the action to read or to unread, whichever would change it); the acted line is put back",
+    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); each line is put back",
   source:
     'States and transitions: "When svc_number is omitted the action applies across all of the team\'s lines; when given, only to that line"',
   precondition:
@@ -364,16 +367,46 @@ rule({
     const exchange = await t.call(body(action));
     const after = await entryOnLine(t, other.line, contact);
     const restored = await t.call(body(acted.read ? toRead : toUnread));
-    return { ...found, action, exchange, after, restored };
+    // Without svc_number, on every line: both lines first hold the other line's state (the acted
+    // line moved to it), so that each shows whether the action reached it; each is then put back.
+    await t.call(body(other.read ? toRead : toUnread));
+    const all = await t.call({ params: { contact_number: contact }, body: { action } });
+    const reads = [];
+    for (const line of [acted.line, other.line]) reads.push({ line, ...(await entryOnLine(t, line, contact)) });
+    for (const { line, read } of [acted, other])
+      await t.call({
+        params: { contact_number: contact },
+        body: { action: read ? toRead : toUnread, svc_number: line },
+      });
+    return { ...found, action, exchange, after, restored, everyLine: { exchange: all, reads } };
   },
-  problems: ({ contact, other, action, exchange, after }) => {
+  problems: ({ contact, other, action, exchange, after, everyLine }) => {
     if (!exchange || !other || !after) return [];
     if (!ok(exchange)) return [{ message: `${action} on one line: expected 200, got ${exchange.status}`, exchange }];
-    return unless(
-      after.entry?.read === other.read,
-      `${action} given another line changed the conversation of ${contact} on ${other.line}: read ${other.read} → ${short(after.entry?.read)}`,
-      after.list,
-    );
+    const state = !other.read;
+    return [
+      ...unless(
+        after.entry?.read === other.read,
+        `${action} given another line changed the conversation of ${contact} on ${other.line}: read ${other.read} → ${short(after.entry?.read)}`,
+        after.list,
+      ),
+      ...(everyLine && ok(everyLine.exchange)
+        ? everyLine.reads.flatMap(({ line, list, entry }) =>
+            unless(
+              entry === undefined || entry.read === state,
+              `${action} without svc_number (every line) left the conversation of ${contact} on ${line} read ${short(entry?.read)}`,
+              list,
+            ),
+          )
+        : everyLine
+          ? [
+              {
+                message: `${action} without svc_number: expected 200, got ${everyLine.exchange.status}`,
+                exchange: everyLine.exchange,
+              },
+            ]
+          : []),
+    ];
   },
   notReached: ({ contact, after }) => {
     if (!contact) return "no contact has a conversation on two of the team's lines whose entries show a read state";
@@ -382,5 +415,5 @@ rule({
       : undefined;
   },
   passed: ({ contact, acted, other, action }) =>
-    `${action} on ${acted?.line} left ${contact} on ${other?.line} read ${other?.read}`,
+    `${action} on ${acted?.line} left ${contact} on ${other?.line} read ${other?.read}; without svc_number it reached both lines`,
 });
