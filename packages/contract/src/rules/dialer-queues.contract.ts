@@ -76,6 +76,27 @@ interface PartialUpdate {
   /** The write that moved the settings (its answer shows whether the state was reached). */
   moved?: { sent: Json; exchange: Exchange };
   restored?: Exchange;
+  /** Each setting sent alone with the value it holds, in the moved state and again once put back. */
+  alone: SettingAlone[];
+}
+
+interface SettingAlone {
+  field: string;
+  before: Json;
+  changed: Exchange;
+}
+
+/** Each enum setting sent alone, holding the value it has, from the state `queue` shows. */
+async function eachSettingAlone(t: CheckContext, queue: Json | undefined): Promise<SettingAlone[]> {
+  const alone: SettingAlone[] = [];
+  let before = queue;
+  for (const [field] of enumFields(t)) {
+    if (!before) break;
+    const changed = await update(t, { [field]: before[field] });
+    alone.push({ field, before, changed });
+    before = data(changed);
+  }
+  return alone;
 }
 
 /** For each enum setting of the queue, a value other than the one it holds (the found state's other side). */
@@ -96,15 +117,38 @@ async function nameAloneTwice(t: CheckContext): Promise<PartialUpdate> {
   const found = await update(t, {});
   const queue = data(found);
   const settings = enumFields(t).map(([field]) => field);
-  if (!ok(found) || !queue) return { found, settings, rounds: [] };
+  if (!ok(found) || !queue) return { found, settings, rounds: [], alone: [] };
   const name = (n: number) => `svc-contract ${t.config.runId} ${n}`;
   const rounds: NameAlone[] = [{ before: queue, name: name(1), changed: await update(t, { name: name(1) }) }];
   const sent = otherValues(t, queue);
   const exchange = await update(t, sent);
   const moved = data(exchange);
-  if (ok(exchange) && moved) rounds.push({ before: moved, name: name(2), changed: await update(t, { name: name(2) }) });
+  const alone: SettingAlone[] = [];
+  if (ok(exchange) && moved) {
+    const second = await update(t, { name: name(2) });
+    rounds.push({ before: moved, name: name(2), changed: second });
+    alone.push(...(await eachSettingAlone(t, data(second))));
+  }
   const back = Object.fromEntries(['name', ...Object.keys(sent)].map((f) => [f, queue[f]]));
-  return { found, settings, rounds, moved: { sent, exchange }, restored: await update(t, back) };
+  const restored = await update(t, back);
+  alone.push(...(await eachSettingAlone(t, data(restored))));
+  return { found, settings, rounds, moved: { sent, exchange }, restored, alone };
+}
+
+/** A setting sent alone with the value it held: every other field of the queue is kept. */
+function settingAloneProblems({ field, before, changed }: SettingAlone): Problem[] {
+  const after = data(changed);
+  if (!ok(changed) || !after)
+    return [{ message: `${field} sent alone: expected 200 with the queue, got ${changed.status}`, exchange: changed }];
+  return Object.keys(before)
+    .filter((f) => f !== 'updated_at')
+    .flatMap((f) =>
+      unless(
+        deepEqual(after[f], before[f]),
+        `${f} changed although only ${field} was sent (with the value it held): ${short(before[f])} → ${short(after[f])}`,
+        changed,
+      ),
+    );
 }
 
 /** What the answer to a name sent alone shows wrong: the name not changed, another field not kept. */
@@ -151,6 +195,7 @@ function partialUpdateProblems(state: PartialUpdate): Problem[] {
   return [
     ...rounds.flatMap(nameAloneProblems),
     ...movedProblems(state),
+    ...state.alone.flatMap(settingAloneProblems),
     ...(restored ? unless(ok(restored), `putting the queue back failed (${restored.status})`, restored) : []),
   ];
 }
@@ -175,12 +220,12 @@ function settingsNotMoved({ moved, rounds }: PartialUpdate): string | undefined 
 rule({
   id: 'dialer-queues.partial-update',
   title:
-    'Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was, with each setting at either of its values',
+    'Only the fields sent are touched: a name sent alone, and each setting sent alone, leave the rest of the queue as it was, with each setting at either of its values',
   source: 'UpdateDialingQueueRequest (all fields optional)',
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-merge-rules dialer-queue merged'],
   precondition:
-    'each enum setting (do_not_disturb, voicemail_handling) holds, while the name is sent alone, first the value found, then another value it was moved to first (put back after)',
+    'each enum setting (do_not_disturb, voicemail_handling) holds, while the name or another setting is sent alone, first the value found, then another value it was moved to first (put back after)',
   ...statefulWrite(OP),
   requests: nameAloneTwice,
   problems: partialUpdateProblems,
