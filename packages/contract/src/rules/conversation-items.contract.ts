@@ -176,7 +176,7 @@ interface TagReplay {
  * tag list as found. A probe name only where the item carries them all (no operation deletes a
  * tag from the team's list, so that one stays).
  */
-async function replayTarget(t: CheckContext, purpose: string): Promise<{ item: string; tag: string }> {
+export async function replayTarget(t: CheckContext, purpose: string): Promise<{ item: string; tag: string }> {
   const f = await t.fixtures();
   const item = anItem(t, f).id;
   const read = await t.call({ params: { id: item } }, {}, 'getConversationItem');

@@ -9,6 +9,7 @@ import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
+import { replayTarget } from './conversation-items.contract.js';
 import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf, unless } from './problems.js';
@@ -831,6 +832,29 @@ async function reuseWithPut(t: CheckContext, key: string, contact: string) {
   };
 }
 
+/**
+ * A key first used on a DELETE (a probe tag added for it, then removed with the key), then sent
+ * with a comment: a server may keep the keys of one method apart from the others'.
+ */
+async function reuseAfterDelete(t: CheckContext, thread: string) {
+  if ((await t.fixtures()).items.length === 0) return [];
+  // A team tag the item does not carry, so that the team's tag list is left as found.
+  const { item, tag } = await replayTarget(t, 'reuse');
+  const key = `svc-contract-${t.config.runId}-reuse-after-delete`;
+  const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
+  if (!ok(added)) return [];
+  const removal = t.op('removeConversationItemTag');
+  const removed = await t.call({ params: { id: item, tag } }, { idempotencyKey: key }, removal.operationId);
+  if (!ok(removed)) return [];
+  return [
+    {
+      label: `the key of a ${removal.method} of ${removal.path}, sent with a comment`,
+      exchange: await comment(t, thread, probeText(t, 'comment with a key used on a delete'), { idempotencyKey: key }),
+      expected: listedCode(t.spec, t.op(COMMENT), 'IDEMPOTENCY_KEY_REUSE'),
+    },
+  ];
+}
+
 // The same key on another endpoint whose idempotency is promised (not the read-only item
 // search: that it takes part is only inferred, x-svc-inferred.idempotency): a new thread on
 // the item that already has the probe thread, so a server that ignored the key would only
@@ -839,7 +863,8 @@ rule({
   id: 'idempotency.key-reuse',
   title: 'The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE',
   source: 'IdempotencyConflict',
-  precondition: 'a key used once, then sent to another endpoint and with another method',
+  precondition:
+    'a key used once on a comment, then sent to another endpoint and with another method; and a key first used on a DELETE, then sent with a comment',
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<KeyReuse> => {
     const thread = await probeThread(t);
@@ -849,6 +874,7 @@ rule({
     const reuses = [await reuseOnCreate(t, thread, key)];
     const contact = (await t.fixtures()).contacts[0];
     if (contact !== undefined) reuses.push(await reuseWithPut(t, key, contact));
+    reuses.push(...(await reuseAfterDelete(t, thread)));
     return { first, reuses };
   },
   problems: ({ first, reuses }) =>
