@@ -115,7 +115,7 @@ export const CHECKS = {
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.action-one-line": {
-    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was (the action to read or to unread, whichever would change it); the acted line is put back",
+    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); each line is put back",
     source: "States and transitions: \"When svc_number is omitted the action applies across all of the team's lines; when given, only to that line\"",
     precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
   },
@@ -211,10 +211,10 @@ export const CHECKS = {
     precondition: "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
   },
   "dialer-queues.partial-update": {
-    title: "Only the fields sent are touched: a name sent alone leaves the rest of the queue as it was, with each setting at either of its values",
+    title: "Only the fields sent are touched: a name sent alone, and each setting sent alone, leave the rest of the queue as it was, with each setting at either of its values",
     source: "UpdateDialingQueueRequest (all fields optional)",
     enforces: ["x-svc-merge-rules dialer-queue merged"],
-    precondition: "each enum setting (do_not_disturb, voicemail_handling) holds, while the name is sent alone, first the value found, then another value it was moved to first (put back after)",
+    precondition: "each enum setting (do_not_disturb, voicemail_handling) holds, while the name or another setting is sent alone, first the value found, then another value it was moved to first (put back after)",
   },
   "dialer-queues.unknown-assignee": {
     title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND",
@@ -234,7 +234,7 @@ export const CHECKS = {
   "idempotency.key-reuse": {
     title: "The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE",
     source: "IdempotencyConflict",
-    precondition: "a key used once, then sent to another endpoint and with another method",
+    precondition: "a key used once on a comment, then sent to another endpoint and with another method; and a key first used on a DELETE, then sent with a comment",
   },
   "idempotency.replay": {
     title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",

@@ -475,6 +475,63 @@ const CROSSED: Mutant[] = [
     only: ['tenants.other-teams-read'],
     mutation: readAsOtherTeam('/v2/api/threads/cth-7Mb2vK5p'),
   },
+  {
+    name: 'applies an action without svc_number to the first line of the conversation only',
+    caughtBy: 'conversations.action-one-line',
+    only: ['conversations.action-one-line'],
+    allowWrites: true,
+    mutation: (upstream) => ({
+      request: (q) => {
+        if (q.method !== 'PUT' || !/^\/v2\/api\/conversations\/[^/]+\/action$/.test(pathOf(q))) return q;
+        const body = bodyOf(q);
+        if (body.svc_number !== undefined) return q;
+        const first = upstream.config.fixtures.lines?.[0] ?? '+14155550100';
+        return { ...q, body: JSON.stringify({ ...body, svc_number: first }) };
+      },
+    }),
+  },
+  {
+    name: 'resets voicemail_handling to NO_SKIP whenever do_not_disturb is sent without it',
+    caughtBy: 'dialer-queues.partial-update',
+    only: ['dialer-queues.partial-update'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (!isQueue(q) || !('do_not_disturb' in body) || 'voicemail_handling' in body) return q;
+        return { ...q, body: JSON.stringify({ ...body, voicemail_handling: 'NO_SKIP' }) };
+      },
+    },
+  },
+  {
+    name: 'keeps the keys of DELETEs apart: one reused with a comment executes it',
+    caughtBy: 'idempotency.key-reuse',
+    only: ['idempotency.key-reuse'],
+    allowWrites: true,
+    // The key of a DELETE never reaches the store the other methods consult.
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'DELETE' || q.headers.get('idempotency-key') === null) return q;
+        const headers = new Headers(q.headers);
+        headers.delete('idempotency-key');
+        return { ...q, headers };
+      },
+    },
+  },
+  {
+    name: 'answers a deal without a company with an empty company object',
+    caughtBy: 'response.schema',
+    only: ['getDeal'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q).startsWith('/v2/api/crm/deals/') && r.status === 200
+          ? json(r, (b) => {
+              const deal = b.data as Record<string, unknown>;
+              if (deal.company === null) deal.company = { id: null, name: null };
+            })
+          : r,
+    },
+  },
   // Already reached, kept as tests: a collection holding only what was selected; what a DELETE
   // removed is gone for the next request.
   {
