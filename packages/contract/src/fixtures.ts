@@ -51,9 +51,9 @@ export function need<T>(value: T | undefined, what: string): T {
 }
 
 /** ThreadEntityType's values paired with ThreadEntityId's prefixes (the contract lists both in the same order). */
-export function entityTypeOf(session: Session, id: string): string | undefined {
-  const types = session.spec.schema('ThreadEntityType')?.enum;
-  const idSchema = session.spec.schema('ThreadEntityId');
+export function entityTypeOf({ spec }: Pick<Session, 'spec'>, id: string): string | undefined {
+  const types = spec.schema('ThreadEntityType')?.enum;
+  const idSchema = spec.schema('ThreadEntityId');
   const prefixes = idSchema ? idPrefixes(idSchema) : [];
   if (!Array.isArray(types) || types.length !== prefixes.length) return undefined;
   const index = prefixes.findIndex((p) => id.startsWith(p));

@@ -72,12 +72,17 @@ export function teamFieldsListed(f: Fixtures, exchange: Exchange): string[] {
     .map((entry) => `custom field ${String(entry.key)}`);
 }
 
+/** The config's key of another team, or a skip (by option: none declared). */
+function otherTeamKey(t: CheckContext): ConfigKey {
+  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
+  return key ?? t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+}
+
 const holdsScope = (op: Operation, key: ConfigKey) =>
   op.security.length === 0 || op.security.some((alt) => alt.every((s) => key.scopes.includes(s)));
 
 async function sendAsOtherTeam(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
-  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
-  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const key = otherTeamKey(t);
   if (!holdsScope(u.op, key))
     return t.skip(
       `the other team's key "${key.name}" holds none of ${u.op.operationId}'s scope alternatives: declare one that does`,
@@ -179,8 +184,7 @@ function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
  * team may still take a body's reference from anywhere.
  */
 async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
-  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
-  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const key = otherTeamKey(t);
   const f = await t.fixtures();
   const ids = await otherTeamIds(t, key);
   // The operation's own way of naming an id in its body, else the team's request with the id swapped.
@@ -272,8 +276,7 @@ interface ReadsCrossed {
 }
 
 async function readOtherTeamsResources(t: CheckContext): Promise<ReadsCrossed> {
-  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
-  if (!key) return t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const key = otherTeamKey(t);
   const ids = await otherTeamIds(t, key);
   const state: ReadsCrossed = { crossed: [], unknown: [] };
   for (const { op, param, prefixes } of readsById(t)) {

@@ -2,9 +2,16 @@
 // effect is easy to count). Staging servers keep what earlier runs left, so thread creation
 // looks for an item without a thread and, when every known item has one, checks the documented
 // path instead: 409 THREAD_ALREADY_EXISTS, find the thread, add a comment.
-import { deref, idPrefixes, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
+import { deref, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
-import { type Fixtures, type ItemFixture, MissingFixture, need, type ThreadFixture } from '../fixtures.js';
+import {
+  entityTypeOf,
+  type Fixtures,
+  type ItemFixture,
+  MissingFixture,
+  need,
+  type ThreadFixture,
+} from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
@@ -98,20 +105,11 @@ operationChecks('getThread', {
   }),
 });
 
-/** The kind (ThreadEntityType) an item id's prefix names: the two lists pair in order. */
-function kindOfId(t: CheckContext, id: string): string | undefined {
-  const kinds = t.spec.schema('ThreadEntityType')?.enum;
-  const idSchema = t.spec.schema('ThreadEntityId');
-  const prefixes = idSchema ? idPrefixes(idSchema) : [];
-  const index = prefixes.findIndex((p) => id.startsWith(p));
-  return Array.isArray(kinds) && index >= 0 && kinds[index] !== undefined ? String(kinds[index]) : undefined;
-}
-
 operationChecks('createThread', {
   success: false,
   // An item of another team, of whichever kind its id names.
   naming: (t, id) => {
-    const kind = kindOfId(t, id);
+    const kind = entityTypeOf(t, id);
     return kind ? { body: { entity_type: kind, entity_id: id, content: probeText(t, 'thread') } } : undefined;
   },
   baseline: (t, f) => {
