@@ -8,6 +8,8 @@ export const UNKNOWN_SUFFIX = '0svcContract404';
 export const UNKNOWN_VALUE = 'svc-contract-unknown-404';
 export const UNUSED_PHONE = '+15550000001';
 export const WRONG_PREFIX = 'zzz-0svcContract';
+/** After a prefix of a neighbouring kind (not- where cll- or msg- is taken): an id of that kind no resource has. */
+export const NEIGHBOUR_SUFFIX = '0svcContract';
 const NON_MATCHING = ['!!!', '-', ' ', '', '§'];
 /** JSON cut short: no server can parse it, so even a write method cannot execute anything. */
 export const MALFORMED_BODY = '{"svc_contract": ';

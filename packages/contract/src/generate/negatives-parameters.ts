@@ -8,6 +8,7 @@ import { constraintId } from './constraints.js';
 import type { NegativeContext } from './negative-context.js';
 import {
   invalidEnumValue,
+  NEIGHBOUR_SUFFIX,
   nonMatching,
   otherCaseEnumValue,
   phoneVariants,
@@ -17,6 +18,7 @@ import {
   UNUSED_PHONE,
   WRONG_PREFIX,
 } from './negative-values.js';
+import { neighbourPrefixes } from './neighbour-prefixes.js';
 import { isPhone } from './schema.js';
 
 /** Path parameters: phone numbers, prefixed ids, other identifiers. */
@@ -56,8 +58,15 @@ function idPathNegatives(ctx: NegativeContext, p: OperationParameter, withParam:
         withParam(`${prefix}${UNKNOWN_SUFFIX}`),
         { expected: ofItsKind(ctx, nf, prefix) },
       );
-  if (prefixes.length > 0) push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
-  else if (nf)
+  if (prefixes.length > 0) {
+    push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));
+    for (const other of neighbourPrefixes(ctx.spec, prefixes))
+      push(
+        'negative.id-prefix',
+        `path ${p.name}=${other}${NEIGHBOUR_SUFFIX} (a kind next to its own)`,
+        withParam(`${other}${NEIGHBOUR_SUFFIX}`),
+      );
+  } else if (nf)
     push('negative.unknown-id', `path ${p.name}=${UNKNOWN_VALUE}`, withParam(UNKNOWN_VALUE), { expected: nf });
 }
 
@@ -125,9 +134,15 @@ function queryFormatNegatives(ctx: NegativeContext, p: OperationParameter, withQ
   } else if (isPhone(spec, s))
     for (const bad of phoneVariants(ctx.baseline.query?.[p.name] ?? ctx.phoneExample))
       push('negative.phone-format', `query ${p.name}=${preview(bad)}`, withQuery(bad));
-  else if (idPrefixes(s).length > 0)
+  else if (idPrefixes(s).length > 0) {
     push('negative.id-prefix', `query ${p.name}=${WRONG_PREFIX}`, withQuery(WRONG_PREFIX));
-  else if (typeof s.pattern === 'string') {
+    for (const other of neighbourPrefixes(spec, idPrefixes(s)))
+      push(
+        'negative.id-prefix',
+        `query ${p.name}=${other}${NEIGHBOUR_SUFFIX} (a kind next to its own)`,
+        withQuery(`${other}${NEIGHBOUR_SUFFIX}`),
+      );
+  } else if (typeof s.pattern === 'string') {
     const bad = nonMatching(s.pattern);
     if (bad !== undefined) push('negative.pattern', `query ${p.name}=${preview(bad)}`, withQuery(bad));
   }

@@ -7,6 +7,7 @@ import type { NegativeContext } from './negative-context.js';
 import {
   fieldName,
   invalidEnumValue,
+  NEIGHBOUR_SUFFIX,
   nonMatching,
   otherCaseEnumValue,
   type Path,
@@ -15,6 +16,7 @@ import {
   UNKNOWN_SUFFIX,
   WRONG_PREFIX,
 } from './negative-values.js';
+import { neighbourPrefixes } from './neighbour-prefixes.js';
 import { isPhone } from './schema.js';
 
 /** One field of the body, as its schema `s` (dereferenced) allows breaking it. */
@@ -87,6 +89,12 @@ function lengthNegatives(ctx: NegativeContext, { at, path, s }: Field): void {
 /** An id of a prefix no resource has, and (for a top-level id) one of the right prefix that names nothing. */
 function idNegatives(ctx: NegativeContext, { at, path, s }: Field, value: string): void {
   ctx.push('negative.id-prefix', `body ${at}=${WRONG_PREFIX}`, ctx.withBodyAt(path, WRONG_PREFIX));
+  for (const other of neighbourPrefixes(ctx.spec, idPrefixes(s)))
+    ctx.push(
+      'negative.id-prefix',
+      `body ${at}=${other}${NEIGHBOUR_SUFFIX} (a kind next to its own)`,
+      ctx.withBodyAt(path, `${other}${NEIGHBOUR_SUFFIX}`),
+    );
   const prefix = idPrefixes(s).find((p) => value.startsWith(p));
   const listed = ctx.op.codesByStatus.get(404);
   // Only a top-level id names the resource the operation's 404 is about; what an unknown id
