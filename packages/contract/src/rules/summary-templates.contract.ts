@@ -8,7 +8,7 @@ import { completedSummaries, readAgain, type SummaryRead, summaryCalls, template
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf } from './problems.js';
-import { ok } from './support.js';
+import { IDEMPOTENCY_REPLAY, ok, replayProblems } from './support.js';
 import { usedUp } from './used-up.js';
 
 const OP = 'deleteSummaryTemplate';
@@ -37,6 +37,8 @@ interface Deactivation {
   id: string;
   notFound: Expected;
   first: Exchange;
+  /** The DELETE's key sent three times more: each the stored 204, replayed, the template untouched. */
+  replays?: Exchange[];
   again?: Exchange;
   /** The completed summaries read before the DELETE, and the same reads after it. */
   before: SummaryRead[];
@@ -70,11 +72,15 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
   const notFound = goneExpected(t);
   const before = await summariesNow(t);
   for (const id of ids) {
-    const first = await t.call({ params: { id } }, documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`));
+    const headers = documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`);
+    const first = await t.call({ params: { id } }, headers);
     if (first.status === notFound.status) continue; // deactivated by an earlier run
     if (!ok(first)) return { id, notFound, first, before, after: [] };
+    // A server that runs a keyed DELETE again finds no active template (404); one that replays, 204.
+    const replays: Exchange[] = [];
+    for (let n = 0; n < 3; n++) replays.push(await t.call({ params: { id } }, headers));
     const again = await t.call({ params: { id } });
-    return { id, notFound, first, again, before, after: await readAgain(t, before) };
+    return { id, notFound, first, replays, again, before, after: await readAgain(t, before) };
   }
   return t.skip(
     usedUp(
@@ -102,6 +108,20 @@ rule({
       ? errorsOf(again, notFound, `DELETE ${id} again`)
       : [{ message: `DELETE ${id}: expected 204, got ${first.status}`, exchange: first }],
   passed: ({ id, notFound }) => `${id} deactivated, then ${notFound.status}`,
+});
+
+// The deactivation above, its key sent three times more before the unkeyed DELETE.
+rule({
+  ...IDEMPOTENCY_REPLAY,
+  ...statefulWrite(OP),
+  requests: deactivation,
+  problems: ({ id, first, replays }, t) =>
+    replays
+      ? replayProblems({ what: `a keyed DELETE of ${id}`, first, again: replays }, t.spec.idempotencyReplayedHeader)
+      : [],
+  passed: ({ id }) => `a keyed DELETE of ${id}: 3 repeats replayed`,
+  notReached: ({ id, first }) =>
+    ok(first) ? undefined : `the DELETE of ${id} was not answered 2xx (${first.status}): no key to send again`,
 });
 
 rule({

@@ -129,6 +129,8 @@ interface Created {
   lookedUp?: Exchange;
   /** The user the first comment mentions inline, where one is known. */
   mentioned?: string;
+  /** The creation sent again three times with its key: each the stored answer, replayed. */
+  replays?: Exchange[];
 }
 
 /** A probe text that mentions a user inline (the description's syntax: @[<display_name>](usr-<id>)). */
@@ -170,16 +172,20 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
   for (const item of candidates(await t.fixtures())) {
     const existing = await findThread(t, item);
     if (existing.id !== undefined || !ok(existing.exchange)) continue;
-    const created = await t.call(
-      { body: { entity_type: item.entityType, entity_id: item.id, content } },
-      documentedHeaders(t.op(), `${t.config.runId}-create-${item.id}`),
-    );
+    const request = { body: { entity_type: item.entityType, entity_id: item.id, content } };
+    const headers = documentedHeaders(t.op(), `${t.config.runId}-create-${item.id}`);
+    const created = await t.call(request, headers);
     const id = data(created)?.id;
     if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
+    // The creation's key sent again before anything else touches the thread: a server that runs
+    // it again finds the thread there (409), one that replays answers the stored 201.
+    const replays: Exchange[] = [];
+    for (let n = 0; n < 3; n++) replays.push(await t.call(request, headers));
     // The run's comments go on the thread it created, not on one it found.
     await t.once('probe-thread', async () => id);
     const read = await readThread(t, id);
-    return { kind: 'created', item, content, created, read, lookedUp: (await findThread(t, item)).exchange };
+    const lookedUp = (await findThread(t, item)).exchange;
+    return { kind: 'created', item, content, created, replays, read, lookedUp };
   }
   return undefined;
 }
@@ -268,6 +274,22 @@ function alreadyThreadedProblems(s: AlreadyThreaded): Problem[] {
   ];
 }
 
+/**
+ * A thread created on a free item, its key sent again, read back and looked up; where every known
+ * item has a thread, the documented refusal instead (once per run: two checks judge it).
+ */
+function createdOrExisting(t: CheckContext): Promise<Created | AlreadyThreaded> {
+  return t.once('thread-created', async () => {
+    // The first comment mentions a teammate: mentions inline in a thread's content are parsed as
+    // in any comment (the 201 shows the first comment, with its mentions).
+    const user = (await t.fixtures()).users[0];
+    const content = user ? mentioning(t, 'thread', user) : probeText(t, 'thread');
+    const created = await createOnFreeItem(t, content);
+    if (created) return user ? { ...created, mentioned: user } : created;
+    return commentOnExisting(t, content);
+  });
+}
+
 // A thread created on an item without one holds its first comment and reads back as created;
 // where every known item already has a thread (earlier runs), the documented path instead.
 rule({
@@ -281,21 +303,34 @@ rule({
   // Claimed in the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
   enforces: ['x-svc-response-rules CREATED_WITH_FIRST_COMMENT'],
   ...statefulWrite('createThread'),
-  requests: async (t): Promise<Created | AlreadyThreaded> => {
-    // The first comment mentions a teammate: mentions inline in a thread's content are parsed as
-    // in any comment (the 201 shows the first comment, with its mentions).
-    const user = (await t.fixtures()).users[0];
-    const content = user ? mentioning(t, 'thread', user) : probeText(t, 'thread');
-    const created = await createOnFreeItem(t, content);
-    if (created) return user ? { ...created, mentioned: user } : created;
-    return commentOnExisting(t, content);
-  },
+  requests: createdOrExisting,
   problems: (s) => (s.kind === 'created' ? createdProblems(s) : alreadyThreadedProblems(s)),
   passed: (s) => {
     if (s.kind === 'existing') return `every known item has a thread: 409, found ${s.found?.id}, commented`;
     const id = data(s.created)?.id;
     return s.read ? `created ${String(id)} on ${s.item.id}, read it back and found it by its item` : undefined;
   },
+});
+
+// The creation of the thread above, its key sent three times more: the stored 201, replayed.
+rule({
+  ...IDEMPOTENCY_REPLAY,
+  ...statefulWrite('createThread'),
+  requests: createdOrExisting,
+  problems: (s, t) =>
+    s.kind === 'created' && s.replays
+      ? replayProblems(
+          { what: `a keyed thread on ${s.item.id}`, first: s.created, again: s.replays },
+          t.spec.idempotencyReplayedHeader,
+        )
+      : [],
+  passed: (s) => (s.kind === 'created' && s.replays ? `a keyed thread on ${s.item.id}: 3 repeats replayed` : undefined),
+  notReached: (s) =>
+    s.kind === 'existing'
+      ? 'every known item already has a thread: no thread was created to send its key again'
+      : s.replays
+        ? undefined
+        : `creating a thread on ${s.item.id} was not answered 2xx (${s.created.status})`,
 });
 
 /** Items without a thread, one per length to try (the threadless fixtures first). */
