@@ -280,4 +280,6 @@ export interface CustomFieldFixture {
   type: string | null;
   options?: Array<{ key: string; label: string }>;
   source?: string;
+  /** Where the list shows one (it need not). */
+  description?: string;
 }

@@ -13,6 +13,7 @@ function fieldOf(f: Record<string, unknown>): CustomFieldFixture {
       ? { options: f.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) })) }
       : {}),
     ...(typeof f.source === 'string' ? { source: f.source } : {}),
+    ...(typeof f.description === 'string' ? { description: f.description } : {}),
   };
 }
 

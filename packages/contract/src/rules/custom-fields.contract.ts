@@ -3,7 +3,7 @@
 // labels must be unique (ATTRIBUTE_OPTION_INVALID), options only on DROPDOWN fields
 // (ATTRIBUTE_OPTIONS_NOT_SUPPORTED). Every scenario puts the field back as it found it, and
 // clears leftovers of a run that stopped half-way (options labelled as svc-contract probes).
-import { isObject } from '@svc/spec-runtime';
+import { isObject, propertiesOf } from '@svc/spec-runtime';
 import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
@@ -566,10 +566,11 @@ rule({
   id: 'custom-fields.options-not-supported',
   title: 'Options on a field of a type without options are refused',
   source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
-  precondition: 'a request the server must refuse: options sent to an editable field of a type without options',
+  precondition:
+    'a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only)',
   enforces: ['x-svc-option-rules DROPDOWN_ONLY'],
   ...statefulWrite(OP),
-  requests: async (t): Promise<Refusal> => {
+  requests: async (t): Promise<Refusal[]> => {
     // A field of a type that never carries options: the types with options are the one the
     // response schema requires them for, and the ones seen with some. An empty list proves
     // nothing: whether other types show `options: []` is not shown (x-svc-unspecified).
@@ -580,38 +581,68 @@ rule({
     ]);
     if (typesWithOptions.size === 0)
       return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
-    const field = need(
-      fields.find((x) => x.type !== null && !typesWithOptions.has(x.type)),
-      'an editable custom field of a type without options',
-    );
-    const refused = await patch(t, field.key, { options: [{ label: PROBE_LABEL }] });
-    return { label: `options on ${field.key} (${field.type})`, expected: ruleCode(t, 'DROPDOWN_ONLY'), refused };
+    const withoutOptions = fields.filter((x) => x.type !== null && !typesWithOptions.has(x.type));
+    const onePerType = [...new Map(withoutOptions.map((x) => [x.type, x])).values()];
+    need(onePerType[0], 'an editable custom field of a type without options');
+    const expected = ruleCode(t, 'DROPDOWN_ONLY');
+    const refusals: Refusal[] = [];
+    for (const field of onePerType)
+      refusals.push({
+        label: `options on ${field.key} (${field.type})`,
+        expected,
+        refused: await patch(t, field.key, { options: [{ label: PROBE_LABEL }] }),
+      });
+    return refusals;
   },
-  problems: refusalProblems,
+  problems: (refusals) => refusals.flatMap(refusalProblems),
 });
+
+/**
+ * Each field of the update body alone, holding the value the field already has (a server that
+ * wrongly takes it changes nothing): the label, the description (blank where the list shows none:
+ * a blank clears, so nothing changes), and the options where the field shows some.
+ */
+function heldValues(t: CheckContext, field: CustomFieldFixture): Array<[string, unknown]> {
+  const op = t.op(OP);
+  const body = op.requestBody ? t.spec.resolve(op.requestBody.schemaPointer) : undefined;
+  const held: Record<string, unknown> = {
+    label: field.label ?? undefined,
+    description: field.description ?? ' ',
+    options: field.options,
+  };
+  return Object.keys(propertiesOf(t.spec.contract, body)).flatMap(
+    (name): Array<[string, unknown]> => (held[name] === undefined ? [] : [[name, held[name]]]),
+  );
+}
 
 rule({
   id: 'custom-fields.managed-by-integration',
-  title: 'A field synced from an integration cannot be updated (409)',
-  source: 'CustomField source',
+  title: 'A field synced from an integration cannot be updated (409), whichever field of it is sent',
+  source: 'CustomField source: "Any other value means the field is synced from a CRM integration and is read-only."',
   precondition:
-    "a request the server must refuse: a field synced from an integration (its source not the service's own)",
+    "a request the server must refuse: a field synced from an integration (its source not the service's own), each field of the update sent alone with the value it holds",
   ...statefulWrite(OP),
-  requests: async (t): Promise<Refusal> => {
+  requests: async (t): Promise<Refusal[]> => {
     const own = ownSource(t);
     const field = need(
       (await t.fixtures()).customFields.find((x) => x.source !== undefined && x.source !== own),
       `a custom field synced from an integration (source other than ${own ?? 'the service'})`,
     );
-    const refused = await patch(t, field.key, { label: field.label ?? PROBE_LABEL });
     const expected = {
       status: 409,
       codes: ownCodes(t.spec, t.op(), 409),
       why: `${field.key} has source ${field.source}`,
     };
-    return { label: `updating ${field.key}`, expected, refused };
+    const refusals: Refusal[] = [];
+    for (const [name, value] of heldValues(t, field))
+      refusals.push({
+        label: `updating ${name} of ${field.key}`,
+        expected,
+        refused: await patch(t, field.key, { [name]: value }),
+      });
+    return refusals;
   },
-  problems: refusalProblems,
+  problems: (refusals) => refusals.flatMap(refusalProblems),
 });
 
 rule({
