@@ -325,6 +325,55 @@ interface OneLine {
   restored?: Exchange;
   /** The same action without svc_number (every line): each line's entry read after it. */
   everyLine?: { exchange: Exchange; reads: Array<{ line: string; list: Exchange; entry?: Record<string, unknown> }> };
+  /** The actions to archived and to unarchived given the acted line, and its entry after each. */
+  archiving?: ArchivingOnLine;
+}
+
+interface ArchivingOnLine {
+  archive: string;
+  unarchive: string;
+  archived: Exchange;
+  whileArchived: { list: Exchange; entry?: Record<string, unknown> };
+  unarchived: Exchange;
+  afterUnarchive: { list: Exchange; entry?: Record<string, unknown> };
+}
+
+/**
+ * ARCHIVE then UNARCHIVE given the acted line, where the entries show whether a conversation is
+ * archived: a server whose line-scoped branch forgets one of them shows it on that line's entry.
+ * A conversation archived before is archived again after.
+ */
+async function archivingOnLine(t: CheckContext, contact: string, line: string): Promise<ArchivingOnLine | undefined> {
+  const [archive, unarchive] = [actionTo(t, 'archived'), actionTo(t, 'unarchived')];
+  const before = (await entryOnLine(t, line, contact)).entry;
+  if (!archive || !unarchive || typeof before?.archived !== 'boolean') return undefined;
+  const send = (action: string) => t.call({ params: { contact_number: contact }, body: { action, svc_number: line } });
+  const archived = await send(archive);
+  const whileArchived = await entryOnLine(t, line, contact);
+  const unarchived = await send(unarchive);
+  const afterUnarchive = await entryOnLine(t, line, contact);
+  if (before.archived) await send(archive);
+  return { archive, unarchive, archived, whileArchived, unarchived, afterUnarchive };
+}
+
+function archivingOnLineProblems(contact: string, line: string, a: ArchivingOnLine): Problem[] {
+  const { archive, unarchive, archived, whileArchived, unarchived, afterUnarchive } = a;
+  if (!ok(archived))
+    return [{ message: `${archive} given ${line}: expected 200, got ${archived.status}`, exchange: archived }];
+  if (!ok(unarchived))
+    return [{ message: `${unarchive} given ${line}: expected 200, got ${unarchived.status}`, exchange: unarchived }];
+  return [
+    ...unless(
+      whileArchived.entry === undefined || whileArchived.entry.archived === true,
+      `${archive} given ${line} left the conversation of ${contact} there archived ${short(whileArchived.entry?.archived)}`,
+      whileArchived.list,
+    ),
+    ...unless(
+      afterUnarchive.entry === undefined || afterUnarchive.entry.archived === false,
+      `${unarchive} given ${line} left the conversation of ${contact} there archived ${short(afterUnarchive.entry?.archived)}`,
+      afterUnarchive.list,
+    ),
+  ];
 }
 
 /** A contact with a conversation on two lines whose entries show a read state, and those lines. */
@@ -350,7 +399,7 @@ async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
 rule({
   id: 'conversations.action-one-line',
   title:
-    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); each line is put back",
+    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there; each line is put back",
   source:
     'States and transitions: "When svc_number is omitted the action applies across all of the team\'s lines; when given, only to that line"',
   precondition:
@@ -373,18 +422,29 @@ rule({
     const all = await t.call({ params: { contact_number: contact }, body: { action } });
     const reads = [];
     for (const line of [acted.line, other.line]) reads.push({ line, ...(await entryOnLine(t, line, contact)) });
+    // Archiving marks the line's items read: before the read states are put back.
+    const archiving = await archivingOnLine(t, contact, acted.line);
     for (const { line, read } of [acted, other])
       await t.call({
         params: { contact_number: contact },
         body: { action: read ? toRead : toUnread, svc_number: line },
       });
-    return { ...found, action, exchange, after, restored, everyLine: { exchange: all, reads } };
+    return {
+      ...found,
+      action,
+      exchange,
+      after,
+      restored,
+      everyLine: { exchange: all, reads },
+      ...(archiving ? { archiving } : {}),
+    };
   },
-  problems: ({ contact, other, action, exchange, after, everyLine }) => {
+  problems: ({ contact, acted, other, action, exchange, after, everyLine, archiving }) => {
     if (!exchange || !other || !after) return [];
     if (!ok(exchange)) return [{ message: `${action} on one line: expected 200, got ${exchange.status}`, exchange }];
     const state = !other.read;
     return [
+      ...(archiving && contact && acted ? archivingOnLineProblems(contact, acted.line, archiving) : []),
       ...unless(
         after.entry?.read === other.read,
         `${action} given another line changed the conversation of ${contact} on ${other.line}: read ${other.read} → ${short(after.entry?.read)}`,
