@@ -115,7 +115,7 @@ export const CHECKS = {
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.action-one-line": {
-    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); each line is put back",
+    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there; each line is put back",
     source: "States and transitions: \"When svc_number is omitted the action applies across all of the team's lines; when given, only to that line\"",
     precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
   },
@@ -152,9 +152,9 @@ export const CHECKS = {
     precondition: "an editable custom field with a label, given a new label before the whole list is read (put back after)",
   },
   "custom-fields.managed-by-integration": {
-    title: "A field synced from an integration cannot be updated (409)",
-    source: "CustomField source",
-    precondition: "a request the server must refuse: a field synced from an integration (its source not the service's own)",
+    title: "A field synced from an integration cannot be updated (409), whichever field of it is sent",
+    source: "CustomField source: \"Any other value means the field is synced from a CRM integration and is read-only.\"",
+    precondition: "a request the server must refuse: a field synced from an integration (its source not the service's own), each field of the update sent alone with the value it holds",
   },
   "custom-fields.option-invalid": {
     title: "Duplicate option labels are refused with the documented code",
@@ -172,7 +172,7 @@ export const CHECKS = {
     title: "Options on a field of a type without options are refused",
     source: "x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)",
     enforces: ["x-svc-option-rules DROPDOWN_ONLY"],
-    precondition: "a request the server must refuse: options sent to an editable field of a type without options",
+    precondition: "a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only)",
   },
   "custom-fields.partial-update": {
     title: "Only the fields sent change: the label sent alone keeps the options and a description set first",

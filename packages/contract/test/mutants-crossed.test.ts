@@ -127,6 +127,8 @@ const keyedByBody: Mutation = {
 const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
 /** The seed's deleted custom field (the sandbox names it in fixtures.deleted_field_keys). */
 const DELETED_FIELD = 'legacy_code';
+/** The seed's one live TEXT field: the type the options check reached only once it tried each type. */
+const TEXT_FIELD = 'account_notes';
 /** The seed's call with one completed summary and one pending (fixtures.one_completed_summary_call_ids). */
 const MIXED_CALL = 'cll-2Vb7cX1z';
 
@@ -201,6 +203,21 @@ function deletesAgain(path: RegExp): Mutation {
       headers.delete('content-type');
       return { status: 204, headers, body: '' };
     },
+  };
+}
+
+/** Requests the config key holding only `scope` sends to `where` reach the server with the run's key (that scope taken for enough). */
+function letsThrough(scope: string, where: (q: ProxiedRequest) => boolean): (upstream: Target) => Mutation {
+  return (upstream) => {
+    const holder = upstream.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === scope);
+    return {
+      request: (q) => {
+        if (!holder || !where(q) || !q.headers.get('authorization')?.includes(holder.key)) return q;
+        const headers = new Headers(q.headers);
+        headers.set('authorization', `Api-Key ${upstream.apiKey}`);
+        return { ...q, headers };
+      },
+    };
   };
 }
 
@@ -293,6 +310,24 @@ const CROSSED: Mutant[] = [
           ? json({ ...r, status: 200 }, (b) => {
               delete b.error;
               b.data = { key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT', source: 'SVC' };
+            })
+          : r,
+    },
+  },
+  {
+    name: 'guards only the label and options of a field synced from an integration (its description is taken)',
+    caughtBy: 'custom-fields.managed-by-integration',
+    only: ['custom-fields.managed-by-integration'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' &&
+        pathOf(q).startsWith('/v2/api/crm/attributes/') &&
+        r.status === 409 &&
+        Object.keys(bodyOf(q)).join() === 'description'
+          ? json({ ...r, status: 200 }, (b) => {
+              delete b.error;
+              b.data = { key: decodeURIComponent(pathOf(q).split('/').pop() ?? ''), type: 'TEXT', source: 'HUBSPOT' };
             })
           : r,
     },
@@ -423,18 +458,7 @@ const CROSSED: Mutant[] = [
     name: 'lets a key holding the write scope of tags read them (TAGS_WRITE lists tags)',
     caughtBy: 'auth.insufficient-scope',
     only: ['listTags'],
-    mutation: (upstream) => {
-      const writeOnly = upstream.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === 'TAGS_WRITE');
-      return {
-        request: (q) => {
-          if (!writeOnly || q.method !== 'GET' || pathOf(q) !== '/v2/api/tags') return q;
-          if (!q.headers.get('authorization')?.includes(writeOnly.key)) return q;
-          const headers = new Headers(q.headers);
-          headers.set('authorization', `Api-Key ${upstream.apiKey}`);
-          return { ...q, headers };
-        },
-      };
-    },
+    mutation: letsThrough('TAGS_WRITE', (q) => q.method === 'GET' && pathOf(q) === '/v2/api/tags'),
   },
   {
     name: 'blanks the closing message of a receptionist whenever the greeting is sent without it',
@@ -512,6 +536,72 @@ const CROSSED: Mutant[] = [
     mutation: {
       request: (q) => {
         if (q.method !== 'DELETE' || q.headers.get('idempotency-key') === null) return q;
+        const headers = new Headers(q.headers);
+        headers.delete('idempotency-key');
+        return { ...q, headers };
+      },
+    },
+  },
+  {
+    name: 'takes a note id on the items endpoint for a known kind (404 where the contract refuses the prefix)',
+    caughtBy: 'negative.id-prefix',
+    only: ['getConversationItem'],
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/items/not-') && r.status === 400
+          ? refuse(404, 'not_found_error', 'CONVERSATION_ITEM_NOT_FOUND')(r, q)
+          : r,
+    },
+  },
+  {
+    name: 'drops options sent to a TEXT field silently (the other types still refuse them)',
+    caughtBy: 'custom-fields.options-not-supported',
+    only: ['custom-fields.options-not-supported'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'PATCH' && pathOf(q) === `/v2/api/crm/attributes/${TEXT_FIELD}` && r.status === 400
+          ? json({ ...r, status: 200 }, (b) => {
+              delete b.error;
+              b.data = { key: TEXT_FIELD, label: 'Account notes', type: 'TEXT', source: 'SVC' };
+            })
+          : r,
+    },
+  },
+  {
+    name: 'forgets to save an UNARCHIVE given a line (the line-scoped branch answers 200 and changes nothing)',
+    caughtBy: 'conversations.action-one-line',
+    only: ['conversations.action-one-line'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const body = bodyOf(q);
+        if (q.method !== 'PUT' || body.action !== 'UNARCHIVE' || typeof body.svc_number !== 'string') return q;
+        // A READ on that line stands in for the save it forgets: 200, and still archived.
+        return { ...q, body: JSON.stringify({ ...body, action: 'READ' }) };
+      },
+    },
+  },
+  {
+    name: 'replays a keyed thread creation as 200 (the stored 201 otherwise kept)',
+    caughtBy: 'idempotency.replay',
+    only: ['createThread'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        q.method === 'POST' && pathOf(q) === '/v2/api/threads' && r.headers.get('idempotency-replayed') === 'true'
+          ? { ...r, status: 200 }
+          : r,
+    },
+  },
+  {
+    name: 'ignores the key of a summary template DELETE (a keyed retry runs it again: 404)',
+    caughtBy: 'idempotency.replay',
+    only: ['deleteSummaryTemplate'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        if (q.method !== 'DELETE' || !pathOf(q).startsWith('/v2/api/summary_templates/')) return q;
         const headers = new Headers(q.headers);
         headers.delete('idempotency-key');
         return { ...q, headers };
