@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
 import {
   bodyOf,
+  forgetsKeys,
   json,
   type Mutation,
   mutatingProxy,
@@ -221,6 +222,14 @@ function letsThrough(scope: string, where: (q: ProxiedRequest) => boolean): (ups
   };
 }
 
+/** A refusal turned into a 200 with `data` (a field the server wrongly lets through). */
+function answeredWith(r: Parameters<typeof json>[0], data: Record<string, unknown>) {
+  return json({ ...r, status: 200 }, (b) => {
+    delete b.error;
+    b.data = data;
+  });
+}
+
 const CROSSED: Mutant[] = [
   {
     name: "accepts the run's key after any scheme (Bearer, bearer, Token) or none",
@@ -307,10 +316,7 @@ const CROSSED: Mutant[] = [
     mutation: {
       response: (r, q) =>
         q.method === 'PATCH' && pathOf(q) === `/v2/api/crm/attributes/${DELETED_FIELD}`
-          ? json({ ...r, status: 200 }, (b) => {
-              delete b.error;
-              b.data = { key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT', source: 'SVC' };
-            })
+          ? answeredWith(r, { key: DELETED_FIELD, label: 'Legacy code', type: 'TEXT', source: 'SVC' })
           : r,
     },
   },
@@ -325,9 +331,10 @@ const CROSSED: Mutant[] = [
         pathOf(q).startsWith('/v2/api/crm/attributes/') &&
         r.status === 409 &&
         Object.keys(bodyOf(q)).join() === 'description'
-          ? json({ ...r, status: 200 }, (b) => {
-              delete b.error;
-              b.data = { key: decodeURIComponent(pathOf(q).split('/').pop() ?? ''), type: 'TEXT', source: 'HUBSPOT' };
+          ? answeredWith(r, {
+              key: decodeURIComponent(pathOf(q).split('/').pop() ?? ''),
+              type: 'TEXT',
+              source: 'HUBSPOT',
             })
           : r,
     },
@@ -561,10 +568,7 @@ const CROSSED: Mutant[] = [
     mutation: {
       response: (r, q) =>
         q.method === 'PATCH' && pathOf(q) === `/v2/api/crm/attributes/${TEXT_FIELD}` && r.status === 400
-          ? json({ ...r, status: 200 }, (b) => {
-              delete b.error;
-              b.data = { key: TEXT_FIELD, label: 'Account notes', type: 'TEXT', source: 'SVC' };
-            })
+          ? answeredWith(r, { key: TEXT_FIELD, label: 'Account notes', type: 'TEXT', source: 'SVC' })
           : r,
     },
   },
@@ -599,14 +603,7 @@ const CROSSED: Mutant[] = [
     caughtBy: 'idempotency.replay',
     only: ['deleteSummaryTemplate'],
     allowWrites: true,
-    mutation: {
-      request: (q) => {
-        if (q.method !== 'DELETE' || !pathOf(q).startsWith('/v2/api/summary_templates/')) return q;
-        const headers = new Headers(q.headers);
-        headers.delete('idempotency-key');
-        return { ...q, headers };
-      },
-    },
+    mutation: forgetsKeys((q) => q.method === 'DELETE' && pathOf(q).startsWith('/v2/api/summary_templates/')),
   },
   {
     name: 'answers a deal without a company with an empty company object',
