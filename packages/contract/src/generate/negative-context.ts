@@ -18,6 +18,8 @@ export interface NegativeCase {
   expected: Expected;
   /** The documented constraint the case breaks (see constraints.ts), where it is a limit. */
   constraint?: string;
+  /** Of an unknown id (negative.unknown-id): the prefix it was made of, before UNKNOWN_SUFFIX. */
+  idPrefix?: string;
 }
 
 export interface NegativeContext {

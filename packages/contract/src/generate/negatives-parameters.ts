@@ -5,6 +5,7 @@ import { idPrefixes, type OperationParameter, typesOf } from '@svc/spec-runtime'
 import type { Expected, OpRequest } from '../expectations/expect.js';
 import { lineAccessReadings, withReadings } from '../expectations/readings.js';
 import { constraintId } from './constraints.js';
+import { neighbourPrefixes } from './id-prefix-sets.js';
 import type { NegativeContext } from './negative-context.js';
 import {
   invalidEnumValue,
@@ -18,7 +19,6 @@ import {
   UNUSED_PHONE,
   WRONG_PREFIX,
 } from './negative-values.js';
-import { neighbourPrefixes } from './neighbour-prefixes.js';
 import { isPhone } from './schema.js';
 
 /** Path parameters: phone numbers, prefixed ids, other identifiers. */
@@ -56,7 +56,7 @@ function idPathNegatives(ctx: NegativeContext, p: OperationParameter, withParam:
         'negative.unknown-id',
         `path ${p.name}=${prefix}${UNKNOWN_SUFFIX}`,
         withParam(`${prefix}${UNKNOWN_SUFFIX}`),
-        { expected: ofItsKind(ctx, nf, prefix) },
+        { expected: ofItsKind(ctx, nf, prefix), idPrefix: prefix },
       );
   if (prefixes.length > 0) {
     push('negative.id-prefix', `path ${p.name}=${WRONG_PREFIX}`, withParam(WRONG_PREFIX));

@@ -3,6 +3,7 @@
 // or too long, an id of the wrong prefix or of no resource, a string outside its pattern.
 import { deref, idPrefixes, type JsonObject } from '@svc/spec-runtime';
 import { constraintId } from './constraints.js';
+import { neighbourPrefixes } from './id-prefix-sets.js';
 import type { NegativeContext } from './negative-context.js';
 import {
   fieldName,
@@ -16,7 +17,6 @@ import {
   UNKNOWN_SUFFIX,
   WRONG_PREFIX,
 } from './negative-values.js';
-import { neighbourPrefixes } from './neighbour-prefixes.js';
 import { isPhone } from './schema.js';
 
 /** One field of the body, as its schema `s` (dereferenced) allows breaking it. */
@@ -103,6 +103,7 @@ function idNegatives(ctx: NegativeContext, { at, path, s }: Field, value: string
     const unknown = `${prefix}${UNKNOWN_SUFFIX}`;
     ctx.push('negative.unknown-id', `body ${at}=${unknown}`, ctx.withBodyAt(path, unknown), {
       expected: { status: 404, codes: [...listed], why: `no ${at} ${unknown}` },
+      idPrefix: prefix,
     });
   }
 }

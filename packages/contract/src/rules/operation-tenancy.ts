@@ -10,6 +10,7 @@ import { API_WIDE } from '../catalogue.js';
 import type { Expected, OpRequest } from '../expectations/expect.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
 import type { Fixtures } from '../fixtures.js';
+import { knownPrefixes } from '../generate/id-prefix-sets.js';
 import { UNKNOWN_SUFFIX } from '../generate/negative-values.js';
 import { negativeCases } from '../generate/negatives.js';
 import { dataOf, type Exchange, errorCode } from '../http/exchange.js';
@@ -143,18 +144,19 @@ export function otherTeamRule(u: OperationUnderTest): void {
   });
 }
 
-/** An unknown id of a prefix (cll-…) in a request built by negativeCases: its prefix. */
-const UNKNOWN_ID = new RegExp(`"([a-z]{2,5}-)${UNKNOWN_SUFFIX}"`);
-
-/** The prefixed ids (usr-…, cll-…) a list's entries hold, nested ones included (a conversation's last item). */
-function collectIds(value: unknown, own: ReadonlySet<string>, found: Set<string>, depth = 0): void {
+/** The ids of the contract's prefixes (usr-…, cll-…) a list's entries hold, nested ones included (a conversation's last item). */
+function collectIds(
+  value: unknown,
+  prefixes: readonly string[],
+  own: ReadonlySet<string>,
+  found: Set<string>,
+  depth = 0,
+): void {
   if (typeof value === 'string') {
-    if (value.length <= 64 && PREFIXED_ID.test(value) && !own.has(value)) found.add(value);
+    if (value.length <= 64 && prefixes.some((p) => value.startsWith(p)) && !own.has(value)) found.add(value);
   } else if (depth < 4 && value !== null && typeof value === 'object')
-    for (const v of Object.values(value)) collectIds(v, own, found, depth + 1);
+    for (const v of Object.values(value)) collectIds(v, prefixes, own, found, depth + 1);
 }
-
-const PREFIXED_ID = /^[a-z]{2,5}-\w+$/;
 
 /**
  * Prefixed ids of another team: those its key's config names (`ids`), then those the key reads in
@@ -171,7 +173,7 @@ function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
     for (const op of lists) {
       const exchange = await t.call({}, { auth: { kind: 'key', key: key.key } }, op.operationId);
       const entries = dataOf(exchange);
-      collectIds(Array.isArray(entries) ? entries.slice(0, 100) : [], own, found);
+      collectIds(Array.isArray(entries) ? entries.slice(0, 100) : [], knownPrefixes(t.spec), own, found);
     }
     return [...found];
   });
@@ -192,13 +194,11 @@ async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): P
     ? ids.flatMap((id) => u.plan.naming?.(t, id) ?? [])
     : [u.plan.otherTeam ? await u.plan.otherTeam(t, f) : await u.baseline(t)];
   const prefixed = requests.flatMap((request) =>
-    negativeCases(u.spec, u.op, request).flatMap((c) => {
-      const prefix =
-        c.kind === 'negative.unknown-id' && c.label.startsWith('body ')
-          ? JSON.stringify(c.request).match(UNKNOWN_ID)?.[1]
-          : undefined;
-      return prefix ? [{ ...c, prefix }] : [];
-    }),
+    negativeCases(u.spec, u.op, request).flatMap((c) =>
+      c.kind === 'negative.unknown-id' && c.idPrefix && c.label.startsWith('body ')
+        ? [{ ...c, prefix: c.idPrefix }]
+        : [],
+    ),
   );
   if (prefixed.length === 0 && !u.plan.naming)
     return t.skip('the request names no resource by a prefixed id in its body');
@@ -289,7 +289,7 @@ async function readOtherTeamsResources(t: CheckContext): Promise<ReadsCrossed> {
     // The answer an id of no resource gets: the unknown-id case of that request, of the id's own kind.
     const prefix = prefixes.find((p) => foreign.startsWith(p)) ?? '';
     const expected = negativeCases(t.spec, op, request).find(
-      (c) => c.kind === 'negative.unknown-id' && c.label.includes(`=${prefix}`),
+      (c) => c.kind === 'negative.unknown-id' && c.idPrefix === prefix,
     )?.expected;
     const exchange = await t.call(request, {}, op.operationId);
     state.crossed.push({
