@@ -8,7 +8,7 @@ import { completedSummaries, readAgain, type SummaryRead, summaryCalls, template
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf } from './problems.js';
-import { IDEMPOTENCY_REPLAY, ok, replayProblems } from './support.js';
+import { IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats } from './support.js';
 import { usedUp } from './used-up.js';
 
 const OP = 'deleteSummaryTemplate';
@@ -37,8 +37,8 @@ interface Deactivation {
   id: string;
   notFound: Expected;
   first: Exchange;
-  /** The DELETE's key sent three times more: each the stored 204, replayed, the template untouched. */
-  replays?: Exchange[];
+  /** The keyed DELETE and its key sent three times more: each repeat the stored 204, replayed. */
+  repeats: Repeats;
   again?: Exchange;
   /** The completed summaries read before the DELETE, and the same reads after it. */
   before: SummaryRead[];
@@ -73,14 +73,15 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
   const before = await summariesNow(t);
   for (const id of ids) {
     const headers = documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`);
-    const first = await t.call({ params: { id } }, headers);
-    if (first.status === notFound.status) continue; // deactivated by an earlier run
-    if (!ok(first)) return { id, notFound, first, before, after: [] };
     // A server that runs a keyed DELETE again finds no active template (404); one that replays, 204.
-    const replays: Exchange[] = [];
-    for (let n = 0; n < 3; n++) replays.push(await t.call({ params: { id } }, headers));
+    const repeats = await sendRepeats(t, `a keyed DELETE of ${id}`, 'replay', (idempotencyKey) =>
+      t.call({ params: { id } }, { ...headers, idempotencyKey }),
+    );
+    const { first } = repeats;
+    if (first.status === notFound.status) continue; // deactivated by an earlier run
+    if (!ok(first)) return { id, notFound, first, repeats, before, after: [] };
     const again = await t.call({ params: { id } });
-    return { id, notFound, first, replays, again, before, after: await readAgain(t, before) };
+    return { id, notFound, first, repeats, again, before, after: await readAgain(t, before) };
   }
   return t.skip(
     usedUp(
@@ -115,11 +116,8 @@ rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite(OP),
   requests: deactivation,
-  problems: ({ id, first, replays }, t) =>
-    replays
-      ? replayProblems({ what: `a keyed DELETE of ${id}`, first, again: replays }, t.spec.idempotencyReplayedHeader)
-      : [],
-  passed: ({ id }) => `a keyed DELETE of ${id}: 3 repeats replayed`,
+  problems: ({ first, repeats }, t) => (ok(first) ? replayProblems(repeats, t.spec.idempotencyReplayedHeader) : []),
+  passed: ({ repeats }) => `${repeats.what}: 3 repeats replayed`,
   notReached: ({ id, first }) =>
     ok(first) ? undefined : `the DELETE of ${id} was not answered 2xx (${first.status}): no key to send again`,
 });

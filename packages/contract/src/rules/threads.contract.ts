@@ -129,8 +129,8 @@ interface Created {
   lookedUp?: Exchange;
   /** The user the first comment mentions inline, where one is known. */
   mentioned?: string;
-  /** The creation sent again three times with its key: each the stored answer, replayed. */
-  replays?: Exchange[];
+  /** The creation and its key sent again three times: each repeat the stored answer, replayed. */
+  repeats?: Repeats;
 }
 
 /** A probe text that mentions a user inline (the description's syntax: @[<display_name>](usr-<id>)). */
@@ -174,18 +174,19 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
     if (existing.id !== undefined || !ok(existing.exchange)) continue;
     const request = { body: { entity_type: item.entityType, entity_id: item.id, content } };
     const headers = documentedHeaders(t.op(), `${t.config.runId}-create-${item.id}`);
-    const created = await t.call(request, headers);
-    const id = data(created)?.id;
-    if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
     // The creation's key sent again before anything else touches the thread: a server that runs
     // it again finds the thread there (409), one that replays answers the stored 201.
-    const replays: Exchange[] = [];
-    for (let n = 0; n < 3; n++) replays.push(await t.call(request, headers));
+    const repeats = await sendRepeats(t, `a keyed thread on ${item.id}`, 'replay', (idempotencyKey) =>
+      t.call(request, { ...headers, idempotencyKey }),
+    );
+    const created = repeats.first;
+    const id = data(created)?.id;
+    if (!ok(created) || typeof id !== 'string') return { kind: 'created', item, content, created };
     // The run's comments go on the thread it created, not on one it found.
     await t.once('probe-thread', async () => id);
     const read = await readThread(t, id);
     const lookedUp = (await findThread(t, item)).exchange;
-    return { kind: 'created', item, content, created, replays, read, lookedUp };
+    return { kind: 'created', item, content, created, repeats, read, lookedUp };
   }
   return undefined;
 }
@@ -318,17 +319,12 @@ rule({
   ...statefulWrite('createThread'),
   requests: createdOrExisting,
   problems: (s, t) =>
-    s.kind === 'created' && s.replays
-      ? replayProblems(
-          { what: `a keyed thread on ${s.item.id}`, first: s.created, again: s.replays },
-          t.spec.idempotencyReplayedHeader,
-        )
-      : [],
-  passed: (s) => (s.kind === 'created' && s.replays ? `a keyed thread on ${s.item.id}: 3 repeats replayed` : undefined),
+    s.kind === 'created' && s.repeats ? replayProblems(s.repeats, t.spec.idempotencyReplayedHeader) : [],
+  passed: (s) => (s.kind === 'created' && s.repeats ? `${s.repeats.what}: 3 repeats replayed` : undefined),
   notReached: (s) =>
     s.kind === 'existing'
       ? 'every known item already has a thread: no thread was created to send its key again'
-      : s.replays
+      : s.repeats
         ? undefined
         : `creating a thread on ${s.item.id} was not answered 2xx (${s.created.status})`,
 });
