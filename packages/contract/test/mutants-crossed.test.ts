@@ -4,7 +4,7 @@
 // passes.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import { itCatchesEachByName, type Mutant, mainKey, removeOutputs, runAgainst, swapKey } from './support/mutants.js';
 import {
   bodyOf,
   forgetsKeys,
@@ -204,21 +204,6 @@ function deletesAgain(path: RegExp): Mutation {
       headers.delete('content-type');
       return { status: 204, headers, body: '' };
     },
-  };
-}
-
-/** Requests the config key holding only `scope` sends to `where` reach the server with the run's key (that scope taken for enough). */
-function letsThrough(scope: string, where: (q: ProxiedRequest) => boolean): (upstream: Target) => Mutation {
-  return (upstream) => {
-    const holder = upstream.config.keys.find((k) => k.scopes.length === 1 && k.scopes[0] === scope);
-    return {
-      request: (q) => {
-        if (!holder || !where(q) || !q.headers.get('authorization')?.includes(holder.key)) return q;
-        const headers = new Headers(q.headers);
-        headers.set('authorization', `Api-Key ${upstream.apiKey}`);
-        return { ...q, headers };
-      },
-    };
   };
 }
 
@@ -465,7 +450,11 @@ const CROSSED: Mutant[] = [
     name: 'lets a key holding the write scope of tags read them (TAGS_WRITE lists tags)',
     caughtBy: 'auth.insufficient-scope',
     only: ['listTags'],
-    mutation: letsThrough('TAGS_WRITE', (q) => q.method === 'GET' && pathOf(q) === '/v2/api/tags'),
+    mutation: swapKey(
+      (k) => k.scopes.length === 1 && k.scopes[0] === 'TAGS_WRITE',
+      mainKey,
+      (q) => q.method === 'GET' && pathOf(q) === '/v2/api/tags',
+    ),
   },
   {
     name: 'blanks the closing message of a receptionist whenever the greeting is sent without it',

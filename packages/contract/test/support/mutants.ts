@@ -50,13 +50,15 @@ export interface Mutant {
 
 const isPath = (path: string, prefix: string) => path.split('?')[0]?.startsWith(prefix) ?? false;
 
-/** Requests made with a config key matching `which` reach the server with another key instead. */
-function swapKey(
+/** Requests (those `where` picks) made with a config key matching `which` reach the server with another key instead. */
+export function swapKey(
   which: (key: Target['config']['keys'][number]) => boolean,
   to: (upstream: Target) => string,
+  where: (q: ProxiedRequest) => boolean = () => true,
 ): (upstream: Target) => Mutation {
   return (upstream) => ({
     request: (q) => {
+      if (!where(q)) return q;
       const headers = new Headers(q.headers);
       const sent = headers.get('authorization');
       if (upstream.config.keys.some((k) => which(k) && sent === `Api-Key ${k.key}`))
@@ -65,7 +67,7 @@ function swapKey(
     },
   });
 }
-const mainKey = (upstream: Target) => upstream.apiKey;
+export const mainKey = (upstream: Target) => upstream.apiKey;
 
 /** A server that refuses every fourth read with a 429, however few came (reads refused early). */
 function refusesReadsEarly(): Mutation {
