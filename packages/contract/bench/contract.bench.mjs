@@ -51,7 +51,7 @@ const results = {
 };
 
 // The peer: as many plain sequential GETs to a fresh sandbox as the suite sent.
-const sandbox = await startEmbeddedSandbox({ rateLimit: false, allScopes: Object.keys(loadSpec().contract.scopes) });
+const sandbox = await startEmbeddedSandbox({ rateLimit: false, facts: loadSpec().contract });
 const plainStarted = performance.now();
 for (let i = 0; i < typical.requests; i++) {
   const response = await fetch(`${sandbox.url}/v2/api/users`, {

@@ -30,12 +30,10 @@ export interface HostVerdict {
 }
 
 /**
- * What the worker is given: where the host listens, the scopes the seed's per-scope keys are made
- * of, and what a run can be limited to (each resource, then the API-wide checks), one test each.
+ * What the worker is given: where the host listens, and what a run can be limited to (each resource, then the API-wide checks), one test each.
  */
 export interface ContractHost {
   url: string;
-  allScopes: string[];
   resources: string[];
 }
 
@@ -68,7 +66,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const spec = loadSpec();
   const allScopes = Object.keys(spec.contract.scopes);
   // The embedded sandbox's key and config (embedded.ts): the worker's server is started from the same seed.
-  const { apiKey, config } = configFromSeed(withScopeKeys(loadSeedFile(), allScopes), allScopes);
+  const { apiKey, config } = configFromSeed(withScopeKeys(loadSeedFile(), spec.contract), allScopes);
 
   const server: Server = createServer((request, response) => {
     bodyOf(request)
@@ -89,7 +87,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { port } = server.address() as AddressInfo;
   project.provide('contractHost', {
     url: `http://127.0.0.1:${port}/`,
-    allScopes,
     resources: [...spec.resources(), 'api-wide'],
   });
   return () => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,7 +17,7 @@
 // In a beforeAll, not a top-level import: a mutant that breaks the import then fails every test
 // (killed), where a test file that cannot load would collect no test and count as survived.
 
-import { withSingleScopeKeys } from '@svc/spec-runtime/sandbox-config';
+import { withScopeKeys } from '@svc/spec-runtime/sandbox-config';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { HostRun, HostVerdict } from './contract-host.js';
 
@@ -30,7 +30,7 @@ async function verdictOf(run: Omit<HostRun, 'baseUrl'>): Promise<HostVerdict> {
   const running = await sandbox.startSandboxServer({
     port: 0,
     host: '127.0.0.1',
-    seed: withSingleScopeKeys(sandbox.loadSeedFile(), host.allScopes),
+    seed: withScopeKeys(sandbox.loadSeedFile(), sandbox.bundledContract()),
     rateLimit: run.rate === 'off' ? false : {},
   });
   try {

@@ -21,7 +21,7 @@ export const CHECKS = {
   "auth.insufficient-scope": {
     title: "A key lacking the scope: 403 API_KEY_INSUFFICIENT_SCOPE naming the scope",
     source: "security requirement scopes + 403 response: \"Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE\"",
-    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+    precondition: "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope), and the key with the most scopes lacking the operation's (config keys with their scopes; the embedded and started sandboxes declare one per scope, and one per operation holding every scope but its own)",
   },
   "auth.line-forbidden": {
     title: "A line-limited key (declared in --config) on another line: 403 SVC_NUMBER_FORBIDDEN",

@@ -1,14 +1,15 @@
 // With no --base-url the suite checks an embedded sandbox (@svc/sandbox, the reference server):
 // started on 127.0.0.1 on a free port, with its all-scopes demo key, and the config the sandbox
 // derives from its seed (@svc/spec-runtime/sandbox-config: the other demo keys with their scopes
-// and kinds, one key per scope holding only it, the ids no list operation exposes), the same
+// and kinds, the scope keys, the ids no list operation exposes), the same
 // config `svc-sandbox` serves to a run given its --base-url. The sandbox (and the server kernel
 // under it) is imported only here, when it starts: a run against another server never loads it.
 import {
   contractConfigOf,
+  type ScopeFacts,
   type SeedLike,
   singleScopeKeyOf,
-  withSingleScopeKeys,
+  withScopeKeys,
 } from '@svc/spec-runtime/sandbox-config';
 import { parseConfig } from './config.js';
 import { UsageError } from './tool.js';
@@ -24,8 +25,7 @@ export interface EmbeddedSandbox {
 /** The key of the sandbox that holds exactly one scope (the sufficient-scope checks use it). */
 export const scopeKeyOf = singleScopeKeyOf;
 
-/** The seed with one key per scope for the main key's team, each holding exactly that scope. */
-export const withScopeKeys: <S extends SeedLike>(seed: S, allScopes: readonly string[]) => S = withSingleScopeKeys;
+export { withScopeKeys };
 
 /** The config the seed implies for its main team: its other keys, each declared with its kind, and the hidden ids. */
 export function configFromSeed(
@@ -50,11 +50,11 @@ async function importSandbox(): Promise<typeof import('@svc/sandbox')> {
 
 export async function startEmbeddedSandbox(options: {
   rateLimit: boolean;
-  allScopes: readonly string[];
+  facts: ScopeFacts;
 }): Promise<EmbeddedSandbox> {
   const { loadSeedFile, startSandboxServer } = await importSandbox();
-  const seed = withScopeKeys(loadSeedFile(), options.allScopes);
-  const { apiKey, config } = configFromSeed(seed, options.allScopes);
+  const seed = withScopeKeys(loadSeedFile(), options.facts);
+  const { apiKey, config } = configFromSeed(seed, Object.keys(options.facts.scopes));
   const running = await startSandboxServer({
     port: 0,
     host: '127.0.0.1',

@@ -3,6 +3,7 @@
 // print the readable report. Every string that leaves passes through the redactor.
 import { resolve } from 'node:path';
 import { randomAlphanumeric } from '@svc/spec-runtime';
+import type { ScopeFacts } from '@svc/spec-runtime/sandbox-config';
 import { ConfigError, EMPTY_CONFIG, mergeConfigs, readConfigFile } from './config.js';
 import { type EmbeddedSandbox, startEmbeddedSandbox } from './embedded.js';
 import { registeredChecks, runChecks, shardResources } from './execute.js';
@@ -79,14 +80,15 @@ function rateOf(spec: Spec, options: ContractOptions): RateSetting | null {
 async function targetOf(
   options: ContractOptions,
   env: Environment,
-  knownScopes: string[],
+  facts: ScopeFacts,
   rate: RateSetting | null,
 ): Promise<Target> {
+  const knownScopes = Object.keys(facts.scopes);
   const given = givenConfig(options, env, knownScopes);
   if (options.baseUrl === undefined) {
     const sandbox = await startEmbeddedSandbox({
       rateLimit: options.embeddedRateLimit ?? rate !== null,
-      allScopes: knownScopes,
+      facts,
     });
     return { baseUrl: sandbox.url, apiKey: sandbox.apiKey, config: mergeConfigs(sandbox.config, given), sandbox };
   }
@@ -152,11 +154,10 @@ export async function runContract(options: ContractOptions = {}): Promise<RunRes
   const started = Date.now();
   const env = options.env ?? process.env;
   const spec = loadSpec();
-  const knownScopes = Object.keys(spec.contract.scopes);
   const only = options.only ?? [];
   checkFilters(spec, only);
   const rate = rateOf(spec, options);
-  const target = await targetOf(options, env, knownScopes, rate);
+  const target = await targetOf(options, env, spec.contract, rate);
   const session = sessionOf(options, target, only, rate);
   if (options.reporters?.includes('har')) session.recorder.keepEvery(MAX_HAR_ENTRIES);
   const records = await checkTarget(options, session, target);
@@ -280,7 +281,7 @@ export async function runCheckAgain(again: CheckAgain): Promise<CheckRunAgain> {
   };
   let target: Target;
   try {
-    target = await targetOf(options, again.env, Object.keys(spec.contract.scopes), again.rate);
+    target = await targetOf(options, again.env, spec.contract, again.rate);
   } catch (error) {
     // A config key whose variable is unset: not run, saying which to set, as a request is not sent.
     if (error instanceof ConfigError) return { notRun: error.message };

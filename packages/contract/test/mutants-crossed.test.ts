@@ -457,6 +457,16 @@ const CROSSED: Mutant[] = [
     ),
   },
   {
+    name: 'lets a key holding CONTACTS_READ but not USERS_READ read a teammate (teammates taken for contacts)',
+    caughtBy: 'auth.insufficient-scope',
+    only: ['getUser'],
+    mutation: swapKey(
+      (k) => k.scopes.includes('CONTACTS_READ') && !k.scopes.includes('USERS_READ'),
+      mainKey,
+      (q) => q.method === 'GET' && /^\/v2\/api\/users\/[^/]+$/.test(pathOf(q)),
+    ),
+  },
+  {
     name: 'blanks the closing message of a receptionist whenever the greeting is sent without it',
     caughtBy: 'receptionist.merge-rules',
     only: ['receptionist.merge-rules'],

@@ -13,15 +13,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { CONTRACT_CONFIG_PATH, contractConfigOf, loadSeedFile, withSingleScopeKeys } from '@svc/sandbox';
+import { CONTRACT_CONFIG_PATH, contractConfigOf, loadSeedFile, withScopeKeys } from '@svc/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromSandbox } from '../src/sandbox-config.js';
 import { loadSpec } from '../src/spec.js';
 import { sandbox } from './support/servers.js';
 
-const scopes = Object.keys(loadSpec().contract.scopes);
+const { contract } = loadSpec();
+const scopes = Object.keys(contract.scopes);
 const DEMO_KEY = 'sbx_demo_full_access';
-const declared = contractConfigOf(withSingleScopeKeys(loadSeedFile(), scopes), scopes);
+const declared = contractConfigOf(withScopeKeys(loadSeedFile(), contract), scopes);
 
 interface Seen {
   path: string | undefined;

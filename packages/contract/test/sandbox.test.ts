@@ -2,7 +2,7 @@
 // against one sandbox (that the full profile with writes passes against the embedded sandbox is
 // asserted in shard.test.ts, on the whole run its shards are compared with).
 
-import { loadSeedFile, startSandboxServer, withContractReserve, withSingleScopeKeys } from '@svc/sandbox';
+import { loadSeedFile, startSandboxServer, withContractReserve, withScopeKeys } from '@svc/sandbox';
 import { describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
 import { loadSpec } from '../src/spec.js';
@@ -29,8 +29,7 @@ describe('the full profile with --allow-writes', () => {
     };
 
     async function servingSandbox(reserve: boolean) {
-      const scopes = Object.keys(loadSpec().contract.scopes);
-      const keyed = withSingleScopeKeys(loadSeedFile(), scopes);
+      const keyed = withScopeKeys(loadSeedFile(), loadSpec().contract);
       const seed = reserve ? withContractReserve(keyed, 'team-harbor') : keyed;
       return startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, serveContractConfig: true });
     }

@@ -77,7 +77,7 @@ async function serve(command: Cli, values: ServeValues, write: (text: string) =>
   } catch (error) {
     command.fatal((error as Error).message);
   }
-  const demo = withDemoContractConfig(seed, Object.keys(bundledContract().scopes));
+  const demo = withDemoContractConfig(seed, bundledContract());
   const running = await startSandboxServer({
     port,
     host: values.host ?? DEFAULT_HOST,

@@ -4,12 +4,15 @@
 // contract suite reads too without loading this server; `svc-sandbox` serves it at
 // CONTRACT_CONFIG_PATH (no key needed: the demo keys are public, fictional sandbox keys).
 export {
+  allButScopesKeyOf,
   CONTRACT_CONFIG_PATH,
   CONTRACT_CONFIG_SERVER,
   type ContractConfigKey,
   contractConfigOf,
   mainKeyOf,
+  operationScopeSets,
   type SandboxContractConfig,
+  type ScopeFacts,
   singleScopeKeyOf,
-  withSingleScopeKeys,
+  withScopeKeys,
 } from '@svc/spec-runtime/sandbox-config';

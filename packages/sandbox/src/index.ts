@@ -3,12 +3,13 @@ export type { Sandbox, SandboxOptions } from './app.js';
 export { createSandbox, RESET_PATH } from './app.js';
 export type { ContractConfigKey, SandboxContractConfig } from './contract-config.js';
 export {
+  allButScopesKeyOf,
   CONTRACT_CONFIG_PATH,
   CONTRACT_CONFIG_SERVER,
   contractConfigOf,
   mainKeyOf,
   singleScopeKeyOf,
-  withSingleScopeKeys,
+  withScopeKeys,
 } from './contract-config.js';
 export { RESERVE_RUNS, withContractReserve } from './contract-reserve.js';
 export { docsErrorUrl, servedDocsUrl } from './doc-url.js';

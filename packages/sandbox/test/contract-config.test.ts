@@ -3,18 +3,26 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../src/app.js';
 import { contractRunCommand, withDemoContractConfig } from '../src/cli-contract-config.js';
-import { CONTRACT_CONFIG_PATH, contractConfigOf, singleScopeKeyOf } from '../src/contract-config.js';
+import {
+  allButScopesKeyOf,
+  CONTRACT_CONFIG_PATH,
+  contractConfigOf,
+  operationScopeSets,
+  singleScopeKeyOf,
+} from '../src/contract-config.js';
 import { RESERVE_RUNS } from '../src/contract-reserve.js';
 import { loadSeedFile } from '../src/seed-file.js';
 
 const seed = loadSeedFile();
-const scopes = Object.keys(createSandbox().contract.scopes);
+const contract = createSandbox().contract;
+const scopes = Object.keys(contract.scopes);
 
 describe('the contract config', () => {
   it('declares the main team’s other keys with their kinds, one key per scope and the hidden ids', () => {
-    const { seed: extended, apiKey, singleScopeKeys } = withDemoContractConfig(seed, scopes);
+    const { seed: extended, apiKey, singleScopeKeys, allButScopeKeys } = withDemoContractConfig(seed, contract);
     expect(apiKey).toBe('sbx_demo_full_access');
     expect(singleScopeKeys).toHaveLength(scopes.length);
+    expect(allButScopeKeys).toHaveLength(operationScopeSets(contract).length);
     const declared = contractConfigOf(extended, scopes);
     expect(declared.api_key).toBe('sbx_demo_full_access');
     const byKey = new Map(declared.config.keys.map((k) => [k.key, k]));
@@ -26,13 +34,17 @@ describe('the contract config', () => {
     expect(byKey.get('sbx_demo_trial')?.kind).toBe('trial');
     expect(byKey.get('sbx_demo_main_line_only')).toMatchObject({ kind: 'line-limited', lines: ['+14155550100'] });
     expect(byKey.get(singleScopeKeyOf('THREADS_WRITE'))?.scopes).toEqual(['THREADS_WRITE']);
+    // The person search takes CONTACTS_READ or CRM_READ: its all-but key holds neither, and every other scope.
+    const allButSearch = byKey.get(allButScopesKeyOf(['CRM_READ', 'CONTACTS_READ']))?.scopes;
+    expect(allButSearch).toEqual(scopes.filter((s) => s !== 'CRM_READ' && s !== 'CONTACTS_READ'));
+    expect(allButSearch).toContain('CONTACTS_READ_WRITE');
     const team = seed.teams.find((t) => t.id === 'team-harbor');
     expect(declared.config.fixtures.deal_ids).toEqual(team?.deals.map((d) => d.id));
     expect(declared.config.fixtures.built_in_field_keys).toEqual(team?.built_in_fields);
   });
 
   it('is served at its path without a key when asked for, and is not there otherwise', async () => {
-    const { seed: extended } = withDemoContractConfig(seed, scopes);
+    const { seed: extended } = withDemoContractConfig(seed, contract);
     const served = await createSandbox({ seed: extended, serveContractConfig: true }).fetch(
       new Request(`http://sandbox${CONTRACT_CONFIG_PATH}`),
     );
@@ -44,7 +56,11 @@ describe('the contract config', () => {
 
   it('is not offered by a seed without an all-scopes key', () => {
     const partial = { ...seed, keys: seed.keys.filter((k) => k.key === 'sbx_demo_threads_read') };
-    expect(withDemoContractConfig(partial, scopes)).toEqual({ seed: partial, singleScopeKeys: [] });
+    expect(withDemoContractConfig(partial, contract)).toEqual({
+      seed: partial,
+      singleScopeKeys: [],
+      allButScopeKeys: [],
+    });
   });
 
   it('prints the contract command as the README spells it', () => {
@@ -57,7 +73,7 @@ describe('the contract config', () => {
   });
 
   it('holds a reserve for runs with writes, and names only what is still free, read at each request', async () => {
-    const { seed: extended } = withDemoContractConfig(seed, scopes);
+    const { seed: extended } = withDemoContractConfig(seed, contract);
     const team = extended.teams.find((t) => t.id === 'team-harbor');
     const base = seed.teams.find((t) => t.id === 'team-harbor');
     expect((team?.notes.length ?? 0) - (base?.notes.length ?? 0)).toBe(RESERVE_RUNS);

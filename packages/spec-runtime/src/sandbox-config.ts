@@ -112,15 +112,52 @@ export function mainKeyOf<S extends SeedLike>(seed: S, allScopes: readonly strin
 /** The demo key that holds exactly one scope (the sufficient-scope checks use it). */
 export const singleScopeKeyOf = (scope: string) => `sbx_contract_only_${scope.toLowerCase()}`;
 
+/** The demo key that holds every scope but an operation's (the insufficient-scope checks use it). */
+export const allButScopesKeyOf = (scopes: readonly string[]) =>
+  `sbx_contract_all_but_${[...scopes]
+    .sort()
+    .map((s) => s.toLowerCase())
+    .join('__')}`;
+
+/** What the scope keys are derived from: every scope, and each operation's security alternatives. */
+export interface ScopeFacts {
+  readonly scopes: Readonly<Record<string, string>>;
+  readonly operations: ReadonlyArray<{ readonly security: ReadonlyArray<readonly string[]> }>;
+}
+
+/** Each distinct set of scopes an operation's security requirement names (its alternatives together), sorted. */
+export function operationScopeSets(facts: ScopeFacts): string[][] {
+  const sets = new Map<string, string[]>();
+  for (const op of facts.operations) {
+    const scopes = [...new Set(op.security.flat())].sort();
+    if (scopes.length > 0) sets.set(scopes.join(' '), scopes);
+  }
+  return [...sets.values()];
+}
+
 /**
- * The seed with one key per scope for the main key's team, each holding exactly that scope, so
- * that every operation's sufficient-scope check has a key with exactly its documented scope.
+ * The seed with the keys the scope checks need, for the main key's team: one key per scope holding
+ * exactly it (a server that demands another scope refuses it), and for each operation's scope set
+ * one holding every other scope (a server that takes any other scope in place of the documented
+ * one, or a scope of one resource for another's, lets it through: one request per operation finds
+ * it, where keys of one or two scopes each would take a request per scope).
  */
-export function withSingleScopeKeys<S extends SeedLike>(seed: S, allScopes: readonly string[]): S {
+export function withScopeKeys<S extends SeedLike>(seed: S, facts: ScopeFacts): S {
+  const allScopes = Object.keys(facts.scopes);
   const main = mainKeyOf(seed, allScopes);
-  const extra = allScopes
-    .filter((scope) => !seed.keys.some((k) => k.key === singleScopeKeyOf(scope)))
-    .map((scope) => ({ ...main, key: singleScopeKeyOf(scope), name: `svc-contract: ${scope} only`, scopes: [scope] }));
+  const wanted = [
+    ...allScopes.map((scope) => ({
+      key: singleScopeKeyOf(scope),
+      name: `svc-contract: ${scope} only`,
+      scopes: [scope],
+    })),
+    ...operationScopeSets(facts).map((lacking) => ({
+      key: allButScopesKeyOf(lacking),
+      name: `svc-contract: every scope but ${lacking.join(', ')}`,
+      scopes: allScopes.filter((scope) => !lacking.includes(scope)),
+    })),
+  ];
+  const extra = wanted.filter((w) => !seed.keys.some((k) => k.key === w.key)).map((w) => ({ ...main, ...w }));
   return { ...seed, keys: [...seed.keys, ...extra] };
 }
 

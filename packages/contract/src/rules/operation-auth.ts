@@ -255,12 +255,22 @@ interface ScopeRefusal {
   holds: string;
 }
 
+/** A key's scopes for the report: those it lacks where it holds most of them. */
+function holdingOf(spec: Spec, key: ConfigKey): string {
+  const all = Object.keys(spec.contract.scopes);
+  const lacking = all.filter((scope) => !key.scopes.includes(scope));
+  if (key.scopes.length > all.length / 2) return `every scope but ${lacking.join(', ')}`;
+  return key.scopes.join(', ') || 'no scope';
+}
+
 /**
- * The key with the fewest scopes that holds none of the operation's, and, where the config has
- * them, the keys holding the scope next to the required one (neighbourKeys: for a write, every key
- * holding the read scope of the same resource): each the documented 403.
- * The second runs where the baseline is never sent as a success only with its unknown-id probe,
- * so that a server letting the key through creates or deletes nothing.
+ * The key with the fewest scopes that holds none of the operation's, where the config has them the
+ * keys holding the scope next to the required one (neighbourKeys: for a write, every key holding
+ * the read scope of the same resource), and the key with the most scopes that holds none of the
+ * operation's (the sandboxes declare one holding every other scope: a server that takes any other
+ * scope in its place lets it through): each the documented 403.
+ * All but the first run where the baseline is never sent as a success only with its unknown-id
+ * probe, so that a server letting the key through creates or deletes nothing.
  */
 async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise<ScopeRefusal[]> {
   const { spec, op } = u;
@@ -274,7 +284,7 @@ async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise
     );
   const codes = documentedCodes(spec, op, 403).filter((c) => c === INSUFFICIENT_SCOPE);
   if (codes.length === 0) return t.skip(`${op.operationId} does not list ${INSUFFICIENT_SCOPE}`);
-  const holding = (k: ConfigKey, also = '') => `${k.scopes.join(', ') || 'no scope'}${also}`;
+  const holding = (k: ConfigKey, also = '') => `${holdingOf(spec, k)}${also}`;
   const refusal = (k: ConfigKey, exchange: Exchange, also = ''): ScopeRefusal => ({
     key: k,
     exchange,
@@ -282,11 +292,16 @@ async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise
     holds: holding(k, also),
   });
   const refusals = [refusal(key, await withAuth(u, t, { kind: 'key', key: key.key }))];
-  for (const neighbour of neighbourKeys(op, keys)) {
-    if (neighbour.key === key) continue;
+  const widest = keysLackingScope(op, keys).at(-1);
+  const others = [
+    ...neighbourKeys(op, keys),
+    ...(widest ? [{ key: widest, why: "the most scopes of any key lacking the operation's" }] : []),
+  ];
+  for (const other of others) {
+    if (refusals.some((r) => r.key === other.key)) continue;
     const { request } = await pastAuth(u, t);
-    const exchange = await t.call(request, { auth: { kind: 'key', key: neighbour.key.key } });
-    refusals.push(refusal(neighbour.key, exchange, ` (${neighbour.why})`));
+    const exchange = await t.call(request, { auth: { kind: 'key', key: other.key.key } });
+    refusals.push(refusal(other.key, exchange, ` (${other.why})`));
   }
   return refusals;
 }
@@ -318,7 +333,7 @@ export function insufficientScopeRule(u: OperationUnderTest): void {
     source:
       'security requirement scopes + 403 response: "Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE"',
     precondition:
-      "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope) (config keys with their scopes; the embedded and started sandboxes declare one per scope)",
+      "a key of the team lacking every scope alternative of the operation, and, where the config has them, the keys holding the neighbouring scope (for a write, every key holding the read scope of the same resource but not the write scope, else one holding another resource's scope of the same access; for a read, every key holding the plain write scope of the same resource, and one holding another resource's read scope), and the key with the most scopes lacking the operation's (config keys with their scopes; the embedded and started sandboxes declare one per scope, and one per operation holding every scope but its own)",
     ...where,
     needs: { writes: changesData, keys: true },
     requests: (t) => sendWithoutScope(u, t),

@@ -26,8 +26,9 @@ function withSeedNames(config: ContractConfig, seed: ReturnType<typeof loadSeedF
 
 /** A sandbox on 127.0.0.1 (rate limits off unless asked), with the key and config of its seed. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Target & { running: RunningSandbox }> {
-  const scopes = Object.keys(loadSpec().contract.scopes);
-  const seed = withScopeKeys(loadSeedFile(), scopes);
+  const { contract } = loadSpec();
+  const scopes = Object.keys(contract.scopes);
+  const seed = withScopeKeys(loadSeedFile(), contract);
   const { apiKey, config: named } = configFromSeed(seed, scopes);
   const config = withSeedNames(named, seed);
   const running = await startSandboxServer({ port: 0, host: '127.0.0.1', seed, rateLimit: false, ...options });
