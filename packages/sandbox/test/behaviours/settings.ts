@@ -287,6 +287,7 @@ export function settingsBehaviours(h: () => Harness) {
         { name: 'Follow-up' },
         { name: 'Billing' },
         { name: 'Emergency' },
+        { name: 'Call back' },
       ]);
       expect((await h().get('/v2/api/numbers')).body.data.map((l: { number: string }) => l.number)).toEqual([
         '+14155550100',
