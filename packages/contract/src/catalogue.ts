@@ -39,9 +39,9 @@ export const CHECKS = {
     precondition: "a request the server must refuse: an Authorization header of another scheme (the run's valid key among them), or no key after Api-Key",
   },
   "auth.missing-key": {
-    title: "No key: 401 with a code the operation lists",
+    title: "No key: 401 with a code the operation lists, before any lookup (an unknown id too)",
     source: "security + 401 response",
-    precondition: "a request the server must refuse: no Authorization header",
+    precondition: "a request the server must refuse: no Authorization header, on the baseline and, where the operation takes an id, on an unknown id",
   },
   "auth.revoked-key": {
     title: "A revoked key (declared in --config): 401 API_KEY_REVOKED",
@@ -59,9 +59,9 @@ export const CHECKS = {
     precondition: "a key of an account on a trial plan (a config key of kind trial)",
   },
   "auth.unknown-key": {
-    title: "Unknown key: 401 with a listed code",
+    title: "Unknown key: 401 with a listed code, before any lookup (an unknown id too)",
     source: "401 response",
-    precondition: "a request the server must refuse: a key no team holds",
+    precondition: "a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id",
   },
   "boundary.inside": {
     title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted",
@@ -99,7 +99,7 @@ export const CHECKS = {
     precondition: "a call with more than one completed summary, shown through the API: read with two documented template keys, each answered 2xx (the calls of fixtures.several_completed_summary_call_ids first, then the calls discovery found)",
   },
   "conversation-items.template-key-selects": {
-    title: "template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary",
+    title: "template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary; read with a documented key, its answer names no other documented key",
     source: "getConversationItem: \"optional template_key selects a summary\"; SUMMARY_TEMPLATE_NOT_FOUND: \"On item fetch: no completed summary for the requested template_key\"",
     precondition: "a call shown through the API to hold a completed summary (read 2xx with a documented template key), then read with a template key made up for the run",
   },
@@ -115,7 +115,7 @@ export const CHECKS = {
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.action-one-line": {
-    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there; each line is put back",
+    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there, and the action to unread makes it unread while archived; each line is put back",
     source: "States and transitions: \"When svc_number is omitted the action applies across all of the team's lines; when given, only to that line\"",
     precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
   },
@@ -145,6 +145,12 @@ export const CHECKS = {
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
     precondition: "an editable field whose answers show its description (set, then cleared, then put back)",
+  },
+  "custom-fields.key-and-type-immutable": {
+    title: "Another key or type sent to a custom field is refused or ignored: the field's key and type never change",
+    source: "Custom contact field: key \"Unique key; immutable\", type \"…; immutable\"; option rules: \"key and type cannot be changed.\"",
+    enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE"],
+    precondition: "an editable custom field with a type, sent another type then another key (each alone) before the whole list is read",
   },
   "custom-fields.label-listed": {
     title: "A label changed through PATCH shows in the custom field list",
@@ -177,7 +183,7 @@ export const CHECKS = {
   "custom-fields.partial-update": {
     title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
     source: "UpdateCustomFieldRequest",
-    enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE","x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
+    enforces: ["x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
     precondition: "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
   },
   "described.error-mentions": {
@@ -209,6 +215,12 @@ export const CHECKS = {
     source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
     enforces: ["x-svc-input-rules precedence user_id, email"],
     precondition: "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
+  },
+  "dialer-queues.other-caller": {
+    title: "Another key of the team updating the run key's queue with user_id alone touches nothing: every field (creator_id too) as the run key's empty update showed it",
+    source: "PATCH /v2/api/dialing-queues/current: \"All fields are optional; only supplied fields are touched\"; user_id: \"Teammate whose queue is changed\"",
+    enforces: ["x-svc-merge-rules dialer-queue merged"],
+    precondition: "another key of the team that may write the queue (a config key holding the operation's scope: a line-limited one and an active one), sending the queue's assignee as user_id",
   },
   "dialer-queues.partial-update": {
     title: "Only the fields sent are touched: a name sent alone, and each setting sent alone, leave the rest of the queue as it was, with each setting at either of its values",
@@ -412,10 +424,10 @@ export const CHECKS = {
     precondition: "any error answer",
   },
   "response.error-details": {
-    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract",
+    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
     source: "ErrorCode x-svc-codes x-svc-detail-rules + the error body field table",
     enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value"],
-    precondition: "an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints)",
+    precondition: "an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints, a doc_url)",
   },
   "response.error-fields": {
     title: "Fields the description allows only on some errors appear only there (retry_after_seconds on rate limits)",
@@ -540,9 +552,9 @@ export const CHECKS = {
     precondition: "a summary template deactivated before the run (fixtures.inactive_summary_template_ids: no operation reads a template)",
   },
   "tags.add-remove": {
-    title: "Tags: add, add again (409), remove, remove again (404)",
-    source: "addConversationItemTags / removeConversationItemTag",
-    precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team)",
+    title: "Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too",
+    source: "addConversationItemTags / removeConversationItemTag; TagName: \"In a URL path it is URL-encoded (for example Follow%20up)\"",
+    precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team), then, where the team has one, a team tag whose name needs percent-encoding",
   },
   "tenants.legacy-workspace": {
     title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",
@@ -563,6 +575,11 @@ export const CHECKS = {
     title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; user_id \"must belong to the same team\"",
     precondition: "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
+  },
+  "threads.comment-author": {
+    title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author",
+    source: "ThreadComment user (NoteUser: \"author of a note or comment\")",
+    precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key",
   },
   "threads.comment-then-read": {
     title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows",

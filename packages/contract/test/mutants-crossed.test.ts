@@ -4,6 +4,7 @@
 // passes.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { UNKNOWN_SUFFIX } from '../src/generate/negative-values.js';
 import { itCatchesEachByName, type Mutant, mainKey, removeOutputs, runAgainst, swapKey } from './support/mutants.js';
 import {
   bodyOf,
@@ -213,6 +214,83 @@ function answeredWith(r: Parameters<typeof json>[0], data: Record<string, unknow
     delete b.error;
     b.data = data;
   });
+}
+
+/** Conversations archived on a line (contact|line), as the actions given a line say. */
+function unreadSkipsArchived(): Mutation {
+  const archived = new Set<string>();
+  return {
+    request: (q) => {
+      const contact = /^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1];
+      const body = bodyOf(q);
+      if (q.method !== 'PUT' || !contact || typeof body.svc_number !== 'string') return q;
+      const at = `${decodeURIComponent(contact)}|${body.svc_number}`;
+      if (body.action === 'ARCHIVE') archived.add(at);
+      if (body.action === 'UNARCHIVE') archived.delete(at);
+      // UNREAD on an archived conversation skipped: it stays read.
+      if (body.action === 'UNREAD' && archived.has(at))
+        return { ...q, body: JSON.stringify({ ...body, action: 'READ' }) };
+      return q;
+    },
+  };
+}
+
+/** A custom field update that takes the type sent: answered and listed with it from then on. */
+function typeChangeTaken(): Mutation {
+  const types = new Map<string, unknown>();
+  const fieldKey = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$/.exec(pathOf(q))?.[1];
+  return {
+    request: (q) => {
+      const key = fieldKey(q);
+      const { type, ...rest } = bodyOf(q);
+      if (q.method !== 'PATCH' || !key || type === undefined) return q;
+      types.set(decodeURIComponent(key), type);
+      return { ...q, body: JSON.stringify(rest) };
+    },
+    response: (r, q) => {
+      if (r.status !== 200 || !pathOf(q).startsWith('/v2/api/crm/attributes')) return r;
+      return json(r, (b) => {
+        for (const field of (Array.isArray(b.data) ? b.data : [b.data]) as Array<Record<string, unknown>>)
+          if (types.has(String(field.key))) field.type = types.get(String(field.key));
+      });
+    },
+  };
+}
+
+/** Keyed answers stored by Idempotency-Key, method and path, whoever sent them: another team's request gets them. */
+function idempotencyStoreOfAllTeams(): Mutation {
+  const stored = new Map<string, { auth: string; response: Parameters<NonNullable<Mutation['response']>>[0] }>();
+  return {
+    response: (r, q) => {
+      const key = q.headers.get('idempotency-key');
+      if (!key || r.status >= 300) return r;
+      const id = `${key} ${q.method} ${pathOf(q)}`;
+      const auth = q.headers.get('authorization') ?? '';
+      const first = stored.get(id);
+      if (!first) stored.set(id, { auth, response: r });
+      if (!first || first.auth === auth) return r;
+      const headers = new Headers(first.response.headers);
+      headers.set('idempotency-replayed', 'true');
+      return { ...first.response, headers };
+    },
+  };
+}
+
+/** A new comment's user taken from the thread's first comment (its starter), as the thread's last read showed it. */
+function commentByStarter(): Mutation {
+  const starters = new Map<string, unknown>();
+  const threadOf = (q: ProxiedRequest) => /^\/v2\/api\/threads\/([^/]+)(\/comments)?$/.exec(pathOf(q));
+  return {
+    response: (r, q) => {
+      const m = threadOf(q);
+      if (!m?.[1] || r.status >= 300) return r;
+      return json(r, (b) => {
+        const data = b.data as { comments?: Array<{ user?: unknown }>; user?: unknown };
+        if (q.method === 'GET' && !m[2] && data.comments?.[0]) starters.set(m[1] as string, data.comments[0].user);
+        if (q.method === 'POST' && m[2] && starters.has(m[1] as string)) data.user = starters.get(m[1] as string);
+      });
+    },
+  };
 }
 
 const CROSSED: Mutant[] = [
@@ -465,6 +543,122 @@ const CROSSED: Mutant[] = [
       mainKey,
       (q) => q.method === 'GET' && /^\/v2\/api\/users\/[^/]+$/.test(pathOf(q)),
     ),
+  },
+  {
+    name: 'looks a deal up before checking the key: an unknown key on an unknown id gets the 404',
+    caughtBy: 'auth.unknown-key',
+    only: ['getDeal'],
+    mutation: {
+      response: (r, q) =>
+        r.status === 401 && q.path.includes(UNKNOWN_SUFFIX) ? refuse(404, 'not_found_error', 'NOT_FOUND')(r, q) : r,
+    },
+  },
+  {
+    name: 'UNREAD given a line skips an archived conversation: it stays read',
+    caughtBy: 'conversations.action-one-line',
+    only: ['conversations.action-one-line'],
+    allowWrites: true,
+    mutation: unreadSkipsArchived,
+  },
+  {
+    name: 'takes a type sent to a custom field: answered and listed with the new type',
+    caughtBy: 'custom-fields.key-and-type-immutable',
+    only: ['custom-fields.key-and-type-immutable'],
+    allowWrites: true,
+    mutation: typeChangeTaken,
+  },
+  {
+    name: 'links THREAD_NOT_FOUND to the page of NOTE_NOT_FOUND',
+    caughtBy: 'response.error-details',
+    only: ['getThread'],
+    mutation: {
+      response: (r) =>
+        json(r, (b) => {
+          const error = b.error as Record<string, unknown> | undefined;
+          if (error?.code === 'THREAD_NOT_FOUND' && typeof error.doc_url === 'string')
+            error.doc_url = error.doc_url.replace('THREAD_NOT_FOUND', 'NOTE_NOT_FOUND');
+        }),
+    },
+  },
+  {
+    name: 'answers every template_key of a call with its classic summary',
+    caughtBy: 'conversation-items.template-key-selects',
+    only: ['conversation-items.template-key-selects'],
+    mutation: {
+      request: (q) =>
+        q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/items/cll-')
+          ? { ...q, path: q.path.replace('template_key=MARKDOWN_SHORT_CALL', 'template_key=MARKDOWN_CLASSIC') }
+          : q,
+    },
+  },
+  {
+    name: 'stamps the caller as creator_id of the queue on every update',
+    caughtBy: 'dialer-queues.other-caller',
+    only: ['dialer-queues.other-caller'],
+    allowWrites: true,
+    mutation: {
+      response: (r, q) =>
+        isQueue(q) && r.status === 200
+          ? json(r, (b) => {
+              const caller = createHash('sha256')
+                .update(q.headers.get('authorization') ?? '')
+                .digest('hex');
+              (b.data as Record<string, unknown>).creator_id = `usr-${caller.slice(0, 8)}`;
+            })
+          : r,
+    },
+  },
+  {
+    name: 'counts the content limit of a comment in UTF-8 bytes',
+    caughtBy: 'threads.content-limits',
+    only: ['threads.content-limits'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const { content } = bodyOf(q);
+        if (q.method !== 'POST' || !/\/comments$/.test(pathOf(q)) || typeof content !== 'string') return q;
+        if (Buffer.byteLength(content, 'utf8') <= 4000) return q;
+        return { ...q, body: JSON.stringify({ content: 'x'.repeat(4001) }) };
+      },
+    },
+  },
+  {
+    name: "replays one team's keyed answer to another team's request with the same Idempotency-Key",
+    caughtBy: 'idempotency.replay',
+    only: ['idempotency.replay'],
+    allowWrites: true,
+    mutation: idempotencyStoreOfAllTeams,
+  },
+  {
+    name: "names the thread's starter as the author of every new comment",
+    caughtBy: 'threads.comment-author',
+    only: ['threads.comment-author'],
+    allowWrites: true,
+    mutation: commentByStarter,
+  },
+  {
+    name: 'never finds a tag whose name the path percent-encodes (the path segment not decoded)',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: {
+      request: (q) => {
+        const m = /^(\/v2\/api\/conversations\/items\/[^/]+\/tags\/)([^?]+)$/.exec(q.path);
+        if (q.method !== 'DELETE' || !m?.[2]?.includes('%')) return q;
+        return { ...q, path: `${m[1]}${m[2].replace(/%/g, '%25')}` };
+      },
+    },
+  },
+  {
+    name: 'refuses JSON sent with a charset parameter as another media type (415)',
+    caughtBy: 'negative.malformed-json',
+    only: ['negative.malformed-json'],
+    mutation: {
+      response: (r, q) =>
+        q.headers.get('content-type')?.includes(';')
+          ? refuse(415, 'validation_error', 'UNSUPPORTED_MEDIA_TYPE')(r, q)
+          : r,
+    },
   },
   {
     name: 'blanks the closing message of a receptionist whenever the greeting is sent without it',

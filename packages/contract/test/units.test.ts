@@ -436,7 +436,7 @@ describe('negative inputs', () => {
       'body entity_type=SVC_CONTRACT_NOT_IN_ENUM': '400 INVALID_THREAD_ENTITY_TYPE',
       'body entity_id=cll-0svcContract404': '404 CONVERSATION_ITEM_NOT_FOUND',
       'Content-Type: text/plain': '415 UNSUPPORTED_MEDIA_TYPE',
-      'body {"svc_contract": (cut short)': '400 INVALID_REQUEST_BODY',
+      'body {"svc_contract": (cut short), as application/json; charset=utf-8': '400 INVALID_REQUEST_BODY',
     });
     expect(expectedOf('batchGetConversationItems', { body: { ids: ['cll-1'] } })).toMatchObject({
       'body ids with 101 items': '400 BATCH_TOO_LARGE',

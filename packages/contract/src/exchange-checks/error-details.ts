@@ -8,7 +8,9 @@
 // suggestion of INVALID_PHONE_FORMAT names E.164 (in any case and punctuation: E164 too). On
 // every error, from the error body's own field table: `param`, "the offending parameter", names a
 // parameter or body field of the operation or one the request sent; endpoints a `suggestion`
-// names ("may name endpoints") are paths of the contract (with the method, where one is given).
+// names ("may name endpoints") are paths of the contract (with the method, where one is given);
+// `doc_url`, "link to the error's documentation", names no other code of the catalogue unless it
+// names its own (where the link shows a code at all: its host and form are not shown).
 import { type DetailRule, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { isScopeInferred } from '@svc/spec-runtime/facts';
 import { type Exchange, errorOf } from '../http/exchange.js';
@@ -127,6 +129,17 @@ function paramProblem(spec: Spec, error: Record<string, unknown>, exchange: Exch
   return `error.param ${JSON.stringify(param.slice(0, 100))} names no parameter or body field of ${exchange.operation.operationId} (the description says: "param: offending parameter, when applicable")`;
 }
 
+/** A doc_url that names another code of the catalogue and not the error's own links to another error's page. */
+function docUrlProblem(spec: Spec, error: Record<string, unknown>, code: string): string | undefined {
+  if (typeof error.doc_url !== 'string') return undefined;
+  // thread-not-found and THREAD_NOT_FOUND read the same.
+  const link = error.doc_url.slice(0, 2000).toUpperCase().replace(/-/g, '_');
+  if (namesToken(link, code)) return undefined;
+  const other = [...spec.contract.catalogue.keys()].find((c) => c !== code && namesToken(link, c));
+  if (other === undefined) return undefined;
+  return `error.doc_url ${JSON.stringify(error.doc_url.slice(0, 200))} links to the page of ${other}, not of ${code} (the description says: "doc_url: Link to the error's documentation")`;
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** An endpoint named in a text: an optional method, then a path under /vN/api (template braces allowed). */
 const ENDPOINT = /(?:\b(GET|POST|PUT|PATCH|DELETE)\s+)?(\/v\d{1,3}\/api(?:\/[A-Za-z0-9_.%{}+-]*)*)/g;
@@ -153,11 +166,17 @@ export function errorDetailProblems(spec: Spec, exchange: Exchange): string[] | 
   const error = errorOf(exchange);
   if (!error || exchange.status < 400 || typeof error.code !== 'string') return undefined;
   const rules = spec.contract.catalogue.get(error.code)?.detailRules ?? [];
-  const applies = rules.length > 0 || typeof error.param === 'string' || typeof error.suggestion === 'string';
+  const applies =
+    rules.length > 0 ||
+    typeof error.param === 'string' ||
+    typeof error.suggestion === 'string' ||
+    typeof error.doc_url === 'string';
   if (!applies) return undefined;
   return [
     ...rules.flatMap((rule) => ruleProblem(spec, rule, error, exchange) ?? []),
-    ...[paramProblem(spec, error, exchange)].filter((p): p is string => p !== undefined),
+    ...[paramProblem(spec, error, exchange), docUrlProblem(spec, error, error.code)].filter(
+      (p): p is string => p !== undefined,
+    ),
     ...suggestionProblems(spec, error),
   ];
 }

@@ -270,10 +270,10 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.error-details',
   title:
-    'An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract',
+    "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
   source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
   precondition:
-    'an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints)',
+    'an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints, a doc_url)',
   enforces: [
     'x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope',
     'x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164',

@@ -17,13 +17,22 @@ export function bodyNegatives(ctx: NegativeContext): void {
   if (baseline.body !== undefined) walkBody(ctx, baseline.body, bodySchema, []);
 }
 
-/** The body as a whole: JSON cut short, no body where one is required, a type other than JSON. */
+/**
+ * JSON with a charset parameter: the same media type (RFC 8259: "adding one really has no effect on
+ * compliant recipients"), so a body sent with it is read as JSON, never refused as another type.
+ */
+const JSON_WITH_CHARSET = 'application/json; charset=utf-8';
+
+/**
+ * The body as a whole: JSON cut short (sent as JSON with a charset: its refusal must be the
+ * unparseable body's, not 415), no body where one is required, a type other than JSON.
+ */
 function wholeBodyNegatives(ctx: NegativeContext): void {
   const { spec, op, baseline, push } = ctx;
   const asIfNoBody = expectedFor(spec, op, { ...baseline, body: undefined });
   if (asIfNoBody)
-    push('negative.malformed-json', 'body {"svc_contract": (cut short)', baseline, {
-      raw: { body: MALFORMED_BODY, unparseable: true },
+    push('negative.malformed-json', `body {"svc_contract": (cut short), as ${JSON_WITH_CHARSET}`, baseline, {
+      raw: { body: MALFORMED_BODY, unparseable: true, contentType: JSON_WITH_CHARSET },
       expected: asIfNoBody,
     });
   // No body at all, where one is required (the rule breaks alone: nothing else is sent wrong).

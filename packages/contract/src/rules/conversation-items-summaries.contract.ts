@@ -7,12 +7,13 @@
 // (read with two template keys, each answered with a summary) is refused without one. And
 // template_key selects: a key for which the call has no completed summary (one no template has) is
 // 404 SUMMARY_TEMPLATE_NOT_FOUND, not some other summary of the call.
+import { isObject } from '@svc/spec-runtime';
 import { listedCode } from '../expectations/expect.js';
-import type { Exchange } from '../http/exchange.js';
+import { dataOf, type Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
-import { completedSummaries, summaryCalls, TEMPLATE_KEY, templateKeys } from './call-summaries.js';
-import { type CheckContext, contractOperation, rule } from './harness.js';
-import { afterEarlier, errorsOf, isSuccess, statusIs } from './problems.js';
+import { completedSummaries, type SummaryRead, summaryCalls, TEMPLATE_KEY, templateKeys } from './call-summaries.js';
+import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
+import { afterEarlier, errorsOf, isSuccess, statusIs, unless } from './problems.js';
 
 const OP = 'getConversationItem';
 const op = contractOperation(OP);
@@ -137,6 +138,24 @@ interface UnknownKeyReads {
   /** Calls shown to hold a completed summary (a documented key read one), each read with a key no template has. */
   held: Array<{ call: string; key: string; exchange: Exchange }>;
   calls: string[];
+  /** The reads with each documented key that answered 2xx, and the documented keys. */
+  completed: SummaryRead[];
+  keys: string[];
+}
+
+/**
+ * A read with one documented key whose answer names another documented key as a field's value
+ * (the template of the summary shown, where the answer shows one): another summary was selected.
+ */
+function otherKeyShown({ call, key, exchange }: SummaryRead, keys: readonly string[]): Problem[] {
+  const item = dataOf(exchange);
+  if (!isObject(item)) return [];
+  const shown = Object.entries(item).find(([, v]) => typeof v === 'string' && v !== key && keys.includes(v));
+  return unless(
+    shown === undefined,
+    `${op.method} ${call} with template_key ${key} shows ${shown?.[0]} ${shown?.[1]}: the summary of another template`,
+    exchange,
+  );
 }
 
 /** A template key no team has: template keys are per team, and this one is made up for the run. */
@@ -155,13 +174,13 @@ async function readWithUnknownKey(t: CheckContext): Promise<UnknownKeyReads> {
   const key = keyOfNoTemplate(t);
   for (const call of [...new Set(completed.map((r) => r.call))].slice(0, MAX_SELECTED))
     held.push({ call, key, exchange: await t.call({ params: { id: call }, query: { [TEMPLATE_KEY]: key } }) });
-  return { held, calls };
+  return { held, calls, completed, keys };
 }
 
 rule({
   id: 'conversation-items.template-key-selects',
   title:
-    'template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary',
+    'template_key selects the summary: a call shown to hold a completed summary, read with a template_key no template has, is 404 SUMMARY_TEMPLATE_NOT_FOUND, never answered with another summary; read with a documented key, its answer names no other documented key',
   source:
     'getConversationItem: "optional template_key selects a summary"; SUMMARY_TEMPLATE_NOT_FOUND: "On item fetch: no completed summary for the requested template_key"',
   precondition:
@@ -170,14 +189,16 @@ rule({
   resource: loadSpec().resourceOf(op),
   needs: { stateful: true },
   requests: readWithUnknownKey,
-  problems: ({ held }, t) =>
-    held.flatMap(({ call, key, exchange }) =>
+  problems: ({ held, completed, keys }, t) => [
+    ...completed.flatMap((read) => otherKeyShown(read, keys)),
+    ...held.flatMap(({ call, key, exchange }) =>
       errorsOf(
         exchange,
         listedCode(t.spec, op, 'SUMMARY_TEMPLATE_NOT_FOUND'),
         `${op.method} ${call} with template_key ${key}, which no template has`,
       ),
     ),
+  ],
   passed: ({ held }) => held.map((h) => `${h.call}: 404 for template_key ${h.key}`).join('; '),
   notReached: ({ held, calls }) =>
     held.length === 0

@@ -85,13 +85,20 @@ function takesSingleTag(t: CheckContext): boolean {
   return propertiesOf(t.spec.contract, body).tags?.minItems === 1;
 }
 
-async function tagRoundTrip(t: CheckContext): Promise<TagRoundTrip> {
+/**
+ * A team tag whose name a URL path carries percent-encoded ("Follow%20up" for "Follow up"). None
+ * of the suite's own: a tag added to an item stays in the team's list (no operation deletes one).
+ */
+function encodedTagOf(f: Fixtures): string | undefined {
+  return f.tags.find((tag) => encodeURIComponent(tag) !== tag);
+}
+
+async function tagRoundTrip(t: CheckContext, tag: string, trip: string): Promise<TagRoundTrip> {
   const f = await t.fixtures();
   const item = anItem(t, f).id;
-  const tag = tagOf(t, f);
   // With every header each documents (a request id, an idempotency key), fresh per request.
   let n = 0;
-  const headers = (id: string) => documentedHeaders(t.op(id), `${t.config.runId}-tags-${++n}`);
+  const headers = (id: string) => documentedHeaders(t.op(id), `${t.config.runId}-tags-${trip}-${++n}`);
   const add = () =>
     t.call(
       { params: { id: item }, body: { tags: [tag] } },
@@ -146,16 +153,29 @@ function singleTagHeld({ single, cleared, added }: TagRoundTrip): Held[] {
   return [{ detail: 'a single tag', constraint: { id: constraintId('body', 'tags', 'minItems', 1), side: 'inside' } }];
 }
 
-// Adding a tag, then again (409: already there), removing it, then again (TAG_NOT_FOUND).
+/** The round trip of a team tag, then, where the team has one, of a tag whose name the path percent-encodes. */
+async function tagRoundTrips(t: CheckContext): Promise<TagRoundTrip[]> {
+  const f = await t.fixtures();
+  const plain = await tagRoundTrip(t, tagOf(t, f), 'plain');
+  const encodedTag = encodedTagOf(f);
+  return encodedTag === undefined ? [plain] : [plain, await tagRoundTrip(t, encodedTag, 'encoded')];
+}
+
+// Adding a tag, then again (409: already there), removing it, then again (TAG_NOT_FOUND); for a
+// team tag, and for a team tag whose name needs percent-encoding in the path.
 rule({
   id: 'tags.add-remove',
-  title: 'Tags: add, add again (409), remove, remove again (404)',
-  source: 'addConversationItemTags / removeConversationItemTag',
-  precondition: 'an item and a tag it does not carry yet (a team tag, else one new to the team)',
+  title: 'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too',
+  source:
+    'addConversationItemTags / removeConversationItemTag; TagName: "In a URL path it is URL-encoded (for example Follow%20up)"',
+  precondition:
+    'an item and a tag it does not carry yet (a team tag, else one new to the team), then, where the team has one, a team tag whose name needs percent-encoding',
   ...statefulWrite('addConversationItemTags'),
-  requests: tagRoundTrip,
-  problems: tagRoundTripProblems,
-  held: singleTagHeld,
+  requests: tagRoundTrips,
+  problems: (trips, t) => trips.flatMap((trip) => tagRoundTripProblems(trip, t)),
+  held: (trips) => trips.flatMap(singleTagHeld),
+  passed: (trips) =>
+    `round trips of ${trips.map((trip) => JSON.stringify(trip.tag)).join(' and ')}${trips.length < 2 ? ' (no team tag needs percent-encoding in the path)' : ''}`,
 });
 
 operationChecks('removeConversationItemTag', {
@@ -195,8 +215,8 @@ rule({
   ...statefulWrite('addConversationItemTags', adding),
   requests: async (t): Promise<Repeats> => {
     const { item, tag } = await replayTarget(t, 'replay-add');
-    return sendRepeats(t, `${adding} the tag ${tag} to ${item}`, 'replay', (idempotencyKey) =>
-      t.call({ params: { id: item }, body: { tags: [tag] } }, { idempotencyKey }),
+    return sendRepeats(t, `${adding} the tag ${tag} to ${item}`, 'replay', (keyed) =>
+      t.call({ params: { id: item }, body: { tags: [tag] } }, keyed),
     );
   },
   problems: (repeats, t) => replayProblems(repeats, t.spec.idempotencyReplayedHeader),
@@ -213,8 +233,8 @@ rule({
     const added = await t.call({ params: { id: item }, body: { tags: [tag] } }, {}, 'addConversationItemTags');
     const replayed = t.spec.idempotencyReplayedHeader;
     if (!ok(added)) return { item, tag, added, replayed };
-    const repeats = await sendRepeats(t, `${method} the tag ${tag}`, 'replay', (idempotencyKey) =>
-      t.call({ params: { id: item, tag } }, { idempotencyKey }),
+    const repeats = await sendRepeats(t, `${method} the tag ${tag}`, 'replay', (keyed) =>
+      t.call({ params: { id: item, tag } }, keyed),
     );
     return { item, tag, added, replayed, repeats };
   },

@@ -121,11 +121,8 @@ rule({
     // The key names the write, whatever the body: the last repeat, with another action, is still
     // "the same key sent again to the same endpoint", so the stored answer, not a new execution.
     const what = `${method} action ${action} (the last repeat with action ${other})`;
-    const repeats = await sendRepeats(t, what, 'replay', (idempotencyKey, repeat) =>
-      t.call(
-        { params: { contact_number: contact }, body: { action: repeat === 3 ? other : action } },
-        { idempotencyKey },
-      ),
+    const repeats = await sendRepeats(t, what, 'replay', (keyed, repeat) =>
+      t.call({ params: { contact_number: contact }, body: { action: repeat === 3 ? other : action } }, keyed),
     );
     return { replayed: t.spec.idempotencyReplayedHeader, repeats };
   },
@@ -334,6 +331,8 @@ interface ArchivingOnLine {
   unarchive: string;
   archived: Exchange;
   whileArchived: { list: Exchange; entry?: Record<string, unknown> };
+  /** The action to unread given the line while it is archived ("any → unread"), and its entry after. */
+  unread?: { action: string; exchange: Exchange; after: { list: Exchange; entry?: Record<string, unknown> } };
   unarchived: Exchange;
   afterUnarchive: { list: Exchange; entry?: Record<string, unknown> };
 }
@@ -341,7 +340,8 @@ interface ArchivingOnLine {
 /**
  * ARCHIVE then UNARCHIVE given the acted line, where the entries show whether a conversation is
  * archived: a server whose line-scoped branch forgets one of them shows it on that line's entry.
- * A conversation archived before is archived again after.
+ * While it is archived (and so read), the action to unread: "any" state goes to unread, the
+ * archived one too. A conversation archived before is archived again after.
  */
 async function archivingOnLine(t: CheckContext, contact: string, line: string): Promise<ArchivingOnLine | undefined> {
   const [archive, unarchive] = [actionTo(t, 'archived'), actionTo(t, 'unarchived')];
@@ -350,10 +350,27 @@ async function archivingOnLine(t: CheckContext, contact: string, line: string): 
   const send = (action: string) => t.call({ params: { contact_number: contact }, body: { action, svc_number: line } });
   const archived = await send(archive);
   const whileArchived = await entryOnLine(t, line, contact);
+  const toUnread = actionTo(t, 'unread');
+  const unread = toUnread
+    ? { action: toUnread, exchange: await send(toUnread), after: await entryOnLine(t, line, contact) }
+    : undefined;
   const unarchived = await send(unarchive);
   const afterUnarchive = await entryOnLine(t, line, contact);
   if (before.archived) await send(archive);
-  return { archive, unarchive, archived, whileArchived, unarchived, afterUnarchive };
+  return { archive, unarchive, archived, whileArchived, ...(unread ? { unread } : {}), unarchived, afterUnarchive };
+}
+
+/** The action to unread on the archived conversation: a 200, and where the entry shows it, unread. */
+function unreadWhileArchivedProblems(contact: string, line: string, a: ArchivingOnLine): Problem[] {
+  if (!a.unread) return [];
+  const { action, exchange, after } = a.unread;
+  if (!ok(exchange))
+    return [{ message: `${action} given ${line} while archived: expected 200, got ${exchange.status}`, exchange }];
+  return unless(
+    after.entry === undefined || typeof after.entry.read !== 'boolean' || after.entry.read === false,
+    `${action} given ${line} left the archived conversation of ${contact} there read ${short(after.entry?.read)}`,
+    after.list,
+  );
 }
 
 function archivingOnLineProblems(contact: string, line: string, a: ArchivingOnLine): Problem[] {
@@ -373,6 +390,7 @@ function archivingOnLineProblems(contact: string, line: string, a: ArchivingOnLi
       `${unarchive} given ${line} left the conversation of ${contact} there archived ${short(afterUnarchive.entry?.archived)}`,
       afterUnarchive.list,
     ),
+    ...unreadWhileArchivedProblems(contact, line, a),
   ];
 }
 
@@ -399,7 +417,7 @@ async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
 rule({
   id: 'conversations.action-one-line',
   title:
-    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there; each line is put back",
+    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there, and the action to unread makes it unread while archived; each line is put back",
   source:
     'States and transitions: "When svc_number is omitted the action applies across all of the team\'s lines; when given, only to that line"',
   precondition:

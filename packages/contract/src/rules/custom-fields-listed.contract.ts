@@ -133,3 +133,94 @@ rule({
   problems: (state, t) => deletedProblems(t, state),
   passed: ({ keys }) => `${keys.join(', ')}: not found by key, not listed`,
 });
+
+/** The types a custom field may have (CustomFieldType: the enum, beside null, in a oneOf). */
+function fieldTypes(t: CheckContext): string[] {
+  const schema = t.spec.schema('CustomFieldType');
+  const branches = [schema, ...(Array.isArray(schema?.oneOf) ? schema.oneOf : [])].filter(isObject);
+  return branches.flatMap((s) =>
+    Array.isArray(s.enum) ? s.enum.filter((v): v is string => typeof v === 'string') : [],
+  );
+}
+
+interface Immutable {
+  key: string;
+  type: string;
+  /** The type change, then the key change, each sent alone. */
+  sent: Array<{ body: Record<string, unknown>; exchange: Exchange }>;
+  shown?: Record<string, unknown>;
+  movedTo?: Record<string, unknown>;
+  last?: Exchange;
+}
+
+/**
+ * Another type, then another key, sent alone to an editable field; the list read after. Whether
+ * such a write is refused or ignored is not shown (x-svc-unspecified), so either passes; what no
+ * reading allows is the field listed with another type, or under another key. A field a faulty
+ * server changed is put back.
+ */
+async function changeKeyAndType(t: CheckContext): Promise<Immutable> {
+  const writable = writableSource(t);
+  const field = (await t.fixtures()).customFields.find((f) => typeof f.type === 'string' && writable(f));
+  if (!field?.type) return t.skip('no editable custom field with a type (GET /v2/api/crm/attributes)', 'config');
+  const type = field.type;
+  const other = fieldTypes(t).find((candidate) => candidate !== type);
+  if (!other) return t.skip('CustomFieldType names no second type');
+  const key = field.key;
+  const newKey = `${key}_svc_contract`;
+  const sent: Immutable['sent'] = [];
+  for (const body of [{ type: other }, { key: newKey }])
+    sent.push({ body, exchange: await t.call({ params: { key }, body }, {}, UPDATE) });
+  const { entries, last } = await listed(t);
+  const shown = entries.find((e) => e.key === key);
+  const movedTo = entries.find((e) => e.key === newKey);
+  if (shown && shown.type !== type) await t.call({ params: { key }, body: { type } }, {}, UPDATE);
+  if (movedTo) await t.call({ params: { key: newKey }, body: { key } }, {}, UPDATE);
+  return { key, type, sent, ...(shown ? { shown } : {}), ...(movedTo ? { movedTo } : {}), ...(last ? { last } : {}) };
+}
+
+function immutableProblems({ key, type, sent, shown, movedTo, last }: Immutable): Problem[] {
+  return [
+    ...sent.flatMap(({ body, exchange }) => {
+      const answered = ok(exchange) && isObject(exchange.body) ? exchange.body.data : undefined;
+      if (!isObject(answered)) return [];
+      return unless(
+        answered.key === key && answered.type === type,
+        `${short(body)} sent to ${key} was answered with key ${short(answered.key)} and type ${short(answered.type)}`,
+        exchange,
+      );
+    }),
+    ...unless(
+      movedTo === undefined,
+      `after ${short({ key: movedTo?.key })} was sent to ${key}, the list shows it under that key`,
+      last,
+    ),
+    ...unless(
+      shown !== undefined || movedTo !== undefined,
+      `${key} is not in the list after its key and type were sent`,
+      last,
+    ),
+    ...unless(
+      shown === undefined || shown.type === type,
+      `the list shows ${key} with the type ${short(shown?.type)}, not ${type}: its type changed`,
+      last,
+    ),
+  ];
+}
+
+rule({
+  id: 'custom-fields.key-and-type-immutable',
+  title: "Another key or type sent to a custom field is refused or ignored: the field's key and type never change",
+  source:
+    'Custom contact field: key "Unique key; immutable", type "…; immutable"; option rules: "key and type cannot be changed."',
+  precondition:
+    'an editable custom field with a type, sent another type then another key (each alone) before the whole list is read',
+  enforces: ['x-svc-option-rules KEY_AND_TYPE_IMMUTABLE'],
+  ...statefulWrite(UPDATE),
+  requests: changeKeyAndType,
+  problems: immutableProblems,
+  passed: ({ key, sent }) => ({
+    detail: `${key}: ${sent.map(({ body, exchange }) => `${short(body)} ${exchange.status}`).join(', ')}; key and type unchanged`,
+    readings: 'refused, or accepted and ignored: not stated (x-svc-unspecified)',
+  }),
+});

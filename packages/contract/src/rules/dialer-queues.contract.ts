@@ -5,6 +5,7 @@ import { documentedCodes } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
 import type { Exchange } from '../http/exchange.js';
+import type { ConfigKey } from '../types.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
@@ -49,8 +50,8 @@ rule({
   ...statefulWrite(OP, method),
   requests: async (t): Promise<QueueRepeats> => {
     const promised = isReplayPromised(t.spec.contract, t.op());
-    const repeats = await sendRepeats(t, `${method} an empty update`, promised ? 'replay' : 'repeat', (key) =>
-      update(t, {}, { idempotencyKey: key }),
+    const repeats = await sendRepeats(t, `${method} an empty update`, promised ? 'replay' : 'repeat', (keyed) =>
+      update(t, {}, keyed),
     );
     return { promised, replayed: t.spec.idempotencyReplayedHeader, repeats };
   },
@@ -334,4 +335,78 @@ rule({
     ...errorsOf(byId, expected, 'an unknown user_id'),
     ...errorsOf(byEmail, expected, 'an unknown email'),
   ],
+});
+
+interface OtherCaller {
+  found: Exchange;
+  /** Each other key's update of the run key's queue with user_id alone, and what the key is. */
+  updates: Array<{ what: string; exchange: Exchange }>;
+}
+
+/**
+ * Keys of the team, not the run's, that may write the queue: one line-limited key and one active
+ * key at most (the queue names no line, so a line-limited key writes it as any other). Their
+ * owners are not declared, so two kinds of key make it likelier that one is someone else's.
+ */
+function otherWriters(t: CheckContext): ConfigKey[] {
+  const op = t.op();
+  const mayWrite = (k: ConfigKey) =>
+    k.key !== t.config.apiKey && op.security.some((alt) => alt.every((scope) => k.scopes.includes(scope)));
+  const kindOf = (k: ConfigKey) => k.kind ?? 'active';
+  const ofKind = (kind: string) => t.config.config.keys.find((k) => kindOf(k) === kind && mayWrite(k));
+  return [ofKind('line-limited'), ofKind('active')].filter((k): k is ConfigKey => k !== undefined);
+}
+
+// "Only supplied fields are touched": the queue of the run key's owner updated by another key of
+// the team, with user_id alone, is answered as it was. A server that stamps the caller (its
+// creator_id, say) on every write shows it only where the caller is not the one who made it.
+rule({
+  id: 'dialer-queues.other-caller',
+  title:
+    "Another key of the team updating the run key's queue with user_id alone touches nothing: every field (creator_id too) as the run key's empty update showed it",
+  source:
+    'PATCH /v2/api/dialing-queues/current: "All fields are optional; only supplied fields are touched"; user_id: "Teammate whose queue is changed"',
+  precondition:
+    "another key of the team that may write the queue (a config key holding the operation's scope: a line-limited one and an active one), sending the queue's assignee as user_id",
+  enforces: ['x-svc-merge-rules dialer-queue merged'],
+  ...statefulWrite(OP),
+  requests: async (t): Promise<OtherCaller> => {
+    const found = await update(t, {});
+    const assignee = data(found)?.assignee_id;
+    const writers = otherWriters(t);
+    if (!ok(found) || typeof assignee !== 'string' || writers.length === 0) return { found, updates: [] };
+    const updates: OtherCaller['updates'] = [];
+    for (const key of writers)
+      updates.push({
+        what: `key "${key.name}"`,
+        exchange: await t.call({ body: { user_id: assignee } }, { auth: { kind: 'key', key: key.key } }, OP),
+      });
+    return { found, updates };
+  },
+  problems: ({ found, updates }) => {
+    const before = data(found) ?? {};
+    return updates.flatMap(({ what, exchange }) => {
+      const after = data(exchange);
+      if (!ok(exchange) || !after)
+        return [
+          { message: `${what} updating the queue with user_id alone: expected 200, got ${exchange.status}`, exchange },
+        ];
+      return Object.keys(before)
+        .filter((f) => f !== 'updated_at')
+        .flatMap((f) =>
+          unless(
+            deepEqual(after[f], before[f]),
+            `${f} changed when ${what} sent user_id alone: ${short(before[f])} → ${short(after[f])}`,
+            exchange,
+          ),
+        );
+    });
+  },
+  notReached: ({ found, updates }) =>
+    updates.length > 0
+      ? undefined
+      : ok(found)
+        ? "no other key of the team may write the queue (declare one in --config with the operation's scope), or the queue shows no assignee_id"
+        : `the run key's empty update was answered ${found.status}`,
+  passed: ({ updates }) => `${updates.map((u) => u.what).join(', ')}: the queue answered as it was`,
 });

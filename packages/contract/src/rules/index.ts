@@ -22,6 +22,7 @@ import './search.contract.js';
 import './summary-templates.contract.js';
 import './tags.contract.js';
 import './threads.contract.js';
+import './thread-comment-author.contract.js';
 import './thread-mentions.contract.js';
 import './users.contract.js';
 

@@ -189,6 +189,28 @@ function otherScheme(u: OperationUnderTest, t: CheckContext): { value: string; l
   };
 }
 
+interface Unauthenticated {
+  what: string;
+  exchange: Exchange;
+}
+
+/**
+ * The baseline without valid credentials, and where the operation addresses a resource by id, the
+ * same with an unknown id: the key is checked before the lookup, so a server that looks first and
+ * answers 404 tells a caller with no valid key which ids exist.
+ */
+async function sendUnauthenticated(
+  u: OperationUnderTest,
+  t: CheckContext,
+  auth: ApiRequest['auth'],
+): Promise<Unauthenticated[]> {
+  const base = await u.baseline(t);
+  const unknown = negativeCases(u.spec, u.op, base).find((c) => c.kind === 'negative.unknown-id');
+  const sent = [{ what: 'the baseline', exchange: await t.call(base, { auth }) }];
+  if (unknown) sent.push({ what: unknown.label, exchange: await t.call(unknown.request, { auth }) });
+  return sent;
+}
+
 /** No key, a malformed Authorization header, an unknown key: each the documented 401. */
 export function authenticationRules(u: OperationUnderTest): void {
   const { spec, op, where, changesData } = u;
@@ -197,15 +219,18 @@ export function authenticationRules(u: OperationUnderTest): void {
     codes: documentedCodes(spec, op, 401),
     why: 'the request is not authenticated',
   });
+  const unauthenticatedProblems = (sent: Unauthenticated[]) =>
+    sent.flatMap((s) => errorsOf(s.exchange, unauthorized(), s.what));
   rule({
     id: 'auth.missing-key',
-    title: 'No key: 401 with a code the operation lists',
+    title: 'No key: 401 with a code the operation lists, before any lookup (an unknown id too)',
     source: 'security + 401 response',
-    precondition: 'a request the server must refuse: no Authorization header',
+    precondition:
+      'a request the server must refuse: no Authorization header, on the baseline and, where the operation takes an id, on an unknown id',
     ...where,
     needs: { writes: changesData },
-    requests: (t) => withAuth(u, t, { kind: 'none' }),
-    problems: (exchange) => errorsOf(exchange, unauthorized()),
+    requests: (t) => sendUnauthenticated(u, t, { kind: 'none' }),
+    problems: unauthenticatedProblems,
   });
   rule({
     id: 'auth.malformed-header',
@@ -237,13 +262,14 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.unknown-key',
-    title: 'Unknown key: 401 with a listed code',
+    title: 'Unknown key: 401 with a listed code, before any lookup (an unknown id too)',
     source: '401 response',
-    precondition: 'a request the server must refuse: a key no team holds',
+    precondition:
+      'a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id',
     ...where,
     needs: { writes: changesData, keys: true },
-    requests: (t) => withAuth(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
-    problems: (exchange) => errorsOf(exchange, unauthorized()),
+    requests: (t) => sendUnauthenticated(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
+    problems: unauthenticatedProblems,
   });
 }
 

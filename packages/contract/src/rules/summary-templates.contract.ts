@@ -74,8 +74,8 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
   for (const id of ids) {
     const headers = documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`);
     // A server that runs a keyed DELETE again finds no active template (404); one that replays, 204.
-    const repeats = await sendRepeats(t, `a keyed DELETE of ${id}`, 'replay', (idempotencyKey) =>
-      t.call({ params: { id } }, { ...headers, idempotencyKey }),
+    const repeats = await sendRepeats(t, `a keyed DELETE of ${id}`, 'replay', (keyed) =>
+      t.call({ params: { id } }, { ...headers, ...keyed }),
     );
     const { first } = repeats;
     if (first.status === notFound.status) continue; // deactivated by an earlier run

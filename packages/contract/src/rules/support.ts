@@ -1,7 +1,7 @@
 // Small helpers shared by the scenario files.
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject, type JsonObject } from '@svc/spec-runtime';
-import { dataOf, type Exchange, header } from '../http/exchange.js';
+import { type ApiRequest, dataOf, type Exchange, header } from '../http/exchange.js';
 import { type CheckContext, checkDescription, type Held, type Problem } from './harness.js';
 import { unless } from './problems.js';
 
@@ -57,6 +57,14 @@ export function lengthLimits(
   });
 }
 
+/**
+ * A text of exactly n characters: the prefix, then characters two bytes long in UTF-8 (é). The
+ * limits count characters: a server counting bytes refuses it where an ASCII text of n passes.
+ */
+export function textOfLength(prefix: string, n: number): string {
+  return prefix.padEnd(n, '\u00e9').slice(0, n);
+}
+
 export function short(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
@@ -67,23 +75,35 @@ export interface Repeats {
   what: string;
   first: Exchange;
   again: Exchange[];
+  /** The first write's request sent with the same key by another team's key (a replay promised, such a key declared). */
+  otherTeam?: Exchange;
 }
+
+/** What a keyed send adds to its request: the key, and for another team's send, its credentials. */
+export type Keyed = Pick<ApiRequest, 'idempotencyKey'> & Partial<Pick<ApiRequest, 'auth'>>;
 
 /**
  * Sends a write with a fresh Idempotency-Key, then (if it succeeded) the same key three times;
- * `send` is told which send it is (0 the first, 1 to 3 the repeats).
+ * `send` is told which send it is (0 the first, 1 to 3 the repeats). Where a replay is promised
+ * and the config declares a key of another team, the first request is sent once more with the
+ * same key by that team: a stored response belongs to the team whose request made it ("A key
+ * belongs to a single team"), so that team's answer is its own, never the stored one replayed.
  */
 export async function sendRepeats(
   t: CheckContext,
   what: string,
   purpose: 'replay' | 'repeat',
-  send: (idempotencyKey: string, repeat: number) => Promise<Exchange>,
+  send: (keyed: Keyed, repeat: number) => Promise<Exchange>,
 ): Promise<Repeats> {
-  const key = `svc-contract-${t.config.runId}-${purpose}-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const first = await send(key, 0);
+  const idempotencyKey = `svc-contract-${t.config.runId}-${purpose}-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const first = await send({ idempotencyKey }, 0);
   const again: Exchange[] = [];
-  if (ok(first)) for (let n = 1; n <= 3; n++) again.push(await send(key, n));
-  return { what, first, again };
+  if (!ok(first)) return { what, first, again };
+  for (let n = 1; n <= 3; n++) again.push(await send({ idempotencyKey }, n));
+  const other = t.config.config.keys.find((k) => k.kind === 'other-team');
+  if (purpose !== 'replay' || !other) return { what, first, again };
+  const otherTeam = await send({ idempotencyKey, auth: { kind: 'key', key: other.key } }, 0);
+  return { what, first, again, otherTeam };
 }
 
 function keyedWriteProblems({ what, first }: Repeats): Problem[] {
@@ -95,9 +115,16 @@ function keyedWriteProblems({ what, first }: Repeats): Problem[] {
  * key (three) answers the stored response, marked replayed, with the same status and body.
  */
 export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
-  const { what, first, again } = repeats;
+  const { what, first, again, otherTeam } = repeats;
   if (!ok(first)) return keyedWriteProblems(repeats);
   return [
+    ...(otherTeam
+      ? unless(
+          header(otherTeam, replayed) !== 'true',
+          `${what}, sent with the same key by another team's key: expected that team's own answer, got one marked ${replayed}: true (${otherTeam.status})`,
+          otherTeam,
+        )
+      : []),
     ...unless(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first),
     ...again.flatMap((x, i) =>
       unless(

@@ -23,6 +23,7 @@ import { afterEarlier, errorsOf, unless } from './problems.js';
 import {
   data,
   IDEMPOTENCY_REPLAY,
+  type Keyed,
   lengthLimits,
   ok,
   probeText,
@@ -30,6 +31,7 @@ import {
   replayProblems,
   sendRepeats,
   short,
+  textOfLength,
 } from './support.js';
 import { usedUp } from './used-up.js';
 
@@ -86,7 +88,7 @@ export function comment(
   t: CheckContext,
   thread: string,
   content: string,
-  extra: { idempotencyKey?: string } = {},
+  extra: Partial<Keyed> = {},
 ): Promise<Exchange> {
   const headers = documentedHeaders(t.op('addThreadComment'), `${t.config.runId}-comment-${thread}-${content.length}`);
   return t.call({ params: { id: thread }, body: { content } }, { ...headers, ...extra }, 'addThreadComment');
@@ -176,8 +178,8 @@ async function createOnFreeItem(t: CheckContext, content: string): Promise<Creat
     const headers = documentedHeaders(t.op(), `${t.config.runId}-create-${item.id}`);
     // The creation's key sent again before anything else touches the thread: a server that runs
     // it again finds the thread there (409), one that replays answers the stored 201.
-    const repeats = await sendRepeats(t, `a keyed thread on ${item.id}`, 'replay', (idempotencyKey) =>
-      t.call(request, { ...headers, idempotencyKey }),
+    const repeats = await sendRepeats(t, `a keyed thread on ${item.id}`, 'replay', (keyed) =>
+      t.call(request, { ...headers, ...keyed }),
     );
     const created = repeats.first;
     const id = data(created)?.id;
@@ -373,7 +375,7 @@ rule({
     const cases: FirstComment[] = [];
     for (const [index, { keyword, n: length }] of lengths.entries()) {
       const item = free[index] as ItemFixture;
-      const text = length > 20 ? `${probeText(t, 'limit')} `.padEnd(length, 'x') : 'x'.repeat(length);
+      const text = length > 20 ? textOfLength(`${probeText(t, 'limit')} `, length) : 'x'.repeat(length);
       const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: text } });
       cases.push({
         length,
@@ -641,7 +643,7 @@ interface CommentCase {
 
 /** The comment lengths inside the limits: exactly the maximum, and the minimum where it binds. */
 async function commentsInside(t: CheckContext, thread: string, limit: number): Promise<CommentCase[]> {
-  const exact = `${probeText(t, 'limit')} `.padEnd(limit, 'x');
+  const exact = textOfLength(`${probeText(t, 'limit')} `, limit);
   const id = constraintId('body', 'content', 'maxLength', limit);
   const cases: CommentCase[] = [
     {
@@ -667,7 +669,7 @@ async function commentsInside(t: CheckContext, thread: string, limit: number): P
 async function commentsOutside(t: CheckContext, thread: string, limit: number): Promise<CommentCase[]> {
   const id = constraintId('body', 'content', 'maxLength', limit);
   const cases: CommentCase[] = [];
-  for (const content of [`${`${probeText(t, 'limit')} `.padEnd(limit, 'x')}x`, '   ']) {
+  for (const content of [textOfLength(`${probeText(t, 'limit')} `, limit + 1), '   ']) {
     const expected = expectedFor(t.spec, t.op(), { params: { id: thread }, body: { content } });
     if (!expected) continue;
     const over = content.trim() !== '';
@@ -812,9 +814,7 @@ rule({
     const thread = await probeThread(t);
     const before = await readThread(t, thread);
     const content = probeText(t, 'idempotent comment');
-    const repeats = await sendRepeats(t, 'a keyed comment', 'replay', (idempotencyKey) =>
-      comment(t, thread, content, { idempotencyKey }),
-    );
+    const repeats = await sendRepeats(t, 'a keyed comment', 'replay', (keyed) => comment(t, thread, content, keyed));
     const state = { replayed: t.spec.idempotencyReplayedHeader, content, before, repeats };
     return ok(repeats.first) ? { ...state, after: await readThread(t, thread) } : state;
   },
