@@ -6,6 +6,7 @@
 import { isObject, propertiesOf } from '@svc/spec-runtime';
 import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from '../expectations/expect.js';
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
+import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
 import { ownSource, writableSource } from './custom-field-source.js';
@@ -13,7 +14,7 @@ import { type CheckContext, type Held, type Problem, rule, statefulWrite } from 
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
-import { data, deepEqual, lengthLimits, ok, short, textOfLength } from './support.js';
+import { data, deepEqual, lengthLimits, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
 

@@ -1,6 +1,6 @@
 // The dialer queue of the key's owner (or of a teammate by user_id / email).
 import { idPrefixes, propertiesOf } from '@svc/spec-runtime';
-import { isReplayPromised } from '@svc/spec-runtime/facts';
+import { isReplayPromised, scopeStanding } from '@svc/spec-runtime/facts';
 import { documentedCodes } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
 import { UNKNOWN_SUFFIX } from '../generate/negatives.js';
@@ -350,8 +350,7 @@ interface OtherCaller {
  */
 function otherWriters(t: CheckContext): ConfigKey[] {
   const op = t.op();
-  const mayWrite = (k: ConfigKey) =>
-    k.key !== t.config.apiKey && op.security.some((alt) => alt.every((scope) => k.scopes.includes(scope)));
+  const mayWrite = (k: ConfigKey) => k.key !== t.config.apiKey && scopeStanding(op, k.scopes) !== 'insufficient';
   const kindOf = (k: ConfigKey) => k.kind ?? 'active';
   const ofKind = (kind: string) => t.config.config.keys.find((k) => kindOf(k) === kind && mayWrite(k));
   return [ofKind('line-limited'), ofKind('active')].filter((k): k is ConfigKey => k !== undefined);

@@ -21,6 +21,7 @@ import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, statusIs, unless } from './problems.js';
+import { keyOfKind } from './support.js';
 
 /** The codes of the key kinds' refusals: the description names each, and the operations list them. */
 export const REVOKED = 'API_KEY_REVOKED';
@@ -158,14 +159,15 @@ interface PastAuth {
   probe?: { label: string; expected: Expected };
 }
 
+/** The baseline with an unknown id (and its documented not-found), where the operation takes an id. */
+const unknownIdCase = (u: OperationUnderTest, base: OpRequest) =>
+  negativeCases(u.spec, u.op, base).find((c) => c.kind === 'negative.unknown-id');
+
 async function pastAuth(u: OperationUnderTest, t: CheckContext): Promise<PastAuth> {
   const base = await u.baseline(t);
   // Where the suite never sends the baseline as a success (it would create or delete for
   // real), an unknown id shows the same thing: past the scope check, a documented 404.
-  const probe =
-    u.plan.success === false
-      ? negativeCases(u.spec, u.op, base).find((c) => c.kind === 'negative.unknown-id')
-      : undefined;
+  const probe = u.plan.success === false ? unknownIdCase(u, base) : undefined;
   return probe
     ? { request: probe.request, probe: { label: probe.label, expected: probe.expected } }
     : { request: base };
@@ -205,7 +207,7 @@ async function sendUnauthenticated(
   auth: ApiRequest['auth'],
 ): Promise<Unauthenticated[]> {
   const base = await u.baseline(t);
-  const unknown = negativeCases(u.spec, u.op, base).find((c) => c.kind === 'negative.unknown-id');
+  const unknown = unknownIdCase(u, base);
   const sent = [{ what: 'the baseline', exchange: await t.call(base, { auth }) }];
   if (unknown) sent.push({ what: unknown.label, exchange: await t.call(unknown.request, { auth }) });
   return sent;
@@ -508,7 +510,7 @@ export function keyKindRule(u: OperationUnderTest, kind: keyof typeof KEY_KIND_C
     ...check,
     ...keyRefusalRule(u),
     requests: async (t): Promise<KeyRefusal> => {
-      const key = t.config.config.keys.find((k) => k.kind === kind);
+      const key = keyOfKind(t, kind);
       if (!key) return t.skip(`no ${kind} key declared in --config ("kind": "${kind}")`, 'option');
       const scopeFirst = kind === 'trial' ? scopeRefusalReading(op, key) : undefined;
       const expected = withReadings(listedCode(spec, op, code), scopeFirst ? [scopeFirst] : []);
@@ -525,7 +527,7 @@ function lists(u: OperationUnderTest, code: string): boolean {
 
 async function sendOnForbiddenLine(u: OperationUnderTest, t: CheckContext): Promise<KeyRefusal> {
   const { spec, op } = u;
-  const key = t.config.config.keys.find((k) => k.kind === 'line-limited');
+  const key = keyOfKind(t, 'line-limited');
   if (!key) return t.skip('no line-limited key declared in --config ("kind": "line-limited", "lines")', 'option');
   const lines = (await t.fixtures()).lines;
   const other = lines.find((l) => !(key.lines ?? []).includes(l));
@@ -574,7 +576,7 @@ function otherTeamLines(t: CheckContext, key: ConfigKey, teamLines: readonly str
 
 async function sendOnOtherTeamsLine(u: OperationUnderTest, t: CheckContext): Promise<KeyRefusal> {
   const { spec, op } = u;
-  const other = t.config.config.keys.find((k) => k.kind === 'other-team');
+  const other = keyOfKind(t, 'other-team');
   if (!other)
     return t.skip(
       'no key of another team declared in --config ("kind": "other-team"): its lines are the lines known to be no line of the team',

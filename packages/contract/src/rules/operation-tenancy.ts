@@ -18,6 +18,7 @@ import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, unless } from './problems.js';
+import { keyOfKind } from './support.js';
 
 /** What the other team's key was sent and got, and what the contract expects of it. */
 export interface CrossTeam {
@@ -75,7 +76,7 @@ export function teamFieldsListed(f: Fixtures, exchange: Exchange): string[] {
 
 /** The config's key of another team, or a skip (by option: none declared). */
 function otherTeamKey(t: CheckContext): ConfigKey {
-  const key = t.config.config.keys.find((k) => k.kind === 'other-team');
+  const key = keyOfKind(t, 'other-team');
   return key ?? t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
 }
 

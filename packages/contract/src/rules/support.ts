@@ -2,6 +2,7 @@
 import { isDeepStrictEqual as deepEqual } from 'node:util';
 import { isObject, type JsonObject } from '@svc/spec-runtime';
 import { type ApiRequest, dataOf, type Exchange, header } from '../http/exchange.js';
+import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Held, type Problem } from './harness.js';
 import { unless } from './problems.js';
 
@@ -57,12 +58,9 @@ export function lengthLimits(
   });
 }
 
-/**
- * A text of exactly n characters: the prefix, then characters two bytes long in UTF-8 (é). The
- * limits count characters: a server counting bytes refuses it where an ASCII text of n passes.
- */
-export function textOfLength(prefix: string, n: number): string {
-  return prefix.padEnd(n, '\u00e9').slice(0, n);
+/** The first key the config declares of a kind (another team's, a line-limited one, a revoked one, …). */
+export function keyOfKind(t: CheckContext, kind: NonNullable<ConfigKey['kind']>): ConfigKey | undefined {
+  return t.config.config.keys.find((k) => k.kind === kind);
 }
 
 export function short(value: unknown): string {
@@ -100,7 +98,7 @@ export async function sendRepeats(
   const again: Exchange[] = [];
   if (!ok(first)) return { what, first, again };
   for (let n = 1; n <= 3; n++) again.push(await send({ idempotencyKey }, n));
-  const other = t.config.config.keys.find((k) => k.kind === 'other-team');
+  const other = keyOfKind(t, 'other-team');
   if (purpose !== 'replay' || !other) return { what, first, again };
   const otherTeam = await send({ idempotencyKey, auth: { kind: 'key', key: other.key } }, 0);
   return { what, first, again, otherTeam };

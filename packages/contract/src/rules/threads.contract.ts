@@ -12,6 +12,7 @@ import {
   need,
   type ThreadFixture,
 } from '../fixtures.js';
+import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
@@ -31,7 +32,6 @@ import {
   replayProblems,
   sendRepeats,
   short,
-  textOfLength,
 } from './support.js';
 import { usedUp } from './used-up.js';
 
