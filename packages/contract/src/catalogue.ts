@@ -130,6 +130,11 @@ export const CHECKS = {
     source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",
     precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
   },
+  "conversations.search-on-line": {
+    title: "The conversation list searched and filtered by line at once lists only entries that match both",
+    source: "GET /v2/api/conversations: \"optional line filter and search\" (each narrows the list)",
+    precondition: "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter",
+  },
   "custom-fields.built-in": {
     title: "A built-in field key cannot be updated (400)",
     source: "updateCustomField 400",
@@ -169,10 +174,10 @@ export const CHECKS = {
     precondition: "a request the server must refuse: an editable DROPDOWN field sent two options with one label",
   },
   "custom-fields.option-rules": {
-    title: "Options: new ones get a key, rename by key, missing ones are removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct",
+    title: "Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct",
     source: "x-svc-option-rules",
     enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
-    precondition: "an editable DROPDOWN field with at least one option (created through the service): new options added one, then three at once (a label spelling a kept key, a key matching no option)",
+    precondition: "an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added three at once (a label spelling a kept key, a key matching no option)",
   },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused",
@@ -328,7 +333,7 @@ export const CHECKS = {
   "notes.mention-deleted": {
     title: "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
     source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ConversationNote \"mentions (array of NoteMention)\"",
-    precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id",
+    precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes",
   },
   "people.update-existing": {
     title: "A PUT on a person of the team (named in --config) is not answered as for an unknown person: never 404 PERSON_NOT_FOUND",
@@ -542,9 +547,9 @@ export const CHECKS = {
     precondition: "an active summary template (fixtures.summary_template_ids), deactivated by the run",
   },
   "summary-templates.delete-keeps-summaries": {
-    title: "After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it",
+    title: "After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it, and a call with more than one still needs a template key",
     source: "Summary template lifecycle: active → DELETE → deactivated (soft-deleted), \"not used for new call summaries; summaries already generated are unaffected\"",
-    precondition: "completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again",
+    precondition: "completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again; a call with more than one read without a template key before and after",
   },
   "summary-templates.inactive": {
     title: "DELETE of a template deactivated before the run (named in --config) is 404 SUMMARY_TEMPLATE_NOT_FOUND",
@@ -555,6 +560,11 @@ export const CHECKS = {
     title: "Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too",
     source: "addConversationItemTags / removeConversationItemTag; TagName: \"In a URL path it is URL-encoded (for example Follow%20up)\"",
     precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team), then, where the team has one, a team tag whose name needs percent-encoding",
+  },
+  "tags.per-item": {
+    title: "A tag belongs to the item it was added to: added to a second item while on a first, and removing one tag leaves the item's other tags and the other item's tag",
+    source: "TAG_ALREADY_EXISTS: \"Tag already on the item\"; TAG_NOT_FOUND: \"Tag not on this item\"",
+    precondition: "two items and two tags: the first item carrying both tags and the second the first tag at once (each cleared first, put back after)",
   },
   "tenants.legacy-workspace": {
     title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",
@@ -592,7 +602,7 @@ export const CHECKS = {
     precondition: "a thread to comment on (the one the run created, else one found)",
   },
   "threads.create-content-limits": {
-    title: "A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)",
+    title: "A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted, holds it and is found by its item (one free item each)",
     source: "CreateThreadRequest content maxLength/minLength",
     precondition: "two items without a thread (fixtures.threadless_item_ids, else known items found to have none)",
   },
@@ -608,9 +618,9 @@ export const CHECKS = {
     precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run with a first comment mentioning a teammate, then looked up by that item",
   },
   "threads.duplicate": {
-    title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS",
+    title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team",
     source: "createThread 409",
-    precondition: "an item of each entity_type that has a thread (the run created it, else one found)",
+    precondition: "an item of each entity_type that has a thread (the run created it, else one found); other keys of the team that may create threads (line-limited, active) where the config declares them",
   },
   "threads.large-body": {
     title: "A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)",
@@ -641,6 +651,11 @@ export const CHECKS = {
     title: "Inline mentions come back parsed in mentions",
     source: "NoteContent / NoteMention",
     precondition: "a comment whose content mentions a user of the team inline, written by the check",
+  },
+  "users.removed-not-found": {
+    title: "A member removed from the team is not found by id (MEMBER_NOT_FOUND)",
+    source: "NoteMention deleted: \"removed from the team\"; MEMBER_NOT_FOUND: \"No team member with this id\"",
+    precondition: "a member removed from the team (fixtures.removed_user_ids: no operation removes one)",
   },
   "writes.every-line": {
     title: "A write whose path names a line, sent on every line of the team with a key allowed on it (an empty update), succeeds and changes nothing",

@@ -245,6 +245,14 @@ function observedProblems({ archive, unarchive, archived, observed, back, after 
           back,
         )
       : []),
+    // UNARCHIVE's row says "Also: none": the read state ARCHIVE left stays.
+    ...(typeof after?.read === 'boolean' && typeof observed?.read === 'boolean' && back
+      ? unless(
+          after.read === observed.read,
+          `${unarchive} changed the conversation's read state (read=${String(observed.read)} after ${archive}, read=${String(after.read)} after ${unarchive}); its transition changes nothing else`,
+          back,
+        )
+      : []),
   ];
 }
 

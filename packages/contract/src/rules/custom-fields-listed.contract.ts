@@ -20,7 +20,7 @@ const NOT_FOUND = 'ATTRIBUTE_NOT_FOUND';
 const MAX_PAGES = 25;
 
 /** The whole custom field list, read at the largest page size: its entries, and the last page's answer. */
-async function listed(t: CheckContext): Promise<{ entries: Array<Record<string, unknown>>; last?: Exchange }> {
+export async function listed(t: CheckContext): Promise<{ entries: Array<Record<string, unknown>>; last?: Exchange }> {
   const names = pagingOf(t.spec, t.op(LIST));
   if (!names) return t.skip(`${LIST} is not a paged list`);
   const entries: Array<Record<string, unknown>> = [];

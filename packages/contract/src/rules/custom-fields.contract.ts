@@ -10,6 +10,7 @@ import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
 import { ownSource, writableSource } from './custom-field-source.js';
+import { listed } from './custom-fields-listed.contract.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
@@ -53,9 +54,15 @@ function dropdown(t: CheckContext, f: Fixtures): CustomFieldFixture {
   );
 }
 
+/**
+ * An editable field with a label, the one whose list entry shows a description first: the checks of
+ * what a label leaves untouched and of a cleared description need one shown, and the list's order is
+ * not stated, so the first field listed may well show none.
+ */
 function labelled(t: CheckContext, f: Fixtures): CustomFieldFixture {
+  const candidates = editable(t, f).filter((x) => x.label);
   return need(
-    editable(t, f).find((x) => x.label),
+    candidates.find((x) => typeof x.description === 'string' && x.description.trim() !== '') ?? candidates[0],
     'an editable custom field with a label',
   );
 }
@@ -201,8 +208,20 @@ interface DescriptionClear {
   field: CustomFieldFixture;
   probe: string;
   set: Exchange;
+  /** The field's list entry after the description was set, and after it was cleared. */
+  listedSet?: Listed;
+  listedCleared?: Listed;
   cleared: Exchange;
   restored?: Exchange;
+}
+
+type Listed = { entry?: Record<string, unknown>; last?: Exchange };
+
+/** The field's entry in the whole list (a description a list shows must be the field's current one). */
+async function listedEntry(t: CheckContext, key: string): Promise<Listed> {
+  const { entries, last } = await listed(t);
+  const entry = entries.find((e) => e.key === key);
+  return { ...(entry ? { entry } : {}), ...(last ? { last } : {}) };
 }
 
 async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear> {
@@ -219,16 +238,42 @@ async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear
   const original = current.description;
   const probe = `svc-contract ${t.config.runId}`;
   const set = await send(probe);
+  const listedSet = await listedEntry(t, field.key);
   const cleared = await send(' ');
-  if (typeof original !== 'string' || original.trim() === '') return { field, probe, set, cleared };
-  return { field, probe, set, cleared, restored: await send(original) };
+  const listedCleared = await listedEntry(t, field.key);
+  const base = { field, probe, set, listedSet, cleared, listedCleared };
+  if (typeof original !== 'string' || original.trim() === '') return base;
+  return { ...base, restored: await send(original) };
 }
 
-function descriptionProblems({ field, probe, set, cleared, restored }: DescriptionClear): Problem[] {
+/** "A blank value clears it": a cleared description is absent, null or empty, never the blank sent. */
+const isCleared = (value: unknown) => value === undefined || value === null || value === '';
+
+function descriptionProblems({
+  field,
+  probe,
+  set,
+  listedSet,
+  cleared,
+  listedCleared,
+  restored,
+}: DescriptionClear): Problem[] {
   const left = data(cleared)?.description;
-  // "A blank value clears it": a cleared description is absent, null or empty, never the blank sent.
-  const blank = left === undefined || left === null || left === '';
+  const blank = isCleared(left);
+  // The list need not show a description ("each list item shows key, label and type"); one it shows is the current one.
+  const shownSet = listedSet?.entry?.description;
+  const shownCleared = listedCleared?.entry?.description;
   return [
+    ...unless(
+      !ok(set) || shownSet === undefined || shownSet === probe,
+      `the list shows ${field.key} with the description ${short(shownSet)} after ${short(probe)} was set`,
+      listedSet?.last,
+    ),
+    ...unless(
+      !ok(cleared) || isCleared(shownCleared),
+      `the list shows ${field.key} with the description ${short(shownCleared)} after a blank value cleared it`,
+      listedCleared?.last,
+    ),
     ...unless(
       ok(set) && data(set)?.description === probe,
       `setting the description: got ${set.status} ${short(data(set)?.description)}`,
@@ -386,7 +431,12 @@ interface OptionEdits {
   /** The new option, where it got a key of its own. */
   probe?: Option;
   renamed?: Exchange;
+  /** A new option given the label the rename freed: labels are unique among the options as they are now. */
+  reused?: Exchange;
   removed?: Exchange;
+  /** The label sent alone after the new option was added, and after the removal: the options stay as last written. */
+  labelAfterAdd?: Exchange;
+  labelAfter?: Exchange;
 }
 
 /** The new option (no key sent) as answered, if it is the one expected after the others. */
@@ -411,12 +461,28 @@ async function editOptions(t: CheckContext): Promise<OptionEdits> {
     await patch(t, field.key, { options: original });
     return { original, added };
   }
+  // The label sent alone while the options differ from those the field had: they stay as last written.
+  const labelAfterAdd = field.label === null ? undefined : await patch(t, field.key, { label: field.label });
   const renamed = await patch(t, field.key, {
     options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }],
   });
+  const reused = await patch(t, field.key, {
+    options: [...original, { key: probe.key, label: `${PROBE_LABEL} renamed` }, { label: PROBE_LABEL }],
+  });
   const removed = await patch(t, field.key, { options: original });
+  const labelAfter = field.label === null ? undefined : await patch(t, field.key, { label: field.label });
   const together = await newOptionsTogether(t, field.key, original);
-  return { original, added, probe, renamed, removed, ...(together ? { together } : {}) };
+  return {
+    original,
+    added,
+    probe,
+    renamed,
+    reused,
+    removed,
+    ...(labelAfterAdd ? { labelAfterAdd } : {}),
+    ...(labelAfter ? { labelAfter } : {}),
+    ...(together ? { together } : {}),
+  };
 }
 
 /** Options added in one request where the single probe never reaches the rules' preconditions. */
@@ -492,7 +558,8 @@ function optionEditProblems(edits: OptionEdits): Problem[] {
   return [...singleEditProblems(edits), ...(edits.together ? newOptionsProblems(edits.together) : [])];
 }
 
-function singleEditProblems({ original, added, probe, renamed, removed }: OptionEdits): Problem[] {
+function singleEditProblems(edits: OptionEdits): Problem[] {
+  const { original, added, probe, renamed, reused, removed, labelAfterAdd, labelAfter } = edits;
   if (!ok(added)) return [{ message: `adding an option: expected 200, got ${added.status}`, exchange: added }];
   const afterAdd = optionsOf(added) ?? [];
   const kept = unless(
@@ -514,11 +581,32 @@ function singleEditProblems({ original, added, probe, renamed, removed }: Option
       `renaming by key did not keep the key or take the label: ${short(afterRename)}`,
       renamed,
     ),
+    ...(reused
+      ? unless(
+          ok(reused) && (optionsOf(reused) ?? []).filter((o) => o.label === PROBE_LABEL).length === 1,
+          `a new option labelled ${short(PROBE_LABEL)}, the label the rename freed, beside the renamed one: expected 200 with it once, got ${reused.status} ${short(optionsOf(reused))}`,
+          reused,
+        )
+      : []),
     ...unless(
       ok(removed) && deepEqual(optionsOf(removed), original),
       `an option missing from the list was not removed: ${short(optionsOf(removed))}`,
       removed,
     ),
+    ...(labelAfterAdd && ok(labelAfterAdd)
+      ? unless(
+          deepEqual(optionsOf(labelAfterAdd), afterAdd),
+          `the label sent alone after an option was added changed the options: ${short(optionsOf(labelAfterAdd))}, not ${short(afterAdd)}`,
+          labelAfterAdd,
+        )
+      : []),
+    ...(labelAfter && ok(labelAfter)
+      ? unless(
+          deepEqual(optionsOf(labelAfter), original),
+          `the label sent alone after options were removed brought other options back: ${short(optionsOf(labelAfter))}`,
+          labelAfter,
+        )
+      : []),
   ];
 }
 
@@ -527,10 +615,10 @@ function singleEditProblems({ original, added, probe, renamed, removed }: Option
 rule({
   id: 'custom-fields.option-rules',
   title:
-    'Options: new ones get a key, rename by key, missing ones are removed ("An option sent without a matching key is new and gets a key derived from its label"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct',
+    'Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed ("An option sent without a matching key is new and gets a key derived from its label"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct',
   source: 'x-svc-option-rules',
   precondition:
-    'an editable DROPDOWN field with at least one option (created through the service): new options added one, then three at once (a label spelling a kept key, a key matching no option)',
+    'an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added three at once (a label spelling a kept key, a key matching no option)',
   enforces: [
     'x-svc-option-rules RENAME_BY_KEY',
     'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',

@@ -8,9 +8,11 @@ import { loadSpec } from '../spec.js';
 import { readEachFixture } from './each-fixture.js';
 import { contractOperation, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
-import { data, short } from './support.js';
+import { data, removedMembers, short } from './support.js';
 
-operationChecks('listConversationNotes', {
+const LIST_NOTES = 'listConversationNotes';
+
+operationChecks(LIST_NOTES, {
   baseline: (_t, f) => ({
     params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') },
   }),
@@ -32,6 +34,26 @@ interface NoteMentions {
   removed: ReadonlySet<string>;
   teammates: ReadonlySet<string>;
   reads: Array<{ id: string; exchange: Exchange; mentions: Array<Record<string, unknown>> }>;
+  /** The notes of each conversation whose note mentions a removed member, listed (the list's shape is not shown). */
+  lists: Array<{ contact: string; exchange: Exchange }>;
+}
+
+/** At most this many JSON values of a list answer are looked at for mentions. */
+const MAX_NODES = 20_000;
+
+/** The mentions an answer carries anywhere, whatever its shape: objects with a user_id and a boolean deleted. */
+function mentionsIn(body: unknown): Array<Record<string, unknown>> {
+  const found: Array<Record<string, unknown>> = [];
+  const queue: unknown[] = [body];
+  for (let seen = 0; queue.length > 0 && seen < MAX_NODES; seen++) {
+    const value = queue.shift();
+    if (Array.isArray(value)) queue.push(...value);
+    else if (isObject(value)) {
+      if (typeof value.user_id === 'string' && typeof value.deleted === 'boolean') found.push(value);
+      queue.push(...Object.values(value));
+    }
+  }
+  return found;
 }
 
 /** A mention's user as the rule knows it: removed (the config), a teammate (listed), or neither. */
@@ -50,17 +72,12 @@ rule({
   source:
     'NoteMention deleted: "true when the mentioned user has since been removed from the team"; ConversationNote "mentions (array of NoteMention)"',
   precondition:
-    'a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id',
+    "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes",
   operationId: 'getConversationNote',
   resource: loadSpec().resourceOf(contractOperation('getConversationNote')),
   needs: { stateful: true },
   requests: async (t): Promise<NoteMentions> => {
-    const removed = new Set(t.config.config.fixtures.removed_user_ids ?? []);
-    if (removed.size === 0)
-      return t.skip(
-        'no removed member named (fixtures.removed_user_ids): the API removes none, so only a server that has one can name it',
-        'option',
-      );
+    const removed = new Set(removedMembers(t));
     const f = await t.fixtures();
     const reads: NoteMentions['reads'] = [];
     for (const { id } of f.notes.slice(0, t.config.fixturesPerKind ?? 20)) {
@@ -68,10 +85,28 @@ rule({
       const mentions = data(exchange)?.mentions;
       reads.push({ id, exchange, mentions: Array.isArray(mentions) ? mentions.filter(isObject) : [] });
     }
-    return { removed, teammates: new Set(f.users), reads };
+    // The same notes as their conversation lists them: a mention shown there says the same.
+    const lists: NoteMentions['lists'] = [];
+    const contacts = new Set(
+      reads
+        .filter((r) => r.mentions.some((m) => removed.has(String(m.user_id))))
+        .map((r) => data(r.exchange)?.contact_number)
+        .filter((c): c is string => typeof c === 'string'),
+    );
+    for (const contact of contacts)
+      lists.push({ contact, exchange: await t.call({ params: { contact_number: contact } }, {}, LIST_NOTES) });
+    return { removed, teammates: new Set(f.users), reads, lists };
   },
-  problems: (s) =>
-    s.reads.flatMap(({ id, exchange, mentions }) =>
+  problems: (s) => [
+    ...s.lists.flatMap(({ contact, exchange }) =>
+      mentionsIn(exchange.body)
+        .filter((m) => s.removed.has(String(m.user_id)) && m.deleted !== true)
+        .map((m) => ({
+          message: `the notes of ${contact} as listed mention ${String(m.user_id)}, removed from the team, with deleted ${short(m.deleted)}`,
+          exchange,
+        })),
+    ),
+    ...s.reads.flatMap(({ id, exchange, mentions }) =>
       mentions.flatMap((m) => {
         const user = String(m.user_id);
         const was = standing(s, user);
@@ -84,6 +119,7 @@ rule({
         ];
       }),
     ),
+  ],
   notReached: (s) =>
     s.reads.some((r) => r.mentions.some((m) => s.removed.has(String(m.user_id))))
       ? undefined

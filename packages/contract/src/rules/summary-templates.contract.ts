@@ -4,7 +4,14 @@
 import { type Expected, listedCode } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
-import { completedSummaries, readAgain, type SummaryRead, summaryCalls, templateKeys } from './call-summaries.js';
+import {
+  completedSummaries,
+  ITEM_READ,
+  readAgain,
+  type SummaryRead,
+  summaryCalls,
+  templateKeys,
+} from './call-summaries.js';
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf } from './problems.js';
@@ -43,7 +50,18 @@ interface Deactivation {
   /** The completed summaries read before the DELETE, and the same reads after it. */
   before: SummaryRead[];
   after: SummaryRead[];
+  /** Calls with more than one completed summary before the DELETE, read without a template key before and after it. */
+  keyless: Array<{ call: string; before: Exchange; after?: Exchange }>;
 }
+
+/** The calls of which two template keys each read a completed summary. */
+function severalCompleted(reads: readonly SummaryRead[]): string[] {
+  const count = new Map<string, number>();
+  for (const { call, exchange } of reads) if (ok(exchange)) count.set(call, (count.get(call) ?? 0) + 1);
+  return [...count].filter(([, n]) => n > 1).map(([call]) => call);
+}
+
+const readKeyless = (t: CheckContext, call: string) => t.call({ params: { id: call } }, {}, ITEM_READ);
 
 /** The completed summaries the API shows of the known calls, under every documented template key. */
 async function summariesNow(t: CheckContext): Promise<SummaryRead[]> {
@@ -71,6 +89,8 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
   );
   const notFound = goneExpected(t);
   const before = await summariesNow(t);
+  const keyless: Deactivation['keyless'] = [];
+  for (const call of severalCompleted(before)) keyless.push({ call, before: await readKeyless(t, call) });
   for (const id of ids) {
     const headers = documentedHeaders(t.op(), `${t.config.runId}-delete-${id}`);
     // A server that runs a keyed DELETE again finds no active template (404); one that replays, 204.
@@ -79,9 +99,11 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
     );
     const { first } = repeats;
     if (first.status === notFound.status) continue; // deactivated by an earlier run
-    if (!ok(first)) return { id, notFound, first, repeats, before, after: [] };
+    if (!ok(first)) return { id, notFound, first, repeats, before, after: [], keyless };
     const again = await t.call({ params: { id } });
-    return { id, notFound, first, repeats, again, before, after: await readAgain(t, before) };
+    const after = await readAgain(t, before);
+    for (const read of keyless) read.after = await readKeyless(t, read.call);
+    return { id, notFound, first, repeats, again, before, after, keyless };
   }
   return t.skip(
     usedUp(
@@ -125,16 +147,16 @@ rule({
 rule({
   id: 'summary-templates.delete-keeps-summaries',
   title:
-    'After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it',
+    'After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it, and a call with more than one still needs a template key',
   source:
     'Summary template lifecycle: active → DELETE → deactivated (soft-deleted), "not used for new call summaries; summaries already generated are unaffected"',
   precondition:
-    'completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again',
+    'completed summaries read (a call read with a documented template key answered 2xx) before an active template (fixtures.summary_template_ids) was deactivated by the run, then read again; a call with more than one read without a template key before and after',
   ...statefulWrite(OP),
   requests: deactivation,
-  problems: ({ after }) =>
-    afterEarlier(
-      after.flatMap(({ call, key, exchange }) =>
+  problems: ({ after, keyless }) =>
+    afterEarlier([
+      ...after.flatMap(({ call, key, exchange }) =>
         ok(exchange)
           ? []
           : [
@@ -144,7 +166,18 @@ rule({
               },
             ],
       ),
-    ),
+      // Its summaries unaffected, the call still has more than one: read without a key, still refused.
+      ...keyless.flatMap(({ call, before, after: read }) =>
+        read && !ok(before) && ok(read)
+          ? [
+              {
+                message: `${call} has more than one completed summary, and its read without template_key was refused (${before.status}) before the DELETE but answers ${read.status} after it`,
+                exchange: read,
+              },
+            ]
+          : [],
+      ),
+    ]),
   passed: ({ id, after }) =>
     `${id} deactivated; ${after.map((r) => `${r.call}?template_key=${r.key}`).join(', ')} read the same after`,
   notReached: ({ first, before }) => {

@@ -1,6 +1,7 @@
 // Small helpers shared by the scenario files.
 import { isDeepStrictEqual as deepEqual } from 'node:util';
-import { isObject, type JsonObject } from '@svc/spec-runtime';
+import { isObject, type JsonObject, type Operation } from '@svc/spec-runtime';
+import { scopeStanding } from '@svc/spec-runtime/facts';
 import { type ApiRequest, dataOf, type Exchange, header } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Held, type Problem } from './harness.js';
@@ -56,6 +57,28 @@ export function lengthLimits(
     const n = schema?.[keyword];
     return typeof n === 'number' && n > 0 ? [{ keyword, n }] : [];
   });
+}
+
+/**
+ * Keys of the team, not the run's, that may call the operation: one line-limited key and one active
+ * key at most. Their owners are not declared, so two kinds of key make it likelier that one is
+ * someone else's.
+ */
+export function otherCallers(t: CheckContext, op: Operation = t.op()): ConfigKey[] {
+  const may = (k: ConfigKey) => k.key !== t.config.apiKey && scopeStanding(op, k.scopes) !== 'insufficient';
+  const kindOf = (k: ConfigKey) => k.kind ?? 'active';
+  const ofKind = (kind: string) => t.config.config.keys.find((k) => kindOf(k) === kind && may(k));
+  return [ofKind('line-limited'), ofKind('active')].filter((k): k is ConfigKey => k !== undefined);
+}
+
+/** The members removed from the team the config names (no operation removes one), or a skip by option. */
+export function removedMembers(t: CheckContext): string[] {
+  const named = t.config.config.fixtures.removed_user_ids ?? [];
+  if (named.length > 0) return named;
+  return t.skip(
+    'no removed member named (fixtures.removed_user_ids): the API removes none, so only a server that has one can name it',
+    'option',
+  );
 }
 
 /** The first key the config declares of a kind (another team's, a line-limited one, a revoked one, …). */

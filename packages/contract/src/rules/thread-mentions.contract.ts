@@ -10,7 +10,7 @@
 import { isObject } from '@svc/spec-runtime';
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
-import { data, ok, probeText, short } from './support.js';
+import { data, ok, probeText, removedMembers, short } from './support.js';
 import { comment, probeThread, readThread, type ThreadRead } from './threads.contract.js';
 
 const COMMENT = 'addThreadComment';
@@ -149,12 +149,7 @@ rule({
     'a comment mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
-    const named = t.config.config.fixtures.removed_user_ids ?? [];
-    if (named.length === 0)
-      return t.skip(
-        'no removed member named (fixtures.removed_user_ids): the API removes none, so only a server that has one can name it',
-        'option',
-      );
+    const named = removedMembers(t);
     const listed = new Set((await t.fixtures()).users);
     const removed = named.filter((id) => !listed.has(id)).slice(0, MENTIONED);
     if (removed.length === 0)

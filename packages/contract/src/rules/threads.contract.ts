@@ -27,6 +27,7 @@ import {
   type Keyed,
   lengthLimits,
   ok,
+  otherCallers,
   probeText,
   type Repeats,
   replayProblems,
@@ -207,7 +208,7 @@ async function commentOnExisting(t: CheckContext, content: string): Promise<Alre
 }
 
 /** The thread created is what the lookup by its item finds: a 2xx naming its id, in whatever shape. */
-function lookupProblems({ item, created, lookedUp }: Created): Problem[] {
+function lookupProblems({ item, created, lookedUp }: Pick<Created, 'item' | 'created' | 'lookedUp'>): Problem[] {
   const id = data(created)?.id;
   if (!lookedUp || typeof id !== 'string') return [];
   return unless(
@@ -345,6 +346,8 @@ async function freeItems(t: CheckContext, count: number): Promise<ItemFixture[]>
 }
 
 interface FirstComment {
+  item: ItemFixture;
+  lookedUp?: Exchange;
   length: number;
   text: string;
   constraint: Held['constraint'];
@@ -358,7 +361,7 @@ const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
 rule({
   id: 'threads.create-content-limits',
   title:
-    'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted and holds it (one free item each)',
+    'A new thread whose content is exactly the maximum, or exactly the minimum, length is accepted, holds it and is found by its item (one free item each)',
   source: 'CreateThreadRequest content maxLength/minLength',
   precondition: 'two items without a thread (fixtures.threadless_item_ids, else known items found to have none)',
   ...statefulWrite('createThread'),
@@ -377,17 +380,21 @@ rule({
       const item = free[index] as ItemFixture;
       const text = length > 20 ? textOfLength(`${probeText(t, 'limit')} `, length) : 'x'.repeat(length);
       const created = await t.call({ body: { entity_type: item.entityType, entity_id: item.id, content: text } });
+      // Found by its item afterwards, whatever its kind (a lookup may know one kind of item only).
+      const lookedUp = ok(created) ? (await findThread(t, item)).exchange : undefined;
       cases.push({
+        item,
         length,
         text,
         created,
+        ...(lookedUp ? { lookedUp } : {}),
         constraint: { id: constraintId('body', 'content', keyword, length), side: 'inside' },
       });
     }
     return cases;
   },
   problems: (cases) =>
-    cases.flatMap(({ length, text, created }) => {
+    cases.flatMap(({ item, length, text, created, lookedUp }) => {
       if (!ok(created))
         return [
           {
@@ -396,11 +403,14 @@ rule({
           },
         ];
       const first = data(created)?.comments;
-      return unless(
-        Array.isArray(first) && isObject(first[0]) && first[0].content === text,
-        `the first comment of the thread does not hold the ${length} characters sent`,
-        created,
-      );
+      return [
+        ...unless(
+          Array.isArray(first) && isObject(first[0]) && first[0].content === text,
+          `the first comment of the thread does not hold the ${length} characters sent`,
+          created,
+        ),
+        ...lookupProblems({ item, created, ...(lookedUp ? { lookedUp } : {}) }),
+      ];
     }),
   held: (cases) =>
     cases
@@ -410,7 +420,7 @@ rule({
 
 interface EachKind {
   done: string[];
-  created: Array<{ kind: string; item: string; answer: Exchange }>;
+  created: Array<{ kind: string; item: string; answer: Exchange; lookedUp?: Exchange }>;
   /** Kinds with no free item known. */
   none: string[];
 }
@@ -430,7 +440,9 @@ async function createOnEachKind(t: CheckContext): Promise<EachKind> {
       if ((await findThread(t, item)).id !== undefined) continue;
       const body = { entity_type: kind, entity_id: item.id, content: probeText(t, 'thread') };
       const answer = await t.call({ body }, documentedHeaders(op, `${t.config.runId}-thread-${item.id}`));
-      state.created.push({ kind, item: item.id, answer });
+      // Found by its item afterwards (a lookup that knows one kind of item only misses the others).
+      const lookedUp = ok(answer) ? (await findThread(t, item)).exchange : undefined;
+      state.created.push({ kind, item: item.id, answer, ...(lookedUp ? { lookedUp } : {}) });
       made = true;
       break;
     }
@@ -451,13 +463,14 @@ rule({
   ...statefulWrite('createThread'),
   requests: createOnEachKind,
   problems: ({ created, none }, t) => {
-    const found = created.flatMap(({ kind, item, answer }) =>
-      unless(
+    const found = created.flatMap(({ kind, item, answer, lookedUp }) => [
+      ...unless(
         ok(answer) && data(answer)?.entity_type === kind,
         `a thread on ${kind} ${item}: got ${answer.status} ${short(data(answer)?.entity_type)}`,
         answer,
       ),
-    );
+      ...lookupProblems({ item: { id: item, entityType: kind }, created: answer, ...(lookedUp ? { lookedUp } : {}) }),
+    ]);
     // A kind left unexercised is a skip for want of fixtures, unless what was sent already failed.
     if (found.length === 0 && none.length > 0)
       t.skip(usedUp(t, `no item without a thread is known of ${none.join(', ')}`, 'threadless_item_ids'), 'config');
@@ -482,15 +495,19 @@ async function threadedItemOf(t: CheckContext, kind: string): Promise<ItemFixtur
 interface Duplicate {
   item: ItemFixture;
   again: Exchange;
+  /** The same, by another key of the team: the item has its thread, whoever started it. */
+  byOthers: Array<{ key: string; exchange: Exchange }>;
 }
 
 // One item of each kind (entity_type's enum): a server may check for an existing thread on
 // one kind of item only. After threads.create-each-kind, every kind it reached has a thread.
 rule({
   id: 'threads.duplicate',
-  title: 'A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS',
+  title:
+    'A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team',
   source: 'createThread 409',
-  precondition: 'an item of each entity_type that has a thread (the run created it, else one found)',
+  precondition:
+    'an item of each entity_type that has a thread (the run created it, else one found); other keys of the team that may create threads (line-limited, active) where the config declares them',
   ...statefulWrite('createThread'),
   requests: async (t) => {
     const tried: Duplicate[] = [];
@@ -502,7 +519,14 @@ rule({
         continue;
       }
       const body = { entity_type: kind, entity_id: item.id, content: probeText(t, 'duplicate thread') };
-      tried.push({ item, again: await t.call({ body }) });
+      const again = await t.call({ body });
+      const byOthers: Duplicate['byOthers'] = [];
+      for (const other of otherCallers(t))
+        byOthers.push({
+          key: other.kind ?? 'active',
+          exchange: await t.call({ body }, { auth: { kind: 'key', key: other.key } }),
+        });
+      tried.push({ item, again, byOthers });
     }
     if (tried.length === 0) return t.skip(`no item with a thread is known (${none.join(', ')})`, 'config');
     const expected = { ...listedCode(t.spec, t.op(), 'THREAD_ALREADY_EXISTS'), codes: ownCodes(t.spec, t.op(), 409) };
@@ -510,7 +534,17 @@ rule({
   },
   problems: ({ tried, expected }) =>
     afterEarlier(
-      tried.flatMap(({ item, again }) => errorsOf(again, expected, `a second thread on ${item.entityType} ${item.id}`)),
+      tried.flatMap(({ item, again, byOthers }) => [
+        ...errorsOf(again, expected, `a second thread on ${item.entityType} ${item.id}`),
+        // Refused either way: 409, or the other key's own refusal (a line-limited key may not reach the item's line).
+        ...byOthers.flatMap(({ key, exchange }) =>
+          unless(
+            !ok(exchange),
+            `a second thread on ${item.entityType} ${item.id} was created by another (${key}) key of the team: ${exchange.status}`,
+            exchange,
+          ),
+        ),
+      ]),
     ),
   passed: ({ tried, none }) =>
     `409 on ${tried.map(({ item }) => `${item.entityType} ${item.id}`).join(', ')}${none.length ? `; no item with a thread known of ${none.join(', ')}` : ''}`,

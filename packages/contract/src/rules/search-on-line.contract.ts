@@ -1,0 +1,88 @@
+// GET /v2/api/conversations: "optional line filter and search". Given together, both narrow the
+// list: a search that finds a contact's conversation on one line, sent with another line's filter
+// where that contact has none, does not list it. Reached with a contact listed on one line and
+// absent from another line's whole list (one page at the largest size).
+import { isObject } from '@svc/spec-runtime';
+import type { Exchange } from '../http/exchange.js';
+import { loadSpec } from '../spec.js';
+import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
+import { entriesOf, entryWords, showsEntry } from './search-words.js';
+import { ok, short } from './support.js';
+
+const LIST = 'listConversations';
+/** The line filter's name (the description names the filter, not its parameter: x-svc-inferred). */
+const LINE = 'svc_number';
+const SEARCH = 'search';
+
+interface Narrowed {
+  contact: string;
+  /** The line the contact has a conversation on, and the line it has none on. */
+  on: string;
+  off: string;
+  word: string;
+  alone: Exchange;
+  both: Exchange;
+}
+
+type Reach = Narrowed | { unreached: string };
+
+const contactsOf = (exchange: Exchange) => new Set(entriesOf(exchange).map((e) => String(e.contact_number)));
+const wholeList = (exchange: Exchange) =>
+  ok(exchange) && !(isObject(exchange.body) && isObject(exchange.body.pagination) && exchange.body.pagination.has_more);
+
+async function searchOnLine(t: CheckContext): Promise<Reach> {
+  const lines = (await t.fixtures()).lines;
+  if (lines.length < 2) return { unreached: `the team has ${lines.length} line(s) listed: two are needed` };
+  const size = t.spec.pageSizeMax;
+  const lists = new Map<string, Exchange>();
+  for (const line of lines.slice(0, t.config.fixturesPerKind ?? 20))
+    lists.set(line, await t.call({ query: { [LINE]: line, size } }, {}, LIST));
+  for (const [on, onList] of lists)
+    for (const [off, offList] of lists) {
+      if (on === off || !wholeList(offList)) continue;
+      const absent = contactsOf(offList);
+      const entry = entriesOf(onList).find((e) => !absent.has(String(e.contact_number)) && entryWords(e).length > 0);
+      const word = entry ? entryWords(entry)[0]?.word : undefined;
+      if (!entry || word === undefined) continue;
+      const contact = String(entry.contact_number);
+      const alone = await t.call({ query: { [SEARCH]: word, size } }, {}, LIST);
+      if (showsEntry(alone, contact) !== 'shown') continue;
+      const both = await t.call({ query: { [SEARCH]: word, [LINE]: off, size } }, {}, LIST);
+      return { contact, on, off, word, alone, both };
+    }
+  return {
+    unreached:
+      'no contact listed on one line and absent from another line whole list was found by a search for a word its entry shows',
+  };
+}
+
+function narrowedProblems(s: Reach): Problem[] {
+  if ('unreached' in s) return [];
+  const { contact, off, word, both } = s;
+  if (!ok(both))
+    return [{ message: `search ${short(word)} with ${LINE}=${off}: expected 2xx, got ${both.status}`, exchange: both }];
+  return showsEntry(both, contact) === 'shown'
+    ? [
+        {
+          message: `search ${short(word)} with ${LINE}=${off} listed ${contact}, which has no conversation on ${off}: given together, the line filter and the search both apply`,
+          exchange: both,
+        },
+      ]
+    : [];
+}
+
+rule({
+  id: 'conversations.search-on-line',
+  title: 'The conversation list searched and filtered by line at once lists only entries that match both',
+  source: 'GET /v2/api/conversations: "optional line filter and search" (each narrows the list)',
+  precondition:
+    "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter",
+  operationId: LIST,
+  resource: loadSpec().resourceOf(contractOperation(LIST)),
+  needs: { stateful: true },
+  requests: searchOnLine,
+  problems: narrowedProblems,
+  notReached: (s) => ('unreached' in s ? s.unreached : undefined),
+  passed: (s) =>
+    'unreached' in s ? '' : `${short(s.word)} finds ${s.contact} (on ${s.on}), and with ${LINE}=${s.off} does not`,
+});

@@ -1,0 +1,357 @@
+// Mutants of rules that show only after a sequence of calls (issue 34: "a rule's precondition never
+// reached"): a tag on a second item, one of two tags removed, a thread looked up after its
+// creation, a description cleared and listed, options changed then a label sent alone, a label
+// freed by a rename, a template deleted under a call with two summaries, a removed member read by
+// id, the search and the line filter together. Each a sandbox broken in one way the description
+// states, caught by name; and a control where the server may answer in another valid way.
+import { afterAll, describe, expect, it } from 'vitest';
+import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import { bodyOf, json, type Mutation, mutatingProxy, type ProxiedRequest, pathOf, sandbox } from './support/servers.js';
+
+afterAll(removeOutputs);
+
+/** The seed's member removed from the team (the sandbox names it in fixtures.removed_user_ids). */
+const REMOVED_USER = 'usr-9Qx3Lm7w';
+
+const tagPath = /^\/v2\/api\/conversations\/items\/([^/]+)\/tags(?:\/([^/]+))?$/;
+const queryOf = (q: ProxiedRequest) => new URLSearchParams(q.path.split('?')[1] ?? '');
+
+/** An error answer in the API's dialect, in place of `r`. */
+function refusal(status: number, type: string, code: string) {
+  return (r: Parameters<NonNullable<Mutation['response']>>[0]) =>
+    json({ ...r, status }, (b) => {
+      delete b.data;
+      b.error = {
+        type,
+        code,
+        message: `refused: ${code}`,
+        retryable: false,
+        request_id: r.headers.get('x-request-id'),
+      };
+    });
+}
+
+/** A server that keeps a tag team-wide: once on one item, adding it to another is TAG_ALREADY_EXISTS. */
+function tagOnOneItemOnly(): Mutation {
+  const itemOf = new Map<string, string>();
+  return {
+    response: (r, q) => {
+      const [, item, tag] = tagPath.exec(pathOf(q)) ?? [];
+      if (!item) return r;
+      if (q.method === 'DELETE' && r.status < 300 && tag) itemOf.delete(decodeURIComponent(tag));
+      if (q.method !== 'POST') return r;
+      const tags = bodyOf(q).tags;
+      const taken = Array.isArray(tags) && tags.some((t) => itemOf.has(String(t)) && itemOf.get(String(t)) !== item);
+      if (taken) return refusal(409, 'conflict_error', 'TAG_ALREADY_EXISTS')(r);
+      if (r.status < 300 && Array.isArray(tags)) for (const t of tags) itemOf.set(String(t), item);
+      return r;
+    },
+  };
+}
+
+/** A server whose removal of one tag takes every tag off the item: the item's next removal finds none. */
+function removalClearsItem(): Mutation {
+  const cleared = new Set<string>();
+  return {
+    response: (r, q) => {
+      const [, item, tag] = tagPath.exec(pathOf(q)) ?? [];
+      if (!item) return r;
+      if (q.method === 'POST' && r.status < 300) cleared.delete(item);
+      if (q.method !== 'DELETE' || !tag) return r;
+      if (cleared.has(item)) return refusal(404, 'not_found_error', 'TAG_NOT_FOUND')(r);
+      if (r.status < 300) cleared.add(item);
+      return r;
+    },
+  };
+}
+
+/** A server whose lookup by item knows only threads on calls created before it started. */
+function lookupMissesNewThreads(): Mutation {
+  const created = new Set<string>();
+  return {
+    response: (r, q) => {
+      if (q.method === 'POST' && pathOf(q) === '/v2/api/threads' && r.status < 300) {
+        const { entity_type, entity_id } = bodyOf(q);
+        if (entity_type !== 'CALL') created.add(String(entity_id));
+        return r;
+      }
+      if (q.method !== 'GET' || pathOf(q) !== '/v2/api/threads') return r;
+      return created.has(queryOf(q).get('entity_id') ?? '')
+        ? json(r, (b) => {
+            b.data = null;
+          })
+        : r;
+    },
+  };
+}
+
+/** A server that lets another user start a second thread on an item (the check looks at the starter). */
+function secondThreadByOthers(upstreamKey: string): Mutation {
+  return {
+    response: (r, q) => {
+      if (q.method !== 'POST' || pathOf(q) !== '/v2/api/threads' || r.status < 400) return r;
+      if (q.headers.get('authorization') === `Api-Key ${upstreamKey}`) return r;
+      return json({ ...r, status: 201 }, (b) => {
+        delete b.error;
+        b.data = { id: 'cth-Second01', ...bodyOf(q), comment_count: 1, resolved: false, comments: [] };
+      });
+    },
+  };
+}
+
+/** A server whose UNARCHIVE also marks the conversation unread (its row says "Also: none"). */
+function unarchiveMarksUnread(): Mutation {
+  const unread = new Set<string>();
+  const contactOf = (q: ProxiedRequest) =>
+    decodeURIComponent(/^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1] ?? '');
+  return {
+    response: (r, q) => {
+      if (q.method === 'PUT' && r.status < 300 && contactOf(q)) {
+        const contact = contactOf(q);
+        if (bodyOf(q).action === 'UNARCHIVE') unread.add(contact);
+        else unread.delete(contact);
+        return r;
+      }
+      if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return r;
+      return json(r, (b) => {
+        for (const entry of Array.isArray(b.data) ? (b.data as Array<Record<string, unknown>>) : [])
+          if (unread.has(String(entry.contact_number)) && typeof entry.read === 'boolean') entry.read = false;
+      });
+    },
+  };
+}
+
+const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
+const fieldKeyOf = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$/.exec(pathOf(q))?.[1];
+type Field = Record<string, unknown>;
+const fieldsOf = (b: Record<string, unknown>) => (Array.isArray(b.data) ? (b.data as Field[]) : []);
+
+/** A server whose list keeps showing a description after a blank value cleared it. */
+function listKeepsClearedDescription(): Mutation {
+  const last = new Map<string, string>();
+  return {
+    response: (r, q) => {
+      const key = fieldKeyOf(q);
+      if (q.method === 'PATCH' && key && r.status < 300) {
+        const sent = bodyOf(q).description;
+        if (typeof sent === 'string' && sent.trim() !== '') last.set(key, sent);
+        return r;
+      }
+      if (!isFieldList(q)) return r;
+      return json(r, (b) => {
+        for (const f of fieldsOf(b)) if (last.has(String(f.key))) f.description = last.get(String(f.key));
+      });
+    },
+  };
+}
+
+/** A server whose update without options answers the options as first seen (a stale copy written back). */
+function labelAloneRestoresOptions(): Mutation {
+  const first = new Map<string, unknown>();
+  return {
+    response: (r, q) => {
+      const key = fieldKeyOf(q);
+      if (q.method !== 'PATCH' || !key || r.status >= 300) return r;
+      return json(r, (b) => {
+        const d = b.data as Field | undefined;
+        if (!d || !Array.isArray(d.options)) return;
+        if (!first.has(key)) first.set(key, d.options);
+        else if (!('options' in bodyOf(q))) d.options = first.get(key);
+      });
+    },
+  };
+}
+
+/** A server that refuses a new option whose label another option of the field ever had. */
+function freedLabelRefused(): Mutation {
+  const everHeld = new Map<string, Map<string, string>>();
+  return {
+    response: (r, q) => {
+      const key = fieldKeyOf(q);
+      const options = bodyOf(q).options;
+      if (q.method !== 'PATCH' || !key || !Array.isArray(options)) return r;
+      const held = everHeld.get(key) ?? new Map<string, string>();
+      everHeld.set(key, held);
+      const sent = options as Field[];
+      // A new option whose label an option still there (renamed since) once had.
+      const taken = sent.some((o) => {
+        const was = held.get(String(o.label));
+        return o.key === undefined && was !== undefined && sent.some((p) => p.key === was && p.label !== o.label);
+      });
+      if (taken) return refusal(400, 'validation_error', 'ATTRIBUTE_OPTION_INVALID')(r);
+      if (r.status < 300)
+        json(r, (b) => {
+          for (const o of ((b.data as Field | undefined)?.options as Field[] | undefined) ?? [])
+            held.set(String(o.label), String(o.key));
+        });
+      return r;
+    },
+  };
+}
+
+/** A server that forgets the summaries of a deleted template: a call with two answers without a key. */
+function deletedTemplateSummariesForgotten(): Mutation {
+  let deleted = false;
+  return {
+    response: (r, q) => {
+      if (q.method === 'DELETE' && pathOf(q).startsWith('/v2/api/summary_templates/') && r.status < 300) deleted = true;
+      const read = q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/items/');
+      if (!deleted || !read || queryOf(q).has('template_key') || r.status !== 400) return r;
+      return json({ ...r, status: 200 }, (b) => {
+        delete b.error;
+        b.data = { id: pathOf(q).split('/').pop() };
+      });
+    },
+  };
+}
+
+/** A server that still answers a removed member by id. */
+const removedMemberFound: Mutation = {
+  response: (r, q) =>
+    q.method === 'GET' && pathOf(q) === `/v2/api/users/${REMOVED_USER}` && r.status === 404
+      ? json({ ...r, status: 200 }, (b) => {
+          delete b.error;
+          b.data = { id: REMOVED_USER, name: 'Removed member' };
+        })
+      : r,
+};
+
+/** A server that drops the line filter when a search is given too. */
+const searchDropsLine: Mutation = {
+  request: (q) => {
+    if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return q;
+    const query = queryOf(q);
+    if (!query.has('search') || !query.has('svc_number')) return q;
+    query.delete('svc_number');
+    return { ...q, path: `${pathOf(q)}?${query}` };
+  },
+};
+
+/** A server whose notes list flags no mention as deleted. */
+const listedMentionsNotDeleted: Mutation = {
+  response: (r, q) => {
+    if (q.method !== 'GET' || !/^\/v2\/api\/conversations\/[^/]+\/notes$/.test(pathOf(q))) return r;
+    return json(r, (b) => {
+      for (const note of Array.isArray(b.data) ? (b.data as Field[]) : [])
+        for (const m of Array.isArray(note.mentions) ? (note.mentions as Field[]) : []) m.deleted = false;
+    });
+  },
+};
+
+const SEQUENCES: Mutant[] = [
+  {
+    name: 'keeps a tag team-wide: on one item, it cannot be added to another',
+    caughtBy: 'tags.per-item',
+    only: ['tags.per-item'],
+    allowWrites: true,
+    mutation: tagOnOneItemOnly,
+  },
+  {
+    name: 'removes every tag of the item when one is removed',
+    caughtBy: 'tags.per-item',
+    only: ['tags.per-item'],
+    allowWrites: true,
+    mutation: removalClearsItem,
+  },
+  {
+    name: 'does not find by its item a thread created on a message or a note',
+    caughtBy: 'threads.create-content-limits',
+    only: ['threads.create-content-limits'],
+    allowWrites: true,
+    mutation: lookupMissesNewThreads,
+  },
+  {
+    name: 'lets another key of the team start a second thread on an item',
+    caughtBy: 'threads.duplicate',
+    only: ['threads.duplicate'],
+    allowWrites: true,
+    mutation: (upstream) => secondThreadByOthers(upstream.apiKey),
+  },
+  {
+    name: 'marks the conversation unread on UNARCHIVE',
+    caughtBy: 'conversations.archive',
+    only: ['conversations.archive'],
+    allowWrites: true,
+    mutation: unarchiveMarksUnread,
+  },
+  {
+    name: 'lists a custom field with the description a blank value cleared',
+    caughtBy: 'custom-fields.description',
+    only: ['custom-fields.description'],
+    allowWrites: true,
+    mutation: listKeepsClearedDescription,
+  },
+  {
+    name: 'writes back the options as first seen on an update without options',
+    caughtBy: 'custom-fields.option-rules',
+    only: ['custom-fields.option-rules'],
+    allowWrites: true,
+    mutation: labelAloneRestoresOptions,
+  },
+  {
+    name: 'refuses a new option whose label a renamed option once had',
+    caughtBy: 'custom-fields.option-rules',
+    only: ['custom-fields.option-rules'],
+    allowWrites: true,
+    mutation: freedLabelRefused,
+  },
+  {
+    name: 'answers a call with two summaries without a template key once a template is deleted',
+    caughtBy: 'summary-templates.delete-keeps-summaries',
+    only: ['summary-templates.delete-keeps-summaries'],
+    allowWrites: true,
+    mutation: deletedTemplateSummariesForgotten,
+    replayRestarted:
+      'the run deactivates the template; a server started again has it active, so the replay can delete it',
+  },
+  {
+    name: 'answers a member removed from the team by id',
+    caughtBy: 'users.removed-not-found',
+    only: ['users.removed-not-found'],
+    mutation: removedMemberFound,
+  },
+  {
+    name: 'drops the line filter when a search is given too',
+    caughtBy: 'conversations.search-on-line',
+    only: ['conversations.search-on-line'],
+    mutation: searchDropsLine,
+  },
+  {
+    name: "flags no mention deleted in a conversation's notes list",
+    caughtBy: 'notes.mention-deleted',
+    only: ['notes.mention-deleted'],
+    mutation: listedMentionsNotDeleted,
+  },
+];
+
+describe('rules reached through a sequence of calls: each mutant caught by name', () => {
+  itCatchesEachByName(SEQUENCES);
+});
+
+describe('controls', () => {
+  it('custom fields listed in another order (by label): the description checks pass, none skipped', async () => {
+    const upstream = await sandbox();
+    const byLabel: Mutation = {
+      response: (r, q) =>
+        isFieldList(q)
+          ? json(r, (b) => {
+              fieldsOf(b).sort((x, y) => String(x.label).localeCompare(String(y.label)));
+            })
+          : r,
+    };
+    const proxy = await mutatingProxy(upstream, byLabel);
+    try {
+      const only = ['custom-fields.description', 'custom-fields.partial-update'];
+      const { result, failed } = await runAgainst(proxy, { name: 'by label', caughtBy: '', only, allowWrites: true });
+      expect(failed).toEqual([]);
+      const statuses = result.report.operations
+        .flatMap((op) => op.checks)
+        .filter((c) => only.includes(c.id))
+        .map((c) => [c.id, c.status]);
+      expect(statuses).toEqual(only.map((id) => [id, 'passed']));
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
