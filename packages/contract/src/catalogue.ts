@@ -125,6 +125,11 @@ export const CHECKS = {
     enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
     precondition: "a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived then unarchived",
   },
+  "conversations.replay-not-rerun": {
+    title: "A keyed action sent again after its opposite is replayed, not run again: the conversation keeps the state the opposite left",
+    source: "Idempotency 3: \"returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"",
+    precondition: "a conversation whose list entry shows its read state: the action to read with a key, the action to unread without one, the first again with its key (put back after)",
+  },
   "conversations.search": {
     title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",
     source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",

@@ -238,6 +238,35 @@ const listedMentionsNotDeleted: Mutation = {
   },
 };
 
+/** A server that runs a conversation action again on a replay of its key, and only marks the answer replayed. */
+function replayRunsAgain(): Mutation {
+  const seen = new Set<string>();
+  const rerun = new WeakMap<ProxiedRequest, string>();
+  return {
+    request: (q) => {
+      const key = q.headers.get('idempotency-key');
+      if (q.method !== 'PUT' || !pathOf(q).endsWith('/action') || key === null) return q;
+      if (!seen.has(key)) {
+        seen.add(key);
+        return q;
+      }
+      const headers = new Headers(q.headers);
+      headers.delete('idempotency-key');
+      const again = { ...q, headers };
+      rerun.set(again, key);
+      return again;
+    },
+    response: (r, q) => {
+      const key = rerun.get(q);
+      if (key === undefined) return r;
+      const headers = new Headers(r.headers);
+      headers.set('idempotency-replayed', 'true');
+      headers.set('idempotency-key', key);
+      return { ...r, headers };
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'keeps a tag team-wide: on one item, it cannot be added to another',
@@ -303,6 +332,13 @@ const SEQUENCES: Mutant[] = [
     mutation: deletedTemplateSummariesForgotten,
     replayRestarted:
       'the run deactivates the template; a server started again has it active, so the replay can delete it',
+  },
+  {
+    name: 'runs a keyed conversation action again on its replay, marking the answer replayed',
+    caughtBy: 'conversations.replay-not-rerun',
+    only: ['conversations.replay-not-rerun'],
+    allowWrites: true,
+    mutation: replayRunsAgain,
   },
   {
     name: 'answers a member removed from the team by id',

@@ -7,7 +7,7 @@
 // repeated, is a 200 no-op.
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
-import { dataOf, type Exchange } from '../http/exchange.js';
+import { dataOf, type Exchange, header } from '../http/exchange.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
@@ -128,6 +128,81 @@ rule({
   },
   problems: ({ replayed, repeats }) => replayProblems(repeats, replayed),
   passed: ({ repeats }) => `${repeats.what}: 3 repeats replayed`,
+});
+
+/** A keyed action, its opposite sent without a key, then the keyed action again: replayed or run again. */
+interface Rerun {
+  contact: string;
+  toRead: string;
+  toUnread: string;
+  /** The read state the list entry showed before; undefined where the entry shows none. */
+  before?: boolean;
+  first?: Exchange;
+  undone?: Exchange;
+  again?: Exchange;
+  after?: Record<string, unknown>;
+  restored?: Exchange;
+}
+
+async function replayAfterOpposite(t: CheckContext): Promise<Rerun> {
+  const contact = await aConversation(t);
+  const toRead = actionTo(t, 'read') ?? t.skip('no action leads to read (x-svc-transitions)');
+  const toUnread = actionTo(t, 'unread') ?? t.skip('no action leads to unread (x-svc-transitions)');
+  const before = (await entryOf(t, contact))?.read;
+  const base = { contact, toRead, toUnread };
+  if (typeof before !== 'boolean') return base;
+  const keyed = { idempotencyKey: `svc-contract-${t.config.runId}-rerun-${toRead}` };
+  const send = () => t.call({ params: { contact_number: contact }, body: { action: toRead } }, keyed);
+  const first = await send();
+  const undone = await act(t, contact, toUnread);
+  const again = await send();
+  const after = await entryOf(t, contact);
+  const restored = await act(t, contact, before ? toRead : toUnread);
+  return { ...base, before, first, undone, again, ...(after ? { after } : {}), restored };
+}
+
+function rerunProblems(s: Rerun, t: CheckContext): Problem[] {
+  const { contact, toRead, toUnread, first, undone, again, after } = s;
+  if (!first || !undone || !again) return [];
+  const replayed = t.spec.idempotencyReplayedHeader;
+  if (!ok(first) || !ok(undone))
+    return [
+      { message: `${toRead} with a key, then ${toUnread}: expected 200 each`, exchange: ok(first) ? undone : first },
+    ];
+  return [
+    ...unless(
+      header(again, replayed) === 'true' && again.status === first.status,
+      `${toRead} sent again with its key after ${toUnread}: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)})`,
+      again,
+    ),
+    ...unless(
+      after?.read === false,
+      `${toRead} sent again with its key after ${toUnread} ran again: the conversation of ${contact} reads read=${short(after?.read)}, not the unread state ${toUnread} left ("the operation is not re-executed")`,
+      again,
+    ),
+  ];
+}
+
+// Idempotency 3: "returns the stored response ... and the operation is not re-executed". Only a
+// change between the first send and the replay shows a server that runs the write again and only
+// marks the answer replayed: the opposite action, sent without a key, in between.
+rule({
+  id: 'conversations.replay-not-rerun',
+  title:
+    'A keyed action sent again after its opposite is replayed, not run again: the conversation keeps the state the opposite left',
+  source:
+    'Idempotency 3: "returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed"',
+  precondition:
+    'a conversation whose list entry shows its read state: the action to read with a key, the action to unread without one, the first again with its key (put back after)',
+  ...statefulWrite(OP),
+  requests: replayAfterOpposite,
+  problems: rerunProblems,
+  notReached: (s) =>
+    s.before === undefined
+      ? `the list entry of ${s.contact} shows no read state: a second run could not be seen`
+      : undefined,
+  passed: (s) =>
+    `${s.toRead} (keyed), ${s.toUnread}, ${s.toRead} (same key): replayed, ${s.contact} left unread, then put back`,
 });
 
 /** An item read singly: its conversation and its read state, where the answer shows them. */
