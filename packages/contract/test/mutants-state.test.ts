@@ -6,7 +6,16 @@
 // states, caught by name; and a control where the server may answer in another valid way.
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
-import { bodyOf, json, type Mutation, mutatingProxy, type ProxiedRequest, pathOf, sandbox } from './support/servers.js';
+import {
+  bodyOf,
+  json,
+  type Mutation,
+  mutatingProxy,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  pathOf,
+  sandbox,
+} from './support/servers.js';
 
 afterAll(removeOutputs);
 
@@ -267,6 +276,99 @@ function replayRunsAgain(): Mutation {
   };
 }
 
+const isQueueWrite = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
+const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
+
+/** A server that remembers the last teammate a key named and keeps updating that teammate's queue. */
+function stickyQueueTarget(): Mutation {
+  const last = new Map<string, unknown>();
+  return {
+    request: (q) => {
+      if (!isQueueWrite(q)) return q;
+      const key = q.headers.get('authorization') ?? '';
+      const sent = bodyOf(q);
+      if (sent.user_id !== undefined) last.set(key, sent.user_id);
+      if (sent.user_id !== undefined || sent.email !== undefined || !last.has(key)) return q;
+      return { ...q, body: JSON.stringify({ ...sent, user_id: last.get(key) }) };
+    },
+  };
+}
+
+/** A server whose rename of a queue empties its number entries from then on. */
+function renameEmptiesNumbers(): Mutation {
+  let renamed = false;
+  return {
+    response: (r, q) => {
+      if (!isQueueWrite(q) || r.status !== 200) return r;
+      if (typeof bodyOf(q).name === 'string') renamed = true;
+      return renamed
+        ? json(r, (b) => {
+            (b.data as Field).numbers = [];
+          })
+        : r;
+    },
+  };
+}
+
+/** A server that rewrites the knowledge block from the body: knowledge.text written, websites and files gone. */
+function knowledgeRewritten(): Mutation {
+  const hit = new Set<string>();
+  return {
+    response: (r, q) => {
+      if (!isAgent(q) || r.status !== 200) return r;
+      const knowledge = bodyOf(q).knowledge as Field | undefined;
+      if (q.method === 'PATCH' && typeof knowledge?.text === 'string') hit.add(pathOf(q));
+      if (!hit.has(pathOf(q))) return r;
+      return json(r, (b) => {
+        const k = (b.data as Field | undefined)?.knowledge as Field | undefined;
+        if (k) Object.assign(k, { websites: [], files: [] });
+      });
+    },
+  };
+}
+
+/** A server whose next update after a replaced business_hours answers the hours as they were before. */
+function hoursComeBack(): Mutation {
+  const previous = new Map<string, unknown>();
+  const pending = new Set<string>();
+  return {
+    response: (r, q) => {
+      if (!isAgent(q) || r.status !== 200) return r;
+      const line = pathOf(q);
+      if (q.method === 'GET') {
+        if (pending.has(line) && previous.has(line))
+          return json(r, (b) => {
+            (b.data as Field).business_hours = previous.get(line);
+          });
+        if (!previous.has(line)) json(r, (b) => previous.set(line, (b.data as Field).business_hours));
+        return r;
+      }
+      if ('business_hours' in bodyOf(q)) pending.delete(line);
+      else if (previous.has(line)) pending.add(line);
+      return r;
+    },
+  };
+}
+
+/** A server that keeps each key's copy of a receptionist read, answered until that key writes. */
+function copyPerKey(): Mutation {
+  const copies = new Map<string, ProxiedResponse>();
+  return {
+    response: (r, q) => {
+      if (!isAgent(q)) return r;
+      const id = `${q.headers.get('authorization')} ${pathOf(q)}`;
+      if (q.method !== 'GET') {
+        for (const k of [...copies.keys()]) if (k.startsWith(`${q.headers.get('authorization')} `)) copies.delete(k);
+        return r;
+      }
+      const copy = copies.get(id);
+      if (copy) return copy;
+      if (r.status === 200) copies.set(id, r);
+      return r;
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'keeps a tag team-wide: on one item, it cannot be added to another',
@@ -339,6 +441,45 @@ const SEQUENCES: Mutant[] = [
     only: ['conversations.replay-not-rerun'],
     allowWrites: true,
     mutation: replayRunsAgain,
+  },
+  {
+    name: 'keeps updating the teammate a key named last when the next update names no one',
+    caughtBy: 'dialer-queues.owner-by-default',
+    only: ['dialer-queues.owner-by-default'],
+    allowWrites: true,
+    mutation: stickyQueueTarget,
+  },
+  {
+    name: 'empties the queue number entries once the queue is renamed',
+    caughtBy: 'dialer-queues.partial-update',
+    // The whole operation: its generated checks rename the queue too, and must not do so first.
+    only: ['upsertCurrentDialingQueue'],
+    allowWrites: true,
+    mutation: renameEmptiesNumbers,
+    replayRestarted: 'the run renamed the queue, so the entries are gone: only a server started again has them to lose',
+  },
+  {
+    name: 'empties the knowledge websites and files when knowledge.text is written',
+    caughtBy: 'receptionist.merge-rules',
+    only: ['receptionist.merge-rules'],
+    allowWrites: true,
+    mutation: knowledgeRewritten,
+    replayRestarted:
+      'the run wrote knowledge.text, so the websites and files are gone: only a server started again has them to lose',
+  },
+  {
+    name: 'brings business_hours back as they were when the next update sends something else',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: hoursComeBack,
+  },
+  {
+    name: 'answers each key the receptionist copy it read first, until that key writes',
+    caughtBy: 'receptionist.merge-rules',
+    only: ['receptionist.merge-rules'],
+    allowWrites: true,
+    mutation: copyPerKey,
   },
   {
     name: 'answers a member removed from the team by id',

@@ -8,10 +8,11 @@ import { BODY_FORM, bodyFormReading } from '../expectations/readings.js';
 import { need } from '../fixtures.js';
 import { projectOnto } from '../generate/schema.js';
 import type { Exchange } from '../http/exchange.js';
+import type { ConfigKey } from '../types.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { at, data, deepEqual, type Json, nest, ok, probeText, short } from './support.js';
+import { at, data, deepEqual, type Json, nest, ok, otherCallers, probeText, short } from './support.js';
 
 interface MergeRules {
   merged: string[];
@@ -31,6 +32,8 @@ function mergeRules(t: CheckContext): MergeRules {
 async function line(t: CheckContext): Promise<string> {
   return need((await t.fixtures()).lines[0], 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
 }
+
+const READ = 'getReceptionist';
 
 async function read(t: CheckContext, number: string): Promise<{ exchange: Exchange; config?: Json }> {
   const exchange = await t.call({ params: { number } }, {}, 'getReceptionist');
@@ -185,6 +188,10 @@ interface OneChange {
   sent: unknown;
   changed: Exchange;
   after?: Json;
+  /** Other keys of the team that read the configuration before the change and after it. */
+  otherReads?: Array<{ key: string; before: Exchange; after: Exchange }>;
+  /** After a collection was replaced: another value written, then the configuration read again. */
+  afterOther?: { written: Exchange; read: Exchange; config?: Json };
   restored: Exchange;
 }
 
@@ -207,9 +214,13 @@ function refusedAsOtherForm(t: CheckContext, number: string, body: Json, answer:
 async function changeAndRestore(
   t: CheckContext,
   number: string,
-  change: Omit<OneChange, 'changed' | 'after' | 'restored'>,
+  change: Omit<OneChange, 'changed' | 'after' | 'restored' | 'otherReads' | 'afterOther'>,
   original: unknown,
+  also: { readers?: ConfigKey[]; thenWrite?: Json } = {},
 ): Promise<OneChange> {
+  const readAs = (key: ConfigKey) => t.call({ params: { number } }, { auth: { kind: 'key', key: key.key } }, READ);
+  const readers: Array<{ key: ConfigKey; before: Exchange }> = [];
+  for (const key of also.readers ?? []) readers.push({ key, before: await readAs(key) });
   let form = (value: unknown) => nest(change.name, value);
   let changed = await update(t, number, form(change.sent));
   if (refusedAsOtherForm(t, number, form(change.sent), changed)) {
@@ -217,8 +228,49 @@ async function changeAndRestore(
     changed = await update(t, number, form(change.sent));
   }
   const after = ok(changed) ? (await read(t, number)).config : undefined;
+  const otherReads: NonNullable<OneChange['otherReads']> = [];
+  if (ok(changed))
+    for (const { key, before } of readers.filter((r) => ok(r.before)))
+      otherReads.push({ key: key.kind ?? 'active', before, after: await readAs(key) });
+  let afterOther: OneChange['afterOther'];
+  if (ok(changed) && also.thenWrite) {
+    const written = await update(t, number, also.thenWrite);
+    const again = await read(t, number);
+    afterOther = { written, read: again.exchange, ...(again.config ? { config: again.config } : {}) };
+  }
   const restored = await update(t, number, form(original));
-  return { ...change, changed, ...(after ? { after } : {}), restored };
+  return {
+    ...change,
+    changed,
+    ...(after ? { after } : {}),
+    ...(otherReads.length > 0 ? { otherReads } : {}),
+    ...(afterOther ? { afterOther } : {}),
+    restored,
+  };
+}
+
+/** What a read by another key of the team shows after the change: the change (no copy kept per key). */
+function otherReadProblems({ name, sent, otherReads = [] }: OneChange): Problem[] {
+  return otherReads.flatMap(({ key, after }) =>
+    unless(
+      ok(after) && deepEqual(single(data(after), name), sent),
+      `another (${key}) key of the team, which read the configuration before, reads ${name} after the change as ${short(single(data(after), name))}, not ${short(sent)}`,
+      after,
+    ),
+  );
+}
+
+/** Every timestamp (updated_at) taken out, and the value at `path`: what a change of `path` leaves as it was. */
+function withoutPathAndTimes(value: unknown, path: string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => withoutPathAndTimes(v, []));
+  if (!isObject(value)) return value;
+  const [head, ...rest] = path;
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'updated_at' || (k === head && rest.length === 0)) continue;
+    kept[k] = withoutPathAndTimes(v, k === head ? rest : []);
+  }
+  return kept;
 }
 
 type Unread = { unread: Exchange; number: string };
@@ -259,7 +311,11 @@ async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Un
   for (const name of need(ordered.filter(valid), 'a text value in the receptionist configuration')) {
     const before = changes.length > 0 ? ((await read(t, first.number)).config ?? first.config) : first.config;
     const old = single(before, name) as string;
-    changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old));
+    // The first change is also read by other keys of the team, each of which read it before.
+    const readers = changes.length === 0 ? otherCallers(t, t.op(READ)) : [];
+    changes.push(
+      await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, { readers }),
+    );
   }
   return { changes };
 }
@@ -267,6 +323,21 @@ async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Un
 /** A value a reset to nothing would write: absent, null, empty, false. */
 const isEmpty = (value: unknown) =>
   value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && !value.length);
+
+/**
+ * Why a value of a block sent alone could not show the block rewritten from the body: nothing else of
+ * its block (knowledge's websites and files beside its text) held an entry before.
+ */
+function emptyBlock({ name, before }: OneChange): string | undefined {
+  if (!name.includes('.')) return undefined;
+  const [block = ''] = name.split('.');
+  const rest = Object.entries(isObject(before[block]) ? (before[block] as Json) : {}).filter(
+    ([k, v]) => k !== name.slice(block.length + 1) && Array.isArray(v),
+  );
+  return rest.length === 0 || rest.some(([, v]) => (v as unknown[]).length > 0)
+    ? undefined
+    : `${block}'s ${rest.map(([k]) => k).join(' and ')} held no entry when ${name} was sent: a block rewritten from the body would not show`;
+}
 
 /** Why no single value left out could show a reset, if none could: every one of them was empty before. */
 function emptyOthers({ rules, name, before }: OneChange): string | undefined {
@@ -279,8 +350,16 @@ function emptyOthers({ rules, name, before }: OneChange): string | undefined {
 function mergedProblems(s: OneChange): Problem[] {
   const { rules, name, before, after, changed } = s;
   const merged = { ...rules, replaced: [] };
+  const path = name.includes('.') ? name.split('.') : ['agent', name];
   return [
     ...unless(single(after, name) === s.sent, `${name} was not updated: ${short(single(after, name))}`, changed),
+    // Beyond the merged values and the collections: the rest of the configuration (websites, files, prompt) too.
+    ...unless(
+      after === undefined || deepEqual(withoutPathAndTimes(after, path), withoutPathAndTimes(before, path)),
+      `the configuration changed beyond ${name} although only ${name} was sent: ${short(after)}`,
+      changed,
+    ),
+    ...otherReadProblems(s),
     ...untouchedProblems(
       merged,
       [name],
@@ -308,7 +387,7 @@ rule({
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
-    'a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false)',
+    'a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
   ...statefulWrite(OP),
   requests: mergeEach,
   problems: (s) =>
@@ -320,7 +399,7 @@ rule({
     'unread' in s
       ? undefined
       : s.changes
-          .map(emptyOthers)
+          .flatMap((c) => [emptyOthers(c), emptyBlock(c)])
           .filter((why) => why !== undefined)
           .join('; ') || undefined,
 });
@@ -349,15 +428,29 @@ async function replaceEach(t: CheckContext): Promise<{ changes: OneChange[] } | 
     const sent = shrunk(original);
     // The read shape is sent back as the write shape: only where the contract accepts it.
     const accepted = !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
+    // Then another value written (a merged one, as it is): the replaced set stays.
+    const other = textFields(t, config)[0];
+    const thenWrite = other === undefined ? undefined : nest(other, single(config, other));
     if (sent !== undefined && accepted)
-      changes.push(await changeAndRestore(t, before.number, { rules, name, before: config, sent }, original));
+      changes.push(
+        await changeAndRestore(t, before.number, { rules, name, before: config, sent }, original, {
+          ...(thenWrite ? { thenWrite } : {}),
+        }),
+      );
   }
   if (changes.length === 0) return t.skip('no collection with an entry to remove whose read shape the update accepts');
   return { changes };
 }
 
-function replacedProblems({ rules, name, before, after, sent, changed }: OneChange): Problem[] {
+function replacedProblems({ rules, name, before, after, sent, changed, afterOther }: OneChange): Problem[] {
   return [
+    ...(afterOther && ok(afterOther.written)
+      ? unless(
+          deepEqual(at(afterOther.config, name), sent),
+          `${name}, replaced, changed again when another value was written next: ${short(at(afterOther.config, name))}`,
+          afterOther.read,
+        )
+      : []),
     ...unless(
       deepEqual(at(after, name), sent),
       `${name} was not replaced by the set sent: ${short(at(after, name))}`,
