@@ -8,6 +8,7 @@ import { loadSpec } from '../spec.js';
 import { readEachFixture } from './each-fixture.js';
 import { contractOperation, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
+import { valuesIn } from './search-words.js';
 import { data, removedMembers, short } from './support.js';
 
 const LIST_NOTES = 'listConversationNotes';
@@ -38,22 +39,11 @@ interface NoteMentions {
   lists: Array<{ contact: string; exchange: Exchange }>;
 }
 
-/** At most this many JSON values of a list answer are looked at for mentions. */
-const MAX_NODES = 20_000;
-
 /** The mentions an answer carries anywhere, whatever its shape: objects with a user_id and a boolean deleted. */
 function mentionsIn(body: unknown): Array<Record<string, unknown>> {
-  const found: Array<Record<string, unknown>> = [];
-  const queue: unknown[] = [body];
-  for (let seen = 0; queue.length > 0 && seen < MAX_NODES; seen++) {
-    const value = queue.shift();
-    if (Array.isArray(value)) queue.push(...value);
-    else if (isObject(value)) {
-      if (typeof value.user_id === 'string' && typeof value.deleted === 'boolean') found.push(value);
-      queue.push(...Object.values(value));
-    }
-  }
-  return found;
+  return [...valuesIn(body)].filter(
+    (v): v is Record<string, unknown> => isObject(v) && typeof v.user_id === 'string' && typeof v.deleted === 'boolean',
+  );
 }
 
 /** A mention's user as the rule knows it: removed (the config), a teammate (listed), or neither. */

@@ -82,26 +82,32 @@ export function showsEntry(exchange: Exchange, contact: string): Shown {
   return isObject(pagination) && pagination.has_more === true ? 'beyond the page' : 'absent';
 }
 
-/** At most this many JSON values of an answer are looked at for item ids. */
+/** At most this many JSON values of an answer are looked at, whatever its shape. */
 const MAX_NODES = 20_000;
 
 /**
- * The item ids an answer carries anywhere (strings with an item id prefix), whatever its shape:
- * the shape of the item search's answer is not shown. Bounded by MAX_NODES values.
+ * Every JSON value an answer carries, itself included, depth first: for answers whose shape is not
+ * shown, where what a rule judges may sit anywhere. Bounded by MAX_NODES values.
  */
-export function itemIdsIn(body: unknown, prefixes: readonly string[]): string[] {
-  const found = new Set<string>();
+export function* valuesIn(body: unknown): Generator<unknown> {
   const stack: unknown[] = [body];
   let budget = MAX_NODES;
   while (stack.length > 0 && budget > 0) {
     const node = stack.pop();
     budget--;
-    if (typeof node === 'string') {
-      if (prefixes.some((p) => node.startsWith(p))) found.add(node.slice(0, 100));
-      continue;
-    }
+    yield node;
     const children = Array.isArray(node) ? node : isObject(node) ? Object.values(node) : [];
     for (const child of children.slice(0, budget)) stack.push(child);
   }
+}
+
+/**
+ * The item ids an answer carries anywhere (strings with an item id prefix), whatever its shape:
+ * the shape of the item search's answer is not shown.
+ */
+export function itemIdsIn(body: unknown, prefixes: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const node of valuesIn(body))
+    if (typeof node === 'string' && prefixes.some((p) => node.startsWith(p))) found.add(node.slice(0, 100));
   return [...found];
 }
