@@ -235,7 +235,7 @@ export const CHECKS = {
   "dialer-queues.owner-by-default": {
     title: "An update naming no teammate changes the key owner's queue, also right after one that named a teammate",
     source: "PATCH /v2/api/dialing-queues/current: \"creates or updates the config of the queue of the API key owner\"; user_id: \"Optional. Teammate whose queue is changed\"",
-    precondition: "a teammate other than the key's owner (GET /v2/api/users; by email: fixtures.teammate_emails or the list), named by user_id, then by email, each followed by an empty update",
+    precondition: "a teammate other than the key's owner (GET /v2/api/users; by email: fixtures.teammate_emails or the list), named by user_id, then by email, each followed by an update of the name naming no one and the teammate's queue read again",
   },
   "dialer-queues.partial-update": {
     title: "Only the fields sent are touched: a name sent alone, and each setting sent alone, leave the rest of the queue as it was, with each setting at either of its values",
@@ -244,9 +244,9 @@ export const CHECKS = {
     precondition: "the queue has number entries, and each enum setting (do_not_disturb, voicemail_handling) holds, while the name or another setting is sent alone, first the value found, then another value it was moved to first (put back after)",
   },
   "dialer-queues.unknown-assignee": {
-    title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND",
-    source: "UpdateDialingQueueRequest user_id",
-    precondition: "a request the server must refuse: a user_id, then an email, matching no teammate",
+    title: "An unknown teammate is 404 ASSIGNEE_NOT_FOUND: a user_id or an email matching no one, a member removed from the team",
+    source: "UpdateDialingQueueRequest user_id (\"must belong to the same team\"); 404 ASSIGNEE_NOT_FOUND \"when no teammate matches user_id or email\"",
+    precondition: "a request the server must refuse: a user_id, then an email, matching no teammate; then the id of each member removed from the team (fixtures.removed_user_ids: no operation removes one)",
   },
   "fixtures.discovery": {
     title: "Every discovery request (the lists the fixtures come from) succeeds",
@@ -406,7 +406,7 @@ export const CHECKS = {
     title: "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
-    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after",
+    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after",
   },
   "receptionist.one-per-line": {
     title: "Each line answers its own receptionist: no two lines show the same agent id",

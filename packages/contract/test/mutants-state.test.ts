@@ -310,23 +310,6 @@ function renameEmptiesNumbers(): Mutation {
   };
 }
 
-/** A server that rewrites the knowledge block from the body: knowledge.text written, websites and files gone. */
-function knowledgeRewritten(): Mutation {
-  const hit = new Set<string>();
-  return {
-    response: (r, q) => {
-      if (!isAgent(q) || r.status !== 200) return r;
-      const knowledge = bodyOf(q).knowledge as Field | undefined;
-      if (q.method === 'PATCH' && typeof knowledge?.text === 'string') hit.add(pathOf(q));
-      if (!hit.has(pathOf(q))) return r;
-      return json(r, (b) => {
-        const k = (b.data as Field | undefined)?.knowledge as Field | undefined;
-        if (k) Object.assign(k, { websites: [], files: [] });
-      });
-    },
-  };
-}
-
 /** A server whose next update after a replaced business_hours answers the hours as they were before. */
 function hoursComeBack(): Mutation {
   const previous = new Map<string, unknown>();
@@ -458,15 +441,7 @@ const SEQUENCES: Mutant[] = [
     mutation: renameEmptiesNumbers,
     replayRestarted: 'the run renamed the queue, so the entries are gone: only a server started again has them to lose',
   },
-  {
-    name: 'empties the knowledge websites and files when knowledge.text is written',
-    caughtBy: 'receptionist.merge-rules',
-    only: ['receptionist.merge-rules'],
-    allowWrites: true,
-    mutation: knowledgeRewritten,
-    replayRestarted:
-      'the run wrote knowledge.text, so the websites and files are gone: only a server started again has them to lose',
-  },
+
   {
     name: 'brings business_hours back as they were when the next update sends something else',
     caughtBy: 'receptionist.collections-replaced',

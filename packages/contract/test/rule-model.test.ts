@@ -65,30 +65,47 @@ describe('problem builders', () => {
 describe('replays', () => {
   const first = answer(201, { data: { id: 'thc-1' } });
   const stored = () => answer(201, { data: { id: 'thc-1' } }, { [REPLAYED]: 'true' });
+  // Repeats sent with no request id of their own: only what the stored response says is judged.
+  const requestIds = { header: 'x-request-id', sent: [] };
 
   it('passes three repeats that are the stored response marked replayed', () => {
-    expect(replayProblems({ what: 'a keyed comment', first, again: [stored(), stored(), stored()] }, REPLAYED)).toEqual(
-      [],
-    );
+    expect(
+      replayProblems({ what: 'a keyed comment', first, again: [stored(), stored(), stored()], requestIds }, REPLAYED),
+    ).toEqual([]);
   });
 
   it('names a repeat executed again, and a keyed write that failed', () => {
     const executed = answer(201, { data: { id: 'thc-2' } });
     expect(
-      replayProblems({ what: 'a keyed comment', first, again: [stored(), executed, stored()] }, REPLAYED).map(
-        (p) => p.message,
-      ),
+      replayProblems(
+        { what: 'a keyed comment', first, again: [stored(), executed, stored()], requestIds },
+        REPLAYED,
+      ).map((p) => p.message),
     ).toEqual([
       `a keyed comment, repeat 2 of the key: expected the stored 201 with ${REPLAYED}: true, got 201 (${REPLAYED}: null) {"data":{"id":"thc-2"}}`,
     ]);
     const failed = answer(500, {});
-    expect(replayProblems({ what: 'a keyed comment', first: failed, again: [] }, REPLAYED)).toEqual([
+    expect(replayProblems({ what: 'a keyed comment', first: failed, again: [], requestIds }, REPLAYED)).toEqual([
       { message: 'a keyed comment with an Idempotency-Key: expected 2xx, got 500', exchange: failed },
     ]);
   });
 
+  it("names a replay answering the replayed request's id, not the one it was sent with", () => {
+    const echoing = (id: string) => answer(201, { data: { id: 'thc-1' } }, { [REPLAYED]: 'true', 'x-request-id': id });
+    const sent = { header: 'x-request-id', sent: ['k-repeat-1', 'k-repeat-2'] };
+    const again = [echoing('k-repeat-1'), echoing('req_FirstRequest')];
+    expect(
+      replayProblems({ what: 'a keyed comment', first, again, requestIds: sent }, REPLAYED).map((p) => p.message),
+    ).toEqual([
+      'a keyed comment, repeat 2 of the key, sent with x-request-id k-repeat-2: answered "req_FirstRequest" (the request id of the request replayed, not its own)',
+    ]);
+    expect(
+      unpromisedRepeatProblems({ what: 'a keyed comment', first, again, requestIds: sent }, REPLAYED),
+    ).toHaveLength(1);
+  });
+
   it('where replay is not promised, accepts either reading and says which this server chose', () => {
-    const repeats = { what: 'PATCH an empty update', first, again: [stored(), answer(200, {}), stored()] };
+    const repeats = { what: 'PATCH an empty update', first, again: [stored(), answer(200, {}), stored()], requestIds };
     expect(unpromisedRepeatProblems(repeats, REPLAYED)).toEqual([]);
     expect(unpromisedRepeatsHeld(repeats, REPLAYED, 'PATCH').detail).toBe(
       'PATCH an empty update: 3 repeats (this server: replayed, executed again)',

@@ -12,7 +12,7 @@ import type { ConfigKey } from '../types.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { at, data, deepEqual, type Json, nest, ok, otherCallers, probeText, short } from './support.js';
+import { at, data, deepEqual, type Json, nest, ok, probeText, short, teamReaders } from './support.js';
 
 interface MergeRules {
   merged: string[];
@@ -88,22 +88,6 @@ function writeBack(
   return body && !expectedFor(t.spec, op, { params: { number }, body }) ? body : undefined;
 }
 
-operationChecks('updateReceptionist', {
-  // The whole configuration written back as read (nothing changes), so that the negative inputs
-  // break each rule of every block once; one value alone where the read shape is not accepted.
-  baseline: async (t) => {
-    const number = await line(t);
-    const body = await t.once(`receptionist-baseline:${number}`, async () => {
-      const { config } = await read(t, number);
-      const whole = writeBack(t, number, config, 'agent');
-      if (whole) return whole;
-      const name = textField(t, config);
-      return nest(name, single(config, name));
-    });
-    return { params: { number }, body };
-  },
-});
-
 const OP = 'updateReceptionist';
 
 /** A merged value as read (in the agent block or dotted), a collection as read (replaced whole). */
@@ -155,31 +139,6 @@ async function writeBackAsRead(t: CheckContext): Promise<WriteBack> {
   return after ? { ...state, after } : state;
 }
 
-// Writing back what was read, single values at the top level (the other reading), changes nothing.
-rule({
-  id: 'receptionist.write-back',
-  title: 'The configuration written back as read (single values at the top level) changes nothing',
-  source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
-  precondition: "a line's receptionist configuration as read, written back whole",
-  ...statefulWrite(OP),
-  requests: writeBackAsRead,
-  problems: ({ rules, before, written, after }) =>
-    ok(written)
-      ? untouchedProblems(
-          rules,
-          [],
-          before,
-          after,
-          written,
-          (name, was, now) => `${name} changed when written back as read: ${short(was)} → ${short(now)}`,
-        )
-      : [{ message: `writing the configuration back as read: expected 200, got ${written.status}`, exchange: written }],
-  passed: ({ otherForm }) =>
-    otherForm
-      ? `the flat single values refused as unknown (${BODY_FORM}: the agent form); written back in that form`
-      : undefined,
-});
-
 /** One value or collection changed, read back, and put back as it was. */
 interface OneChange {
   rules: MergeRules;
@@ -190,8 +149,10 @@ interface OneChange {
   after?: Json;
   /** Other keys of the team that read the configuration before the change and after it. */
   otherReads?: Array<{ key: string; before: Exchange; after: Exchange }>;
-  /** After a collection was replaced: another value written, then the configuration read again. */
+  /** After a collection was replaced: another value written (its answer), then the configuration read again. */
   afterOther?: { written: Exchange; read: Exchange; config?: Json };
+  /** The line whose receptionist holds the value sent (a code, whose allowed values are not shown). */
+  borrowedFrom?: string;
   restored: Exchange;
 }
 
@@ -216,7 +177,7 @@ async function changeAndRestore(
   number: string,
   change: Omit<OneChange, 'changed' | 'after' | 'restored' | 'otherReads' | 'afterOther'>,
   original: unknown,
-  also: { readers?: ConfigKey[]; thenWrite?: Json } = {},
+  also: { readers?: ConfigKey[]; thenWrite?: { body: Json; undo: Json } } = {},
 ): Promise<OneChange> {
   const readAs = (key: ConfigKey) => t.call({ params: { number } }, { auth: { kind: 'key', key: key.key } }, READ);
   const readers: Array<{ key: ConfigKey; before: Exchange }> = [];
@@ -231,14 +192,20 @@ async function changeAndRestore(
   const otherReads: NonNullable<OneChange['otherReads']> = [];
   if (ok(changed))
     for (const { key, before } of readers.filter((r) => ok(r.before)))
-      otherReads.push({ key: key.kind ?? 'active', before, after: await readAs(key) });
+      otherReads.push({ key: `${key.kind ?? 'active'} key "${key.name}"`, before, after: await readAs(key) });
   let afterOther: OneChange['afterOther'];
   if (ok(changed) && also.thenWrite) {
-    const written = await update(t, number, also.thenWrite);
+    let written = await update(t, number, also.thenWrite.body);
+    // A flat single value refused as the other body form's field: sent, and put back, inside agent.
+    if (refusedAsOtherForm(t, number, also.thenWrite.body, written)) {
+      also.thenWrite = { body: { agent: also.thenWrite.body }, undo: { agent: also.thenWrite.undo } };
+      written = await update(t, number, also.thenWrite.body);
+    }
     const again = await read(t, number);
     afterOther = { written, read: again.exchange, ...(again.config ? { config: again.config } : {}) };
   }
-  const restored = await update(t, number, form(original));
+  // The value written next is put back with the change.
+  const restored = await update(t, number, joined(form(original), afterOther ? also.thenWrite?.undo : undefined));
   return {
     ...change,
     changed,
@@ -249,12 +216,20 @@ async function changeAndRestore(
   };
 }
 
+/** Two bodies as one (objects at the same key joined: the agent form of both). */
+function joined(a: Json, b: Json | undefined): Json {
+  const out: Json = { ...a };
+  for (const [k, v] of Object.entries(b ?? {}))
+    out[k] = isObject(out[k]) && isObject(v) ? joined(out[k] as Json, v) : v;
+  return out;
+}
+
 /** What a read by another key of the team shows after the change: the change (no copy kept per key). */
 function otherReadProblems({ name, sent, otherReads = [] }: OneChange): Problem[] {
   return otherReads.flatMap(({ key, after }) =>
     unless(
       ok(after) && deepEqual(single(data(after), name), sent),
-      `another (${key}) key of the team, which read the configuration before, reads ${name} after the change as ${short(single(data(after), name))}, not ${short(sent)}`,
+      `another ${key} of the team, which read the configuration before, reads ${name} after the change as ${short(single(data(after), name))}, not ${short(sent)}`,
       after,
     ),
   );
@@ -291,8 +266,8 @@ function changeProblems(s: OneChange, what: string, sentProblems: (s: OneChange)
  * agent block holds): a server may merge one value and drop another when it is left out. Codes
  * and addresses are left out, and so is a value the contract would refuse with the probe's suffix.
  */
-async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Unread> {
-  const first = await readBefore(t);
+async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
+  const first = await lineWithKnowledge(t);
   if (!first.config) return { unread: first.exchange, number: first.number };
   const rules = mergeRules(t);
   const names = textFields(t, first.config);
@@ -312,12 +287,83 @@ async function mergeEach(t: CheckContext): Promise<{ changes: OneChange[] } | Un
     const before = changes.length > 0 ? ((await read(t, first.number)).config ?? first.config) : first.config;
     const old = single(before, name) as string;
     // The first change is also read by other keys of the team, each of which read it before.
-    const readers = changes.length === 0 ? otherCallers(t, t.op(READ)) : [];
+    const readers = changes.length === 0 ? teamReaders(t, t.op(READ), t.op(OP), first.number) : [];
     changes.push(
       await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, { readers }),
     );
   }
+  // The codes and addresses (voice_id, tone_of_voice, language, ...) take a value another line holds.
+  for (const { name, value, from } of await borrowedValues(
+    t,
+    first.number,
+    first.config,
+    inAgent.filter((n) => !ordered.includes(n)),
+  )) {
+    const before = (await read(t, first.number)).config ?? first.config;
+    const old = single(before, name);
+    changes.push(
+      await changeAndRestore(t, first.number, { rules, name, before, sent: value, borrowedFrom: from }, old),
+    );
+  }
   return { changes };
+}
+
+/**
+ * For each value named, one another line's receptionist holds that differs from this line's: a
+ * value the server itself holds, where the allowed values are not shown (voice_id, tone_of_voice).
+ */
+async function borrowedValues(
+  t: CheckContext,
+  number: string,
+  config: Json,
+  names: readonly string[],
+): Promise<Array<{ name: string; value: string; from: string }>> {
+  const others = (await t.fixtures()).lines.filter((n) => n !== number).slice(0, 2);
+  const configs: Array<{ from: string; config?: Json }> = [];
+  for (const from of others) configs.push({ from, ...(await read(t, from)) });
+  return names.flatMap((name) => {
+    const found = configs.find(
+      ({ config: c }) => typeof single(c, name) === 'string' && single(c, name) !== single(config, name),
+    );
+    const value = found && single(found.config, name);
+    const accepted =
+      typeof value === 'string' && !expectedFor(t.spec, t.op(OP), { params: { number }, body: nest(name, value) });
+    return found && accepted ? [{ name, value, from: found.from }] : [];
+  });
+}
+
+/** Another line's value refused: the allowed values are not shown, so the refusal is reported, not failed. */
+const refusedBorrowed = (c: OneChange) =>
+  c.borrowedFrom !== undefined && c.changed.status >= 400 && c.changed.status < 500;
+
+type Merged = { changes: OneChange[] };
+
+/** Entries of the knowledge block beside its text (websites, files), as read. */
+const knowledgeEntries = (config: Json | undefined): number =>
+  ['websites', 'files'].reduce((n, k) => {
+    const list = at(config, `knowledge.${k}`);
+    return n + (Array.isArray(list) ? list.length : 0);
+  }, 0);
+
+/**
+ * The receptionist of the first line whose knowledge holds websites or files beside its text (the
+ * first line where none does): a server that rewrites the block from the body shows it only there.
+ */
+async function lineWithKnowledge(t: CheckContext): Promise<{ number: string; exchange: Exchange; config?: Json }> {
+  const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
+  const first = await readBefore(t);
+  if (!first.config || knowledgeEntries(first.config) > 0) return first;
+  for (const number of lines.filter((n) => n !== first.number)) {
+    const other = await read(t, number);
+    if (knowledgeEntries(other.config) > 0) return { number, ...other };
+  }
+  return first;
+}
+
+/** Why no read by another key of the team could show a copy kept per key: none is configured, or none could read. */
+function noOtherReader({ changes: [first] }: Merged): string | undefined {
+  if (!first || !ok(first.changed) || (first.otherReads?.length ?? 0) > 0) return undefined;
+  return `no other key of the team that may read this line's receptionist (AGENTS_READ) read it before the change and after: declare one in --config (a copy kept per key shows only there)`;
 }
 
 /** A value a reset to nothing would write: absent, null, empty, false. */
@@ -387,19 +433,31 @@ rule({
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
-    'a single value of the agent block and knowledge.text, each sent alone with a new value; the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
+    'a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
   ...statefulWrite(OP),
   requests: mergeEach,
   problems: (s) =>
     'unread' in s
       ? unreadProblems(s)
-      : s.changes.flatMap((c) => changeProblems(c, `updating ${c.name}`, mergedProblems)),
-  passed: (s) => ('changes' in s ? `merged, each alone: ${s.changes.map((c) => c.name).join(', ')}` : undefined),
+      : s.changes
+          .filter((c) => !refusedBorrowed(c))
+          .flatMap((c) => changeProblems(c, `updating ${c.name}`, mergedProblems)),
+  passed: (s) =>
+    'changes' in s
+      ? `merged, each alone: ${s.changes
+          .map((c) =>
+            c.borrowedFrom === undefined
+              ? c.name
+              : `${c.name} (${short(c.sent)}, as ${c.borrowedFrom} holds it${refusedBorrowed(c) ? `: refused ${c.changed.status}, its allowed values are not shown` : ''})`,
+          )
+          .join(', ')}`
+      : undefined,
   notReached: (s) =>
     'unread' in s
       ? undefined
       : s.changes
           .flatMap((c) => [emptyOthers(c), emptyBlock(c)])
+          .concat(noOtherReader(s))
           .filter((why) => why !== undefined)
           .join('; ') || undefined,
 });
@@ -428,9 +486,10 @@ async function replaceEach(t: CheckContext): Promise<{ changes: OneChange[] } | 
     const sent = shrunk(original);
     // The read shape is sent back as the write shape: only where the contract accepts it.
     const accepted = !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
-    // Then another value written (a merged one, as it is): the replaced set stays.
-    const other = textFields(t, config)[0];
-    const thenWrite = other === undefined ? undefined : nest(other, single(config, other));
+    // Then another value changed (knowledge.text first: both body forms nest it alike): the
+    // replaced set stays. A change, not the value as it is: a server may skip a write that changes
+    // nothing, and bring the set back only on one that does. Put back with the collection.
+    const thenWrite = nextWrite(t, before.number, config, name);
     if (sent !== undefined && accepted)
       changes.push(
         await changeAndRestore(t, before.number, { rules, name, before: config, sent }, original, {
@@ -442,15 +501,51 @@ async function replaceEach(t: CheckContext): Promise<{ changes: OneChange[] } | 
   return { changes };
 }
 
-function replacedProblems({ rules, name, before, after, sent, changed, afterOther }: OneChange): Problem[] {
+/** A merged value changed after `collection` was replaced, and the body that puts it back. */
+function nextWrite(
+  t: CheckContext,
+  number: string,
+  config: Json | undefined,
+  collection: string,
+): { body: Json; undo: Json } | undefined {
+  const other = textFields(t, config)[0] === undefined ? undefined : textField(t, config);
+  if (other === undefined) return undefined;
+  const old = single(config, other);
+  const changed = nest(other, `${String(old)} (svc-contract ${t.config.runId} after ${collection})`);
+  const body = expectedFor(t.spec, t.op(OP), { params: { number }, body: changed }) ? nest(other, old) : changed;
+  return { body, undo: nest(other, old) };
+}
+
+/** After the collection was replaced, another value written: its answer (where it shows the set) and a read keep the set sent. */
+function keptAfterOther({ name, sent, afterOther }: OneChange): Problem[] {
+  if (!afterOther) return [];
+  const { written, read: again, config } = afterOther;
+  if (!ok(written))
+    return [
+      {
+        message: `another value written after ${name} was replaced: expected 200, got ${written.status}`,
+        exchange: written,
+      },
+    ];
+  const answered = at(data(written), name);
   return [
-    ...(afterOther && ok(afterOther.written)
-      ? unless(
-          deepEqual(at(afterOther.config, name), sent),
-          `${name}, replaced, changed again when another value was written next: ${short(at(afterOther.config, name))}`,
-          afterOther.read,
-        )
-      : []),
+    ...unless(
+      answered === undefined || deepEqual(answered, sent),
+      `${name}, replaced, answered otherwise when another value was written next: ${short(answered)}`,
+      written,
+    ),
+    ...unless(
+      deepEqual(at(config, name), sent),
+      `${name}, replaced, changed again when another value was written next: ${short(at(config, name))}`,
+      again,
+    ),
+  ];
+}
+
+function replacedProblems(s: OneChange): Problem[] {
+  const { rules, name, before, after, sent, changed } = s;
+  return [
+    ...keptAfterOther(s),
     ...unless(
       deepEqual(at(after, name), sent),
       `${name} was not replaced by the set sent: ${short(at(after, name))}`,
@@ -563,4 +658,57 @@ rule({
           ...readAgainProblems(s),
         ]),
   notReached: largeAnswerNotReached,
+});
+
+// Declared after the rules that change one value: writing the whole configuration back writes
+// knowledge.text too, and a server that rewrites the knowledge block from the body loses its
+// websites and files there, the state merge-rules must see as found (its precondition).
+// Writing back what was read, single values at the top level (the other reading), changes nothing.
+rule({
+  id: 'receptionist.write-back',
+  title: 'The configuration written back as read (single values at the top level) changes nothing',
+  source: 'x-svc-merge-rules + x-svc-ambiguity (both readings of the single values)',
+  precondition: "a line's receptionist configuration as read, written back whole",
+  ...statefulWrite(OP),
+  requests: writeBackAsRead,
+  problems: ({ rules, before, written, after }) =>
+    ok(written)
+      ? [
+          ...untouchedProblems(
+            rules,
+            [],
+            before,
+            after,
+            written,
+            (name, was, now) => `${name} changed when written back as read: ${short(was)} → ${short(now)}`,
+          ),
+          // Beyond the values and collections written: the rest of the configuration (websites, files, prompt) too.
+          ...unless(
+            after === undefined || deepEqual(withoutPathAndTimes(after, []), withoutPathAndTimes(before, [])),
+            `the configuration changed when written back as read: ${short(after)}`,
+            written,
+          ),
+        ]
+      : [{ message: `writing the configuration back as read: expected 200, got ${written.status}`, exchange: written }],
+  passed: ({ otherForm }) =>
+    otherForm
+      ? `the flat single values refused as unknown (${BODY_FORM}: the agent form); written back in that form`
+      : undefined,
+});
+
+// The generated checks last, for the same reason: their baseline writes the whole configuration back.
+operationChecks('updateReceptionist', {
+  // The whole configuration written back as read (nothing changes), so that the negative inputs
+  // break each rule of every block once; one value alone where the read shape is not accepted.
+  baseline: async (t) => {
+    const number = await line(t);
+    const body = await t.once(`receptionist-baseline:${number}`, async () => {
+      const { config } = await read(t, number);
+      const whole = writeBack(t, number, config, 'agent');
+      if (whole) return whole;
+      const name = textField(t, config);
+      return nest(name, single(config, name));
+    });
+    return { params: { number }, body };
+  },
 });

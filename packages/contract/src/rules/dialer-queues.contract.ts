@@ -10,15 +10,16 @@ import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
 import {
   data,
-  deepEqual,
   IDEMPOTENCY_REPLAY,
   type Json,
   ok,
   otherCallers,
   type Repeats,
   replayProblems,
+  sameEntries,
   sendRepeats,
   short,
+  teammates,
   unpromisedRepeatProblems,
   unpromisedRepeatsHeld,
 } from './support.js';
@@ -138,7 +139,7 @@ function settingAloneProblems({ field, before, changed }: SettingAlone): Problem
     .filter((f) => f !== 'updated_at')
     .flatMap((f) =>
       unless(
-        deepEqual(after[f], before[f]),
+        sameEntries(after[f], before[f]),
         `${f} changed although only ${field} was sent (with the value it held): ${short(before[f])} → ${short(after[f])}`,
         changed,
       ),
@@ -157,7 +158,7 @@ function nameAloneProblems({ before, name, changed }: NameAlone): Problem[] {
     ...unless(after.name === name, `the name did not change: ${short(after.name)}`, changed),
     ...untouched.flatMap((field) =>
       unless(
-        deepEqual(after[field], before[field]),
+        sameEntries(after[field], before[field]),
         `${field} changed although only name was sent: ${short(before[field])} → ${short(after[field])}`,
         changed,
       ),
@@ -165,20 +166,42 @@ function nameAloneProblems({ before, name, changed }: NameAlone): Problem[] {
   ];
 }
 
-/** The settings moved without the name: the name the round before wrote is kept. */
+/** Every field of the queue other than `sent` (and updated_at), as `before` showed it: kept in `after`. */
+function keptProblems(before: Json, after: Json, sent: readonly string[], what: string, exchange: Exchange): Problem[] {
+  return Object.keys(before)
+    .filter((f) => f !== 'updated_at' && !sent.includes(f))
+    .flatMap((f) =>
+      unless(
+        sameEntries(after[f], before[f]),
+        `${f} changed although only ${what}: ${short(before[f])} → ${short(after[f])}`,
+        exchange,
+      ),
+    );
+}
+
+/**
+ * The settings moved without the name: every other field (the name the round before wrote, the
+ * number entries) is kept as that round's answer showed it.
+ */
 function movedProblems({ rounds, moved }: PartialUpdate): Problem[] {
   const shown = moved && ok(moved.exchange) ? data(moved.exchange) : undefined;
-  const [first] = rounds;
-  if (!shown || !first) return [];
-  return unless(
-    shown.name === first.name,
-    `name changed although only ${Object.keys(moved?.sent ?? {}).join(', ')} were sent: ${short(first.name)} → ${short(shown.name)}`,
-    moved?.exchange,
-  );
+  const before = rounds[0] && ok(rounds[0].changed) ? data(rounds[0].changed) : undefined;
+  if (!moved || !shown || !before) return [];
+  const sent = Object.keys(moved.sent);
+  return keptProblems(before, shown, sent, `${sent.join(', ')} were sent`, moved.exchange);
+}
+
+/** The queue put back (its name and settings sent): every field as found, the number entries too. */
+function restoredProblems({ found, restored }: PartialUpdate): Problem[] {
+  const [before, after] = [data(found), restored ? data(restored) : undefined];
+  if (!restored) return [];
+  if (!ok(restored) || !after || !before)
+    return [{ message: `putting the queue back failed (${restored.status})`, exchange: restored }];
+  return keptProblems(before, after, [], 'the name and settings it was found with were sent back', restored);
 }
 
 function partialUpdateProblems(state: PartialUpdate): Problem[] {
-  const { found, rounds, restored } = state;
+  const { found, rounds } = state;
   if (rounds.length === 0)
     return [
       {
@@ -190,7 +213,7 @@ function partialUpdateProblems(state: PartialUpdate): Problem[] {
     ...rounds.flatMap(nameAloneProblems),
     ...movedProblems(state),
     ...state.alone.flatMap(settingAloneProblems),
-    ...(restored ? unless(ok(restored), `putting the queue back failed (${restored.status})`, restored) : []),
+    ...restoredProblems(state),
   ];
 }
 
@@ -204,7 +227,7 @@ const settingsOf = (queue: Json, settings: readonly string[]): string =>
  */
 function noEntries({ found }: PartialUpdate): string | undefined {
   const numbers = data(found)?.numbers;
-  return Array.isArray(numbers) && numbers.length === 0
+  return ok(found) && (!Array.isArray(numbers) || numbers.length === 0)
     ? 'the queue, as found, has no number entries: whether a name sent alone keeps them was not seen (no operation writes them)'
     : undefined;
 }
@@ -323,9 +346,12 @@ rule({
 
 rule({
   id: 'dialer-queues.unknown-assignee',
-  title: 'An unknown teammate is 404 ASSIGNEE_NOT_FOUND',
-  source: 'UpdateDialingQueueRequest user_id',
-  precondition: 'a request the server must refuse: a user_id, then an email, matching no teammate',
+  title:
+    'An unknown teammate is 404 ASSIGNEE_NOT_FOUND: a user_id or an email matching no one, a member removed from the team',
+  source:
+    'UpdateDialingQueueRequest user_id ("must belong to the same team"); 404 ASSIGNEE_NOT_FOUND "when no teammate matches user_id or email"',
+  precondition:
+    'a request the server must refuse: a user_id, then an email, matching no teammate; then the id of each member removed from the team (fixtures.removed_user_ids: no operation removes one)',
   ...statefulWrite(OP),
   requests: async (t) => {
     const expected = { status: 404, codes: documentedCodes(t.spec, t.op(), 404), why: 'no teammate matches' };
@@ -333,12 +359,21 @@ rule({
     const [user = ''] = idPrefixes(t.spec.schema('UserId') ?? {});
     const byId = await update(t, { user_id: `${user}${UNKNOWN_SUFFIX}` });
     const byEmail = await update(t, { email: `svc-contract-${t.config.runId}@example.invalid` });
-    return { expected, byId, byEmail };
+    // A removed member was a teammate once: a server may still match the id (no operation removes one).
+    const removed: Array<{ id: string; exchange: Exchange }> = [];
+    for (const id of (t.config.config.fixtures.removed_user_ids ?? []).slice(0, t.config.fixturesPerKind ?? 20))
+      removed.push({ id, exchange: await update(t, { user_id: id }) });
+    return { expected, byId, byEmail, removed };
   },
-  problems: ({ expected, byId, byEmail }) => [
+  problems: ({ expected, byId, byEmail, removed }) => [
     ...errorsOf(byId, expected, 'an unknown user_id'),
     ...errorsOf(byEmail, expected, 'an unknown email'),
+    ...removed.flatMap(({ id, exchange }) =>
+      errorsOf(exchange, expected, `user_id ${id}, a member removed from the team`),
+    ),
   ],
+  passed: ({ removed }) =>
+    removed.length > 0 ? `and the removed members ${removed.map((r) => r.id).join(', ')}` : undefined,
 });
 
 interface OtherCaller {
@@ -385,7 +420,7 @@ rule({
         .filter((f) => f !== 'updated_at')
         .flatMap((f) =>
           unless(
-            deepEqual(after[f], before[f]),
+            sameEntries(after[f], before[f]),
             `${f} changed when ${what} sent user_id alone: ${short(before[f])} → ${short(after[f])}`,
             exchange,
           ),
@@ -399,6 +434,110 @@ rule({
         ? "no other key of the team may write the queue (declare one in --config with the operation's scope), or the queue shows no assignee_id"
         : `the run key's empty update was answered ${found.status}`,
   passed: ({ updates }) => `${updates.map((u) => u.what).join(', ')}: the queue answered as it was`,
+});
+
+interface ByDefault {
+  /** The key owner's queue, as an empty update (naming no one) answered it first. */
+  owner: Json;
+  /** Each way of naming a teammate: the update naming it, the next naming no one, the teammate's queue read again. */
+  rounds: Array<{ named: string; body: Json; targeted: Exchange; name: string; untargeted: Exchange; again: Exchange }>;
+  restored: Exchange[];
+}
+
+async function ownerAfterTeammate(t: CheckContext): Promise<ByDefault> {
+  const before = await update(t, {});
+  const owner = data(before);
+  const ownerId = owner?.assignee_id;
+  if (!ok(before) || !owner || typeof ownerId !== 'string')
+    return t.skip(`reading the queue through an empty update gave no assignee_id (${before.status})`);
+  const byId = (await t.fixtures()).users.find((id) => id !== ownerId);
+  const byEmail = (await teammates(t)).find((m) => m.id !== ownerId);
+  const targets: Array<[string, Json]> = [];
+  if (byId) targets.push([`user_id ${byId}`, { user_id: byId }]);
+  if (byEmail) targets.push([`email ${byEmail.email}`, { email: byEmail.email }]);
+  if (targets.length === 0)
+    return t.skip(
+      "no teammate other than the key's owner is known (GET /v2/api/users, fixtures.teammate_emails)",
+      'config',
+    );
+  const rounds: ByDefault['rounds'] = [];
+  for (const [named, body] of targets) {
+    const targeted = await update(t, body);
+    // The update naming no one changes a value (the name), so that a write landing on the teammate's queue shows there.
+    const name = `svc-contract ${t.config.runId} owner ${rounds.length + 1}`;
+    const untargeted = await update(t, { name });
+    rounds.push({ named, body, targeted, name, untargeted, again: await update(t, body) });
+  }
+  // Put back: the owner's name (named by user_id, whatever the server applies an update naming no
+  // one to), and a teammate's name where the update naming no one reached it.
+  const restored = [await update(t, { user_id: ownerId, name: owner.name })];
+  for (const { body, targeted, again } of rounds) {
+    const was = data(targeted)?.name;
+    if (ok(targeted) && ok(again) && data(again)?.name !== was) restored.push(await update(t, { ...body, name: was }));
+  }
+  return { owner, rounds, restored };
+}
+
+function ownerAfterTeammateProblems({ owner, rounds, restored }: ByDefault): Problem[] {
+  return [
+    ...rounds.flatMap(({ named, targeted, name, untargeted, again }) => {
+      const teammate = data(targeted);
+      if (!ok(targeted) || !teammate) return [];
+      const after = data(untargeted);
+      const shown = `${untargeted.status} id ${short(after?.id)} assignee_id ${short(after?.assignee_id)}`;
+      const wrong = !ok(untargeted) || !after || after.id !== owner.id || after.assignee_id !== owner.assignee_id;
+      const now = data(again);
+      return [
+        ...(wrong
+          ? [
+              {
+                message: `an update of the name naming no teammate, sent after one naming ${named}: expected the key owner's queue (id ${short(owner.id)}, assignee_id ${short(owner.assignee_id)}), got ${shown}`,
+                exchange: untargeted,
+              },
+            ]
+          : unless(
+              after.name === name,
+              `an update of the name naming no teammate, sent after one naming ${named}: the name did not change (${short(after.name)})`,
+              untargeted,
+            )),
+        ...(ok(again) && now
+          ? keptProblems(
+              teammate,
+              now,
+              [],
+              `the key owner's queue was updated (naming no teammate) since ${named} read it`,
+              again,
+            )
+          : [
+              {
+                message: `${named} again: expected 200 with that teammate's queue, got ${again.status}`,
+                exchange: again,
+              },
+            ]),
+      ];
+    }),
+    ...restored.flatMap((r) => unless(ok(r), `putting the names back failed (${r.status})`, r)),
+  ];
+}
+
+// "Creates or updates the config of the queue of the API key owner": an update that names no
+// teammate is the owner's, whatever the key named before (a server may remember the last target and
+// apply to it the next updates that name no one). Each update naming no one writes a name, so that
+// the write shows where it landed: the answer is the owner's queue (its id and assignee as first
+// found) and the teammate's queue, read again, is as it was. Declared after the checks that must see
+// the owner's queue as found (its number entries), since it renames it (put back after).
+rule({
+  id: 'dialer-queues.owner-by-default',
+  title: "An update naming no teammate changes the key owner's queue, also right after one that named a teammate",
+  source:
+    'PATCH /v2/api/dialing-queues/current: "creates or updates the config of the queue of the API key owner"; user_id: "Optional. Teammate whose queue is changed"',
+  precondition:
+    "a teammate other than the key's owner (GET /v2/api/users; by email: fixtures.teammate_emails or the list), named by user_id, then by email, each followed by an update of the name naming no one and the teammate's queue read again",
+  ...statefulWrite(OP),
+  requests: ownerAfterTeammate,
+  problems: ownerAfterTeammateProblems,
+  passed: ({ owner, rounds }) =>
+    `after ${rounds.map((r) => r.named).join(' and after ')}: ${String(owner.assignee_id)}'s queue (${String(owner.id)}), the teammate's unchanged`,
 });
 
 // The generated checks last: their limits from inside rename the queue, and the rules above must

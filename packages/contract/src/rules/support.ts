@@ -81,6 +81,70 @@ export function removedMembers(t: CheckContext): string[] {
   );
 }
 
+/**
+ * Equal as the description shows them: arrays as sets of entries (the order of a queue's number
+ * entries is not stated; each carries its position), everything else structurally.
+ */
+export function sameEntries(a: unknown, b: unknown): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b)) return deepEqual(a, b);
+  if (a.length !== b.length) return false;
+  const rest = [...b];
+  return a.every((x) => {
+    const i = rest.findIndex((y) => deepEqual(x, y));
+    return i >= 0 && rest.splice(i, 1).length === 1;
+  });
+}
+
+/** Kinds of config key that are not of the run's team, or may not call at all. */
+const NOT_A_TEAM_CALLER = new Set(['revoked', 'trial', 'other-team', 'legacy-workspace']);
+
+/**
+ * Keys of the run's team, other than the run's, that may read through `read` on `line`: a
+ * line-limited one (where its lines include it), one that may not also write through `write`, and
+ * one that may; the first of each in the config. A server keeping a copy per key shows it only to
+ * a key that read before a write and reads after it, whichever kind of key it keeps copies for.
+ */
+export function teamReaders(t: CheckContext, read: Operation, write: Operation, line: string): ConfigKey[] {
+  const team = t.config.config.keys.filter(
+    (k) =>
+      k.key !== t.config.apiKey &&
+      !NOT_A_TEAM_CALLER.has(k.kind ?? 'active') &&
+      (k.kind !== 'line-limited' || (k.lines ?? []).includes(line)) &&
+      scopeStanding(read, k.scopes) !== 'insufficient',
+  );
+  const writes = (k: ConfigKey) => scopeStanding(write, k.scopes) !== 'insufficient';
+  const picks = [
+    team.find((k) => k.kind === 'line-limited'),
+    team.find((k) => k.kind !== 'line-limited' && !writes(k)),
+    team.find((k) => k.kind !== 'line-limited' && writes(k)),
+  ];
+  return picks.filter((k): k is ConfigKey => k !== undefined);
+}
+
+/** A teammate with an email: from the config, or from the user list where its entries show one (with the id beside it). */
+export interface Teammate {
+  email: string;
+  /** Known where the user list shows the teammate's id beside the email (its shape is not shown). */
+  id?: string;
+  from: string;
+}
+
+/** Teammates with an email, from the config first, then the user list where its entries show one. */
+export async function teammates(t: CheckContext): Promise<Teammate[]> {
+  const configured = (t.config.config.fixtures.teammate_emails ?? []).map((email) => ({
+    email,
+    from: 'fixtures.teammate_emails',
+  }));
+  const listed = await t.call({}, {}, 'listUsers');
+  const entries = isObject(listed.body) && Array.isArray(listed.body.data) ? listed.body.data : [];
+  const shown = entries.flatMap((u) =>
+    isObject(u) && typeof u.email === 'string' && u.email !== '' && typeof u.id === 'string'
+      ? [{ email: u.email, id: u.id, from: 'GET /v2/api/users' }]
+      : [],
+  );
+  return [...configured, ...shown];
+}
+
 /** The first key the config declares of a kind (another team's, a line-limited one, a revoked one, …). */
 export function keyOfKind(t: CheckContext, kind: NonNullable<ConfigKey['kind']>): ConfigKey | undefined {
   return t.config.config.keys.find((k) => k.kind === kind);
@@ -96,12 +160,20 @@ export interface Repeats {
   what: string;
   first: Exchange;
   again: Exchange[];
+  /** The X-Request-Id each repeat was sent with (its own), and the header that must answer it. */
+  requestIds: { header: string; sent: string[] };
   /** The first write's request sent with the same key by another team's key (a replay promised, such a key declared). */
   otherTeam?: Exchange;
 }
 
 /** What a keyed send adds to its request: the key, and for another team's send, its credentials. */
-export type Keyed = Pick<ApiRequest, 'idempotencyKey'> & Partial<Pick<ApiRequest, 'auth'>>;
+export type Keyed = Pick<ApiRequest, 'idempotencyKey'> & Partial<Pick<ApiRequest, 'auth' | 'requestId'>>;
+
+/**
+ * The X-Request-Id a repeat of a key is sent with: its own, so that a replay answering the stored
+ * request's id instead shows ("If the client sends an X-Request-Id header, that value is used").
+ */
+const repeatRequestId = (idempotencyKey: string, repeat: number) => `${idempotencyKey}-repeat-${repeat}`;
 
 /**
  * Sends a write with a fresh Idempotency-Key, then (if it succeeded) the same key three times;
@@ -119,12 +191,17 @@ export async function sendRepeats(
   const idempotencyKey = `svc-contract-${t.config.runId}-${purpose}-${what.replace(/[^A-Za-z0-9]+/g, '-')}`;
   const first = await send({ idempotencyKey }, 0);
   const again: Exchange[] = [];
-  if (!ok(first)) return { what, first, again };
-  for (let n = 1; n <= 3; n++) again.push(await send({ idempotencyKey }, n));
+  const requestIds = { header: t.spec.requestIdHeader, sent: [] as string[] };
+  if (!ok(first)) return { what, first, again, requestIds };
+  for (let n = 1; n <= 3; n++) {
+    const requestId = repeatRequestId(idempotencyKey, n);
+    requestIds.sent.push(requestId);
+    again.push(await send({ idempotencyKey, requestId }, n));
+  }
   const other = keyOfKind(t, 'other-team');
-  if (purpose !== 'replay' || !other) return { what, first, again };
+  if (purpose !== 'replay' || !other) return { what, first, again, requestIds };
   const otherTeam = await send({ idempotencyKey, auth: { kind: 'key', key: other.key } }, 0);
-  return { what, first, again, otherTeam };
+  return { what, first, again, requestIds, otherTeam };
 }
 
 function keyedWriteProblems({ what, first }: Repeats): Problem[] {
@@ -132,8 +209,24 @@ function keyedWriteProblems({ what, first }: Repeats): Problem[] {
 }
 
 /**
+ * Each repeat answered with the X-Request-Id it was sent with: the stored response is replayed, the
+ * request id is this request's own ("If the client sends an X-Request-Id header, that value is used").
+ */
+function repeatRequestIdProblems({ what, again, requestIds }: Repeats): Problem[] {
+  return again.flatMap((x, i) => {
+    const [sent, echoed] = [requestIds.sent[i], header(x, requestIds.header)];
+    return unless(
+      sent === undefined || echoed === sent,
+      `${what}, repeat ${i + 1} of the key, sent with ${requestIds.header} ${sent}: answered ${JSON.stringify(echoed ?? null)} (the request id of the request replayed, not its own)`,
+      x,
+    );
+  });
+}
+
+/**
  * The idempotency replay rule on one write: the keyed request succeeds, and every repeat of the
- * key (three) answers the stored response, marked replayed, with the same status and body.
+ * key (three) answers the stored response, marked replayed, with the same status and body, and
+ * the request id it was sent with.
  */
 export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
   const { what, first, again, otherTeam } = repeats;
@@ -154,6 +247,7 @@ export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
         x,
       ),
     ),
+    ...repeatRequestIdProblems(repeats),
   ];
 }
 
@@ -166,15 +260,18 @@ export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
 export function unpromisedRepeatProblems(repeats: Repeats, replayed: string): Problem[] {
   const { what, first, again } = repeats;
   if (!ok(first)) return keyedWriteProblems(repeats);
-  return again.flatMap((x, i) =>
-    header(x, replayed) === 'true'
-      ? unless(
-          x.status === first.status && deepEqual(x.body, first.body),
-          `${what}, repeat ${i + 1} of the key says ${replayed}: true but is not the stored ${first.status}: got ${x.status} ${short(x.body)}`,
-          x,
-        )
-      : unless(ok(x), `${what}, repeat ${i + 1} of the key: expected 2xx, got ${x.status}`, x),
-  );
+  return [
+    ...again.flatMap((x, i) =>
+      header(x, replayed) === 'true'
+        ? unless(
+            x.status === first.status && deepEqual(x.body, first.body),
+            `${what}, repeat ${i + 1} of the key says ${replayed}: true but is not the stored ${first.status}: got ${x.status} ${short(x.body)}`,
+            x,
+          )
+        : unless(ok(x), `${what}, repeat ${i + 1} of the key: expected 2xx, got ${x.status}`, x),
+    ),
+    ...repeatRequestIdProblems(repeats),
+  ];
 }
 
 /** What unpromised repeats showed of this server, and the readings they accepted (for the report). */
