@@ -551,10 +551,10 @@ export const CHECKS = {
     precondition: "any check that ran",
   },
   "summary-templates.delete": {
-    title: "DELETE gives 204, then 404 for the same template",
+    title: "DELETE gives 204, then 404 for the same template, by the same key and by other keys of the team",
     source: "x-svc-transitions",
     enforces: ["x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)","x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)"],
-    precondition: "an active summary template (fixtures.summary_template_ids), deactivated by the run",
+    precondition: "an active summary template (fixtures.summary_template_ids), deactivated by the run, then deleted again by the run key and by other keys of the team that may delete",
   },
   "summary-templates.delete-keeps-summaries": {
     title: "After a DELETE deactivates a template, the summaries already generated stay readable: every call read with a template key before the DELETE reads the same after it, and a call with more than one still needs a template key",
@@ -575,6 +575,11 @@ export const CHECKS = {
     title: "A tag belongs to the item it was added to: added to a second item while on a first, and removing one tag leaves the item's other tags and the other item's tag",
     source: "TAG_ALREADY_EXISTS: \"Tag already on the item\"; TAG_NOT_FOUND: \"Tag not on this item\"",
     precondition: "two items and two tags: the first item carrying both tags and the second the first tag at once (each cleared first, put back after)",
+  },
+  "tenants.action-by-contact": {
+    title: "A conversation action without svc_number changes the run team's conversations only: another team's conversation with the contact is left as it was",
+    source: "\"A key belongs to a single team.\" (Authentication); the action without svc_number \"applies across all of the team's lines\"",
+    precondition: "a key of another team (kind other-team) listing a conversation with a contact the run's team has none with, whose entry shows whether it is archived; the run key's action that would move it, then that team's list read again",
   },
   "tenants.legacy-workspace": {
     title: "A key of a workspace not on the new contact model (declared in --config): 404 TEAM_NOT_FOUND where the operation lists it",

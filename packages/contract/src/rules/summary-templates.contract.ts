@@ -15,7 +15,7 @@ import {
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf } from './problems.js';
-import { IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats } from './support.js';
+import { IDEMPOTENCY_REPLAY, ok, otherCallers, type Repeats, replayProblems, sendRepeats } from './support.js';
 import { usedUp } from './used-up.js';
 
 const OP = 'deleteSummaryTemplate';
@@ -47,6 +47,8 @@ interface Deactivation {
   /** The keyed DELETE and its key sent three times more: each repeat the stored 204, replayed. */
   repeats: Repeats;
   again?: Exchange;
+  /** The same DELETE by other keys of the team after it: the template is the team's, deactivated for every key. */
+  againByOthers: Array<{ key: string; exchange: Exchange }>;
   /** The completed summaries read before the DELETE, and the same reads after it. */
   before: SummaryRead[];
   after: SummaryRead[];
@@ -99,11 +101,17 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
     );
     const { first } = repeats;
     if (first.status === notFound.status) continue; // deactivated by an earlier run
-    if (!ok(first)) return { id, notFound, first, repeats, before, after: [], keyless };
+    if (!ok(first)) return { id, notFound, first, repeats, before, after: [], keyless, againByOthers: [] };
     const again = await t.call({ params: { id } });
+    const againByOthers: Deactivation['againByOthers'] = [];
+    for (const key of otherCallers(t, t.op()))
+      againByOthers.push({
+        key: key.name,
+        exchange: await t.call({ params: { id } }, { auth: { kind: 'key', key: key.key } }),
+      });
     const after = await readAgain(t, before);
     for (const read of keyless) read.after = await readKeyless(t, read.call);
-    return { id, notFound, first, repeats, again, before, after, keyless };
+    return { id, notFound, first, repeats, again, againByOthers, before, after, keyless };
   }
   return t.skip(
     usedUp(
@@ -117,18 +125,24 @@ async function deactivateOne(t: CheckContext): Promise<Deactivation> {
 
 rule({
   id: 'summary-templates.delete',
-  title: 'DELETE gives 204, then 404 for the same template',
+  title: 'DELETE gives 204, then 404 for the same template, by the same key and by other keys of the team',
   source: 'x-svc-transitions',
-  precondition: 'an active summary template (fixtures.summary_template_ids), deactivated by the run',
+  precondition:
+    'an active summary template (fixtures.summary_template_ids), deactivated by the run, then deleted again by the run key and by other keys of the team that may delete',
   enforces: [
     'x-svc-transitions DELETE /v2/api/summary_templates/{id} (active → deactivated)',
     'x-svc-transitions DELETE /v2/api/summary_templates/{id} (deactivated → deactivated)',
   ],
   ...statefulWrite(OP),
   requests: deactivation,
-  problems: ({ id, notFound, first, again }) =>
+  problems: ({ id, notFound, first, again, againByOthers }) =>
     again
-      ? errorsOf(again, notFound, `DELETE ${id} again`)
+      ? [
+          ...errorsOf(again, notFound, `DELETE ${id} again`),
+          ...againByOthers.flatMap(({ key, exchange }) =>
+            errorsOf(exchange, notFound, `DELETE ${id} again by another key of the team (${key})`),
+          ),
+        ]
       : [{ message: `DELETE ${id}: expected 204, got ${first.status}`, exchange: first }],
   passed: ({ id, notFound }) => `${id} deactivated, then ${notFound.status}`,
 });

@@ -100,6 +100,16 @@ operationChecks('findThread', {
     const item = need(entities(f)[0], 'a conversation item or note');
     return { query: { entity_type: item.entityType, entity_id: item.id } };
   },
+  // Another team's key looks up an item of the team that has a thread: a lookup falling through to
+  // other teams answers it (an item with none would answer nothing either way).
+  otherTeam: (_t, f) => {
+    // A thread found by its item (a configured thread id names no item).
+    const thread = f.threads.find((th) => th.entityType !== '' && th.entityId !== '');
+    const item = thread
+      ? { entityType: thread.entityType, id: thread.entityId }
+      : need(entities(f)[0], 'a conversation item or note');
+    return { query: { entity_type: item.entityType, entity_id: item.id } };
+  },
 });
 
 operationChecks('getThread', {
