@@ -258,6 +258,11 @@ export const CHECKS = {
     source: "IdempotencyKeyParameter",
     precondition: "a keyed request that failed, then the same key on a valid request",
   },
+  "idempotency.kept": {
+    title: "A keyed write's stored response is kept: each key of the run's replay checks, sent again at the run's end (3 s or more after its first use), is still replayed",
+    source: "IdempotencyKeyParameter (\"When the request succeeds (2xx) its response is stored for 1 hour\"); Limits: idempotency storage 1 hour",
+    precondition: "keyed writes made earlier in the run by the replay checks (idempotency.replay; where none ran, a keyed conversation action of its own), each sent again at least 3 s after the last of them",
+  },
   "idempotency.key-reuse": {
     title: "The same key on another endpoint or with another method is 409 IDEMPOTENCY_KEY_REUSE",
     source: "IdempotencyConflict",

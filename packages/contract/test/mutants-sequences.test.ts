@@ -235,6 +235,30 @@ function replayAnswersStoredRequestId(): Mutation {
   };
 }
 
+/**
+ * A server that keeps a stored response only briefly: a key sent again after four other requests
+ * reaches the operation as a new, unkeyed request (executed again, not replayed). Counted in
+ * requests, not seconds, so that the mutant does not depend on the machine's speed.
+ */
+function storedBriefly(): Mutation {
+  let seen = 0;
+  const firstAt = new Map<string, number>();
+  return {
+    request: (q) => {
+      seen += 1;
+      const key = q.headers.get('idempotency-key');
+      if (key === null) return q;
+      const id = `${q.headers.get('authorization')} ${key}`;
+      const at = firstAt.get(id);
+      if (at === undefined) firstAt.set(id, seen);
+      if (at === undefined || seen - at <= 4) return q;
+      const headers = new Headers(q.headers);
+      headers.delete('idempotency-key');
+      return { ...q, headers };
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'applies an update naming no one that changes something to the teammate the key named last',
@@ -296,6 +320,13 @@ const SEQUENCES: Mutant[] = [
     only: ['idempotency.replay'],
     allowWrites: true,
     mutation: replayAnswersStoredRequestId,
+  },
+  {
+    name: 'keeps a stored response for four requests, not an hour: a key sent again later is executed again',
+    caughtBy: 'idempotency.kept',
+    only: ['idempotency.replay', 'idempotency.kept'],
+    allowWrites: true,
+    mutation: storedBriefly,
   },
 ];
 

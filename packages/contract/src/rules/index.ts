@@ -28,5 +28,7 @@ import './threads.contract.js';
 import './thread-comment-author.contract.js';
 import './thread-mentions.contract.js';
 import './users.contract.js';
+// Last: it sends again the keys every check above used.
+import './idempotency-kept.contract.js';
 
 export { registeredChecks } from './harness.js';

@@ -155,6 +155,21 @@ export function short(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
+/** A keyed write whose response is stored "for 1 hour": a repeat later in the run must still be its replay. */
+export interface KeptKey {
+  what: string;
+  first: Exchange;
+  /** When the first write was answered (ms since the epoch). */
+  at: number;
+  /** The first write's request, sent again with its key. */
+  resend: () => Promise<Exchange>;
+}
+
+/** The keyed writes whose replay was promised and held, this run (one list per run, filled as they are made). */
+export function keptKeys(t: CheckContext): Promise<KeptKey[]> {
+  return t.once('idempotency-kept-keys', async () => [] as KeptKey[]);
+}
+
 /** A keyed write and the three repeats of its key (none when the keyed write itself failed). */
 export interface Repeats {
   what: string;
@@ -197,6 +212,10 @@ export async function sendRepeats(
     const requestId = repeatRequestId(idempotencyKey, n);
     requestIds.sent.push(requestId);
     again.push(await send({ idempotencyKey, requestId }, n));
+  }
+  if (purpose === 'replay') {
+    const requestId = repeatRequestId(idempotencyKey, again.length + 1);
+    (await keptKeys(t)).push({ what, first, at: Date.now(), resend: () => send({ idempotencyKey, requestId }, 0) });
   }
   const other = keyOfKind(t, 'other-team');
   if (purpose !== 'replay' || !other) return { what, first, again, requestIds };
