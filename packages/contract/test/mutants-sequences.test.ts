@@ -3,7 +3,15 @@
 // states, caught by name. Each passed the suite before these checks were changed (its comment says
 // how), and the same subsets pass against the sandbox itself.
 import { afterAll, describe } from 'vitest';
-import { itCatchesEachByName, itPassesEachAgainstTheSandbox, type Mutant, removeOutputs } from './support/mutants.js';
+import {
+  isQueueWrite,
+  itCatchesEachByName,
+  itPassesEachAgainstTheSandbox,
+  type Mutant,
+  REMOVED_USER,
+  removeOutputs,
+  stickyQueueTarget,
+} from './support/mutants.js';
 import {
   bodyOf,
   json,
@@ -18,7 +26,6 @@ afterAll(removeOutputs);
 
 type Field = Record<string, unknown>;
 
-const isQueueWrite = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
 const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 const isObject = (v: unknown): v is Field => typeof v === 'object' && v !== null && !Array.isArray(v);
 const dataOf = (r: ProxiedResponse): Field | undefined => {
@@ -29,26 +36,6 @@ const dataOf = (r: ProxiedResponse): Field | undefined => {
     return undefined;
   }
 };
-
-/**
- * A server that remembers the teammate a key named last by user_id and applies to that teammate's
- * queue every later update of the key that names no one but changes something; an empty update
- * still reads the owner's queue. The old check followed the targeted update with an empty one.
- */
-function stickyTargetOnWrites(): Mutation {
-  const last = new Map<string, unknown>();
-  return {
-    request: (q) => {
-      if (!isQueueWrite(q)) return q;
-      const key = q.headers.get('authorization') ?? '';
-      const sent = bodyOf(q);
-      if (sent.user_id !== undefined) last.set(key, sent.user_id);
-      if (sent.user_id !== undefined || sent.email !== undefined || Object.keys(sent).length === 0 || !last.has(key))
-        return q;
-      return { ...q, body: JSON.stringify({ ...sent, user_id: last.get(key) }) };
-    },
-  };
-}
 
 /**
  * A server that empties a queue's number entries once one of its settings (do_not_disturb,
@@ -195,9 +182,6 @@ function voiceNotKept(): Mutation {
   };
 }
 
-/** The seed's member removed from the team (the sandbox names it in fixtures.removed_user_ids). */
-const REMOVED_USER = 'usr-9Qx3Lm7w';
-
 /**
  * A server that still matches a removed member's id as the queue's teammate: the update lands on
  * the key owner's queue, 200. The old check sent only ids and emails matching no one.
@@ -265,7 +249,8 @@ const SEQUENCES: Mutant[] = [
     caughtBy: 'dialer-queues.owner-by-default',
     only: ['dialer-queues.owner-by-default'],
     allowWrites: true,
-    mutation: stickyTargetOnWrites,
+    // The old check followed the targeted update with an empty one, which this server leaves to the owner.
+    mutation: stickyQueueTarget({ emptyToOwner: true }),
   },
   {
     name: 'empties the queue number entries once a setting of the queue is changed',

@@ -5,7 +5,15 @@
 // id, the search and the line filter together. Each a sandbox broken in one way the description
 // states, caught by name; and a control where the server may answer in another valid way.
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import {
+  isQueueWrite,
+  itCatchesEachByName,
+  type Mutant,
+  REMOVED_USER,
+  removeOutputs,
+  runAgainst,
+  stickyQueueTarget,
+} from './support/mutants.js';
 import {
   bodyOf,
   json,
@@ -18,9 +26,6 @@ import {
 } from './support/servers.js';
 
 afterAll(removeOutputs);
-
-/** The seed's member removed from the team (the sandbox names it in fixtures.removed_user_ids). */
-const REMOVED_USER = 'usr-9Qx3Lm7w';
 
 const tagPath = /^\/v2\/api\/conversations\/items\/([^/]+)\/tags(?:\/([^/]+))?$/;
 const queryOf = (q: ProxiedRequest) => new URLSearchParams(q.path.split('?')[1] ?? '');
@@ -276,23 +281,7 @@ function replayRunsAgain(): Mutation {
   };
 }
 
-const isQueueWrite = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
 const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
-
-/** A server that remembers the last teammate a key named and keeps updating that teammate's queue. */
-function stickyQueueTarget(): Mutation {
-  const last = new Map<string, unknown>();
-  return {
-    request: (q) => {
-      if (!isQueueWrite(q)) return q;
-      const key = q.headers.get('authorization') ?? '';
-      const sent = bodyOf(q);
-      if (sent.user_id !== undefined) last.set(key, sent.user_id);
-      if (sent.user_id !== undefined || sent.email !== undefined || !last.has(key)) return q;
-      return { ...q, body: JSON.stringify({ ...sent, user_id: last.get(key) }) };
-    },
-  };
-}
 
 /** A server whose rename of a queue empties its number entries from then on. */
 function renameEmptiesNumbers(): Mutation {
@@ -430,7 +419,7 @@ const SEQUENCES: Mutant[] = [
     caughtBy: 'dialer-queues.owner-by-default',
     only: ['dialer-queues.owner-by-default'],
     allowWrites: true,
-    mutation: stickyQueueTarget,
+    mutation: stickyQueueTarget({ emptyToOwner: false }),
   },
   {
     name: 'empties the queue number entries once the queue is renamed',

@@ -32,22 +32,39 @@ function mergeRules(t: CheckContext): MergeRules {
 /** How many lines' receptionists are read to choose the one the checks change. */
 const LINES_READ = 5;
 
+/** A line's receptionist configuration as the run first read it. */
+interface LineAsFound {
+  number: string;
+  config?: Json;
+  /** The answer's length (-1 where it could not be read). */
+  size: number;
+}
+
 /**
- * The line whose receptionist configuration is the largest as read (ties: the lowest number), so
- * that the checks reach as much of it as the server holds (transfer rules, knowledge entries,
- * calendars) whatever order the line list has (its order is not stated).
+ * The receptionists of the first LINES_READ lines (by number), as found at the run's start, the
+ * largest configuration first (ties: the lower number): what the checks choose their line from,
+ * and where values another line holds are taken.
  */
-function line(t: CheckContext): Promise<string> {
-  return t.once('receptionist-line', async () => {
+function linesAsFound(t: CheckContext): Promise<LineAsFound[]> {
+  return t.once('receptionist-lines-as-found', async () => {
     const lines = need((await t.fixtures()).lines, 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
-    const sized: Array<{ number: string; size: number }> = [];
+    const found: LineAsFound[] = [];
     for (const number of [...lines].sort().slice(0, LINES_READ)) {
-      const answer = await t.call({ params: { number } }, {}, READ);
-      sized.push({ number, size: ok(answer) ? answer.text.length : -1 });
+      const { exchange, config } = await read(t, number);
+      found.push({ number, ...(config ? { config } : {}), size: ok(exchange) ? exchange.text.length : -1 });
     }
-    const [largest] = sized.sort((a, b) => b.size - a.size);
-    return largest?.number ?? (lines[0] as string);
+    return found.sort((a, b) => b.size - a.size);
   });
+}
+
+/**
+ * The line whose receptionist configuration is the largest as found, so that the checks reach as
+ * much of it as the server holds (transfer rules, knowledge entries, calendars) whatever order the
+ * line list has (its order is not stated).
+ */
+async function line(t: CheckContext): Promise<string> {
+  const [largest] = await linesAsFound(t);
+  return need(largest?.number, 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
 }
 
 const READ = 'getReceptionist';
@@ -335,9 +352,10 @@ async function borrowedValues(
   config: Json,
   names: readonly string[],
 ): Promise<Array<{ name: string; value: string; from: string }>> {
-  const others = (await t.fixtures()).lines.filter((n) => n !== number).slice(0, 2);
-  const configs: Array<{ from: string; config?: Json }> = [];
-  for (const from of others) configs.push({ from, ...(await read(t, from)) });
+  // As found at the run's start: a value the server holds is valid whatever changed since.
+  const configs = (await linesAsFound(t))
+    .filter((l) => l.number !== number)
+    .map(({ number: from, config: c }) => ({ from, config: c }));
   return names.flatMap((name) => {
     const found = configs.find(
       ({ config: c }) => typeof single(c, name) === 'string' && single(c, name) !== single(config, name),
@@ -363,18 +381,15 @@ const knowledgeEntries = (config: Json | undefined): number =>
   }, 0);
 
 /**
- * The receptionist of the first line whose knowledge holds websites or files beside its text (the
- * first line where none does): a server that rewrites the block from the body shows it only there.
+ * The receptionist of the checks' line, or, where its knowledge holds no websites or files beside
+ * its text, of a line as found whose knowledge does: a server that rewrites the block from the body
+ * shows it only there.
  */
 async function lineWithKnowledge(t: CheckContext): Promise<{ number: string; exchange: Exchange; config?: Json }> {
-  const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
   const first = await readBefore(t);
   if (!first.config || knowledgeEntries(first.config) > 0) return first;
-  for (const number of lines.filter((n) => n !== first.number)) {
-    const other = await read(t, number);
-    if (knowledgeEntries(other.config) > 0) return { number, ...other };
-  }
-  return first;
+  const other = (await linesAsFound(t)).find((l) => l.number !== first.number && knowledgeEntries(l.config) > 0);
+  return other ? { number: other.number, ...(await read(t, other.number)) } : first;
 }
 
 /** Why no read by another key of the team could show a copy kept per key: none is configured, or none could read. */

@@ -8,24 +8,11 @@
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import { dataOf, type Exchange, header } from '../http/exchange.js';
+import { actionSchema, actionTo } from './conversation-actions.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
 import { deepEqual, IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats, short } from './support.js';
-
-interface Transition {
-  trigger: string;
-  to: string;
-}
-
-function actionSchema(t: CheckContext): { actions: string[]; transitions: Transition[] } {
-  const schema = t.spec.schema('ConversationAction');
-  const actions = Array.isArray(schema?.enum) ? schema.enum.map(String) : [];
-  const transitions = Array.isArray(schema?.['x-svc-transitions'])
-    ? (schema['x-svc-transitions'] as unknown as Transition[])
-    : [];
-  return { actions, transitions };
-}
 
 const OP = 'applyConversationAction';
 
@@ -377,13 +364,6 @@ rule({
   problems: archivingProblems,
   passed: archivingObserved,
 });
-
-/** The action whose transition leads to a state (read, unread), from ConversationAction's x-svc-transitions. */
-function actionTo(t: CheckContext, state: string): string | undefined {
-  return actionSchema(t)
-    .transitions.find((tr) => tr.to === state)
-    ?.trigger.replace(/^action /, '');
-}
 
 /** A conversation's list entry on one line (svc_number), read from the line's first page. */
 async function entryOnLine(t: CheckContext, line: string, contact?: string) {

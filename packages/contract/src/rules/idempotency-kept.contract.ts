@@ -1,13 +1,14 @@
 // "When a request with a key succeeds (2xx), its response is stored for 1 hour": the keyed writes
 // the replay checks made earlier in the run are each sent once more with their key at its end, at
 // least KEPT_AFTER_MS after the last of them (run alone, it makes one of its own first), and each is
-// still the stored response, replayed. A
-// server that keeps stored responses for seconds, not an hour, executes them again. Declared last
+// still the stored response, replayed. A server that keeps stored responses for seconds, not an
+// hour, executes them again. Declared last
 // (its file imported last) so that the keyed writes of every other check come before it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { header } from '../http/exchange.js';
+import { actionSchema } from './conversation-actions.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
 import { deepEqual, type KeptKey, keptKeys, sendRepeats, short } from './support.js';
@@ -26,8 +27,7 @@ const OP = 'applyConversationAction';
 /** The operation's first action on the first conversation, with a key (kept for the end). */
 async function keyedAction(t: CheckContext): Promise<void> {
   const contact = need((await t.fixtures()).contacts[0], 'a conversation (GET /v2/api/conversations listed none)');
-  const actions = t.spec.schema('ConversationAction')?.enum;
-  const action = Array.isArray(actions) ? String(actions[0]) : t.skip('ConversationAction lists no action');
+  const [action = t.skip('ConversationAction lists no action')] = actionSchema(t).actions;
   await sendRepeats(t, `PUT action ${action} on ${contact} (kept)`, 'replay', (keyed) =>
     t.call({ params: { contact_number: contact }, body: { action } }, keyed, OP),
   );

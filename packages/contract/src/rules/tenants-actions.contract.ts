@@ -6,6 +6,7 @@
 import { isObject } from '@svc/spec-runtime';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
+import { actionTo } from './conversation-actions.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
 import { keyOfKind, ok, short } from './support.js';
@@ -26,13 +27,8 @@ async function entriesOf(t: CheckContext, key?: ConfigKey): Promise<{ list: Exch
   return { list, entries };
 }
 
-/** The action that moves an entry's archived state the other way, from the enum's values. */
-function actionAgainst(t: CheckContext, archived: boolean): string | undefined {
-  const listed = t.spec.schema('ConversationAction')?.enum;
-  const values = Array.isArray(listed) ? listed.map(String) : [];
-  const wanted = archived ? 'UNARCHIVE' : 'ARCHIVE';
-  return values.find((v) => v === wanted);
-}
+/** The action that moves an entry's archived state the other way (x-svc-transitions). */
+const actionAgainst = (t: CheckContext, archived: boolean) => actionTo(t, archived ? 'unarchived' : 'archived');
 
 interface CrossedAction {
   other?: string;
@@ -63,7 +59,7 @@ async function actOnOtherTeamsContact(t: CheckContext): Promise<CrossedAction> {
     };
   const contact = before.contact_number as string;
   const action = actionAgainst(t, before.archived as boolean);
-  if (!action) return t.skip('ConversationAction lists no ARCHIVE and UNARCHIVE');
+  if (!action) return t.skip('no action leads to archived and to unarchived (x-svc-transitions)');
   const acted = await t.call({ params: { contact_number: contact }, body: { action } }, {}, OP);
   const listed = await entriesOf(t, other);
   const entry = listed.entries.find((e) => e.contact_number === contact);

@@ -12,15 +12,45 @@ import type { ContractOptions } from '../../src/options.js';
 import { keyVariableOf } from '../../src/replay/sent.js';
 import { runContract, runReplay } from '../../src/run.js';
 import {
+  bodyOf,
   forgetsKeys,
   json,
   type Mutation,
   mutatingProxy,
   type ProxiedRequest,
+  pathOf,
   sandbox,
   type Target,
   tooMany,
 } from './servers.js';
+
+/** The seed's member removed from the team (the sandbox names it in fixtures.removed_user_ids). */
+export const REMOVED_USER = 'usr-9Qx3Lm7w';
+
+export const isQueueWrite = (q: ProxiedRequest) =>
+  q.method === 'PATCH' && pathOf(q) === '/v2/api/dialing-queues/current';
+
+/**
+ * A server that remembers the teammate a key named last by user_id and applies to that teammate's
+ * queue the key's later updates that name no one; with `emptyToOwner`, an empty update (which
+ * changes nothing) still reads the owner's queue, so only an update that changes something shows it.
+ */
+export function stickyQueueTarget({ emptyToOwner }: { emptyToOwner: boolean }): () => Mutation {
+  return () => {
+    const last = new Map<string, unknown>();
+    return {
+      request: (q) => {
+        if (!isQueueWrite(q)) return q;
+        const key = q.headers.get('authorization') ?? '';
+        const sent = bodyOf(q);
+        if (sent.user_id !== undefined) last.set(key, sent.user_id);
+        const namesNoOne = sent.user_id === undefined && sent.email === undefined;
+        if (!namesNoOne || !last.has(key) || (emptyToOwner && Object.keys(sent).length === 0)) return q;
+        return { ...q, body: JSON.stringify({ ...sent, user_id: last.get(key) }) };
+      },
+    };
+  };
+}
 
 const outputs: string[] = [];
 /** Removes the report folders the runs wrote (call it in afterAll). */
