@@ -350,10 +350,20 @@ export const CHECKS = {
     source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ConversationNote \"mentions (array of NoteMention)\"",
     precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes",
   },
+  "people.replay-not-rerun": {
+    title: "A keyed person update sent again after its undo is the stored response replayed, not applied again: the person keeps the undo",
+    source: "Idempotency 3: \"returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"; \"PUT /v2/api/crm/people/{id} | Updates a person\"",
+    precondition: "fixtures.person_update: the update with a key, the undo without one, the update again with the key; then the person found by id in a people search (the run key)",
+  },
   "people.update-existing": {
     title: "A PUT on a person of the team (named in --config) is not answered as for an unknown person: never 404 PERSON_NOT_FOUND",
     source: "PERSON_NOT_FOUND: \"No person with this `per-*` id\"; \"PUT /v2/api/crm/people/{id} | not shown | Updates a person\"",
     precondition: "a person of the team (fixtures.person_ids: no operation shows people in a known shape), sent a PUT of the example fields mistyped, which changes nothing",
+  },
+  "people.update-shown": {
+    title: "A person updated shows the update wherever the team reads it (a people search by each of the team's keys that may search, a deal linking the person), and shows the undo after it",
+    source: "\"PUT /v2/api/crm/people/{id} | Updates a person\"; \"POST /v2/api/crm/people/search | Searches people\"; deal \"person ({ id, name, last_name })\"; \"A key belongs to a single team\"",
+    precondition: "fixtures.person_update (the update's body is not shown), the person found by id in the answer of a people search of each key (the run's, and the team's other keys that may search: searched first, so that an answer kept per key shows) or in a deal that links it, before the update",
   },
   "proxy.refusal": {
     title: "A request the contract refuses (unknown route, no key, a body that is not JSON, a value outside its limits) gets the documented error",

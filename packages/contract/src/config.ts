@@ -11,6 +11,7 @@ import {
   FIXTURE_LISTS,
   KEY_KINDS,
   type KeyKind,
+  type PersonUpdateFixture,
 } from './types.js';
 
 export class ConfigError extends Error {}
@@ -78,13 +79,15 @@ export function parseConfig(
     if (name === 'search_query') {
       if (typeof value !== 'string') throw new ConfigError(`${where}: fixtures.search_query must be a string.`);
       fixtures.search_query = value;
+    } else if (name === 'person_update') {
+      fixtures.person_update = personUpdateOf(value, `${where}: fixtures.person_update`);
     } else if ((FIXTURE_LISTS as readonly string[]).includes(name)) {
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
         throw new ConfigError(`${where}: fixtures.${name} must be an array of strings.`);
       fixtures[name as (typeof FIXTURE_LISTS)[number]] = value as string[];
     } else {
       throw new ConfigError(
-        `${where}: unknown fixture "${name}" (known: ${[...FIXTURE_LISTS, 'search_query'].join(', ')}).`,
+        `${where}: unknown fixture "${name}" (known: ${[...FIXTURE_LISTS, 'search_query', 'person_update'].join(', ')}).`,
       );
     }
   }
@@ -130,4 +133,29 @@ function otherTeamIdsOf(ids: unknown, kind: string, label: string): { ids?: stri
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
     throw new ConfigError(`${label}: "ids" must list ids of that team's resources (strings).`);
   return { ids: ids as string[] };
+}
+
+/**
+ * fixtures.person_update: a person of the team, an update the server may apply to it, and the undo
+ * that puts back every field the update names (the run sends the undo last, and no operation reads
+ * a person by id to put it back otherwise).
+ */
+function personUpdateOf(value: unknown, label: string): PersonUpdateFixture {
+  const shape = `${label} must be { "id": "per-…", "body": {…}, "undo": {…}, "search"?: {…} }`;
+  if (!isObject(value)) throw new ConfigError(`${shape}.`);
+  const { id, body, undo, search } = value;
+  for (const field of Object.keys(value))
+    if (!['id', 'body', 'undo', 'search'].includes(field)) throw new ConfigError(`${shape}; "${field}" is not one.`);
+  if (typeof id !== 'string' || id === '') throw new ConfigError(`${shape}: "id" names the person.`);
+  if (!isObject(body) || Object.keys(body).length === 0)
+    throw new ConfigError(`${shape}: "body" is the update, an object of at least one field.`);
+  if (!isObject(undo)) throw new ConfigError(`${shape}: "undo" is the update that puts the person back.`);
+  const unrestored = Object.keys(body).filter((field) => !(field in undo));
+  if (unrestored.length > 0)
+    throw new ConfigError(
+      `${label}: "undo" must put back every field "body" sets (missing: ${unrestored.join(', ')}).`,
+    );
+  if (search !== undefined && !isObject(search))
+    throw new ConfigError(`${shape}: "search" is the body of a people search that shows the person.`);
+  return { id, body, undo, ...(search !== undefined ? { search } : {}) };
 }

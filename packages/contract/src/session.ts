@@ -35,8 +35,18 @@ export function createSession(config: SessionConfig): Session {
   const limiter = config.rate ? createPacer(config.rate) : unpaced;
   // The client takes what it needs of the session's config (URL, key, writes, time and size limits).
   // A stateless mock keeps nothing, so there is nothing to put back.
+  const personUpdate = config.config.fixtures.person_update;
   const undo: UndoLedger = new UndoLedger((request) =>
-    config.profile === 'full' ? foundStateOf({ spec, send: (r) => client.send(r) }, request) : undefined,
+    config.profile === 'full'
+      ? foundStateOf(
+          {
+            spec,
+            send: (r) => client.send(r),
+            ...(personUpdate ? { personUpdate } : {}),
+          },
+          request,
+        )
+      : undefined,
   );
   const client: ApiClient = new ApiClient({
     ...config,

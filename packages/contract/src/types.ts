@@ -192,7 +192,22 @@ export const FIXTURE_LISTS = [
   'no_completed_summary_call_ids',
 ] as const;
 
-export type ConfigFixtures = { [list in (typeof FIXTURE_LISTS)[number]]?: string[] } & { search_query?: string };
+/**
+ * A person update the server may apply and its undo (fixtures.person_update): the update's body is
+ * not shown, so only the config can name one that is safe to send and how to put it back. `search`
+ * is a people search whose answer shows the person (default: the contract's example).
+ */
+export interface PersonUpdateFixture {
+  id: string;
+  body: Record<string, unknown>;
+  undo: Record<string, unknown>;
+  search?: Record<string, unknown>;
+}
+
+export type ConfigFixtures = { [list in (typeof FIXTURE_LISTS)[number]]?: string[] } & {
+  search_query?: string;
+  person_update?: PersonUpdateFixture;
+};
 
 export interface ContractConfig {
   keys: ConfigKey[];

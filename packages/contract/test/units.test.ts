@@ -368,6 +368,18 @@ describe('config file', () => {
     ]);
     expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' });
   });
+  it('reads a declared person update, whose undo must put back every field it sets', () => {
+    const person_update = { id: 'per-1', body: { name: 'B' }, undo: { name: 'A' }, search: { query: 'A' } };
+    expect(parseConfig({ fixtures: { person_update } }, {}, scopes).fixtures.person_update).toEqual(person_update);
+    const without = (fixture: Record<string, unknown>) => () =>
+      parseConfig({ fixtures: { person_update: fixture } }, {}, scopes);
+    expect(without({ id: 'per-1', body: { name: 'B', last_name: 'C' }, undo: { name: 'A' } })).toThrow(
+      /"undo" must put back every field "body" sets \(missing: last_name\)/,
+    );
+    expect(without({ id: 'per-1', body: {}, undo: {} })).toThrow(/"body" is the update/);
+    expect(without({ body: { name: 'B' }, undo: { name: 'A' } })).toThrow(/"id" names the person/);
+    expect(without({ id: 'per-1', body: { name: 'B' }, undo: { name: 'A' }, extra: 1 })).toThrow(/"extra" is not one/);
+  });
   it('refuses what it does not understand, naming the entry but never the key', () => {
     expect(() => parseConfig({ keys: [{ name: 'x', key: 'topsecret', scopes: ['NOPE'] }] }, {}, scopes)).toThrow(
       /unknown scope NOPE/,

@@ -41,6 +41,15 @@ describe('the contract config', () => {
     const team = seed.teams.find((t) => t.id === 'team-harbor');
     expect(declared.config.fixtures.deal_ids).toEqual(team?.deals.map((d) => d.id));
     expect(declared.config.fixtures.built_in_field_keys).toEqual(team?.built_in_fields);
+    // The person a run may rename is the one a deal links (its deal shows the names), put back as found.
+    const linked = team?.deals.find((d) => d.person_id)?.person_id;
+    const person = team?.people.find((p) => p.id === linked);
+    expect(declared.config.fixtures.person_update).toEqual({
+      id: linked,
+      body: { name: `${person?.name}-svc`, last_name: `${person?.last_name}-svc` },
+      undo: { name: person?.name, last_name: person?.last_name },
+      search: {},
+    });
   });
 
   it('is served at its path without a key when asked for, and is not there otherwise', async () => {

@@ -61,8 +61,18 @@ export interface SandboxContractConfig {
       calendar_connection_ids: string[];
       /** Calls with no completed summary (none, or only pending ones): answered without a template_key. */
       no_completed_summary_call_ids: string[];
+      /** A person update the sandbox applies, and its undo (the update's body is not shown by the contract). */
+      person_update?: SandboxPersonUpdate;
     };
   };
+}
+
+/** fixtures.person_update: a person, an update of its names, the names as found, and a search that shows it. */
+export interface SandboxPersonUpdate {
+  id: string;
+  body: { name: string; last_name: string };
+  undo: { name: string | null; last_name: string | null };
+  search: Record<string, never>;
 }
 
 /** A seed's key, as far as the config reads it. */
@@ -84,8 +94,8 @@ export interface SeedLike {
     id: string;
     /** A team on the new contact model ('V2') holds custom fields; another ('LEGACY') answers TEAM_NOT_FOUND there. */
     contact_model: string;
-    deals: Array<{ id: string }>;
-    people: Array<{ id: string }>;
+    deals: Array<{ id: string; person_id?: string | null }>;
+    people: Array<{ id: string; name?: string | null; last_name?: string | null }>;
     summary_templates: Array<{ id: string; active: boolean }>;
     built_in_fields: string[];
     threads: Array<{ id: string; entity_id: string }>;
@@ -222,7 +232,28 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
         calendar_connection_ids: (team.calendars ?? []).map((c) => c.calendar_connection_id),
         no_completed_summary_call_ids: noCompletedSummaryCallIds(team),
+        ...personUpdateOf(team),
       },
+    },
+  };
+}
+
+/**
+ * The person a run may rename and put back: one a deal links where there is one (its deal shows the
+ * names too), renamed in both names so that an update applied to one of them shows; the search is
+ * the sandbox's empty one, which lists the whole team.
+ */
+function personUpdateOf(team: TeamLike): { person_update?: SandboxPersonUpdate } {
+  const linked = new Set(team.deals.map((d) => d.person_id));
+  const person = team.people.find((p) => linked.has(p.id)) ?? team.people[0];
+  if (!person) return {};
+  const [name, lastName] = [person.name ?? null, person.last_name ?? null];
+  return {
+    person_update: {
+      id: person.id,
+      body: { name: `${name ?? 'Someone'}-svc`, last_name: `${lastName ?? 'Else'}-svc` },
+      undo: { name, last_name: lastName },
+      search: {},
     },
   };
 }

@@ -6,11 +6,14 @@ import { isObject, type Operation } from '@svc/spec-runtime';
 import { projectOnto } from '../generate/schema.js';
 import { type ApiRequest, dataOf, type Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
+import type { PersonUpdateFixture } from '../types.js';
 import type { UndoProblem } from '../undo-ledger.js';
 
 export interface UndoContext {
   spec: Spec;
   send: (request: ApiRequest) => Promise<Exchange>;
+  /** The config's person update: the one update of a person the run may send to succeed, and its undo. */
+  personUpdate?: PersonUpdateFixture;
 }
 
 export type Json = Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { FoundState } from '../undo-ledger.js';
 import type { UndoContext } from './context.js';
 import { conversationState } from './conversation-state.js';
 import { itemTags } from './item-tags.js';
+import { declaredPerson } from './person.js';
 import { customField, dialerQueue, receptionist } from './settings.js';
 
 export type { UndoContext } from './context.js';
@@ -20,6 +21,7 @@ export const UNDOABLE_WRITES: Readonly<Record<string, FoundStateOf>> = {
   applyConversationAction: conversationState,
   addConversationItemTags: itemTags,
   removeConversationItemTag: itemTags,
+  updatePerson: declaredPerson,
 };
 
 /** The writes no operation can undo, and why (the README's "Writes" lists them with --allow-writes). */
@@ -27,7 +29,6 @@ export const PERMANENT_WRITES: Readonly<Record<string, string>> = {
   createThread: 'no operation deletes a thread',
   addThreadComment: 'no operation deletes a comment',
   deleteSummaryTemplate: 'no operation activates a template again',
-  updatePerson: 'not sent to succeed (a PUT whose merge or replace is not shown): only refused requests',
 };
 
 /** How to read a write's target as found, or undefined where the run cannot put it back. */

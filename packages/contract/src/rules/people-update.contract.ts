@@ -1,0 +1,270 @@
+// The declared person update (fixtures.person_update): the one update of a person the run sends to
+// succeed, since neither its body nor whether PUT merges or replaces is shown. With it, the person
+// update meets what every keyed write meets (replay, not re-executed), and what any update of a
+// record does: the team's reads show the person as updated (a people search, by every key of the
+// team that may search, and a deal that links the person, whose `person` names are shown), then as
+// put back. Each check sends the declared undo last; the undo ledger sends it once more at the end.
+import { isObject } from '@svc/spec-runtime';
+import { ownExample, requestBodyMedia } from '@svc/spec-runtime/walk';
+import type { ApiRequest } from '../http/exchange.js';
+import { type Exchange, header } from '../http/exchange.js';
+import type { PersonUpdateFixture } from '../types.js';
+import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
+import { unless } from './problems.js';
+import {
+  deepEqual,
+  IDEMPOTENCY_REPLAY,
+  type Json,
+  ok,
+  type Repeats,
+  replayProblems,
+  sendRepeats,
+  short,
+  teamReaders,
+} from './support.js';
+
+const OP = 'updatePerson';
+const SEARCH = 'searchPeople';
+
+function declared(t: CheckContext): PersonUpdateFixture {
+  return (
+    t.config.config.fixtures.person_update ??
+    t.skip(
+      'no person update the server may apply is declared (set fixtures.person_update: its body is not shown)',
+      'config',
+    )
+  );
+}
+
+const update = (t: CheckContext, person: PersonUpdateFixture, body: Json, extra: Partial<ApiRequest> = {}) =>
+  t.call({ params: { id: person.id }, body }, extra, OP);
+
+/** The object with the person's id in an answer, wherever its shape (not shown) puts it. */
+function entryOf(value: unknown, id: string, depth = 0): Json | undefined {
+  if (depth > 6) return undefined;
+  if (Array.isArray(value)) {
+    for (const element of value) {
+      const found = entryOf(element, id, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  if (value.id === id) return value;
+  for (const child of Object.values(value)) {
+    const found = entryOf(child, id, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Who reads the person: a search by a key (the run's own where `key` is absent), or a deal read by id. */
+interface Reader {
+  what: string;
+  read: () => Promise<Exchange>;
+  /** A deal keeps its person whatever the names; a search by words may stop finding a renamed one. */
+  keepsPerson: boolean;
+}
+
+function readers(t: CheckContext, person: PersonUpdateFixture, deals: string[]): Reader[] {
+  const search =
+    person.search ??
+    ownExample(t.spec.contract.bundle, requestBodyMedia(t.spec.contract.bundle, t.op(SEARCH).raw))?.value;
+  const searchBy = (key?: { name: string; key: string }): Reader => ({
+    what: `a people search (${short(search)}) by ${key ? `the team's key ${key.name}` : 'the run key'}`,
+    read: () => t.call({ body: search ?? {} }, key ? { auth: { kind: 'key', key: key.key } } : {}, SEARCH),
+    keepsPerson: false,
+  });
+  const others = teamReaders(t, t.op(SEARCH), t.op(OP), '');
+  return [
+    searchBy(),
+    ...others.map(searchBy),
+    ...deals.map((id) => ({
+      what: `the deal ${id}`,
+      read: () => t.call({ params: { id } }, {}, 'getDeal'),
+      keepsPerson: true,
+    })),
+  ];
+}
+
+/** A reader's view of the person: the fields it shows, where its answer shows the person at all. */
+interface View {
+  what: string;
+  keepsPerson: boolean;
+  exchange: Exchange;
+  entry?: Json;
+}
+
+async function views(person: PersonUpdateFixture, all: Reader[]): Promise<View[]> {
+  const seen: View[] = [];
+  for (const reader of all) {
+    const exchange = await reader.read();
+    const entry = ok(exchange) ? entryOf(exchange.body, person.id) : undefined;
+    seen.push({ what: reader.what, keepsPerson: reader.keepsPerson, exchange, ...(entry ? { entry } : {}) });
+  }
+  return seen;
+}
+
+/** The fields of `values` a view shows that hold something else. */
+function unlike(view: View, values: Json, shownBefore: Json | undefined): string[] {
+  const entry = view.entry;
+  if (!entry || !shownBefore) return [];
+  return Object.entries(values)
+    .filter(([field]) => field in shownBefore && !deepEqual(entry[field], values[field]))
+    .map(([field, value]) => `${field} ${short(entry[field])} (expected ${short(value)})`);
+}
+
+/** A declared update that was refused: nothing after it can be judged. */
+function refused(what: string, exchange: Exchange): Problem[] {
+  return unless(ok(exchange), `${what}: expected 2xx, got ${exchange.status} ${short(exchange.body)}`, exchange);
+}
+
+const { method } = contractOperation(OP);
+
+rule({
+  ...IDEMPOTENCY_REPLAY,
+  ...statefulWrite(OP, method),
+  requests: async (t): Promise<{ replayed: string; repeats: Repeats; undone: Exchange }> => {
+    const person = declared(t);
+    const repeats = await sendRepeats(t, `${method} the declared update of ${person.id}`, 'replay', (keyed) =>
+      update(t, person, person.body, keyed),
+    );
+    return { replayed: t.spec.idempotencyReplayedHeader, repeats, undone: await update(t, person, person.undo) };
+  },
+  problems: ({ replayed, repeats, undone }) => [
+    ...replayProblems(repeats, replayed),
+    ...(ok(repeats.first) ? refused('the declared undo (fixtures.person_update.undo)', undone) : []),
+  ],
+  passed: ({ repeats }) => `${repeats.what}: 3 repeats replayed, then put back`,
+});
+
+interface Shown {
+  person: PersonUpdateFixture;
+  before: View[];
+  updated: Exchange;
+  after: View[];
+  undone?: Exchange;
+  restored: View[];
+}
+
+rule({
+  id: 'people.update-shown',
+  title:
+    "A person updated shows the update wherever the team reads it (a people search by each of the team's keys that may search, a deal linking the person), and shows the undo after it",
+  source:
+    '"PUT /v2/api/crm/people/{id} | Updates a person"; "POST /v2/api/crm/people/search | Searches people"; deal "person ({ id, name, last_name })"; "A key belongs to a single team"',
+  precondition:
+    "fixtures.person_update (the update's body is not shown), the person found by id in the answer of a people search of each key (the run's, and the team's other keys that may search: searched first, so that an answer kept per key shows) or in a deal that links it, before the update",
+  ...statefulWrite(OP, 'shown'),
+  requests: async (t): Promise<Shown> => {
+    const person = declared(t);
+    const all = readers(t, person, (await t.fixtures()).deals.slice(0, t.config.fixturesPerKind ?? 20));
+    const before = await views(person, all);
+    const shown = all.filter((_, i) => before[i]?.entry !== undefined);
+    const updated = await update(t, person, person.body);
+    if (!ok(updated)) return { person, before, updated, after: [], restored: [] };
+    const after = await views(person, shown);
+    const undone = await update(t, person, person.undo);
+    return { person, before, updated, after, undone, restored: await views(person, shown) };
+  },
+  problems: ({ person, before, updated, after, undone, restored }) => {
+    if (!ok(updated)) return refused(`the declared update of ${person.id} (${short(person.body)})`, updated);
+    const shownBefore = (what: string) => before.find((v) => v.what === what)?.entry;
+    const differing = (views: View[], values: Json, when: string) =>
+      views.flatMap((view) => {
+        const fields = unlike(view, values, shownBefore(view.what));
+        const gone = view.entry === undefined && view.keepsPerson;
+        return unless(
+          fields.length === 0 && !gone,
+          gone
+            ? `${view.what} ${when}: the person ${person.id} it showed before is not in the answer`
+            : `${view.what} ${when} shows ${person.id} with ${fields.join(', ')}`,
+          view.exchange,
+        );
+      });
+    return [
+      ...differing(after, person.body, `after the update ${short(person.body)}`),
+      ...(undone ? refused('the declared undo (fixtures.person_update.undo)', undone) : []),
+      ...(undone && ok(undone) ? differing(restored, person.undo, `after the undo ${short(person.undo)}`) : []),
+    ];
+  },
+  notReached: ({ person, before, after }) =>
+    after.some((v) => {
+      const shown = before.find((b) => b.what === v.what)?.entry ?? {};
+      return v.entry !== undefined && Object.keys(person.body).some((field) => field in shown);
+    })
+      ? undefined
+      : `no people search answer and no deal showed ${person.id} with a field the update sets (set fixtures.person_update.search to a search that finds it)`,
+  passed: ({ person, after }) =>
+    `${person.id} updated and put back; seen by ${after
+      .filter((v) => v.entry)
+      .map((v) => v.what)
+      .join('; ')}`,
+});
+
+interface Rerun {
+  person: PersonUpdateFixture;
+  first: Exchange;
+  undone?: Exchange;
+  again?: Exchange;
+  after?: View;
+  putBack?: Exchange;
+}
+
+// Idempotency 3: "the operation is not re-executed". Only a change between the keyed update and its
+// replay shows a server that applies the update again and only marks the answer replayed (or that
+// answers the person as it is now instead of the stored response): the undo, sent without the key.
+rule({
+  id: 'people.replay-not-rerun',
+  title:
+    'A keyed person update sent again after its undo is the stored response replayed, not applied again: the person keeps the undo',
+  source:
+    'Idempotency 3: "returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed"; "PUT /v2/api/crm/people/{id} | Updates a person"',
+  precondition:
+    'fixtures.person_update: the update with a key, the undo without one, the update again with the key; then the person found by id in a people search (the run key)',
+  ...statefulWrite(OP, 'rerun'),
+  requests: async (t): Promise<Rerun> => {
+    const person = declared(t);
+    const idempotencyKey = `svc-contract-${t.config.runId}-rerun-person`;
+    const first = await update(t, person, person.body, { idempotencyKey });
+    if (!ok(first)) return { person, first };
+    const undone = await update(t, person, person.undo);
+    const again = await update(t, person, person.body, { idempotencyKey, requestId: `${idempotencyKey}-again` });
+    const [search] = readers(t, person, []);
+    const [after] = search ? await views(person, [search]) : [];
+    // A server that applied the update again is put back; one that did not costs nothing more.
+    const kept = after?.entry && unlike(after, person.undo, after.entry).length === 0;
+    return {
+      person,
+      first,
+      undone,
+      again,
+      ...(after ? { after } : {}),
+      ...(kept ? {} : { putBack: await update(t, person, person.undo) }),
+    };
+  },
+  problems: ({ person, first, undone, again, after }, t) => {
+    if (!undone || !again) return refused(`the declared update of ${person.id} with a key`, first);
+    if (!ok(undone)) return refused('the declared undo (fixtures.person_update.undo)', undone);
+    const replayed = t.spec.idempotencyReplayedHeader;
+    return [
+      ...unless(
+        header(again, replayed) === 'true' && again.status === first.status && deepEqual(again.body, first.body),
+        `the update of ${person.id} sent again with its key after the undo: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
+        again,
+      ),
+      ...(after
+        ? unless(
+            unlike(after, person.undo, after.entry).length === 0,
+            `the update of ${person.id} sent again with its key after the undo ran again: ${after.what} shows ${unlike(after, person.undo, after.entry).join(', ')} ("the operation is not re-executed")`,
+            after.exchange,
+          )
+        : []),
+    ];
+  },
+  notReached: ({ person, after }) =>
+    after?.entry && Object.keys(person.undo).some((field) => field in (after.entry ?? {}))
+      ? undefined
+      : `the people search showed no field of ${person.id} the update sets: a second run of the update could not be seen (set fixtures.person_update.search)`,
+  passed: ({ person }) => `${person.id}: update (keyed), undo, update (same key): replayed, the undo kept`,
+});
