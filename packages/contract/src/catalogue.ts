@@ -162,10 +162,15 @@ export const CHECKS = {
     enforces: ["x-svc-option-rules KEY_AND_TYPE_IMMUTABLE"],
     precondition: "an editable custom field with a type, sent another type then another key (each alone) before the whole list is read",
   },
+  "custom-fields.label-any-script": {
+    title: "A label whose letters are all outside ASCII (Greek, CJK) is a label with letters: accepted and listed as sent",
+    source: "updateCustomField label: \"must contain a letter or digit\" (CustomFieldLabel: letters and digits of any script count); ATTRIBUTE_LABEL_INVALID \"without letter/digit\"",
+    precondition: "an editable custom field with a label, relabelled \"Ωμέγα座席\" before the whole list is read (put back after)",
+  },
   "custom-fields.label-listed": {
-    title: "A label changed through PATCH shows in the custom field list",
-    source: "listCustomFields: \"Each list item shows key, label and type\"; updateCustomField label: \"New display name\"",
-    precondition: "an editable custom field with a label, given a new label before the whole list is read (put back after)",
+    title: "A label changed through PATCH shows in the custom field list, as the team's other keys that may list it read it too (read before the change), and the label put back shows there after",
+    source: "listCustomFields: \"Each list item shows key, label and type\"; updateCustomField label: \"New display name\"; \"A key belongs to a single team\"",
+    precondition: "an editable custom field with a label, given a new label before the whole list is read (put back after); the team's other keys that may list the fields (--config) list them before the change, after it and after it is put back",
   },
   "custom-fields.managed-by-integration": {
     title: "A field synced from an integration cannot be updated (409), whichever field of it is sent",
@@ -254,9 +259,9 @@ export const CHECKS = {
     precondition: "any discovery request (the lists the fixtures come from)",
   },
   "idempotency.failed-not-consumed": {
-    title: "A failed request does not consume its key",
-    source: "IdempotencyKeyParameter",
-    precondition: "a keyed request that failed, then the same key on a valid request",
+    title: "A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed",
+    source: "IdempotencyKeyParameter (\"When the request fails (4xx or 5xx), the key is not consumed and can be retried\")",
+    precondition: "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added",
   },
   "idempotency.kept": {
     title: "A keyed write's stored response is kept: each key of the run's replay checks, sent again at the run's end (3 s or more after its first use), is still replayed",
@@ -465,9 +470,9 @@ export const CHECKS = {
     precondition: "any error answer",
   },
   "response.error-message": {
-    title: "Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter or top-level body string its param names (writes and conflicts included)",
+    title: "Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter, top-level body string or header (not Authorization) its param names (writes and conflicts included)",
     source: "Errors, Error body: \"message | string | Human-readable, includes the failing value\" (ApiErrorFields message)",
-    precondition: "any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)",
+    precondition: "any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter, a top-level body string or a header other than Authorization, of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)",
   },
   "response.error-type": {
     title: "error.type matches the code and the status",
@@ -591,6 +596,11 @@ export const CHECKS = {
     source: "TAG_ALREADY_EXISTS: \"Tag already on the item\"; TAG_NOT_FOUND: \"Tag not on this item\"",
     precondition: "two items and two tags: the first item carrying both tags and the second the first tag at once (each cleared first, put back after)",
   },
+  "tags.replay-not-rerun": {
+    title: "A keyed tag add sent again after the tag was taken off is the stored response replayed, not run again: the item does not carry the tag",
+    source: "Idempotency 3: \"returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"",
+    precondition: "an item and a tag it does not carry: the tag added with a key, taken off without one, added again with the key; then the item read (its tags shown)",
+  },
   "tenants.action-by-contact": {
     title: "A conversation action without svc_number changes the run team's conversations only: another team's conversation with the contact is left as it was",
     source: "\"A key belongs to a single team.\" (Authentication); the action without svc_number \"applies across all of the team's lines\"",
@@ -607,9 +617,9 @@ export const CHECKS = {
     precondition: "a key of another team (a config key of kind other-team), sent the team's own ids and lines, and every list it may read (the team's custom fields known from discovery)",
   },
   "tenants.other-teams-read": {
-    title: "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found",
+    title: "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found; reading by a phone number only that team's lists show (a conversation's notes), it gets none of that team's ids",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 responses",
-    precondition: "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named",
+    precondition: "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named; numbers of that team's list entries the team's own lists show nowhere, for the reads by phone number",
   },
   "tenants.other-teams-resource": {
     title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
@@ -622,9 +632,9 @@ export const CHECKS = {
     precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key",
   },
   "threads.comment-then-read": {
-    title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows",
-    source: "addThreadComment / getThread",
-    precondition: "a thread the run created (else one found), given 3 comments first where it has fewer, read before and after the comment",
+    title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows, for the run's key and the team's other keys that may read the thread",
+    source: "addThreadComment / getThread; \"A key belongs to a single team\"",
+    precondition: "a thread the run created (else one found), given 3 comments first where it has fewer, read before and after the comment by the run's key and the team's other keys that may read threads (--config: a thread kept per key shows)",
   },
   "threads.content-limits": {
     title: "Content of exactly the limit (and of the minimum length) is accepted; one more, or blank, is refused",

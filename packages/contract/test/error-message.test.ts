@@ -31,6 +31,7 @@ const builtIn = (message: unknown, param: unknown = 'key') =>
     answer('updateCustomField', '/v2/api/crm/attributes/company', 400, { code: 'ATTRIBUTE_BUILT_IN', message, param }),
     false,
     spec.contract,
+    spec,
   );
 const conflict = (message: unknown) =>
   errorMessageProblems(
@@ -43,6 +44,7 @@ const conflict = (message: unknown) =>
     ),
     false,
     spec.contract,
+    spec,
   );
 
 describe('response.error-message', () => {
@@ -52,7 +54,7 @@ describe('response.error-message', () => {
     expect(builtIn(undefined)).toHaveLength(1);
     expect(conflict('')?.[0]).toMatch(/error\.message of THREAD_ALREADY_EXISTS is "": blank/);
     const mock = answer('getThread', '/v2/api/threads/cth-1', 404, { code: 'THREAD_NOT_FOUND', message: '' });
-    expect(errorMessageProblems(mock, true, spec.contract)).toHaveLength(1);
+    expect(errorMessageProblems(mock, true, spec.contract, spec)).toHaveLength(1);
   });
 
   it('fails a message that does not quote the path parameter or body string its param names, writes and conflicts included', () => {
@@ -70,7 +72,7 @@ describe('response.error-message', () => {
       { code: 'INVALID_PHONE_FORMAT', message: 'Not E.164: %2B1415%20555', param: 'contact_number' },
       { action: 'READ' },
     );
-    expect(errorMessageProblems(phone, false, spec.contract)).toEqual([]);
+    expect(errorMessageProblems(phone, false, spec.contract, spec)).toEqual([]);
   });
 
   it('wants no value where the cause is not one value a message can quote', () => {
@@ -83,7 +85,7 @@ describe('response.error-message', () => {
       { code: 'INVALID_REQUEST', message: 'Request validation failed', param: 'label', errors: [{ field: 'label' }] },
       { label: '!!' },
     );
-    expect(errorMessageProblems(several, false, spec.contract)).toEqual([]);
+    expect(errorMessageProblems(several, false, spec.contract, spec)).toEqual([]);
     const long = answer(
       'updateCustomField',
       '/v2/api/crm/attributes/plan',
@@ -91,14 +93,14 @@ describe('response.error-message', () => {
       { code: 'ATTRIBUTE_LABEL_INVALID', message: 'The label is too long.', param: 'label' },
       { label: 'x'.repeat(65) },
     );
-    expect(errorMessageProblems(long, false, spec.contract)).toEqual([]);
+    expect(errorMessageProblems(long, false, spec.contract, spec)).toEqual([]);
     // A mock answers its examples: it cannot quote what was sent.
     const mock = answer('updateCustomField', '/v2/api/crm/attributes/company', 400, {
       code: 'ATTRIBUTE_BUILT_IN',
       message: 'Example.',
       param: 'key',
     });
-    expect(errorMessageProblems(mock, true, spec.contract)).toEqual([]);
+    expect(errorMessageProblems(mock, true, spec.contract, spec)).toEqual([]);
   });
 
   it('an unknown path: ENDPOINT_NOT_FOUND must quote the path ("No endpoint at this URL"); a method a path lacks need not', () => {
@@ -110,6 +112,7 @@ describe('response.error-message', () => {
         },
         false,
         spec.contract,
+        spec,
       );
     expect(unrouted('GET', '/v2/api/nowhere', 'ENDPOINT_NOT_FOUND', 'No endpoint at this URL.')?.[0]).toMatch(
       /does not quote "\/v2\/api\/nowhere", the path no endpoint is at/,
@@ -129,8 +132,38 @@ describe('response.error-message', () => {
     expect(unrouted('GET', '/v2/api/nowhere', 'THREAD_NOT_FOUND', 'No such thread.')).toEqual([]);
   });
 
+  it('a header the request sent and the param names (the Idempotency-Key of a reuse) is quoted; Authorization never read', () => {
+    const sent = (param: string, message: string, auth?: string) =>
+      errorMessageProblems(
+        {
+          ...answer('addConversationItemTags', '/v2/api/conversations/items/cll-1/tags', 409, {
+            code: 'IDEMPOTENCY_KEY_REUSE',
+            message,
+            param,
+          }),
+          request: {
+            method: 'POST',
+            path: '/v2/api/conversations/items/cll-1/tags',
+            body: { tags: ['VIP'] },
+            idempotencyKey: 'key-7',
+            ...(auth ? { auth: { kind: 'key' as const, key: auth } } : {}),
+          },
+        },
+        false,
+        spec.contract,
+        spec,
+      );
+    expect(sent('Idempotency-Key', 'This key was already used elsewhere.')?.[0]).toMatch(
+      /does not quote "key-7", the value of param Idempotency-Key/,
+    );
+    expect(sent('idempotency-key', 'Idempotency-Key "key-7" was already used.')).toEqual([]);
+    // A header not sent (MISSING_HEADER) has no value; the key in Authorization is never looked for.
+    expect(sent('X-Request-Id', 'Something failed.')).toEqual([]);
+    expect(sent('Authorization', 'Bad key.', 'sbx_secret')).toEqual([]);
+  });
+
   it('does not apply to a success', () => {
     const ok = { ...answer('getThread', '/v2/api/threads/cth-1', 200, undefined), body: { data: {} } };
-    expect(errorMessageProblems(ok, false, spec.contract)).toBeUndefined();
+    expect(errorMessageProblems(ok, false, spec.contract, spec)).toBeUndefined();
   });
 });

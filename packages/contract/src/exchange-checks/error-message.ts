@@ -2,15 +2,22 @@
 // includes the failing value", for every error, whatever its code or the check that provoked it
 // (writes and conflicts as much as reads). Two readings need no guess at a server's wording: a
 // blank message is neither, and where the error names its cause in `param` and that parameter is
-// one value the request sent (a path parameter, a top-level body string), the message quotes it,
-// as sent or as it travelled in the URL; and where no endpoint is at the URL (the contract's route
+// one value the request sent (a path parameter, a top-level body string, a header it sent other
+// than Authorization: the Idempotency-Key a 409 IDEMPOTENCY_KEY_REUSE names), the message quotes
+// it, as sent or as it travelled in the URL; and where no endpoint is at the URL (the contract's route
 // matching finds no path: "No endpoint at this URL"), the URL's path is the value that failed, so
 // the message quotes that path. Not required where the cause is not one value: no param,
-// a param naming a header, a query or a nested field, several fields failing (`errors`), a blank
+// a param naming a header the request did not send (MISSING_HEADER), a query or a nested field, several fields failing (`errors`), a blank
 // value or one too long for a message to carry whole. A mock answers its examples and cannot quote
 // what was sent: there only the blank message is read.
 import { type Contract, isObject } from '@svc/spec-runtime';
-import { type Exchange, errorOf } from '../http/exchange.js';
+import { type Exchange, errorOf, wireOf } from '../http/exchange.js';
+
+/** The names of the headers a request of the suite may carry (the contract's). */
+export interface HeaderNames {
+  requestIdHeader: string;
+  idempotencyKeyHeader: string;
+}
 
 /** A value longer than this need not be quoted whole (as for the failing values of x-svc-response-rules). */
 const QUOTABLE = 64;
@@ -23,8 +30,18 @@ const decoded = (segment: string) => {
   }
 };
 
-/** The value of the path parameter or top-level body string named `name`, as sent. */
-function valueNamed(exchange: Exchange, name: string): string | undefined {
+/**
+ * The value of the header named `name` the request sent; never Authorization, whose key no check
+ * may look for in an answer (a message quoting it would be read as a leak, not as a value).
+ */
+function headerSent(exchange: Exchange, name: string, names: HeaderNames): string | undefined {
+  const { headers } = wireOf(exchange.request, '', names);
+  const sent = Object.entries(headers).find(([header]) => header.toLowerCase() === name.toLowerCase());
+  return sent && sent[0].toLowerCase() !== 'authorization' ? sent[1] : undefined;
+}
+
+/** The value of the path parameter, top-level body string or header named `name`, as sent. */
+function valueNamed(exchange: Exchange, name: string, names: HeaderNames): string | undefined {
   const op = exchange.operation;
   if (op) {
     const actual = (exchange.request.path.split('?')[0] ?? '').split('/');
@@ -33,7 +50,7 @@ function valueNamed(exchange: Exchange, name: string): string | undefined {
     if (segment !== undefined) return decoded(segment);
   }
   const body = exchange.request.body;
-  return isObject(body) && typeof body[name] === 'string' ? body[name] : undefined;
+  return isObject(body) && typeof body[name] === 'string' ? body[name] : headerSent(exchange, name, names);
 }
 
 /**
@@ -48,25 +65,35 @@ function unroutedPath(exchange: Exchange, error: Record<string, unknown>, contra
 }
 
 /** The one value the error says failed, where it is one a message can quote. */
-function failingValue(exchange: Exchange, error: Record<string, unknown>, contract: Contract): string | undefined {
+function failingValue(
+  exchange: Exchange,
+  error: Record<string, unknown>,
+  contract: Contract,
+  names: HeaderNames,
+): string | undefined {
   const unrouted = unroutedPath(exchange, error, contract);
   if (unrouted !== undefined) return unrouted.length <= QUOTABLE ? decoded(unrouted) : undefined;
   if (typeof error.param !== 'string' || error.param === '') return undefined;
   if (Array.isArray(error.errors) && error.errors.length > 0) return undefined;
-  const value = valueNamed(exchange, error.param);
+  const value = valueNamed(exchange, error.param, names);
   return value !== undefined && value.trim() !== '' && value.length <= QUOTABLE ? value : undefined;
 }
 
 const SAYS = 'the description says of every error: "message: human-readable, includes the failing value"';
 
 /** undefined where the response is no error body; else its problems (empty: the message says what it must). */
-export function errorMessageProblems(exchange: Exchange, stateless: boolean, contract: Contract): string[] | undefined {
+export function errorMessageProblems(
+  exchange: Exchange,
+  stateless: boolean,
+  contract: Contract,
+  names: HeaderNames,
+): string[] | undefined {
   const error = errorOf(exchange);
   if (!error || exchange.status < 400) return undefined;
   const message = error.message;
   if (typeof message !== 'string' || message.trim() === '')
     return [`error.message of ${String(error.code)} is ${JSON.stringify(message ?? null)}: blank (${SAYS})`];
-  const value = stateless ? undefined : failingValue(exchange, error, contract);
+  const value = stateless ? undefined : failingValue(exchange, error, contract, names);
   if (value === undefined) return [];
   // As sent or as it travels in a URL: a path parameter encoded whole, a path with its slashes kept.
   if ([value, encodeURIComponent(value), encodeURI(value)].some((form) => message.includes(form))) return [];

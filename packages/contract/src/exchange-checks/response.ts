@@ -299,13 +299,13 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.error-message',
   title:
-    'Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter or top-level body string its param names (writes and conflicts included)',
+    'Every error message is human-readable and includes the failing value: never blank, and quoting the value of the path parameter, top-level body string or header (not Authorization) its param names (writes and conflicts included)',
   source:
     'Errors, Error body: "message | string | Human-readable, includes the failing value" (ApiErrorFields message)',
   precondition:
-    'any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter or a top-level body string of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)',
+    'any error answer (a blank message fails); an error whose param names one value the request sent, a path parameter, a top-level body string or a header other than Authorization, of at most 64 characters, or a request to a path no endpoint is at (the message must quote it)',
   problems: (seen) => {
-    const problems = errorMessageProblems(seen.exchange, seen.stateless, seen.spec.contract);
+    const problems = errorMessageProblems(seen.exchange, seen.stateless, seen.spec.contract, seen.spec);
     return problems && at(seen, problems);
   },
 });

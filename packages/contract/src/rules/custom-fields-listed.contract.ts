@@ -6,11 +6,12 @@
 import { isObject } from '@svc/spec-runtime';
 import { listedCode } from '../expectations/expect.js';
 import type { Exchange } from '../http/exchange.js';
+import type { ConfigKey } from '../types.js';
 import { writableSource } from './custom-field-source.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { pagingOf } from './lists-walk.js';
 import { errorsOf, unless } from './problems.js';
-import { ok, short } from './support.js';
+import { ok, short, teamReaders } from './support.js';
 
 const LIST = 'listCustomFields';
 const UPDATE = 'updateCustomField';
@@ -19,14 +20,18 @@ const NOT_FOUND = 'ATTRIBUTE_NOT_FOUND';
 /** At most this many pages of the list are read (at the largest page size). */
 const MAX_PAGES = 25;
 
-/** The whole custom field list, read at the largest page size: its entries, and the last page's answer. */
-export async function listed(t: CheckContext): Promise<{ entries: Array<Record<string, unknown>>; last?: Exchange }> {
+/** The whole custom field list, read at the largest page size (by `key`, else the run's): its entries, and the last page's answer. */
+export async function listed(
+  t: CheckContext,
+  key?: ConfigKey,
+): Promise<{ entries: Array<Record<string, unknown>>; last?: Exchange }> {
   const names = pagingOf(t.spec, t.op(LIST));
   if (!names) return t.skip(`${LIST} is not a paged list`);
   const entries: Array<Record<string, unknown>> = [];
   let last: Exchange | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
-    last = await t.call({ query: { [names.page]: String(page), [names.size]: t.spec.pageSizeMax } }, {}, LIST);
+    const query = { [names.page]: String(page), [names.size]: t.spec.pageSizeMax };
+    last = await t.call({ query }, key ? { auth: { kind: 'key', key: key.key } } : {}, LIST);
     const body = isObject(last.body) ? last.body : {};
     if (Array.isArray(body.data)) entries.push(...body.data.filter(isObject));
     if (!isObject(body.pagination) || body.pagination.has_more !== true) break;
@@ -36,26 +41,73 @@ export async function listed(t: CheckContext): Promise<{ entries: Array<Record<s
 
 interface Relabel {
   key: string;
+  /** The label found, and the new one. */
+  was: string;
   label: string;
   changed: Exchange;
   shown?: Record<string, unknown>;
   last?: Exchange;
   restored?: Exchange;
+  /** The list as other keys of the team read it, after the change, then after it was put back. */
+  others: OtherKeyList[];
 }
 
-async function relabel(t: CheckContext): Promise<Relabel> {
+/** How another key of the team lists the field: `shown` absent where its list does not show it. */
+interface OtherKeyList {
+  name: string;
+  when: 'changed' | 'restored';
+  shown?: Record<string, unknown>;
+  last?: Exchange;
+}
+
+async function otherKeysList(t: CheckContext, readers: ConfigKey[], key: string, when: OtherKeyList['when']) {
+  const lists: OtherKeyList[] = [];
+  for (const reader of readers) {
+    const { entries, last } = await listed(t, reader);
+    const shown = entries.find((e) => e.key === key);
+    lists.push({ name: reader.name, when, ...(shown ? { shown } : {}), ...(last ? { last } : {}) });
+  }
+  return lists;
+}
+
+/**
+ * A label of letters outside ASCII only (Greek, then CJK): "must contain a letter or digit", and
+ * CustomFieldLabel says letters and digits of any script count, so a server testing for ASCII
+ * letters refuses it.
+ */
+const OTHER_SCRIPTS_LABEL = 'Ωμέγα座席';
+
+async function relabel(t: CheckContext, labelOf?: (found: string) => string): Promise<Relabel> {
   const writable = writableSource(t);
   const field = (await t.fixtures()).customFields.find(
     (f) => typeof f.label === 'string' && f.label !== '' && writable(f),
   );
   if (!field?.label) return t.skip('no editable custom field with a label (GET /v2/api/crm/attributes)', 'config');
-  const label = `${field.label} (svc-contract ${t.config.runId})`.slice(0, maxLabel(t));
+  const label = (labelOf?.(field.label) ?? `${field.label} (svc-contract ${t.config.runId})`).slice(0, maxLabel(t));
+  // The team's other keys read the list first, so that a list kept per key shows the old label after.
+  const readers = labelOf ? [] : teamReaders(t, t.op(LIST), t.op(UPDATE), '');
+  await otherKeysList(t, readers, field.key, 'changed');
   const changed = await t.call({ params: { key: field.key }, body: { label } }, {}, UPDATE);
-  if (!ok(changed)) return { key: field.key, label, changed };
+  const base = { key: field.key, was: field.label, label, changed, others: [] };
+  if (!ok(changed)) return base;
   const { entries, last } = await listed(t);
   const shown = entries.find((e) => e.key === field.key);
+  const others = await otherKeysList(t, readers, field.key, 'changed');
   const restored = await t.call({ params: { key: field.key }, body: { label: field.label } }, {}, UPDATE);
-  return { key: field.key, label, changed, ...(shown ? { shown } : {}), ...(last ? { last } : {}), restored };
+  if (ok(restored)) others.push(...(await otherKeysList(t, readers, field.key, 'restored')));
+  return { ...base, ...(shown ? { shown } : {}), ...(last ? { last } : {}), restored, others };
+}
+
+/** Another key of the team listing the field with a label other than the one it holds then. */
+function otherKeysProblems({ key, was, label, others }: Relabel): Problem[] {
+  return others.flatMap(({ name, when, shown, last }) => {
+    const expected = when === 'changed' ? label : was;
+    return unless(
+      shown === undefined || shown.label === expected,
+      `key ${name} of the team lists ${key} with the label ${short(shown?.label)} after it was ${when}, not ${short(expected)}`,
+      last,
+    );
+  });
 }
 
 /** The contract's label limit (CustomFieldLabel.maxLength), so that the probe label stays valid. */
@@ -64,7 +116,8 @@ function maxLabel(t: CheckContext): number | undefined {
   return typeof max === 'number' ? max : undefined;
 }
 
-function relabelProblems({ key, label, changed, shown, last, restored }: Relabel): Problem[] {
+function relabelProblems(relabeled: Relabel): Problem[] {
+  const { key, label, changed, shown, last, restored } = relabeled;
   if (!ok(changed))
     return [{ message: `changing the label of ${key}: expected 200, got ${changed.status}`, exchange: changed }];
   return [
@@ -79,19 +132,35 @@ function relabelProblems({ key, label, changed, shown, last, restored }: Relabel
       `restoring the label of ${key} failed (${restored?.status})`,
       restored,
     ),
+    ...otherKeysProblems(relabeled),
   ];
 }
 
 rule({
   id: 'custom-fields.label-listed',
-  title: 'A label changed through PATCH shows in the custom field list',
-  source: 'listCustomFields: "Each list item shows key, label and type"; updateCustomField label: "New display name"',
+  title:
+    "A label changed through PATCH shows in the custom field list, as the team's other keys that may list it read it too (read before the change), and the label put back shows there after",
+  source:
+    'listCustomFields: "Each list item shows key, label and type"; updateCustomField label: "New display name"; "A key belongs to a single team"',
   precondition:
-    'an editable custom field with a label, given a new label before the whole list is read (put back after)',
+    "an editable custom field with a label, given a new label before the whole list is read (put back after); the team's other keys that may list the fields (--config) list them before the change, after it and after it is put back",
   ...statefulWrite(UPDATE),
-  requests: relabel,
+  requests: (t) => relabel(t),
   problems: relabelProblems,
   passed: ({ key }) => `${key}: the new label listed, then restored`,
+});
+
+rule({
+  id: 'custom-fields.label-any-script',
+  title:
+    'A label whose letters are all outside ASCII (Greek, CJK) is a label with letters: accepted and listed as sent',
+  source:
+    'updateCustomField label: "must contain a letter or digit" (CustomFieldLabel: letters and digits of any script count); ATTRIBUTE_LABEL_INVALID "without letter/digit"',
+  precondition: `an editable custom field with a label, relabelled ${JSON.stringify(OTHER_SCRIPTS_LABEL)} before the whole list is read (put back after)`,
+  ...statefulWrite(UPDATE, 'any-script'),
+  requests: (t) => relabel(t, () => OTHER_SCRIPTS_LABEL),
+  problems: relabelProblems,
+  passed: ({ key, label }) => `${key}: ${JSON.stringify(label)} accepted and listed, then restored`,
 });
 
 interface Deleted {

@@ -24,6 +24,7 @@ import './search-on-line.contract.js';
 import './summary-templates.contract.js';
 import './tags.contract.js';
 import './tags-per-item.contract.js';
+import './tags-idempotency.contract.js';
 import './tenants-actions.contract.js';
 import './threads.contract.js';
 import './thread-comment-author.contract.js';

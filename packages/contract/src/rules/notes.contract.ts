@@ -17,6 +17,19 @@ operationChecks(LIST_NOTES, {
   baseline: (_t, f) => ({
     params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') },
   }),
+  // Another team's key lists the notes of a conversation of the team that has some: a list falling
+  // through to other teams shows them (a conversation with none would show nothing either way).
+  otherTeam: async (t, f) => {
+    const contacts = f.contacts.slice(0, t.config.fixturesPerKind ?? 20);
+    for (const contact_number of contacts) {
+      const listed = await t.call({ params: { contact_number } }, {}, LIST_NOTES);
+      // The list's shape is not shown: a note of the team known by id is what shows it has some.
+      if (f.notes.some((note) => listed.text.includes(note.id))) return { params: { contact_number } };
+    }
+    return {
+      params: { contact_number: need(f.contacts[0], 'a conversation (GET /v2/api/conversations listed none)') },
+    };
+  },
 });
 
 operationChecks('getConversationNote', {

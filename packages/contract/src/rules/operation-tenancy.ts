@@ -13,12 +13,13 @@ import type { Fixtures } from '../fixtures.js';
 import { knownPrefixes } from '../generate/id-prefix-sets.js';
 import { UNKNOWN_SUFFIX } from '../generate/negative-values.js';
 import { negativeCases } from '../generate/negatives.js';
+import { isPhone } from '../generate/schema.js';
 import { dataOf, type Exchange, errorCode } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, unless } from './problems.js';
-import { keyOfKind } from './support.js';
+import { keyOfKind, objectWithId } from './support.js';
 
 /** What the other team's key was sent and got, and what the contract expects of it. */
 export interface CrossTeam {
@@ -48,10 +49,17 @@ export function teamMarkers(f: Fixtures): string[] {
   ].filter((m, i, all) => m.length > 0 && all.indexOf(m) === i);
 }
 
-/** The markers an answer carries that its request did not (a not-found message quotes what was sent). */
+/**
+ * The markers an answer carries that its request did not (a not-found message, a batch's list of
+ * ids not found, quote what was sent), and those it sent that the answer shows as a resource: an
+ * object whose id is the marker (a batch that answers another team's item).
+ */
 export function leakedMarkers(markers: readonly string[], request: OpRequest, exchange: Exchange): string[] {
   const sent = JSON.stringify(request);
-  return markers.filter((m) => exchange.text.includes(m) && !sent.includes(m) && !sent.includes(encodeURIComponent(m)));
+  const wasSent = (m: string) => sent.includes(m) || sent.includes(encodeURIComponent(m));
+  return markers.filter(
+    (m) => exchange.text.includes(m) && (!wasSent(m) || objectWithId(exchange.body, m) !== undefined),
+  );
 }
 
 /**
@@ -164,20 +172,47 @@ function collectIds(
  * the lists it may read (once per run), the team's own left out. Every list of the contract without
  * a required input is read once with that key.
  */
-function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
+async function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> {
+  return (await otherTeamFound(t, key)).ids;
+}
+
+/** What another team's key shows in its lists: its ids, and the phone numbers of its entries the team's lists show nowhere. */
+interface OtherTeamFound {
+  ids: string[];
+  numbers: string[];
+}
+
+function otherTeamFound(t: CheckContext, key: ConfigKey): Promise<OtherTeamFound> {
   return t.once(`ids of ${key.name}`, async () => {
-    const own = new Set(teamMarkers(await t.fixtures()));
+    const f = await t.fixtures();
+    const own = new Set(teamMarkers(f));
     const found = new Set<string>((key.ids ?? []).filter((id) => !own.has(id)));
+    const numbers = new Set<string>();
+    const ownNumbers = new Set([...f.contacts, ...f.lines]);
     const lists = t.spec.contract.operations.filter(
       (op) => op.method === 'GET' && !op.parameters.some((p) => p.in === 'path' || p.required) && holdsScope(op, key),
     );
     for (const op of lists) {
       const exchange = await t.call({}, { auth: { kind: 'key', key: key.key } }, op.operationId);
       const entries = dataOf(exchange);
-      collectIds(Array.isArray(entries) ? entries.slice(0, 100) : [], knownPrefixes(t.spec), own, found);
+      const listed = Array.isArray(entries) ? entries.slice(0, 100) : [];
+      collectIds(listed, knownPrefixes(t.spec), own, found);
+      for (const n of phoneNumbersIn(t, listed)) if (!ownNumbers.has(n)) numbers.add(n);
     }
-    return [...found];
+    return { ids: [...found], numbers: [...numbers] };
   });
+}
+
+/** The top-level phone numbers (the contract's PhoneNumber pattern) of a list's entries. */
+function phoneNumbersIn(t: CheckContext, entries: unknown[]): string[] {
+  const pattern = t.spec.schema('PhoneNumber')?.pattern;
+  if (typeof pattern !== 'string') return [];
+  const phone = new RegExp(pattern, 'u');
+  return entries
+    .filter(isObject)
+    .flatMap((entry) =>
+      Object.values(entry).filter((v): v is string => typeof v === 'string' && v.length <= 16 && phone.test(v)),
+    );
 }
 
 /**
@@ -276,10 +311,41 @@ interface ReadsCrossed {
   unknown: string[];
 }
 
+/** A read by one phone number in its path (a conversation's notes): its operation and the parameter. */
+function readsByNumber(t: CheckContext): Array<{ op: Operation; param: string }> {
+  return t.spec.contract.operations.flatMap((op) => {
+    const path = op.parameters.filter((p) => p.in === 'path');
+    const [param] = path;
+    return op.method === 'GET' && path.length === 1 && param && isPhone(t.spec, param.schema)
+      ? [{ op, param: param.name }]
+      : [];
+  });
+}
+
+/**
+ * The reads by phone number, with a number only another team's lists show (a contact of that team
+ * alone): the answer, whatever its status, carries none of that team's ids (its notes, its items).
+ */
+async function readOtherTeamsNumbers(t: CheckContext, key: ConfigKey): Promise<CrossTeam[]> {
+  const { ids, numbers } = await otherTeamFound(t, key);
+  const crossed: CrossTeam[] = [];
+  // A few of them: a line of that team and a contact it alone talks to are both among its numbers.
+  for (const { op, param } of readsByNumber(t))
+    for (const number of numbers.slice(0, 3)) {
+      const exchange = await t.call({ params: { [param]: number } }, {}, op.operationId);
+      crossed.push({
+        what: `${op.operationId} of ${number}, a number only another team's lists show`,
+        exchange,
+        leaked: ids.filter((id) => exchange.text.includes(id)),
+      });
+    }
+  return crossed;
+}
+
 async function readOtherTeamsResources(t: CheckContext): Promise<ReadsCrossed> {
   const key = otherTeamKey(t);
   const ids = await otherTeamIds(t, key);
-  const state: ReadsCrossed = { crossed: [], unknown: [] };
+  const state: ReadsCrossed = { crossed: await readOtherTeamsNumbers(t, key), unknown: [] };
   for (const { op, param, prefixes } of readsById(t)) {
     const foreign = ids.find((id) => prefixes.some((p) => id.startsWith(p)));
     if (!foreign) {
@@ -313,10 +379,10 @@ async function readOtherTeamsResources(t: CheckContext): Promise<ReadsCrossed> {
 rule({
   id: 'tenants.other-teams-read',
   title:
-    "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found",
+    "The run's key reading by id a resource of another team (each kind whose id another team's key, declared in --config, reads in its lists) gets the read's not-found; reading by a phone number only that team's lists show (a conversation's notes), it gets none of that team's ids",
   source: '"A key belongs to a single team." (Authentication) + the 404 responses',
   precondition:
-    "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named",
+    "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named; numbers of that team's list entries the team's own lists show nowhere, for the reads by phone number",
   operationId: API_WIDE,
   resource: API_WIDE_RESOURCE,
   needs: { stateful: true, keys: true },

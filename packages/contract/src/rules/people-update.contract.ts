@@ -4,7 +4,6 @@
 // record does: the team's reads show the person as updated (a people search, by every key of the
 // team that may search, and a deal that links the person, whose `person` names are shown), then as
 // put back. Each check sends the declared undo last; the undo ledger sends it once more at the end.
-import { isObject } from '@svc/spec-runtime';
 import { ownExample, requestBodyMedia } from '@svc/spec-runtime/walk';
 import type { ApiRequest } from '../http/exchange.js';
 import { type Exchange, header } from '../http/exchange.js';
@@ -15,6 +14,7 @@ import {
   deepEqual,
   IDEMPOTENCY_REPLAY,
   type Json,
+  objectWithId,
   ok,
   type Repeats,
   replayProblems,
@@ -38,25 +38,6 @@ function declared(t: CheckContext): PersonUpdateFixture {
 
 const update = (t: CheckContext, person: PersonUpdateFixture, body: Json, extra: Partial<ApiRequest> = {}) =>
   t.call({ params: { id: person.id }, body }, extra, OP);
-
-/** The object with the person's id in an answer, wherever its shape (not shown) puts it. */
-function entryOf(value: unknown, id: string, depth = 0): Json | undefined {
-  if (depth > 6) return undefined;
-  if (Array.isArray(value)) {
-    for (const element of value) {
-      const found = entryOf(element, id, depth + 1);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(value)) return undefined;
-  if (value.id === id) return value;
-  for (const child of Object.values(value)) {
-    const found = entryOf(child, id, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
 
 /** Who reads the person: a search by a key (the run's own where `key` is absent), or a deal read by id. */
 interface Reader {
@@ -93,14 +74,24 @@ interface View {
   keepsPerson: boolean;
   exchange: Exchange;
   entry?: Json;
+  /** How many objects of the answer have the person's id (a list holds a person once). */
+  times: number;
+}
+
+/** How many objects in an answer have the id (one found is not searched further). */
+function timesShown(value: unknown, id: string, depth = 0): number {
+  if (depth > 6 || value === null || typeof value !== 'object') return 0;
+  if (!Array.isArray(value) && (value as Json).id === id) return 1;
+  return Object.values(value).reduce((n: number, child) => n + timesShown(child, id, depth + 1), 0);
 }
 
 async function views(person: PersonUpdateFixture, all: Reader[]): Promise<View[]> {
   const seen: View[] = [];
   for (const reader of all) {
     const exchange = await reader.read();
-    const entry = ok(exchange) ? entryOf(exchange.body, person.id) : undefined;
-    seen.push({ what: reader.what, keepsPerson: reader.keepsPerson, exchange, ...(entry ? { entry } : {}) });
+    const entry = ok(exchange) ? objectWithId(exchange.body, person.id) : undefined;
+    const times = ok(exchange) ? timesShown(exchange.body, person.id) : 0;
+    seen.push({ what: reader.what, keepsPerson: reader.keepsPerson, exchange, times, ...(entry ? { entry } : {}) });
   }
   return seen;
 }
@@ -174,13 +165,21 @@ rule({
       views.flatMap((view) => {
         const fields = unlike(view, values, shownBefore(view.what));
         const gone = view.entry === undefined && view.keepsPerson;
-        return unless(
-          fields.length === 0 && !gone,
-          gone
-            ? `${view.what} ${when}: the person ${person.id} it showed before is not in the answer`
-            : `${view.what} ${when} shows ${person.id} with ${fields.join(', ')}`,
-          view.exchange,
-        );
+        const once = before.find((v) => v.what === view.what)?.times ?? 0;
+        return [
+          ...unless(
+            fields.length === 0 && !gone,
+            gone
+              ? `${view.what} ${when}: the person ${person.id} it showed before is not in the answer`
+              : `${view.what} ${when} shows ${person.id} with ${fields.join(', ')}`,
+            view.exchange,
+          ),
+          ...unless(
+            view.times <= Math.max(once, 1),
+            `${view.what} ${when} shows ${person.id} ${view.times} times (${once} before)`,
+            view.exchange,
+          ),
+        ];
       });
     return [
       ...differing(after, person.body, `after the update ${short(person.body)}`),

@@ -18,6 +18,15 @@ export const IDEMPOTENCY_REPLAY = checkDescription({
     "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
 });
 
+/** A failed keyed write leaves its key usable: one entry per operation it is sent on. */
+export const FAILED_NOT_CONSUMED = checkDescription({
+  id: 'idempotency.failed-not-consumed',
+  title: 'A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed',
+  source: 'IdempotencyKeyParameter ("When the request fails (4xx or 5xx), the key is not consumed and can be retried")',
+  precondition:
+    'a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added',
+});
+
 export type Json = Record<string, unknown>;
 
 /** Structural equality of JSON values (object key order ignored). */
@@ -148,6 +157,17 @@ export async function teammates(t: CheckContext): Promise<Teammate[]> {
 /** The first key the config declares of a kind (another team's, a line-limited one, a revoked one, …). */
 export function keyOfKind(t: CheckContext, kind: NonNullable<ConfigKey['kind']>): ConfigKey | undefined {
   return t.config.config.keys.find((k) => k.kind === kind);
+}
+
+/** The object whose `id` is `id` in an answer, wherever its shape (not shown, or a list's) puts it. */
+export function objectWithId(value: unknown, id: string, depth = 0): Json | undefined {
+  if (depth > 6 || value === null || typeof value !== 'object') return undefined;
+  if (!Array.isArray(value) && (value as Json).id === id) return value as Json;
+  for (const child of Object.values(value)) {
+    const found = objectWithId(child, id, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 export function short(value: unknown): string {

@@ -17,12 +17,14 @@ import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
 import { type Exchange, errorOf, header } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
+import type { ConfigKey } from '../types.js';
 import { replayTarget } from './conversation-items.contract.js';
 import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf, unless } from './problems.js';
 import {
   data,
+  FAILED_NOT_CONSUMED,
   IDEMPOTENCY_REPLAY,
   type Keyed,
   lengthLimits,
@@ -33,6 +35,7 @@ import {
   replayProblems,
   sendRepeats,
   short,
+  teamReaders,
 } from './support.js';
 import { usedUp } from './used-up.js';
 
@@ -59,8 +62,8 @@ export interface ThreadRead {
   comments: Array<Record<string, unknown>>;
 }
 
-export async function readThread(t: CheckContext, id: string): Promise<ThreadRead> {
-  const exchange = await t.call({ params: { id } }, {}, 'getThread');
+export async function readThread(t: CheckContext, id: string, key?: ConfigKey): Promise<ThreadRead> {
+  const exchange = await t.call({ params: { id } }, key ? { auth: { kind: 'key', key: key.key } } : {}, 'getThread');
   const thread = data(exchange);
   const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
   return { exchange, ...(thread ? { thread } : {}), comments };
@@ -616,6 +619,20 @@ interface CommentRead {
   before: ThreadRead;
   added: Exchange;
   after?: ThreadRead;
+  /** The thread as the team's other keys that may read it read it, before the comment and after it. */
+  others: Array<{ name: string; before: ThreadRead; after?: ThreadRead }>;
+}
+
+/** A comment added reads back last, counted, as the key reading it read the thread before plus one. */
+function commentShownProblems(before: ThreadRead, after: ThreadRead, content: string, by: string): Problem[] {
+  return [
+    ...unless(
+      after.comments.at(-1)?.content === content,
+      `the new comment is not the last one of${by}: ${short(after.comments.at(-1))}`,
+      after.exchange,
+    ),
+    ...countProblems(before, after, `${by}, not ${Number(before.thread?.comment_count) + 1}`),
+  ];
 }
 
 /** The count of comments read before, plus one, is the count read after. */
@@ -645,28 +662,35 @@ async function commentsUpTo(t: CheckContext, thread: string, count: number): Pro
 // A comment added is the thread's last, and comment_count counts it.
 rule({
   id: 'threads.comment-then-read',
-  title: 'An added comment (the fourth or later) reads back at the end of the thread, comment_count follows',
-  source: 'addThreadComment / getThread',
-  precondition: `a thread the run created (else one found), given ${EARLIER_COMMENTS} comments first where it has fewer, read before and after the comment`,
+  title:
+    "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows, for the run's key and the team's other keys that may read the thread",
+  source: 'addThreadComment / getThread; "A key belongs to a single team"',
+  precondition: `a thread the run created (else one found), given ${EARLIER_COMMENTS} comments first where it has fewer, read before and after the comment by the run's key and the team's other keys that may read threads (--config: a thread kept per key shows)`,
   ...statefulWrite(COMMENT),
   requests: async (t): Promise<CommentRead> => {
     const thread = await probeThread(t);
     await commentsUpTo(t, thread, EARLIER_COMMENTS);
     const before = await readThread(t, thread);
+    const readers = teamReaders(t, t.op('getThread'), t.op(COMMENT), '');
+    const others: CommentRead['others'] = [];
+    for (const reader of readers) others.push({ name: reader.name, before: await readThread(t, thread, reader) });
     const content = probeText(t, 'comment');
     const added = await comment(t, thread, content);
-    if (!ok(added)) return { thread, content, before, added };
-    return { thread, content, before, added, after: await readThread(t, thread) };
+    if (!ok(added)) return { thread, content, before, added, others };
+    const after = await readThread(t, thread);
+    for (const [i, reader] of readers.entries()) {
+      const other = others[i];
+      if (other) other.after = await readThread(t, thread, reader);
+    }
+    return { thread, content, before, added, after, others };
   },
-  problems: ({ thread, content, before, added, after }) => {
+  problems: ({ thread, content, before, added, after, others }) => {
     if (!after) return [{ message: `adding a comment: expected 2xx, got ${added.status}`, exchange: added }];
     return [
-      ...unless(
-        after.comments.at(-1)?.content === content,
-        `the new comment is not the last one of ${thread}: ${short(after.comments.at(-1))}`,
-        after.exchange,
+      ...commentShownProblems(before, after, content, ` ${thread}`),
+      ...others.flatMap((o) =>
+        o.after ? commentShownProblems(o.before, o.after, content, ` ${thread} as key ${o.name} reads it`) : [],
       ),
-      ...countProblems(before, after, `, not ${Number(before.thread?.comment_count) + 1}`),
       ...unless(
         after.thread?.comment_count === after.comments.length,
         `comment_count ${String(after.thread?.comment_count)} but ${after.comments.length} comments`,
@@ -958,10 +982,7 @@ rule({
 
 // A key whose request failed (a blank comment) stays usable: the retry executes, not replayed.
 rule({
-  id: 'idempotency.failed-not-consumed',
-  title: 'A failed request does not consume its key',
-  source: 'IdempotencyKeyParameter',
-  precondition: 'a keyed request that failed, then the same key on a valid request',
+  ...FAILED_NOT_CONSUMED,
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const thread = await probeThread(t);

@@ -18,6 +18,7 @@ import {
   type Mutation,
   mutatingProxy,
   type ProxiedRequest,
+  type ProxiedResponse,
   pathOf,
   sandbox,
   type Target,
@@ -47,6 +48,78 @@ export function stickyQueueTarget({ emptyToOwner }: { emptyToOwner: boolean }): 
         const namesNoOne = sent.user_id === undefined && sent.email === undefined;
         if (!namesNoOne || !last.has(key) || (emptyToOwner && Object.keys(sent).length === 0)) return q;
         return { ...q, body: JSON.stringify({ ...sent, user_id: last.get(key) }) };
+      },
+    };
+  };
+}
+
+/** The response with one header set. */
+export const withHeader = (r: ProxiedResponse, name: string, value: string): ProxiedResponse => {
+  const headers = new Headers(r.headers);
+  headers.set(name, value);
+  return { ...r, headers };
+};
+
+/**
+ * A server that answers the requests `which` picks, by the key and request sent, as it first
+ * answered them (a cache per key), the run key's too only where `alsoRunKey`.
+ */
+export function keepsFirstAnswers(
+  which: (q: ProxiedRequest) => boolean,
+  alsoRunKey: boolean,
+): (upstream: Target) => Mutation {
+  return (upstream) => {
+    const first = new Map<string, ProxiedResponse>();
+    return {
+      response: (r, q) => {
+        const key = q.headers.get('authorization') ?? '';
+        if (!which(q) || r.status >= 300 || (!alsoRunKey && key === `Api-Key ${upstream.apiKey}`)) return r;
+        const seen = `${key} ${q.path} ${q.body ?? ''}`;
+        const kept = first.get(seen);
+        if (kept) return kept;
+        first.set(seen, r);
+        return r;
+      },
+    };
+  };
+}
+
+/**
+ * A server that runs a keyed write `which` picks again on every repeat of its key and marks the
+ * answer replayed: the answer is the state as the write leaves it, whatever happened between. With
+ * `storedWhenRefused`, a repeat the write refuses (a tag already there) answers the stored response
+ * instead, so that only a repeat after the write's effect was undone shows it.
+ */
+export function reappliesKeyedWrites(
+  which: (q: ProxiedRequest) => boolean,
+  { storedWhenRefused = false } = {},
+): () => Mutation {
+  return () => {
+    // By team's key and Idempotency-Key: another team's use of the same key is its own.
+    const stored = new Map<string, ProxiedResponse | undefined>();
+    const keyOf = (q: ProxiedRequest, key: string) => `${q.headers.get('authorization') ?? ''} ${key}`;
+    return {
+      request: (q) => {
+        const key = q.headers.get('idempotency-key');
+        if (!which(q) || key === null) return q;
+        if (!stored.has(keyOf(q, key))) {
+          stored.set(keyOf(q, key), undefined);
+          return q;
+        }
+        const headers = new Headers(q.headers);
+        headers.delete('idempotency-key');
+        headers.set('x-svc-reapplied', key);
+        return { ...q, headers };
+      },
+      response: (r, q) => {
+        const first = q.headers.get('idempotency-key');
+        if (first !== null && which(q) && stored.get(keyOf(q, first)) === undefined) stored.set(keyOf(q, first), r);
+        const key = q.headers.get('x-svc-reapplied');
+        if (key === null) return r;
+        const kept = storedWhenRefused && r.status >= 400 ? stored.get(keyOf(q, key)) : undefined;
+        // The stored answer, with this request's own id (what a replay answers it with).
+        const answer = kept ? withHeader(kept, 'x-request-id', r.headers.get('x-request-id') ?? '') : r;
+        return withHeader(withHeader(answer, 'idempotency-key', key), 'idempotency-replayed', 'true');
       },
     };
   };
