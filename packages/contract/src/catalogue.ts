@@ -412,9 +412,9 @@ export const CHECKS = {
     precondition: "a receptionist collection with an entry to remove: each sent less one entry",
   },
   "receptionist.current-user": {
-    title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars",
+    title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true exactly on that member's calendars",
     source: "scheduling.calendars: \"owner { user_id, user_name, email, is_current_user (boolean) }\"; dialer queue: \"the queue of the API key owner\" (a key acts for one user)",
-    precondition: "calendars of two different owners shown (every line's receptionist read)",
+    precondition: "calendars of two different owners shown (every line's receptionist read); each line read again by the team's keys whose member --config names (user_id), one per member, after the run's key (a receptionist kept per line shows another member's view)",
   },
   "receptionist.large-value": {
     title: "A long single value (a body of 16 KiB or more) is merged and read back as sent, the same on each read",

@@ -70,6 +70,7 @@ export function parseConfig(
       ...(kind !== 'active' ? { kind: kind as KeyKind } : {}),
       ...(Array.isArray(lines) ? { lines: lines as string[] } : {}),
       ...otherTeamIdsOf(entry.ids, kind, `${label} (${name})`),
+      ...userOf(entry.user_id, `${label} (${name})`),
     });
   });
   const fixtures: ConfigFixtures = {};
@@ -123,6 +124,14 @@ export function mergeConfigs(base: ContractConfig, extra: ContractConfig): Contr
       Array.isArray(value) && Array.isArray(current) ? [...new Set([...value, ...current])] : value;
   }
   return { keys: [...extra.keys, ...base.keys.filter((k) => !extra.keys.some((e) => e.key === k.key))], fixtures };
+}
+
+/** The member of the team a key belongs to, where the entry names one. */
+function userOf(userId: unknown, label: string): { user_id?: string } {
+  if (userId === undefined) return {};
+  if (typeof userId !== 'string' || userId === '')
+    throw new ConfigError(`${label}: "user_id" names the member of the team the key belongs to (a string).`);
+  return { user_id: userId };
 }
 
 /** The ids of another team's resources a key of kind other-team names (those no list of its own shows). */

@@ -166,6 +166,8 @@ export interface ConfigKey {
    * its key reads shows, for tenants.other-teams-read (the lists' ids are read too).
    */
   ids?: string[];
+  /** The member of the team the key belongs to: the one is_current_user names when it reads (receptionist.current-user). */
+  user_id?: string;
 }
 
 /** The config's fixture lists (threadless_item_ids: items or notes with no thread yet, threads.create-content-limits creates one thread on each of two; teammate_emails: emails of teammates other than the key's owner, where GET /v2/api/users shows none; removed_user_ids: members since removed from the team; deleted_field_keys, inactive_summary_template_ids (templates deactivated before the run), one_completed_summary_call_ids and several_completed_summary_call_ids: states no operation can reach; no_completed_summary_call_ids: calls with no completed summary; calendar_connection_ids: the team's connected calendars, which the API lists through an operation whose method and path are not shown). */

@@ -115,6 +115,20 @@ function notesOfOtherTeamsNumbers(upstream: Target): Mutation {
   };
 }
 
+/** A server that answers each line's receptionist to every key as it first answered it (whichever key read it first). */
+function receptionistPerLine(): Mutation {
+  const first = new Map<string, ProxiedResponse>();
+  return {
+    response: (r, q) => {
+      if (q.method !== 'GET' || !/^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q)) || r.status !== 200) return r;
+      const kept = first.get(q.path);
+      if (kept) return { ...kept, headers: new Headers(r.headers) };
+      first.set(q.path, r);
+      return r;
+    },
+  };
+}
+
 const LATER: Mutant[] = [
   {
     name: 'lists custom fields to another key of the team as it first listed them (a cache per key)',
@@ -129,6 +143,12 @@ const LATER: Mutant[] = [
     only: ['threads.comment-then-read'],
     allowWrites: true,
     mutation: keepsFirstAnswers(isThreadRead, false),
+  },
+  {
+    name: "answers each line's receptionist to every key as the first key read it (is_current_user of another member)",
+    caughtBy: 'receptionist.current-user',
+    only: ['receptionist.current-user'],
+    mutation: receptionistPerLine,
   },
   {
     name: 'lists a person updated since it started twice in the people search',

@@ -368,6 +368,14 @@ describe('config file', () => {
     ]);
     expect(config.fixtures).toEqual({ deal_ids: ['dea-1'], threadless_item_ids: ['cll-1'], search_query: 'x' });
   });
+  it('reads the member a key belongs to (user_id), a non-empty string', () => {
+    const keys = (user_id: unknown) =>
+      parseConfig({ keys: [{ name: 'k', key: 'v', scopes: [], user_id }] }, {}, scopes).keys;
+    expect(keys('usr-1')[0]?.user_id).toBe('usr-1');
+    expect(keys(undefined)[0]).not.toHaveProperty('user_id');
+    expect(() => keys('')).toThrow(/"user_id" names the member of the team the key belongs to/);
+    expect(() => keys(7)).toThrow(ConfigError);
+  });
   it('reads a declared person update, whose undo must put back every field it sets', () => {
     const person_update = { id: 'per-1', body: { name: 'B' }, undo: { name: 'A' }, search: { query: 'A' } };
     expect(parseConfig({ fixtures: { person_update } }, {}, scopes).fixtures.person_update).toEqual(person_update);

@@ -31,6 +31,10 @@ describe('the contract config', () => {
     expect(byKey.get('sbx_demo_legacy_workspace')?.kind).toBe('legacy-workspace');
     expect(byKey.get('sbx_demo_other_team')).toMatchObject({ kind: 'other-team', scopes: scopes });
     expect(byKey.get('sbx_demo_revoked')?.kind).toBe('revoked');
+    // Each key names its member, as is_current_user does when it reads a receptionist.
+    expect(byKey.get('sbx_demo_receptionist_read')?.user_id).toBe(
+      seed.keys.find((k) => k.key === 'sbx_demo_receptionist_read')?.owner_user_id,
+    );
     expect(byKey.get('sbx_demo_trial')?.kind).toBe('trial');
     expect(byKey.get('sbx_demo_main_line_only')).toMatchObject({ kind: 'line-limited', lines: ['+14155550100'] });
     expect(byKey.get(singleScopeKeyOf('THREADS_WRITE'))?.scopes).toEqual(['THREADS_WRITE']);

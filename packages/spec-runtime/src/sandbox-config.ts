@@ -31,6 +31,8 @@ export interface ContractConfigKey {
   lines?: string[];
   /** Of a key of another team: that team's ids no list of its key shows (threads, notes, deals, people). */
   ids?: string[];
+  /** The member of the team the key belongs to (is_current_user names that member). */
+  user_id?: string;
 }
 
 /** The answer at CONTRACT_CONFIG_PATH: the key the config is for, and the config itself. */
@@ -80,6 +82,8 @@ export interface SeedKeyLike {
   key: string;
   name: string;
   team_id: string;
+  /** The member the key belongs to. */
+  owner_user_id?: string;
   scopes: string[];
   revoked: boolean;
   plan: string;
@@ -214,7 +218,13 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
       keys: [
         ...seed.keys
           .filter((k) => k !== main && k.team_id === main.team_id)
-          .map((k) => ({ name: k.key, key: k.key, scopes: [...k.scopes], ...kindOf(k) })),
+          .map((k) => ({
+            name: k.key,
+            key: k.key,
+            scopes: [...k.scopes],
+            ...kindOf(k),
+            ...(k.owner_user_id ? { user_id: k.owner_user_id } : {}),
+          })),
         ...otherTeamKeys(seed, main),
       ],
       fixtures: {

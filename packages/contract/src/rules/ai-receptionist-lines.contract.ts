@@ -8,8 +8,10 @@
 // book on yet (one another line shows, or one fixtures.calendar_connection_ids names, since the
 // operation that lists the team's calendars has no method or path shown).
 import { isObject } from '@svc/spec-runtime';
+import { scopeStanding } from '@svc/spec-runtime/facts';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
+import type { ConfigKey } from '../types.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
 import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
@@ -25,11 +27,15 @@ interface LineConfig {
   config?: Json;
 }
 
-async function readEveryLine(t: CheckContext): Promise<LineConfig[]> {
+async function readEveryLine(t: CheckContext, key?: ConfigKey): Promise<LineConfig[]> {
   const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
   const reads: LineConfig[] = [];
   for (const line of lines) {
-    const exchange = await t.call({ params: { number: line } }, {}, READ);
+    const exchange = await t.call(
+      { params: { number: line } },
+      key ? { auth: { kind: 'key', key: key.key } } : {},
+      READ,
+    );
     const config = ok(exchange) ? data(exchange) : undefined;
     reads.push({ line, exchange, ...(config ? { config } : {}) });
   }
@@ -127,6 +133,50 @@ function ownersShown(reads: readonly LineConfig[]): Owned[] {
 
 const shown = (o: Owned) => `${o.user} (calendar ${o.calendar} on ${o.line})`;
 
+/** The lines as a key of the team whose member the config names (user_id) reads them. */
+interface ReadBy {
+  key: ConfigKey & { user_id: string };
+  reads: LineConfig[];
+}
+
+/**
+ * The team's keys whose member the config names (user_id) and that may read the receptionists, one
+ * per member (at most three): each reads every line, and is_current_user must name its member.
+ */
+async function readByMembers(t: CheckContext): Promise<ReadBy[]> {
+  const read = t.op(READ);
+  const byMember = new Map<string, ConfigKey & { user_id: string }>();
+  for (const key of t.config.config.keys)
+    if (
+      key.user_id !== undefined &&
+      key.key !== t.config.apiKey &&
+      (key.kind ?? 'active') === 'active' &&
+      scopeStanding(read, key.scopes) !== 'insufficient' &&
+      !byMember.has(key.user_id) &&
+      byMember.size < 3
+    )
+      byMember.set(key.user_id, { ...key, user_id: key.user_id });
+  const readBy: ReadBy[] = [];
+  for (const key of byMember.values()) readBy.push({ key, reads: await readEveryLine(t, key) });
+  return readBy;
+}
+
+/** An owner the key's member is not named current, or the key's member not named current on its own calendar. */
+function memberProblems({ key, reads }: ReadBy): Problem[] {
+  return ownersShown(reads).flatMap((o) =>
+    unless(
+      o.current === (o.user === key.user_id),
+      `read with key ${key.name}, which belongs to ${key.user_id}: owner ${shown(o)} is is_current_user: ${o.current} ("is_current_user" names the key's member)`,
+      o.exchange,
+    ),
+  );
+}
+
+interface CurrentUser {
+  reads: LineConfig[];
+  readBy: ReadBy[];
+}
+
 /** One user at most is the key's own, and each owner is it or not alike on every calendar. */
 function currentUserProblems(reads: readonly LineConfig[]): Problem[] {
   const owners = ownersShown(reads);
@@ -150,17 +200,18 @@ function currentUserProblems(reads: readonly LineConfig[]): Problem[] {
 rule({
   id: 'receptionist.current-user',
   title:
-    "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars",
+    "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true exactly on that member's calendars",
   source:
     'scheduling.calendars: "owner { user_id, user_name, email, is_current_user (boolean) }"; dialer queue: "the queue of the API key owner" (a key acts for one user)',
-  precondition: "calendars of two different owners shown (every line's receptionist read)",
+  precondition:
+    "calendars of two different owners shown (every line's receptionist read); each line read again by the team's keys whose member --config names (user_id), one per member, after the run's key (a receptionist kept per line shows another member's view)",
   ...readWhere,
   needs: { stateful: true },
-  requests: everyLineOnce,
-  problems: currentUserProblems,
-  passed: (reads) =>
-    `${ownersShown(reads).length} calendars of ${new Set(ownersShown(reads).map((o) => o.user)).size} owners`,
-  notReached: (reads) =>
+  requests: async (t): Promise<CurrentUser> => ({ reads: await everyLineOnce(t), readBy: await readByMembers(t) }),
+  problems: ({ reads, readBy }) => [...currentUserProblems(reads), ...readBy.flatMap(memberProblems)],
+  passed: ({ reads, readBy }) =>
+    `${ownersShown(reads).length} calendars of ${new Set(ownersShown(reads).map((o) => o.user)).size} owners${readBy.length > 0 ? `; read again by the keys of ${readBy.map((r) => r.key.user_id).join(', ')}` : ''}`,
+  notReached: ({ reads }) =>
     new Set(ownersShown(reads).map((o) => o.user)).size < 2
       ? 'no two calendars of different owners are shown on the receptionists of the lines read'
       : undefined,
