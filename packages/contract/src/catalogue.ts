@@ -89,7 +89,7 @@ export const CHECKS = {
     precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
   },
   "conversation-items.search": {
-    title: "The item search for a prefix of a word of an item, and for the word wrapped in special characters, answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY",
+    title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY",
     source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
     precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
   },
@@ -115,7 +115,7 @@ export const CHECKS = {
     precondition: "each line of the team (up to --fixtures-per-kind) and a conversation to act on",
   },
   "conversations.action-one-line": {
-    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there, and the action to unread makes it unread while archived; each line is put back",
+    title: "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there and nothing on the other line (its entry, its items' read states; archived on every line, then unarchived given one, the other stays archived), and the action to unread makes it unread while archived; each line is put back",
     source: "States and transitions: \"When svc_number is omitted the action applies across all of the team's lines; when given, only to that line\"",
     precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
   },
@@ -131,7 +131,7 @@ export const CHECKS = {
     precondition: "a conversation whose list entry shows its read state: the action to read with a key, the action to unread without one, the first again with its key (put back after)",
   },
   "conversations.search": {
-    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",
+    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",
     source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",
     precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
   },
@@ -182,6 +182,11 @@ export const CHECKS = {
     source: "x-svc-option-rules LABEL_UNIQUE",
     enforces: ["x-svc-option-rules LABEL_UNIQUE"],
     precondition: "a request the server must refuse: an editable DROPDOWN field sent two options with one label",
+  },
+  "custom-fields.option-labels-swapped": {
+    title: "Two options trading labels (each kept by its key) is a list of unique labels: accepted, each key with its new label, then put back",
+    source: "x-svc-option-rules LABEL_UNIQUE, RENAME_BY_KEY (\"Replaces the full option list\")",
+    precondition: "an editable DROPDOWN field with two options at least, sent with the labels of the first two swapped",
   },
   "custom-fields.option-rules": {
     title: "Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct",
@@ -412,7 +417,7 @@ export const CHECKS = {
     precondition: "a receptionist collection with an entry to remove: each sent less one entry",
   },
   "receptionist.current-user": {
-    title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true exactly on that member's calendars",
+    title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true on no other member's calendar",
     source: "scheduling.calendars: \"owner { user_id, user_name, email, is_current_user (boolean) }\"; dialer queue: \"the queue of the API key owner\" (a key acts for one user)",
     precondition: "calendars of two different owners shown (every line's receptionist read); each line read again by the team's keys whose member --config names (user_id), one per member, after the run's key (a receptionist kept per line shows another member's view)",
   },
@@ -426,7 +431,7 @@ export const CHECKS = {
     title: "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
-    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after",
+    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after",
   },
   "receptionist.one-per-line": {
     title: "Each line answers its own receptionist: no two lines show the same agent id",

@@ -124,7 +124,7 @@ const REACH: Mutant[] = [
     only: ['listCustomFields', 'lists.walk'],
     mutation: {
       response: (r, q) =>
-        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes' && /[?&]size=2(&|$)/.test(q.path)
+        r.status === 200 && pathOf(q) === '/v2/api/crm/attributes' && /[?&]size=[2-4](&|$)/.test(q.path)
           ? json(r, (b) => {
               const n = (b.data as unknown[]).length;
               Object.assign(b.pagination as object, { total_count: n, total_pages: n > 0 ? 1 : 0, has_more: false });
@@ -343,7 +343,7 @@ const REACH: Mutant[] = [
         r.status === 200 &&
         pathOf(q) === '/v2/api/conversations' &&
         /[?&]svc_number=%2B14155550188(&|$)/i.test(q.path) &&
-        /[?&]size=2(&|$)/.test(q.path)
+        /[?&]size=[2-4](&|$)/.test(q.path)
           ? json(r, (b) => {
               const [first] = b.data as Array<Record<string, unknown>>;
               if (first) first.contact_number = '+14155550999';

@@ -491,7 +491,15 @@ describe('response checks', () => {
       .map((o) => o.check)
       .sort();
   const error = (code: string, type: string, extra: Record<string, unknown> = {}) => ({
-    error: { type, code, message: 'm', retryable: false, request_id: 'req_abcdefABCDEF', ...extra },
+    error: {
+      type,
+      code,
+      message: 'm',
+      retryable: false,
+      request_id: 'req_abcdefABCDEF',
+      doc_url: `https://docs.example.com/errors/${code}`,
+      ...extra,
+    },
   });
 
   it('names a missing rate-limit header once, whichever check saw it first (known by the header, not by text)', () => {

@@ -25,6 +25,11 @@ export interface Expected {
    * any of them conforms as well.
    */
   or?: Expected[];
+  /**
+   * The one path or query parameter the request breaks, where it breaks one alone: an error that
+   * names a parameter ("param: Offending parameter, when applicable") names this one.
+   */
+  param?: string;
 }
 
 /** Every reading an expectation accepts: itself, then its alternatives. */
@@ -47,7 +52,28 @@ export function expectedFor(
   });
   if (violations.length === 0) return undefined;
   const choice = spec.contract.errorFor(violations, op);
-  return { status: choice.status, codes: [choice.code], why: violations.map((v) => v.message).join('; ') };
+  const [only] = violations;
+  const param =
+    violations.length === 1 && only && (only.location === 'query' || only.location === 'path') ? only.field : undefined;
+  return {
+    status: choice.status,
+    codes: [choice.code],
+    why: violations.map((v) => v.message).join('; '),
+    ...(param ? { param } : {}),
+  };
+}
+
+/**
+ * Where the request broke one parameter alone and the error names a parameter, the name is that one
+ * (as a word of `param`: "size", or "query.size"); an error naming none is not judged here.
+ */
+function paramProblems(error: Record<string, unknown> | undefined, expected: Expected): string[] {
+  const named = error?.param;
+  if (!expected.param || typeof named !== 'string' || named === '') return [];
+  const words = named.split(/[^A-Za-z0-9_]+/);
+  return words.includes(expected.param)
+    ? []
+    : [`error.param is ${JSON.stringify(named)}, but the parameter the request broke alone is ${expected.param}`];
 }
 
 /** The codes the operation lists for a status; API-wide codes of that status when it lists none. */
@@ -65,7 +91,8 @@ export function errorProblems(exchange: Exchange, expected: Expected): string[] 
   const code = typeof error?.code === 'string' ? error.code : undefined;
   const readings = readingsOf(expected);
   const matches = (r: Expected) => exchange.status === r.status && code !== undefined && r.codes.includes(code);
-  if (readings.some(matches)) return [];
+  const matched = readings.find(matches);
+  if (matched) return paramProblems(error, matched);
   const want = readings.map((r) => `${r.status} ${r.codes.join(' or ')} (${r.why})`).join(', or ');
   return [`expected ${want}, got ${exchange.status}${code ? ` ${code}` : ''}`];
 }

@@ -161,12 +161,16 @@ async function readByMembers(t: CheckContext): Promise<ReadBy[]> {
   return readBy;
 }
 
-/** An owner the key's member is not named current, or the key's member not named current on its own calendar. */
+/**
+ * An owner other than the key's member named current. Its own member need not be (a server may
+ * name no owner current for a key, as the run key's reads allow): only another member's calendar
+ * called the reader's own is a fault.
+ */
 function memberProblems({ key, reads }: ReadBy): Problem[] {
   return ownersShown(reads).flatMap((o) =>
     unless(
-      o.current === (o.user === key.user_id),
-      `read with key ${key.name}, which belongs to ${key.user_id}: owner ${shown(o)} is is_current_user: ${o.current} ("is_current_user" names the key's member)`,
+      !o.current || o.user === key.user_id,
+      `read with key ${key.name}, which belongs to ${key.user_id}: owner ${shown(o)} is is_current_user: true ("is_current_user" names the key's member only)`,
       o.exchange,
     ),
   );
@@ -200,7 +204,7 @@ function currentUserProblems(reads: readonly LineConfig[]): Problem[] {
 rule({
   id: 'receptionist.current-user',
   title:
-    "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true exactly on that member's calendars",
+    "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true on no other member's calendar",
   source:
     'scheduling.calendars: "owner { user_id, user_name, email, is_current_user (boolean) }"; dialer queue: "the queue of the API key owner" (a key acts for one user)',
   precondition:

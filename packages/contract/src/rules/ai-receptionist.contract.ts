@@ -326,18 +326,21 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
       await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, { readers }),
     );
   }
-  // The codes and addresses (voice_id, tone_of_voice, language, ...) take a value another line holds.
-  for (const { name, value, from } of await borrowedValues(
-    t,
-    first.number,
-    first.config,
-    inAgent.filter((n) => !ordered.includes(n)),
-  )) {
-    const before = (await read(t, first.number)).config ?? first.config;
-    const old = single(before, name);
-    changes.push(
-      await changeAndRestore(t, first.number, { rules, name, before, sent: value, borrowedFrom: from }, old),
-    );
+  // The codes and addresses (voice_id, tone_of_voice, language, ...) take a value another line holds,
+  // on every line: a server resetting one value to a default when another is sent shows only on a
+  // line whose value is not the default, whichever line that is.
+  const codes = inAgent.filter((n) => !ordered.includes(n));
+  const lines = [
+    { number: first.number, config: first.config },
+    ...(await linesAsFound(t)).filter((l) => l.number !== first.number),
+  ];
+  for (const { number, config } of lines) {
+    if (!config) continue;
+    for (const { name, value, from } of await borrowedValues(t, number, config, codes)) {
+      const before = (await read(t, number)).config ?? config;
+      const old = single(before, name);
+      changes.push(await changeAndRestore(t, number, { rules, name, before, sent: value, borrowedFrom: from }, old));
+    }
   }
   return { changes };
 }
@@ -465,7 +468,7 @@ rule({
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
-    'a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
+    'a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
   ...statefulWrite(OP),
   requests: mergeEach,
   problems: (s) =>

@@ -8,6 +8,7 @@
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import { dataOf, type Exchange, header } from '../http/exchange.js';
+import { TEMPLATE_KEY, templateKeys } from './call-summaries.js';
 import { actionSchema, actionTo } from './conversation-actions.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
@@ -398,6 +399,66 @@ interface ArchivingOnLine {
   unread?: { action: string; exchange: Exchange; after: { list: Exchange; entry?: Record<string, unknown> } };
   unarchived: Exchange;
   afterUnarchive: { list: Exchange; entry?: Record<string, unknown> };
+  /** The other line: its entry and its items of the contact before the action to archived given the acted line, and after it. */
+  other?: {
+    line: string;
+    before?: Record<string, unknown>;
+    whileArchived: { list: Exchange; entry?: Record<string, unknown> };
+    items: Array<{ id: string; before: ItemOnLine; after: ItemOnLine }>;
+    /** Archived on every line, then unarchived given the acted line: the other line's entry after it. */
+    afterOneUnarchived?: { list: Exchange; entry?: Record<string, unknown> };
+  };
+}
+
+/** An item as read singly: its line and read state where the answer shows them. */
+interface ItemOnLine {
+  exchange: Exchange;
+  line?: string;
+  contact?: string;
+  read?: boolean;
+}
+
+async function itemOnLine(t: CheckContext, id: string): Promise<ItemOnLine> {
+  let exchange = await t.call({ params: { id } }, {}, 'getConversationItem');
+  // A call with several completed summaries is read with a documented template_key.
+  const [key] = templateKeys(t, await t.fixtures());
+  if (!ok(exchange) && exchange.status === 400 && key !== undefined)
+    exchange = await t.call({ params: { id }, query: { [TEMPLATE_KEY]: key } }, {}, 'getConversationItem');
+  const item = dataOf(exchange);
+  if (!ok(exchange) || !isObject(item)) return { exchange };
+  return {
+    exchange,
+    ...(typeof item.svc_number === 'string' ? { line: item.svc_number } : {}),
+    ...(typeof item.contact_number === 'string' ? { contact: item.contact_number } : {}),
+    ...(typeof item.read === 'boolean' ? { read: item.read } : {}),
+  };
+}
+
+/** The known items of a contact on a line, read singly. */
+async function itemsOnLine(
+  t: CheckContext,
+  contact: string,
+  line: string,
+): Promise<Array<{ id: string; read: ItemOnLine }>> {
+  const f = await t.fixtures();
+  // The lists show a conversation's last item only: the items threads are on, and the calls the
+  // config names (for their summaries, free of threads), are known too.
+  const threadItems = f.threads.filter((th) => th.entityId !== '').map((th) => th.entityId);
+  const named = t.config.config.fixtures;
+  const configured = [
+    ...(named.several_completed_summary_call_ids ?? []),
+    ...(named.one_completed_summary_call_ids ?? []),
+    ...(named.no_completed_summary_call_ids ?? []),
+    ...(named.threadless_item_ids ?? []),
+  ];
+  const known = [...new Set([...f.items.map((i) => i.id), ...threadItems, ...configured])];
+  const ids = known.slice(0, 2 * (t.config.fixturesPerKind ?? 20));
+  const found: Array<{ id: string; read: ItemOnLine }> = [];
+  for (const id of ids) {
+    const read = await itemOnLine(t, id);
+    if (read.contact === contact && read.line === line && read.read !== undefined) found.push({ id, read });
+  }
+  return found;
 }
 
 /**
@@ -406,21 +467,103 @@ interface ArchivingOnLine {
  * While it is archived (and so read), the action to unread: "any" state goes to unread, the
  * archived one too. A conversation archived before is archived again after.
  */
-async function archivingOnLine(t: CheckContext, contact: string, line: string): Promise<ArchivingOnLine | undefined> {
+async function archivingOnLine(
+  t: CheckContext,
+  contact: string,
+  line: string,
+  otherLine: string,
+): Promise<ArchivingOnLine | undefined> {
   const [archive, unarchive] = [actionTo(t, 'archived'), actionTo(t, 'unarchived')];
   const before = (await entryOnLine(t, line, contact)).entry;
   if (!archive || !unarchive || typeof before?.archived !== 'boolean') return undefined;
   const send = (action: string) => t.call({ params: { contact_number: contact }, body: { action, svc_number: line } });
+  const otherBefore = (await entryOnLine(t, otherLine, contact)).entry;
+  const otherItems = await itemsOnLine(t, contact, otherLine);
   const archived = await send(archive);
   const whileArchived = await entryOnLine(t, line, contact);
+  const otherWhileArchived = await entryOnLine(t, otherLine, contact);
+  const items = [];
+  for (const { id, read } of otherItems) items.push({ id, before: read, after: await itemOnLine(t, id) });
   const toUnread = actionTo(t, 'unread');
   const unread = toUnread
     ? { action: toUnread, exchange: await send(toUnread), after: await entryOnLine(t, line, contact) }
     : undefined;
   const unarchived = await send(unarchive);
   const afterUnarchive = await entryOnLine(t, line, contact);
+  const afterOneUnarchived = await unarchivedOnOneLine(t, contact, line, otherLine, { archive, unarchive });
   if (before.archived) await send(archive);
-  return { archive, unarchive, archived, whileArchived, ...(unread ? { unread } : {}), unarchived, afterUnarchive };
+  if (otherBefore?.archived === true)
+    await t.call({ params: { contact_number: contact }, body: { action: archive, svc_number: otherLine } });
+  const other = {
+    line: otherLine,
+    ...(otherBefore ? { before: otherBefore } : {}),
+    whileArchived: otherWhileArchived,
+    items,
+    ...(afterOneUnarchived ? { afterOneUnarchived } : {}),
+  };
+  return {
+    archive,
+    unarchive,
+    archived,
+    whileArchived,
+    ...(unread ? { unread } : {}),
+    unarchived,
+    afterUnarchive,
+    other,
+  };
+}
+
+/**
+ * Archived without svc_number (every line), then unarchived given one line: the other line's entry,
+ * which must still be archived; both lines are then unarchived (the caller archives again what was).
+ */
+async function unarchivedOnOneLine(
+  t: CheckContext,
+  contact: string,
+  line: string,
+  otherLine: string,
+  { archive, unarchive }: { archive: string; unarchive: string },
+) {
+  const everywhere = await t.call({ params: { contact_number: contact }, body: { action: archive } });
+  if (!ok(everywhere)) return undefined;
+  await t.call({ params: { contact_number: contact }, body: { action: unarchive, svc_number: line } });
+  const after = await entryOnLine(t, otherLine, contact);
+  await t.call({ params: { contact_number: contact }, body: { action: unarchive } });
+  return after;
+}
+
+/** The other line's conversation and items as they were before the acted line was archived, and archived still after one line was unarchived. */
+function otherLineProblems(contact: string, a: ArchivingOnLine): Problem[] {
+  const other = a.other;
+  if (!other) return [];
+  const { before, whileArchived, items, afterOneUnarchived } = other;
+  const same = (field: string) =>
+    before === undefined || typeof before[field] !== 'boolean' || whileArchived.entry?.[field] === before[field];
+  return [
+    ...['archived', 'read'].flatMap((field) =>
+      unless(
+        same(field),
+        `${a.archive} given another line changed the conversation of ${contact} on ${other.line}: ${field} ${short(before?.[field])} → ${short(whileArchived.entry?.[field])}`,
+        whileArchived.list,
+      ),
+    ),
+    ...items.flatMap(({ id, before: was, after }) =>
+      unless(
+        after.read === was.read,
+        `${a.archive} given another line changed item ${id} on ${other.line}: read ${short(was.read)} → ${short(after.read)}`,
+        after.exchange,
+      ),
+    ),
+    ...(afterOneUnarchived
+      ? unless(
+          afterOneUnarchived.entry === undefined ||
+            typeof afterOneUnarchived.entry.archived !== 'boolean' ||
+            afterOneUnarchived.entry.archived === true,
+          `${a.unarchive} given another line, after ${a.archive} on every line, left the conversation of ${contact} on ${other.line} archived ${short(afterOneUnarchived.entry?.archived)}`,
+          afterOneUnarchived.list,
+        )
+      : []),
+  ];
 }
 
 /** The action to unread on the archived conversation: a 200, and where the entry shows it, unread. */
@@ -454,6 +597,7 @@ function archivingOnLineProblems(contact: string, line: string, a: ArchivingOnLi
       afterUnarchive.list,
     ),
     ...unreadWhileArchivedProblems(contact, line, a),
+    ...otherLineProblems(contact, a),
   ];
 }
 
@@ -480,7 +624,7 @@ async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
 rule({
   id: 'conversations.action-one-line',
   title:
-    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there, and the action to unread makes it unread while archived; each line is put back",
+    "An action given a line (svc_number) leaves the same contact's conversation on another line as it was, and without svc_number changes it on every line (the action to read or to unread, whichever would change the other line); given the line, the actions to archived and to unarchived change it there and nothing on the other line (its entry, its items' read states; archived on every line, then unarchived given one, the other stays archived), and the action to unread makes it unread while archived; each line is put back",
   source:
     'States and transitions: "When svc_number is omitted the action applies across all of the team\'s lines; when given, only to that line"',
   precondition:
@@ -492,6 +636,17 @@ rule({
     if (!contact || !acted || !other) return found;
     const [toRead, toUnread] = [actionTo(t, 'read'), actionTo(t, 'unread')];
     if (!toRead || !toUnread) return t.skip('ConversationAction has no transitions to read and to unread');
+    const putBack = async () => {
+      for (const { line, read } of [acted, other])
+        await t.call({
+          params: { contact_number: contact },
+          body: { action: read ? toRead : toUnread, svc_number: line },
+        });
+    };
+    // Archiving first, while the other line's items are as found (an action without svc_number
+    // marks them read); it marks the acted line read, so the read states are put back after it.
+    const archiving = await archivingOnLine(t, contact, acted.line, other.line);
+    if (archiving) await putBack();
     const action = other.read ? toUnread : toRead;
     const body = (a: string) => ({ params: { contact_number: contact }, body: { action: a, svc_number: acted.line } });
     const exchange = await t.call(body(action));
@@ -503,13 +658,7 @@ rule({
     const all = await t.call({ params: { contact_number: contact }, body: { action } });
     const reads = [];
     for (const line of [acted.line, other.line]) reads.push({ line, ...(await entryOnLine(t, line, contact)) });
-    // Archiving marks the line's items read: before the read states are put back.
-    const archiving = await archivingOnLine(t, contact, acted.line);
-    for (const { line, read } of [acted, other])
-      await t.call({
-        params: { contact_number: contact },
-        body: { action: read ? toRead : toUnread, svc_number: line },
-      });
+    await putBack();
     return {
       ...found,
       action,

@@ -633,6 +633,55 @@ rule({
     together ? undefined : 'the field has no option to keep beside new ones (or one already holds the unmatched key)',
 });
 
+interface Swapped {
+  field: string;
+  original: Option[];
+  swapped?: Option[];
+  sent?: Exchange;
+  restored?: Exchange;
+}
+
+/** The first two options of a dropdown with their labels swapped, then put back. */
+async function swapLabels(t: CheckContext): Promise<Swapped> {
+  const field = dropdown(t, await t.fixtures());
+  const original = ownOptions(field);
+  const [a, b, ...rest] = original;
+  if (!a || !b) return { field: field.key, original };
+  const swapped = [{ key: a.key, label: b.label }, { key: b.key, label: a.label }, ...rest];
+  const sent = await patch(t, field.key, { options: swapped });
+  const restored = await patch(t, field.key, { options: original });
+  return { field: field.key, original, swapped, sent, restored };
+}
+
+// "Labels must be unique" within the list sent: it replaces the full list, so two options that
+// trade labels leave every label unique, whatever labels the field held before.
+rule({
+  id: 'custom-fields.option-labels-swapped',
+  title:
+    'Two options trading labels (each kept by its key) is a list of unique labels: accepted, each key with its new label, then put back',
+  source: 'x-svc-option-rules LABEL_UNIQUE, RENAME_BY_KEY ("Replaces the full option list")',
+  precondition: 'an editable DROPDOWN field with two options at least, sent with the labels of the first two swapped',
+  ...statefulWrite(OP, 'swap'),
+  requests: swapLabels,
+  problems: ({ field, swapped, sent, restored }) =>
+    !swapped || !sent
+      ? []
+      : [
+          ...unless(
+            ok(sent) && deepEqual(optionsOf(sent)?.slice(0, 2), swapped.slice(0, 2)),
+            `${field}: two options trading labels: expected 200 with each key holding its new label, got ${sent.status} ${short(optionsOf(sent) ?? sent.body)}`,
+            sent,
+          ),
+          ...unless(
+            restored === undefined || ok(restored),
+            `${field}: putting the options back failed (${restored?.status})`,
+            restored,
+          ),
+        ],
+  notReached: ({ field, swapped }) => (swapped ? undefined : `${field} has fewer than two options to swap`),
+  passed: ({ field }) => `${field}: the first two options traded labels, then were put back`,
+});
+
 rule({
   id: 'custom-fields.option-invalid',
   title: 'Duplicate option labels are refused with the documented code',

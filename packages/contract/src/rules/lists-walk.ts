@@ -82,7 +82,11 @@ export interface Walks {
 async function walkBoth(t: CheckContext, base: OpRequest, names: { page: string; size: string }, extra = {}) {
   const whole = await walk(t, base, names, Number(t.spec.pageSizeMax), extra);
   const total = Number(whole.pages[0]?.pagination.total_count ?? 0);
-  const small = await walk(t, base, names, Math.max(SMALL, Math.ceil(total / MAX_PAGES)), extra);
+  const least = Math.max(SMALL, Math.ceil(total / MAX_PAGES));
+  // A size that leaves the last page partly filled, where one near the least does: its page
+  // still says the size asked for, not the count it holds.
+  const size = [least, least + 1, least + 2].find((s) => total > s && total % s !== 0) ?? least;
+  const small = await walk(t, base, names, size, extra);
   return { small, whole };
 }
 
@@ -194,6 +198,32 @@ function walkProblems(w: Walk, reference: unknown[]): Problem[] {
       message: `size ${w.size}: the page after the last holds ${past.entries.length} entries`,
       exchange: past.exchange,
     });
+  return [...problems, ...pagingEchoProblems(w, past)];
+}
+
+/**
+ * Each page, the one after the last too, says the page and size it was asked for, and the page
+ * after the last counts the same whole as page 1 ("pagination { page, size, total_count,
+ * total_pages, has_more }": the whole list's count, wherever the page falls).
+ */
+function pagingEchoProblems(w: Walk, past: Page | undefined): Problem[] {
+  const problems: Problem[] = [];
+  const pages = past ? [...w.pages, past] : w.pages;
+  pages.forEach((p, i) => {
+    const { page, size } = p.pagination;
+    if (typeof size === 'number' && size !== w.size)
+      problems.push({ message: `size ${w.size}, page ${i + 1}: pagination.size is ${size}`, exchange: p.exchange });
+    if (typeof page === 'number' && page !== i + 1)
+      problems.push({ message: `size ${w.size}, page ${i + 1}: pagination.page is ${page}`, exchange: p.exchange });
+  });
+  const first = w.pages[0]?.pagination;
+  if (past && first)
+    for (const field of ['total_count', 'total_pages'])
+      if (typeof past.pagination[field] === 'number' && past.pagination[field] !== first[field])
+        problems.push({
+          message: `size ${w.size}: the page after the last says ${field} ${String(past.pagination[field])}, page 1 said ${String(first[field])}`,
+          exchange: past.exchange,
+        });
   return problems;
 }
 

@@ -36,6 +36,13 @@ export function wordNoTextHolds(runId: string): string {
   return `qzxj${runId.replace(/[^A-Za-z0-9]/g, '')}q7`;
 }
 
+/** A word with a special character inside it (where it has four characters or more): stripped, it is the word again. */
+export function splitInside(word: string): string | undefined {
+  if (word.length < 4) return undefined;
+  const half = Math.floor(word.length / 2);
+  return `${word.slice(0, half)}&${word.slice(half)}`;
+}
+
 /** The query with special characters around a word: stripped, it is the word again. */
 export function wrapped(word: string): string {
   return `(«${word}»)!`;

@@ -23,6 +23,8 @@ import {
   type ShownWord,
   SPECIAL_ONLY,
   showsEntry,
+  splitInside,
+  valuesIn,
   wordNoTextHolds,
   wordsOf,
   wrapped,
@@ -61,6 +63,18 @@ interface ListSearch {
   finds: Probe[];
   /** The anchor and a word no text holds: must find no entry. */
   findsNothing?: Probe;
+  /** The anchor less its first letter (two from six letters on): words are prefix-matched, so it finds the entry only through another word it starts. */
+  inside?: Probe;
+}
+
+/** Whether any text of an entry, at any depth, holds a word starting with `start` (letters and digits compared, any case). */
+function startsAWord(entry: unknown, start: string): boolean {
+  const fold = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const wanted = fold(start);
+  for (const value of valuesIn(entry))
+    if (typeof value === 'string' && value.split(/[^\p{L}\p{N}]+/u).some((w) => fold(w).startsWith(wanted)))
+      return true;
+  return false;
 }
 
 const searchList = (t: CheckContext, search: string) =>
@@ -100,6 +114,12 @@ async function searchConversations(t: CheckContext): Promise<ListSearch> {
     [wrapped(word), `${q(word)} with special characters around it`],
   ] as const)
     state.finds.push({ query, what, exchange: await searchList(t, query) });
+  if (word.length >= 4) {
+    const cut = word.length >= 6 ? 2 : 1;
+    const query = word.slice(cut);
+    const what = `${q(word)} less its first ${cut === 1 ? 'letter' : 'two letters'}`;
+    state.inside = { query, what, exchange: await searchList(t, query) };
+  }
   const both = `${word} ${wordNoTextHolds(t.config.runId)}`;
   state.findsNothing = {
     query: both,
@@ -139,6 +159,7 @@ function listSearchProblems(s: ListSearch): Problem[] {
         exchange,
       });
   }
+  problems.push(...insideProblems(s));
   if (findsNothing) {
     const { query, what, exchange } = findsNothing;
     const refused = statusIs(exchange, isSuccess, `search ${q(query)} (${what})`);
@@ -151,6 +172,20 @@ function listSearchProblems(s: ListSearch): Problem[] {
       });
   }
   return problems;
+}
+
+/** The entry found by the inside of a word only where it holds a word starting with it: words are prefix-matched. */
+function insideProblems({ inside, contact }: ListSearch): Problem[] {
+  if (!inside || !ok(inside.exchange)) return [];
+  const entry = entriesOf(inside.exchange).find((e) => e.contact_number === contact);
+  return entry && !startsAWord(entry, inside.query)
+    ? [
+        {
+          message: `search ${q(inside.query)} (${inside.what}) listed ${contact}, which shows no word starting with it: words are prefix-matched, not found inside a word`,
+          exchange: inside.exchange,
+        },
+      ]
+    : [];
 }
 
 function listSearchNotReached({ contact, tried, anchor, finds }: ListSearch): string | undefined {
@@ -166,7 +201,7 @@ function listSearchNotReached({ contact, tried, anchor, finds }: ListSearch): st
 rule({
   id: 'conversations.search',
   title:
-    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY',
+    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY',
   source: `GET /v2/api/conversations: "optional line filter and search"; ${SEARCH_RULES}. Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn`,
   precondition:
     "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
@@ -217,8 +252,10 @@ async function searchItems(t: CheckContext): Promise<ItemSearch> {
     for (const [variant, what] of [
       [found.word.slice(0, -1), `a prefix of ${q(found.word)}`],
       [wrapped(found.word), `${q(found.word)} with special characters around it`],
+      [splitInside(found.word), `${q(found.word)} with a special character inside it (stripped, not a word break)`],
     ] as const)
-      finds.push({ query: variant, what, exchange: await t.call({ body: { query: variant } }) });
+      if (variant !== undefined)
+        finds.push({ query: variant, what, exchange: await t.call({ body: { query: variant } }) });
   return {
     ...state,
     word: found,
@@ -272,7 +309,7 @@ function itemSearchProblems(s: ItemSearch): Problem[] {
 rule({
   id: 'conversation-items.search',
   title:
-    'The item search for a prefix of a word of an item, and for the word wrapped in special characters, answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY',
+    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY',
   source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
   precondition:
     "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",

@@ -737,11 +737,19 @@ async function commentsInside(t: CheckContext, thread: string, limit: number): P
 async function commentsOutside(t: CheckContext, thread: string, limit: number): Promise<CommentCase[]> {
   const id = constraintId('body', 'content', 'maxLength', limit);
   const cases: CommentCase[] = [];
-  for (const content of [textOfLength(`${probeText(t, 'limit')} `, limit + 1), '   ']) {
+  // A teammate's mention counts as written: its markup is content like any other character.
+  const [teammate] = (await t.fixtures()).users;
+  const mention = teammate ? `@[Teammate](${teammate}) ` : undefined;
+  const overs = [
+    textOfLength(`${probeText(t, 'limit')} `, limit + 1),
+    ...(mention ? [textOfLength(`${mention}${probeText(t, 'limit')} `, limit + 1)] : []),
+  ];
+  for (const content of [...overs, '   ']) {
     const expected = expectedFor(t.spec, t.op(), { params: { id: thread }, body: { content } });
     if (!expected) continue;
     const over = content.trim() !== '';
-    const label = over ? `content of ${content.length} characters` : 'blank content';
+    const marked = mention && content.startsWith(mention) ? ", a mention's markup among them" : '';
+    const label = over ? `content of ${content.length} characters${marked}` : 'blank content';
     const held = over ? { held: { detail: label, constraint: { id, side: 'outside' as const } } } : {};
     cases.push({ label, expected, exchange: await comment(t, thread, content), ...held });
   }
