@@ -14,7 +14,7 @@ import { loadSpec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { at, data, deepEqual, type Json, nest, ok, short } from './support.js';
+import { asKey, at, data, deepEqual, type Json, nest, ok, short } from './support.js';
 
 const READ = 'getReceptionist';
 const WRITE = 'updateReceptionist';
@@ -31,11 +31,7 @@ async function readEveryLine(t: CheckContext, key?: ConfigKey): Promise<LineConf
   const lines = (await t.fixtures()).lines.slice(0, t.config.fixturesPerKind ?? 20);
   const reads: LineConfig[] = [];
   for (const line of lines) {
-    const exchange = await t.call(
-      { params: { number: line } },
-      key ? { auth: { kind: 'key', key: key.key } } : {},
-      READ,
-    );
+    const exchange = await t.call({ params: { number: line } }, asKey(key), READ);
     const config = ok(exchange) ? data(exchange) : undefined;
     reads.push({ line, exchange, ...(config ? { config } : {}) });
   }

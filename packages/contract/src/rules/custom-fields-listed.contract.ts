@@ -11,7 +11,7 @@ import { writableSource } from './custom-field-source.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { pagingOf } from './lists-walk.js';
 import { errorsOf, unless } from './problems.js';
-import { ok, short, teamReaders } from './support.js';
+import { asKey, ok, short, teamReaders } from './support.js';
 
 const LIST = 'listCustomFields';
 const UPDATE = 'updateCustomField';
@@ -31,7 +31,7 @@ export async function listed(
   let last: Exchange | undefined;
   for (let page = 1; page <= MAX_PAGES; page++) {
     const query = { [names.page]: String(page), [names.size]: t.spec.pageSizeMax };
-    last = await t.call({ query }, key ? { auth: { kind: 'key', key: key.key } } : {}, LIST);
+    last = await t.call({ query }, asKey(key), LIST);
     const body = isObject(last.body) ? last.body : {};
     if (Array.isArray(body.data)) entries.push(...body.data.filter(isObject));
     if (!isObject(body.pagination) || body.pagination.has_more !== true) break;

@@ -170,6 +170,16 @@ export function objectWithId(value: unknown, id: string, depth = 0): Json | unde
   return undefined;
 }
 
+/** Whether `again` is the stored response of `first` replayed: same status and body, marked replayed. */
+export function isStoredReplay(first: Exchange, again: Exchange, replayed: string): boolean {
+  return again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body);
+}
+
+/** What a request sent with another key of the config adds to it (nothing for the run's own key). */
+export function asKey(key?: Pick<ConfigKey, 'key'>): Partial<ApiRequest> {
+  return key ? { auth: { kind: 'key', key: key.key } } : {};
+}
+
 export function short(value: unknown): string {
   const text = JSON.stringify(value) ?? 'undefined';
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
@@ -281,7 +291,7 @@ export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
     ...unless(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first),
     ...again.flatMap((x, i) =>
       unless(
-        x.status === first.status && header(x, replayed) === 'true' && deepEqual(x.body, first.body),
+        isStoredReplay(first, x, replayed),
         `${what}, repeat ${i + 1} of the key: expected the stored ${first.status} with ${replayed}: true, got ${x.status} (${replayed}: ${JSON.stringify(header(x, replayed) ?? null)}) ${short(x.body)}`,
         x,
       ),

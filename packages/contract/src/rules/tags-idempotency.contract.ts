@@ -7,7 +7,7 @@ import { type Exchange, header } from '../http/exchange.js';
 import { replayTarget } from './conversation-items.contract.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { data, deepEqual, FAILED_NOT_CONSUMED, ok, short } from './support.js';
+import { data, FAILED_NOT_CONSUMED, isStoredReplay, ok, short } from './support.js';
 
 const ADD = 'addConversationItemTags';
 const REMOVE = 'removeConversationItemTag';
@@ -40,7 +40,7 @@ function addRerunProblems({ item, tag, first, removed, again, after }: AddRerun,
   const replayed = t.spec.idempotencyReplayedHeader;
   return [
     ...unless(
-      header(again, replayed) === 'true' && again.status === first.status && deepEqual(again.body, first.body),
+      isStoredReplay(first, again, replayed),
       `adding ${tag} to ${item} sent again with its key after the tag was taken off: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
       again,
     ),

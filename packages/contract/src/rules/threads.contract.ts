@@ -23,6 +23,7 @@ import { type CheckContext, contractOperation, type Held, type Problem, rule, st
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { afterEarlier, errorsOf, unless } from './problems.js';
 import {
+  asKey,
   data,
   FAILED_NOT_CONSUMED,
   IDEMPOTENCY_REPLAY,
@@ -63,7 +64,7 @@ export interface ThreadRead {
 }
 
 export async function readThread(t: CheckContext, id: string, key?: ConfigKey): Promise<ThreadRead> {
-  const exchange = await t.call({ params: { id } }, key ? { auth: { kind: 'key', key: key.key } } : {}, 'getThread');
+  const exchange = await t.call({ params: { id } }, asKey(key), 'getThread');
   const thread = data(exchange);
   const comments = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
   return { exchange, ...(thread ? { thread } : {}), comments };
