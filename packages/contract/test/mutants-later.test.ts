@@ -6,11 +6,13 @@
 // sandbox broken in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
+  isOtherTeam,
   itCatchesEachByName,
   itPassesEachAgainstTheSandbox,
   keepsFirstAnswers,
   type Mutant,
   mainKey,
+  otherTeamKey,
   reappliesKeyedWrites,
   removeOutputs,
   swapKey,
@@ -26,9 +28,6 @@ import {
 } from './support/servers.js';
 
 afterAll(removeOutputs);
-
-const isOtherTeam = (k: Target['config']['keys'][number]) => k.kind === 'other-team';
-const otherTeamKey = (upstream: Target) => upstream.config.keys.find(isOtherTeam)?.key ?? 'no other-team key';
 
 const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
 const isThreadRead = (q: ProxiedRequest) => q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q));

@@ -3,17 +3,22 @@
 // one way the description states, caught by name. And controls where the description leaves an
 // order or a shape open: the checks that used to lean on one reading pass.
 import { afterAll, describe, expect, it } from 'vitest';
-import { itCatchesEachByName, type Mutant, mainKey, removeOutputs, runAgainst, swapKey } from './support/mutants.js';
+import {
+  isOtherTeam,
+  itCatchesEachByName,
+  type Mutant,
+  mainKey,
+  otherTeamKey,
+  removeOutputs,
+  runAgainst,
+  swapKey,
+} from './support/mutants.js';
 import { json, type Mutation, mutatingProxy, pathOf, sandbox, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 /** The contact of the seed's second team (Bayside Veterinary) that the first team has no conversation with. */
 const OTHER_TEAMS_CONTACT = '+16175550188';
-
-const isOtherTeam = (k: Target['config']['keys'][number]) => k.kind === 'other-team';
-const otherTeamKey = (upstream: Target) =>
-  upstream.config.keys.find(isOtherTeam)?.key ?? 'no other-team key in the sandbox config';
 
 /**
  * A server whose thread lookup by item falls through to every team: another team's key finds the

@@ -172,6 +172,11 @@ export function swapKey(
 }
 export const mainKey = (upstream: Target) => upstream.apiKey;
 
+/** A config key of another team (the sandbox config declares one). */
+export const isOtherTeam = (k: Target['config']['keys'][number]) => k.kind === 'other-team';
+export const otherTeamKey = (upstream: Target) =>
+  upstream.config.keys.find(isOtherTeam)?.key ?? 'no other-team key in the sandbox config';
+
 /** A server that refuses every fourth read with a 429, however few came (reads refused early). */
 function refusesReadsEarly(): Mutation {
   let reads = 0;
