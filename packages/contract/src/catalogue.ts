@@ -88,6 +88,11 @@ export const CHECKS = {
     source: "SUMMARY_TEMPLATE_KEY_REQUIRED: \"Call has more than one completed summary; set template_key\"; getConversationItem: \"optional template_key selects a summary\"",
     precondition: "a call with exactly one completed summary and others pending (fixtures.one_completed_summary_call_ids: summaries are not readable through the API)",
   },
+  "conversation-items.parameters-compose": {
+    title: "extend and template_key compose: the fields extend adds to a call read alone, it adds when template_key is given too, and the pair is answered 2xx",
+    source: "getConversationItem: \"optional extend=transcript; optional template_key selects a summary\" (two optional parameters, neither said to exclude the other)",
+    precondition: "a call with one completed summary (fixtures.one_completed_summary_call_ids), read 2xx with a documented template key, without parameters and with each documented extend value; then with both",
+  },
   "conversation-items.search": {
     title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY",
     source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
@@ -206,6 +211,11 @@ export const CHECKS = {
     enforces: ["x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
     precondition: "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
   },
+  "deals.money-names-agree": {
+    title: "A deal that states its monetary value under both names (amount and value) states the same value in both",
+    source: "Deal: the response example shows \"amount | number\", the field table \"value (monetary value)\" instead; \"a builder may emit both amount/value and closed_at/close_date\"",
+    precondition: "the deals of the config (fixtures.deal_ids) read by id; a deal answered with both names",
+  },
   "described.error-mentions": {
     title: "An error the contract says names something (kind error-mentions) names it in the stated field",
     source: "x-svc-response-rules (kind error-mentions)",
@@ -266,7 +276,7 @@ export const CHECKS = {
   "idempotency.failed-not-consumed": {
     title: "A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed",
     source: "IdempotencyKeyParameter (\"When the request fails (4xx or 5xx), the key is not consumed and can be retried\")",
-    precondition: "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added",
+    precondition: "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
   },
   "idempotency.kept": {
     title: "A keyed write's stored response is kept: each key of the run's replay checks, sent again at the run's end (3 s or more after its first use), is still replayed",
@@ -354,6 +364,11 @@ export const CHECKS = {
     title: "An unknown id of each prefix gives the documented 404, never the not-found code of another kind than its prefix names (no TEXT_MESSAGE_NOT_FOUND for a cll- id)",
     source: "parameter x-svc-error-code / the operation's 404 codes; Identifier prefixes (Call cll-, Text message msg-) + CALL_NOT_FOUND \"No call with this id\", TEXT_MESSAGE_NOT_FOUND \"No text message with this id\"",
     precondition: "a request the server must refuse: one id of the right prefix that names nothing",
+  },
+  "notes.listed-in-conversation": {
+    title: "A note read by id is in its conversation's notes: the list of the note's contact number holds it, a note on no line too",
+    source: "\"GET /v2/api/conversations/{contact_number}/notes | Lists a conversation's notes\"; ConversationNote: \"contact_number | string | Contact's phone number\", \"svc_number | string or null\"",
+    precondition: "notes named in the config (fixtures.note_ids: a sandbox names its notes on no line), read by id 2xx with a contact number, then the notes of that contact listed 2xx",
   },
   "notes.mention-deleted": {
     title: "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
@@ -596,6 +611,11 @@ export const CHECKS = {
     source: "addConversationItemTags / removeConversationItemTag; TagName: \"In a URL path it is URL-encoded (for example Follow%20up)\"",
     precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team), then, where the team has one, a team tag whose name needs percent-encoding",
   },
+  "tags.conflict-names-tag": {
+    title: "Adding two tags, the second already on the item: a 409 TAG_ALREADY_EXISTS names the tag already on the item in its message, not the one sent first",
+    source: "Error body: \"message | string | Human-readable, includes the failing value\"; TAG_ALREADY_EXISTS: \"Tag already on the item\"",
+    precondition: "an item carrying one tag, sent that tag second after a tag it does not carry (the other put back as found after)",
+  },
   "tags.per-item": {
     title: "A tag belongs to the item it was added to: added to a second item while on a first, and removing one tag leaves the item's other tags and the other item's tag",
     source: "TAG_ALREADY_EXISTS: \"Tag already on the item\"; TAG_NOT_FOUND: \"Tag not on this item\"",
@@ -630,6 +650,11 @@ export const CHECKS = {
     title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; user_id \"must belong to the same team\"",
     precondition: "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
+  },
+  "tenants.tags-of-team": {
+    title: "A tag name new to the run's team, added to one of its items, is not in another team's tag list",
+    source: "\"A key belongs to a single team.\" (Authentication); \"For one team, the holder of an API key can read and manage: ... users and tags\"",
+    precondition: "a key of another team (kind other-team) whose tag list answers 2xx without the name; the name added to an item of the run's team, then that list read again",
   },
   "threads.comment-author": {
     title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author",
@@ -666,6 +691,11 @@ export const CHECKS = {
     title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team",
     source: "createThread 409",
     precondition: "an item of each entity_type that has a thread (the run created it, else one found); other keys of the team that may create threads (line-limited, active) where the config declares them",
+  },
+  "threads.kind-of-item": {
+    title: "A thread is never created saying another kind than its item's: entity_type sent with an item of another kind is refused, or the thread answered names the item's own kind",
+    source: "Thread: \"One thread per conversation item (a call, a text message or a conversation note)\", entity_type \"CALL, TEXT_MESSAGE or CONVERSATION_NOTE\" and entity_id \"cll-*, msg-* or not-*\"",
+    precondition: "a free item of one kind (fixtures.threadless_item_ids, else known items found to have none), sent with another entity_type",
   },
   "threads.large-body": {
     title: "A body of 16 KiB or more is refused as a small one with the same fault is (code, type, param)",

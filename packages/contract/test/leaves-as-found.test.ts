@@ -38,7 +38,8 @@ const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null &&
 /**
  * What a run left, less what it created (threads on items that had none, with their comments:
  * the run comments on a thread it created, never on one it found) and the
- * effects the README names as permanent: ARCHIVE marks the conversation's items read, and a
+ * effects the README names as permanent: ARCHIVE marks the conversation's items read, the tag
+ * name of the run's own that tenants.tags-of-team adds stays in the team's list, and a
  * write stamps `updated_at` on a receptionist and on the dialer queue (even the empty update
  * that reads it).
  */
@@ -50,9 +51,17 @@ function lessRunEffects(before: Json, after: Json): Json {
     if (was === null && request.startsWith('GET /v2/api/threads?')) left[request] = null;
     else if (/\/agent$|dialing-queues/.test(request)) left[request] = withStampOf(was, now);
     else if (/^(GET|POST) \/v2\/api\/conversations(\/items|\?)/.test(request)) left[request] = readAsFound(was, now);
+    else if (request === 'GET /v2/api/tags') left[request] = withoutRunOwnTags(now);
     else left[request] = now;
   }
   return left;
+}
+
+/** The team's tag list less the name of the run's own that tenants.tags-of-team adds (no operation deletes a tag). */
+function withoutRunOwnTags(now: unknown): unknown {
+  const own = (tag: unknown) =>
+    isJson(tag) && typeof tag.name === 'string' && /^svc-contract-\S+-team-only$/.test(tag.name);
+  return Array.isArray(now) ? now.filter((tag) => !own(tag)) : now;
 }
 
 /** `updated_at` as it was, in the receptionist's agent block or on the queue. */

@@ -63,6 +63,8 @@ export interface SandboxContractConfig {
       calendar_connection_ids: string[];
       /** Calls with no completed summary (none, or only pending ones): answered without a template_key. */
       no_completed_summary_call_ids: string[];
+      /** Notes on no line (svc_number null): named, so that their conversation's list is seen to hold them. */
+      note_ids: string[];
       /** A person update the sandbox applies, and its undo (the update's body is not shown by the contract). */
       person_update?: SandboxPersonUpdate;
     };
@@ -107,7 +109,7 @@ export interface SeedLike {
     custom_fields?: Array<{ key: string; deleted: boolean }>;
     users?: Array<{ id: string; removed: boolean }>;
     messages: Array<{ id: string }>;
-    notes: Array<{ id: string }>;
+    notes: Array<{ id: string; svc_number?: string | null }>;
     calendars?: Array<{ calendar_connection_id: string }>;
   }>;
 }
@@ -242,6 +244,7 @@ export function contractConfigOf(seed: SeedLike, allScopes: readonly string[]): 
         several_completed_summary_call_ids: severalCompletedSummaryCallIds(team),
         calendar_connection_ids: (team.calendars ?? []).map((c) => c.calendar_connection_id),
         no_completed_summary_call_ids: noCompletedSummaryCallIds(team),
+        note_ids: linelessNotes(team).map((n) => n.id),
         ...personUpdateOf(team),
       },
     },
@@ -304,9 +307,16 @@ const COMPLETED = 'COMPLETED';
 /** At most this many free items of each kind, and free templates, are named in one config. */
 const NAMED_PER_KIND = 3;
 
+const lineless = (note: { svc_number?: string | null }) => note.svc_number === null;
+
+/** Notes on no line: a discovery by lines may miss them, and a thread on one takes its contact from the note. */
+function linelessNotes(team: TeamLike): TeamLike['notes'] {
+  return team.notes.filter(lineless);
+}
+
 /**
  * Items of the team no thread is on, a few of each kind, interleaved by kind (a call, a message,
- * a note, ...), so that one run's three creations show every entity_type.
+ * a note, ...), so that one run's three creations show every entity_type; notes on no line first.
  */
 export function threadlessItemIds(team: TeamLike): string[] {
   const threaded = new Set(team.threads.map((t) => t.entity_id));
@@ -314,7 +324,7 @@ export function threadlessItemIds(team: TeamLike): string[] {
   const kinds = [
     free(team.calls.map((c) => c.id)),
     free(team.messages.map((m) => m.id)),
-    free(team.notes.map((n) => n.id)),
+    free([...linelessNotes(team), ...team.notes.filter((n) => !lineless(n))].map((n) => n.id)),
   ];
   const interleaved: string[] = [];
   for (let i = 0; i < NAMED_PER_KIND; i++)

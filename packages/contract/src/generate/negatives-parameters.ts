@@ -106,7 +106,7 @@ export function queryNegatives(ctx: NegativeContext): void {
   }
 }
 
-/** A number below its minimum, above its maximum, and no number at all. */
+/** A number below its minimum, above its maximum, and no number at all (a word, and digits with a tail). */
 function queryRangeNegatives(ctx: NegativeContext, p: OperationParameter, withQuery: (value: string) => OpRequest) {
   const s = p.schema;
   const types = typesOf(s);
@@ -120,6 +120,9 @@ function queryRangeNegatives(ctx: NegativeContext, p: OperationParameter, withQu
       constraint: constraintId('query', p.name, 'maximum', s.maximum),
     });
   ctx.push('negative.out-of-range', `query ${p.name}="ten"`, withQuery('ten'));
+  // Digits with a tail are no number either: a lenient parse (parseInt) reads them as the digits.
+  const digits = String(typeof s.minimum === 'number' ? Math.max(s.minimum, 1) : 1);
+  ctx.push('negative.out-of-range', `query ${p.name}="${digits}x" (digits, then no number)`, withQuery(`${digits}x`));
 }
 
 /** The one form a string parameter must have, broken: its enum, E.164, its id prefix or its pattern. */

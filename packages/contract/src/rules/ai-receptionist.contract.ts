@@ -326,6 +326,14 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
       await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, { readers }),
     );
   }
+  // The knowledge text sent empty: a value sent, not one left out, so it replaces the text too.
+  for (const name of ordered.filter((n) => n.includes('.'))) {
+    if (expectedFor(t.spec, t.op(OP), { params: { number: first.number }, body: nest(name, '') })) continue;
+    const before = (await read(t, first.number)).config ?? first.config;
+    const old = single(before, name);
+    if (typeof old === 'string' && old !== '')
+      changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent: '' }, old));
+  }
   // The codes and addresses (voice_id, tone_of_voice, language, ...) take a value another line holds,
   // on every line: a server resetting one value to a default when another is sent shows only on a
   // line whose value is not the default, whichever line that is.

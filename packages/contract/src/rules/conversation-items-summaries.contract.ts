@@ -12,8 +12,10 @@ import { listedCode } from '../expectations/expect.js';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { completedSummaries, type SummaryRead, summaryCalls, TEMPLATE_KEY, templateKeys } from './call-summaries.js';
+import { documentedValues } from './explore-inputs.js';
 import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
 import { afterEarlier, errorsOf, isSuccess, statusIs, unless } from './problems.js';
+import { ok } from './support.js';
 
 const OP = 'getConversationItem';
 const op = contractOperation(OP);
@@ -204,4 +206,97 @@ rule({
     held.length === 0
       ? `no call of ${calls.join(', ')} read a completed summary with a documented template key (name one in fixtures.several_completed_summary_call_ids)`
       : undefined,
+});
+
+const EXTEND = 'extend';
+
+interface Composed {
+  call: string;
+  key: string;
+  value: string;
+  /** The call read without parameters and with the extension alone: what the extension adds. */
+  plain: Exchange;
+  extended: Exchange;
+  /** The call read with its template key, and with the key and the extension together. */
+  keyed: Exchange;
+  both?: Exchange;
+}
+
+const fieldsOf = (exchange: Exchange): string[] => {
+  const data = dataOf(exchange);
+  return isObject(data) ? Object.keys(data) : [];
+};
+
+/** The fields the extension added to the plain read, missing from the read with both parameters. */
+function extensionLost({ plain, extended, both }: Composed): string[] {
+  if (!both || ![plain, extended, both].every(ok)) return [];
+  const before = new Set(fieldsOf(plain));
+  const present = new Set(fieldsOf(both));
+  return fieldsOf(extended).filter((field) => !before.has(field) && !present.has(field));
+}
+
+async function readComposed(t: CheckContext): Promise<Composed[]> {
+  const f = await t.fixtures();
+  const param = t.op().parameters.find((p) => p.in === 'query' && p.name === EXTEND);
+  const values = param ? documentedValues(t.spec, param, f) : [];
+  if (values.length === 0) return t.skip(`the item read documents no value of ${EXTEND}`);
+  const calls = t.config.config.fixtures.one_completed_summary_call_ids ?? [];
+  if (calls.length === 0)
+    return t.skip(
+      'no call with one completed summary is named (fixtures.one_completed_summary_call_ids): only such a call reads both without and with a template key',
+      'option',
+    );
+  const composed: Composed[] = [];
+  const [call] = calls as [string];
+  const [completed] = await completedSummaries(t, [call], templateKeys(t, f));
+  if (!completed) return composed;
+  const plain = await t.call({ params: { id: call } });
+  for (const value of values) {
+    const extended = await t.call({ params: { id: call }, query: { [EXTEND]: value } });
+    const both = await t.call({ params: { id: call }, query: { [TEMPLATE_KEY]: completed.key, [EXTEND]: value } });
+    composed.push({ call, key: completed.key, value, plain, extended, keyed: completed.exchange, both });
+  }
+  return composed;
+}
+
+rule({
+  id: 'conversation-items.parameters-compose',
+  title:
+    'extend and template_key compose: the fields extend adds to a call read alone, it adds when template_key is given too, and the pair is answered 2xx',
+  source:
+    'getConversationItem: "optional extend=transcript; optional template_key selects a summary" (two optional parameters, neither said to exclude the other)',
+  precondition:
+    'a call with one completed summary (fixtures.one_completed_summary_call_ids), read 2xx with a documented template key, without parameters and with each documented extend value; then with both',
+  operationId: OP,
+  resource: loadSpec().resourceOf(op),
+  needs: {},
+  requests: readComposed,
+  problems: (composed) =>
+    composed.flatMap((read) => {
+      const what = `${op.method} ${read.call} with ${TEMPLATE_KEY}=${read.key} and ${EXTEND}=${read.value}`;
+      if (!read.both) return [];
+      if (ok(read.plain) && ok(read.extended) && !ok(read.both))
+        return [
+          {
+            message: `${what}: answered ${read.both.status}, while each parameter alone answered 2xx`,
+            exchange: read.both,
+          },
+        ];
+      const lost = extensionLost(read);
+      return unless(
+        lost.length === 0,
+        `${what}: ${lost.join(', ')} missing, which ${EXTEND}=${read.value} adds to the call read alone`,
+        read.both,
+      );
+    }),
+  passed: (composed) =>
+    composed
+      .map((c) => `${c.call}: ${EXTEND}=${c.value} with ${TEMPLATE_KEY}=${c.key} adds what it adds alone`)
+      .join('; '),
+  notReached: (composed) =>
+    composed.length === 0
+      ? 'the call with one completed summary read no completed summary with any documented template key'
+      : composed.every((c) => !ok(c.plain) || !ok(c.extended))
+        ? 'the call was not answered 2xx both without parameters and with extend alone'
+        : undefined,
 });

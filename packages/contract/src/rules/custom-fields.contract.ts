@@ -407,12 +407,27 @@ rule({
     const cases: OutsideCase[] = [];
     for (const { keyword, n } of lengthLimits(t.spec.schema('CustomFieldOptionLabel'))) {
       const length = keyword === 'maxLength' ? n + 1 : n - 1;
-      const body = { options: [...ownOptions(list), { label: probeOfLength(length) }] };
-      const expected = expectedFor(t.spec, t.op(), { params: { key: list.key }, body });
-      if (!expected) continue;
-      const refused = await refuseOrUndo(t, list, body, expected);
       const constraint = { id: constraintId('body', 'options[].label', keyword, n), side: 'outside' as const };
-      cases.push({ label: `an option label of ${length} characters`, expected, refused, constraint, length });
+      const [kept, ...others] = ownOptions(list);
+      // A new option's label, and a kept option renamed: the limit is on every label sent.
+      const sent = [
+        { what: 'a new option', options: [...ownOptions(list), { label: probeOfLength(length) }] },
+        ...(kept
+          ? [
+              {
+                what: `the option ${kept.key} renamed`,
+                options: [{ ...kept, label: probeOfLength(length) }, ...others],
+              },
+            ]
+          : []),
+      ];
+      for (const { what, options } of sent) {
+        const body = { options };
+        const expected = expectedFor(t.spec, t.op(), { params: { key: list.key }, body });
+        if (!expected) continue;
+        const refused = await refuseOrUndo(t, list, body, expected);
+        cases.push({ label: `${what}, its label of ${length} characters`, expected, refused, constraint, length });
+      }
     }
     return cases;
   },

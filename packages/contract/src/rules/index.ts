@@ -26,6 +26,7 @@ import './tags.contract.js';
 import './tags-per-item.contract.js';
 import './tags-idempotency.contract.js';
 import './tenants-actions.contract.js';
+import './tenants-tags.contract.js';
 import './threads.contract.js';
 import './thread-comment-author.contract.js';
 import './thread-mentions.contract.js';

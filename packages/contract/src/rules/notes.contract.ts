@@ -1,15 +1,17 @@
 // Conversation notes: listed per conversation (contact number), fetched by not- id. The notes of
 // every conversation are listed by discovery (fixtures.discovery fails a refused list), and
 // reads.every-fixture fetches each note found there; notes.mention-deleted reads their mentions.
+// A note the config names (one a list might leave out: on no line) is looked for in its list.
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { readEachFixture } from './each-fixture.js';
-import { contractOperation, rule } from './harness.js';
+import { type CheckContext, contractOperation, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
+import { unless } from './problems.js';
 import { valuesIn } from './search-words.js';
-import { data, removedMembers, short } from './support.js';
+import { data, ok, removedMembers, short } from './support.js';
 
 const LIST_NOTES = 'listConversationNotes';
 
@@ -128,4 +130,73 @@ rule({
       ? undefined
       : `no known note (of ${s.reads.length} read) mentions a member named in fixtures.removed_user_ids`,
   passed: (s) => `${s.reads.length} notes read; mentions of removed members deleted true, of teammates false`,
+});
+
+interface NoteListed {
+  id: string;
+  read: Exchange;
+  contact?: string;
+  list?: Exchange;
+}
+
+/**
+ * The list says more follows (the list response's `pagination.has_more`): the notes list takes no
+ * page parameter, so a note not on what was answered cannot be judged missing.
+ */
+function morePages(list: Exchange): boolean {
+  const pagination = (list.body as { pagination?: { has_more?: unknown } } | undefined)?.pagination;
+  return pagination?.has_more === true;
+}
+
+/** Each note the config names, read by id, then its conversation's notes (by the note's contact number). */
+async function namedNotesListed(t: CheckContext): Promise<NoteListed[]> {
+  const named = t.config.config.fixtures.note_ids ?? [];
+  if (named.length === 0)
+    return t.skip(
+      'no note is named (fixtures.note_ids): the notes discovery knows are those the lists showed',
+      'option',
+    );
+  const lists = new Map<string, Exchange>();
+  const found: NoteListed[] = [];
+  for (const id of named.slice(0, t.config.fixturesPerKind ?? 20)) {
+    const read = await t.call({ params: { id } }, {}, 'getConversationNote');
+    const contact = data(read)?.contact_number;
+    if (!ok(read) || typeof contact !== 'string') {
+      found.push({ id, read });
+      continue;
+    }
+    const list = lists.get(contact) ?? (await t.call({ params: { contact_number: contact } }, {}, LIST_NOTES));
+    lists.set(contact, list);
+    found.push({ id, read, contact, list });
+  }
+  return found;
+}
+
+rule({
+  id: 'notes.listed-in-conversation',
+  title:
+    "A note read by id is in its conversation's notes: the list of the note's contact number holds it, a note on no line too",
+  source:
+    '"GET /v2/api/conversations/{contact_number}/notes | Lists a conversation\'s notes"; ConversationNote: "contact_number | string | Contact\'s phone number", "svc_number | string or null"',
+  precondition:
+    'notes named in the config (fixtures.note_ids: a sandbox names its notes on no line), read by id 2xx with a contact number, then the notes of that contact listed 2xx',
+  operationId: LIST_NOTES,
+  resource: loadSpec().resourceOf(contractOperation(LIST_NOTES)),
+  needs: {},
+  requests: namedNotesListed,
+  problems: (found) =>
+    found.flatMap(({ id, contact, list }) =>
+      list && ok(list) && !morePages(list)
+        ? unless(
+            list.text.includes(id),
+            `${id}, a note of ${contact} read by id, is not in the notes of ${contact}`,
+            list,
+          )
+        : [],
+    ),
+  passed: (found) => `${found.map((n) => n.id).join(', ')}: each in its conversation's notes`,
+  notReached: (found) =>
+    found.some((n) => n.list && ok(n.list) && !morePages(n.list))
+      ? undefined
+      : 'no named note was read with a contact number whose notes then listed 2xx whole (pagination.has_more not true)',
 });

@@ -24,7 +24,7 @@ export const FAILED_NOT_CONSUMED = checkDescription({
   title: 'A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed',
   source: 'IdempotencyKeyParameter ("When the request fails (4xx or 5xx), the key is not consumed and can be retried")',
   precondition:
-    'a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added',
+    "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
 });
 
 export type Json = Record<string, unknown>;

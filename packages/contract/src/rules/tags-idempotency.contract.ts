@@ -88,6 +88,19 @@ interface RemovalRetried {
   failed: Exchange;
   added?: Exchange;
   retried?: Exchange;
+  /** Another key's removal that failed, then that key on the add (another endpoint), then the tag taken off. */
+  elsewhere?: { failed: Exchange; added: Exchange; undone: Exchange };
+}
+
+/** A key no request consumed (its removal failed) is free on another endpoint: the add is executed, not refused. */
+function elsewhereProblems({ item, tag, elsewhere }: RemovalRetried): Problem[] {
+  if (!elsewhere || ok(elsewhere.failed)) return [];
+  const { failed, added } = elsewhere;
+  return unless(
+    ok(added),
+    `the key of a removal that failed (${failed.status}), sent on adding ${tag} to ${item}: expected 2xx, got ${added.status} ${short(added.body)}`,
+    added,
+  );
 }
 
 function removalRetriedProblems({ item, tag, failed, added, retried }: RemovalRetried, t: CheckContext): Problem[] {
@@ -122,9 +135,16 @@ rule({
     const added = await add(t, item, tag);
     if (!ok(added)) return { item, tag, failed, added };
     const retried = await remove(t, item, tag, { idempotencyKey, requestId: `${idempotencyKey}-retry` });
-    return { item, tag, failed, added, retried };
+    if (!ok(retried)) return { item, tag, failed, added, retried };
+    // Idempotency 5 is for a key used before: one whose only use failed is not, on another endpoint either.
+    const elsewhereKey = { idempotencyKey: `${idempotencyKey}-elsewhere` };
+    const failedElsewhere = await remove(t, item, tag, elsewhereKey);
+    const addedElsewhere = await add(t, item, tag, elsewhereKey);
+    const undone = await remove(t, item, tag);
+    const elsewhere = { failed: failedElsewhere, added: addedElsewhere, undone };
+    return { item, tag, failed, added, retried, elsewhere };
   },
-  problems: removalRetriedProblems,
+  problems: (s, t) => [...removalRetriedProblems(s, t), ...elsewhereProblems(s)],
   passed: ({ item, tag, failed }) =>
-    `taking ${tag} off ${item}: ${failed.status} with a key, then (the tag added) executed with the same key`,
+    `taking ${tag} off ${item}: ${failed.status} with a key, then (the tag added) executed with the same key; another failed removal's key executed on the add`,
 });

@@ -3,9 +3,9 @@
 // blocks it on another, and removing one tag from an item removes neither its other tags nor the
 // same tag from another item. Reached with two items and two tags, each pair cleared first and put
 // back after.
-import { listedCode } from '../expectations/expect.js';
+import { listedCode, ownCodes } from '../expectations/expect.js';
 import { need } from '../fixtures.js';
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, errorCode, errorOf } from '../http/exchange.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { errorsOf, unless } from './problems.js';
 import { ok } from './support.js';
@@ -107,4 +107,66 @@ rule({
   requests: tagsPerItem,
   problems: perItemProblems,
   passed: (s) => `${s.t1} on ${s.a} and ${s.b}, ${s.t2} on ${s.a}: each removed alone`,
+});
+
+interface TwoSent {
+  item: string;
+  /** The tag already on the item, sent second; the other one, not on it, sent first. */
+  on: string;
+  other: string;
+  setup: Exchange;
+  sent?: Exchange;
+  cleanup: Exchange[];
+}
+
+/** A team tag (or one of the run's own) that neither holds nor is held in the other's name. */
+const apart = (a: string, b: string) => !a.includes(b) && !b.includes(a);
+
+async function twoTagsOneOn(t: CheckContext): Promise<TwoSent> {
+  const f = await t.fixtures();
+  const item = need(f.items[0]?.id, 'a call or text message (fixtures.item_ids)');
+  const on = f.tags[0] ?? `svc-contract-${t.config.runId}-1`;
+  const other = f.tags.find((tag) => apart(tag, on)) ?? `svc-contract-${t.config.runId}-other`;
+  const add = (tag: string) => t.call({ params: { id: item }, body: { tags: [tag] } }, {}, ADD);
+  const remove = (tag: string) => t.call({ params: { id: item, tag } }, {}, REMOVE);
+  // Either added now or already there (409): the tag is on the item from here on.
+  const setup = await add(on);
+  const base = { item, on, other, setup, cleanup: [] as Exchange[] };
+  if (!ok(setup) && setup.status !== 409) return base;
+  const otherWasOn = ok(await remove(other));
+  const sent = await t.call({ params: { id: item }, body: { tags: [other, on] } }, {}, ADD);
+  // Both readings of several tags with one already on (all refused, or the others added) are left as found.
+  const cleanup = [otherWasOn ? await add(other) : await remove(other)];
+  if (ok(setup)) cleanup.push(await remove(on));
+  return { ...base, sent, cleanup };
+}
+
+rule({
+  id: 'tags.conflict-names-tag',
+  title:
+    'Adding two tags, the second already on the item: a 409 TAG_ALREADY_EXISTS names the tag already on the item in its message, not the one sent first',
+  source:
+    'Error body: "message | string | Human-readable, includes the failing value"; TAG_ALREADY_EXISTS: "Tag already on the item"',
+  precondition:
+    'an item carrying one tag, sent that tag second after a tag it does not carry (the other put back as found after)',
+  ...statefulWrite(ADD),
+  requests: twoTagsOneOn,
+  problems: ({ item, on, other, sent }, t) => {
+    const conflict = sent?.status === 409 ? sent : undefined;
+    if (!conflict) return [];
+    const code = errorCode(conflict);
+    if (code === undefined || !ownCodes(t.spec, t.op(ADD), 409).includes(code)) return [];
+    const message = errorOf(conflict)?.message;
+    return unless(
+      typeof message === 'string' && message.includes(on),
+      `adding [${other}, ${on}] to ${item}, which carries ${on}: the ${code} message ${JSON.stringify(message)} does not name ${on}, the failing value`,
+      conflict,
+    );
+  },
+  passed: ({ on, sent }) =>
+    sent?.status === 409
+      ? `the 409 names ${on}`
+      : `answered ${sent?.status} (the other tag added: no conflict to name)`,
+  notReached: ({ item, on, setup, sent }) =>
+    sent ? undefined : `${on} could not be put on ${item} first (answered ${setup.status})`,
 });

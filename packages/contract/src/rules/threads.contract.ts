@@ -1037,3 +1037,47 @@ function unsentKindsFirst(t: CheckContext, op: Operation, items: ItemFixture[]):
   for (const item of items.filter(unsent)) if (!first.some((i) => i.entityType === item.entityType)) first.push(item);
   return [...first, ...items.filter((i) => !first.includes(i))];
 }
+
+interface OtherKind {
+  item: ItemFixture;
+  sentType: string;
+  answer: Exchange;
+}
+
+/** A free item, sent with an entity_type of another kind than the one its id names. */
+async function createWithOtherKind(t: CheckContext): Promise<OtherKind> {
+  const f = await t.fixtures();
+  const op = t.op();
+  const kinds = enumAt(t, op, 'entity_type');
+  for (const item of candidates(f).slice(0, t.config.fixturesPerKind ?? 20)) {
+    const sentType = kinds.find((kind) => kind !== item.entityType);
+    if (!sentType || !kinds.includes(item.entityType)) continue;
+    if ((await findThread(t, item)).id !== undefined) continue;
+    const body = { entity_type: sentType, entity_id: item.id, content: probeText(t, 'thread') };
+    return {
+      item,
+      sentType,
+      answer: await t.call({ body }, documentedHeaders(op, `${t.config.runId}-kind-${item.id}`)),
+    };
+  }
+  return t.skip(usedUp(t, 'no item without a thread is known', 'threadless_item_ids'), 'config');
+}
+
+rule({
+  id: 'threads.kind-of-item',
+  title:
+    "A thread is never created saying another kind than its item's: entity_type sent with an item of another kind is refused, or the thread answered names the item's own kind",
+  source:
+    'Thread: "One thread per conversation item (a call, a text message or a conversation note)", entity_type "CALL, TEXT_MESSAGE or CONVERSATION_NOTE" and entity_id "cll-*, msg-* or not-*"',
+  precondition:
+    'a free item of one kind (fixtures.threadless_item_ids, else known items found to have none), sent with another entity_type',
+  ...statefulWrite('createThread'),
+  requests: createWithOtherKind,
+  problems: ({ item, sentType, answer }) =>
+    unless(
+      !ok(answer) || data(answer)?.entity_type === item.entityType,
+      `a thread on ${item.entityType} ${item.id} sent as ${sentType}: answered ${answer.status} with entity_type ${short(data(answer)?.entity_type)}`,
+      answer,
+    ),
+  passed: ({ item, sentType, answer }) => `${item.id} sent as ${sentType}: answered ${answer.status}`,
+});
