@@ -299,7 +299,7 @@ export const CHECKS = {
     precondition: "a read with optional query parameters, each sent with each value the contract names",
   },
   "lists.walk": {
-    title: "A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree",
+    title: "A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree",
     source: "Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max",
     precondition: "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
   },

@@ -1,8 +1,8 @@
 // Mutants of details a rule states but no earlier check reached: the two names of one value, two
 // query parameters together, the failing value of a conflict among several, the kind an id names,
 // a tag name new to the team seen by another team, a note on no line in its conversation's list, a
-// key whose only use failed sent to another endpoint, digits with a tail as a page size, a kept
-// option renamed past the limit, an empty knowledge text, a thread on a note on no line. Each is
+// key whose only use failed sent to another endpoint, digits with a tail as a page size, a last
+// page exactly filled, a kept option renamed past the limit, an empty knowledge text, a thread on a note on no line. Each is
 // the sandbox broken in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
@@ -202,6 +202,20 @@ function linelessThreadWithoutContact(upstream: Target): Mutation {
   };
 }
 
+/** A server that says has_more wherever the page reaches the count (page × size ≥ total_count misread as more). */
+const hasMoreOnExactLastPage: Mutation = {
+  response: (r, q) =>
+    q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes'
+      ? json(r, (b) => {
+          const p = b.pagination as
+            | { page?: number; size?: number; total_count?: number; has_more?: boolean }
+            | undefined;
+          if (p && [p.page, p.size, p.total_count].every((n) => typeof n === 'number'))
+            p.has_more = (p.page as number) * (p.size as number) <= (p.total_count as number);
+        })
+      : r,
+};
+
 const DETAILS: Mutant[] = [
   {
     name: "states a deal's value in cents beside its amount",
@@ -264,6 +278,12 @@ const DETAILS: Mutant[] = [
     only: ['updateCustomField'],
     allowWrites: true,
     mutation: renamedOptionCut,
+  },
+  {
+    name: 'says has_more on a last page exactly filled',
+    caughtBy: 'lists.walk',
+    only: ['listCustomFields'],
+    mutation: hasMoreOnExactLastPage,
   },
   {
     name: 'ignores an empty knowledge text',

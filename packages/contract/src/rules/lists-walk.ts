@@ -1,5 +1,5 @@
-// lists.walk: a paged list walked whole, at a small page size and at the largest, compared across
-// its pages. One response at a time (response.pagination) cannot see a total_count that is really
+// lists.walk: a paged list walked whole, at a small page size (its last page partly filled), at the
+// largest, and at its whole count (one page exactly filled), compared across its pages. One response at a time (response.pagination) cannot see a total_count that is really
 // the page's length, a gap or a duplicate between pages, or has_more set on the last page; the
 // walk can. The paging parameters are those the Pagination schema names (page, size) among the
 // operation's query parameters; the largest size is info.x-svc-limits.page_size_max. A list with
@@ -72,6 +72,8 @@ async function walk(
 export interface Walks {
   small: Walk;
   whole: Walk;
+  /** The whole list on one page exactly filled (size = total_count): its has_more is false all the same. */
+  exact?: Walk;
   /** The same list narrowed to each line of the team (its line filter), where it has one. */
   lines?: Array<{ line: string; walks: Walks }>;
   /** The lines no key of the run may use (the run key refused, no line-limited key listing them): not walked. */
@@ -117,12 +119,19 @@ async function walkEachLine(t: CheckContext, op: Operation, base: OpRequest, nam
   return { lines, unwalked };
 }
 
-/** The whole list at two sizes, then narrowed to each line where it takes a line filter. */
+/** The whole list at two sizes and on one page exactly filled, then narrowed to each line where it takes a line filter. */
 export async function walkList(t: CheckContext, op: Operation, base: OpRequest): Promise<Walks> {
   const names = pagingOf(t.spec, op);
   if (!names) return t.skip('not a paged list');
   const narrowed = await walkEachLine(t, op, base, names);
-  return { ...(await walkBoth(t, base, names)), ...(narrowed ?? {}) };
+  const both = await walkBoth(t, base, names);
+  // The small walk's last page is partly filled; a page exactly filled is the other edge of has_more.
+  const total = Number(both.whole.pages[0]?.pagination.total_count ?? 0);
+  const exact =
+    total >= SMALL && total < Number(t.spec.pageSizeMax) && total !== both.small.size
+      ? { exact: await walk(t, base, names, total) }
+      : {};
+  return { ...both, ...exact, ...(narrowed ?? {}) };
 }
 
 /** A line no key may use is said, as a pass beside whatever the walks found (Rule.held), not failed. */
@@ -228,9 +237,9 @@ function pagingEchoProblems(w: Walk, past: Page | undefined): Problem[] {
 }
 
 /** The pages partition the whole: each walk against the list read at the largest size (where it fits one page). */
-export function listProblems({ small, whole, lines = [] }: Walks): Problem[] {
+export function listProblems({ small, whole, exact, lines = [] }: Walks): Problem[] {
   const reference = whole.pages.length === 1 ? (whole.pages[0] as Page).entries : whole.pages.flatMap((p) => p.entries);
-  const own = [...walkProblems(whole, reference), ...walkProblems(small, reference)];
+  const own = [whole, small, ...(exact ? [exact] : [])].flatMap((w) => walkProblems(w, reference));
   const narrowed = lines.flatMap(({ line, walks }) =>
     listProblems(walks).map((p) => ({ ...p, message: `on line ${line}: ${p.message}` })),
   );

@@ -97,7 +97,8 @@ function readReachRules(u: OperationUnderTest): void {
   if (pagingOf(spec, op))
     rule({
       id: 'lists.walk',
-      title: 'A paged list walked whole at a small size and at the largest: the pages partition it, the counts agree',
+      title:
+        'A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree',
       source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
       precondition:
         "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
@@ -106,8 +107,8 @@ function readReachRules(u: OperationUnderTest): void {
       requests: async (t) => walkList(t, op, await u.baseline(t)),
       problems: listProblems,
       held: unwalkedLines,
-      passed: ({ small, whole }) =>
-        `walked at size ${whole.size} (${whole.pages.length} page) and ${small.size} (${small.pages.length} pages)`,
+      passed: ({ small, whole, exact }) =>
+        `walked at size ${whole.size} (${whole.pages.length} page) and ${small.size} (${small.pages.length} pages)${exact ? `, and on one page of exactly ${exact.size}` : ''}`,
     });
 }
 
