@@ -15,13 +15,12 @@ import {
   removeOutputs,
   runAgainst,
 } from './support/mutants.js';
+import { isBatch, isItemRead } from './support/requests.js';
 import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
-const isItemRead = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q).startsWith('/v2/api/conversations/items/');
-const isBatch = (q: ProxiedRequest) => q.method === 'POST' && pathOf(q) === '/v2/api/conversations/items/batch';
 const errorIn = (b: Record<string, unknown>) =>
   typeof b.error === 'object' && b.error !== null ? (b.error as Record<string, unknown>) : undefined;
 

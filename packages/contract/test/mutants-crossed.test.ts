@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UNKNOWN_SUFFIX } from '../src/generate/negative-values.js';
 import { itCatchesEachByName, type Mutant, mainKey, removeOutputs, runAgainst, swapKey } from './support/mutants.js';
+import { isAgent, isFieldList } from './support/requests.js';
 import {
   bodyOf,
   forgetsKeys,
@@ -126,7 +127,6 @@ const keyedByBody: Mutation = {
   },
 };
 
-const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
 /** The seed's deleted custom field (the sandbox names it in fixtures.deleted_field_keys). */
 const DELETED_FIELD = 'legacy_code';
 /** The seed's one live TEXT field: the type the options check reached only once it tried each type. */
@@ -149,8 +149,6 @@ function staleLabels(): Mutation {
         : r,
   };
 }
-
-const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /**
  * A receptionist update that writes status and is_default: the proxy takes them out of the body

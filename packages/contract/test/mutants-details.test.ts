@@ -12,6 +12,7 @@ import {
   otherTeamKey,
   removeOutputs,
 } from './support/mutants.js';
+import { isItemRead, isTagAdd, isTagRemoval, isThreadLookup, isThreadRead } from './support/requests.js';
 import { bodyOf, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -19,12 +20,6 @@ afterAll(removeOutputs);
 type Body = Record<string, unknown>;
 const dataOf = (b: Body) => (typeof b.data === 'object' && b.data !== null ? (b.data as Body) : undefined);
 
-const isItemRead = (q: ProxiedRequest) =>
-  q.method === 'GET' && /^\/v2\/api\/conversations\/items\/[^/]+$/.test(pathOf(q));
-const isTagAdd = (q: ProxiedRequest) =>
-  q.method === 'POST' && /^\/v2\/api\/conversations\/items\/[^/]+\/tags$/.test(pathOf(q));
-const isTagRemoval = (q: ProxiedRequest) => q.method === 'DELETE' && /\/tags\/[^/]+$/.test(pathOf(q));
-const isThreadRead = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q).startsWith('/v2/api/threads');
 const queryOf = (q: ProxiedRequest) => new URLSearchParams(q.path.split('?')[1] ?? '');
 
 /** A server that states a deal's value in minor units (cents) where the amount is in major units. */
@@ -193,7 +188,7 @@ function linelessThreadWithoutContact(upstream: Target): Mutation {
   const lineless = new Set(upstream.config.fixtures.note_ids ?? []);
   return {
     response: (r, q) =>
-      (q.method === 'POST' && pathOf(q) === '/v2/api/threads') || isThreadRead(q)
+      (q.method === 'POST' && pathOf(q) === '/v2/api/threads') || isThreadRead(q) || isThreadLookup(q)
         ? json(r, (b) => {
             const thread = dataOf(b);
             if (thread && lineless.has(String(thread.entity_id))) thread.contact_number = null;

@@ -6,6 +6,7 @@
 // and a control: Idempotency-Replayed: false on a first execution, which the description allows.
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst, withHeader } from './support/mutants.js';
+import { isFieldList } from './support/requests.js';
 import {
   bodyOf,
   json,
@@ -19,7 +20,6 @@ import {
 
 afterAll(removeOutputs);
 
-const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
 const isConversationList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/conversations';
 const isAction = (q: ProxiedRequest) =>
   q.method === 'PUT' && /^\/v2\/api\/conversations\/[^/]+\/action$/.test(pathOf(q));

@@ -17,26 +17,10 @@ import {
   removeOutputs,
   swapKey,
 } from './support/mutants.js';
-import {
-  bodyOf,
-  json,
-  type Mutation,
-  type ProxiedRequest,
-  type ProxiedResponse,
-  pathOf,
-  type Target,
-} from './support/servers.js';
+import { isBatch, isFieldList, isNotesList, isTagAdd, isTagRemoval, isThreadRead } from './support/requests.js';
+import { bodyOf, json, type Mutation, type ProxiedResponse, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
-
-const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
-const isThreadRead = (q: ProxiedRequest) => q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q));
-const isBatch = (q: ProxiedRequest) => q.method === 'POST' && pathOf(q) === '/v2/api/conversations/items/batch';
-const isNotesList = (q: ProxiedRequest) =>
-  q.method === 'GET' && /^\/v2\/api\/conversations\/[^/]+\/notes$/.test(pathOf(q));
-const isTagAdd = (q: ProxiedRequest) =>
-  q.method === 'POST' && /^\/v2\/api\/conversations\/items\/[^/]+\/tags$/.test(pathOf(q));
-const isTagRemoval = (q: ProxiedRequest) => q.method === 'DELETE' && /\/tags\/[^/]+$/.test(pathOf(q));
 
 /** A server whose people search lists each person updated since it started twice. */
 function listsUpdatedTwice(): Mutation {

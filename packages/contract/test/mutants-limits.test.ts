@@ -10,6 +10,7 @@ import { loadSeedFile } from '@svc/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/spec.js';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst } from './support/mutants.js';
+import { isThreadRead } from './support/requests.js';
 import { json, type Mutation, mutatingProxy, type ProxiedRequest, sandbox, tooMany } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -63,9 +64,6 @@ function neverGivesWritesBack(): Mutation {
     response: (r, q) => (WRITES.has(q.method) && ++writes > WRITES_PER_SECOND ? tooMany(r) : r),
   };
 }
-
-const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
-const isThreadRead = (q: ProxiedRequest) => q.method === 'GET' && /^\/v2\/api\/threads\/[^/]+$/.test(pathOf(q));
 
 /** Every mention of each comment of a thread read, changed by `change` (given the comment). */
 function mentionsOfThreadReads(

@@ -12,21 +12,13 @@ import {
   removeOutputs,
   stickyQueueTarget,
 } from './support/mutants.js';
-import {
-  bodyOf,
-  json,
-  type Mutation,
-  type ProxiedRequest,
-  type ProxiedResponse,
-  pathOf,
-  type Target,
-} from './support/servers.js';
+import { isAgent } from './support/requests.js';
+import { bodyOf, json, type Mutation, type ProxiedResponse, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 type Field = Record<string, unknown>;
 
-const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 const isObject = (v: unknown): v is Field => typeof v === 'object' && v !== null && !Array.isArray(v);
 const dataOf = (r: ProxiedResponse): Field | undefined => {
   try {

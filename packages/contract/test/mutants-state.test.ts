@@ -14,6 +14,7 @@ import {
   runAgainst,
   stickyQueueTarget,
 } from './support/mutants.js';
+import { isAgent, isFieldList } from './support/requests.js';
 import {
   bodyOf,
   json,
@@ -135,7 +136,6 @@ function unarchiveMarksUnread(): Mutation {
   };
 }
 
-const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
 const fieldKeyOf = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$/.exec(pathOf(q))?.[1];
 type Field = Record<string, unknown>;
 const fieldsOf = (b: Record<string, unknown>) => (Array.isArray(b.data) ? (b.data as Field[]) : []);
@@ -280,8 +280,6 @@ function replayRunsAgain(): Mutation {
     },
   };
 }
-
-const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /** A server whose rename of a queue empties its number entries from then on. */
 function renameEmptiesNumbers(): Mutation {

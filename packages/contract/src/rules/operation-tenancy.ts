@@ -19,7 +19,7 @@ import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, unless } from './problems.js';
-import { keyOfKind, objectWithId } from './support.js';
+import { objectWithId, otherTeamKey } from './support.js';
 
 /** What the other team's key was sent and got, and what the contract expects of it. */
 export interface CrossTeam {
@@ -80,12 +80,6 @@ export function teamFieldsListed(f: Fixtures, exchange: Exchange): string[] {
       ),
     )
     .map((entry) => `custom field ${String(entry.key)}`);
-}
-
-/** The config's key of another team, or a skip (by option: none declared). */
-function otherTeamKey(t: CheckContext): ConfigKey {
-  const key = keyOfKind(t, 'other-team');
-  return key ?? t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
 }
 
 const holdsScope = (op: Operation, key: ConfigKey) =>

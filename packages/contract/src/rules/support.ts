@@ -159,6 +159,13 @@ export function keyOfKind(t: CheckContext, kind: NonNullable<ConfigKey['kind']>)
   return t.config.config.keys.find((k) => k.kind === kind);
 }
 
+/** The config's key of another team, or a skip (by option: none declared). */
+export function otherTeamKey(t: CheckContext): ConfigKey {
+  return (
+    keyOfKind(t, 'other-team') ?? t.skip('no key of another team declared in --config ("kind": "other-team")', 'option')
+  );
+}
+
 /** The object whose `id` is `id` in an answer, wherever its shape (not shown, or a list's) puts it. */
 export function objectWithId(value: unknown, id: string, depth = 0): Json | undefined {
   if (depth > 6 || value === null || typeof value !== 'object') return undefined;

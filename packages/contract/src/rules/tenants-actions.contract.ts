@@ -9,7 +9,7 @@ import type { ConfigKey } from '../types.js';
 import { actionTo } from './conversation-actions.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { keyOfKind, ok, short } from './support.js';
+import { ok, otherTeamKey, short } from './support.js';
 
 const OP = 'applyConversationAction';
 const LIST = 'listConversations';
@@ -43,9 +43,7 @@ interface CrossedAction {
 }
 
 async function actOnOtherTeamsContact(t: CheckContext): Promise<CrossedAction> {
-  const other =
-    keyOfKind(t, 'other-team') ??
-    t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const other = otherTeamKey(t);
   const theirs = await entriesOf(t, other);
   if (!ok(theirs.list))
     return t.skip(`the other team's key may not list conversations (${theirs.list.status})`, 'config');

@@ -6,7 +6,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { type CheckContext, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { asKey, keyOfKind, ok } from './support.js';
+import { asKey, ok, otherTeamKey } from './support.js';
 
 const ADD = 'addConversationItemTags';
 const REMOVE = 'removeConversationItemTag';
@@ -23,9 +23,7 @@ interface TagCrossed {
 }
 
 async function addNewTeamTag(t: CheckContext): Promise<TagCrossed> {
-  const other =
-    keyOfKind(t, 'other-team') ??
-    t.skip('no key of another team declared in --config ("kind": "other-team")', 'option');
+  const other = otherTeamKey(t);
   const item =
     (await t.fixtures()).items[0]?.id ?? t.skip('no call or text message is known (fixtures.item_ids)', 'config');
   const tag = `svc-contract-${t.config.runId}-team-only`;

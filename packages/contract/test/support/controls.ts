@@ -5,6 +5,7 @@
 // every marker of the contract to a control here or to the reason none is needed.
 import { expect, it } from 'vitest';
 import { runAgainst } from './mutants.js';
+import { isAgent } from './requests.js';
 import {
   forgetsKeys,
   json,
@@ -27,7 +28,6 @@ export interface Control {
 }
 
 const pathOf = (q: ProxiedRequest) => q.path.split('?')[0] ?? '';
-const isAgent = (q: ProxiedRequest) => /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
 
 /** The response replaced by another documented error (status, type and code), its request id kept. */
 /** A not-found message quoting what the request named (the description: a message includes the failing value). */
