@@ -68,6 +68,11 @@ export const CHECKS = {
     source: "minimum/maximum, minLength/maxLength, maxItems",
     precondition: "requests with one value exactly at each documented limit, the rest valid",
   },
+  "conformance.empty-update": {
+    title: "A partial update whose fields are all optional, sent none of them ({}), succeeds",
+    source: "x-svc-merge-rules with no required field: \"All body fields are optional\" (updateCustomField), \"All fields are optional; only supplied fields are touched\" (the dialer queue), omitted values and collections kept (the receptionist)",
+    precondition: "the operation's valid request (the baseline's path) with an empty body",
+  },
   "conformance.success": {
     title: "A valid request succeeds (2xx)",
     source: "the operation's success response",
@@ -172,6 +177,11 @@ export const CHECKS = {
     source: "updateCustomField label: \"must contain a letter or digit\" (CustomFieldLabel: letters and digits of any script count); ATTRIBUTE_LABEL_INVALID \"without letter/digit\"",
     precondition: "an editable custom field with a label, relabelled \"Ωμέγα座席\" before the whole list is read (put back after)",
   },
+  "custom-fields.label-digits-only": {
+    title: "A label of digits alone (no letter) is a label with a digit: accepted and listed as sent",
+    source: "updateCustomField label: \"must contain a letter or digit\"; ATTRIBUTE_LABEL_INVALID \"without letter/digit\"",
+    precondition: "an editable custom field with a label, relabelled \"2024\" before the whole list is read (put back after)",
+  },
   "custom-fields.label-listed": {
     title: "A label changed through PATCH shows in the custom field list, as the team's other keys that may list it read it too (read before the change), and the label put back shows there after",
     source: "listCustomFields: \"Each list item shows key, label and type\"; updateCustomField label: \"New display name\"; \"A key belongs to a single team\"",
@@ -200,10 +210,10 @@ export const CHECKS = {
     precondition: "an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added three at once (a label spelling a kept key, a key matching no option)",
   },
   "custom-fields.options-not-supported": {
-    title: "Options on a field of a type without options are refused",
+    title: "Options on a field of a type without options are refused, an empty list of them too",
     source: "x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)",
     enforces: ["x-svc-option-rules DROPDOWN_ONLY"],
-    precondition: "a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only)",
+    precondition: "a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only), and an empty options list sent to one of them",
   },
   "custom-fields.partial-update": {
     title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
@@ -479,9 +489,9 @@ export const CHECKS = {
     precondition: "any error answer",
   },
   "response.error-details": {
-    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
+    title: "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code (its param naming one the request sent) and the unknown field named by UNKNOWN_FIELD, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
     source: "ErrorCode x-svc-codes x-svc-detail-rules + the error body field table",
-    enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value"],
+    enforces: ["x-svc-detail-rules API_KEY_INSUFFICIENT_SCOPE message names required-scope","x-svc-detail-rules INVALID_PHONE_FORMAT suggestion contains E.164","x-svc-detail-rules CONVERSATION_ITEM_NOT_FOUND message names failing-value","x-svc-detail-rules MEMBER_NOT_FOUND message names failing-value","x-svc-detail-rules CALL_NOT_FOUND message names failing-value","x-svc-detail-rules TEXT_MESSAGE_NOT_FOUND message names failing-value","x-svc-detail-rules PHONE_NUMBER_NOT_FOUND message names failing-value","x-svc-detail-rules TAG_NOT_FOUND message names failing-value","x-svc-detail-rules SUMMARY_TEMPLATE_NOT_FOUND message names failing-value","x-svc-detail-rules PERSON_NOT_FOUND message names failing-value","x-svc-detail-rules NOTE_NOT_FOUND message names failing-value","x-svc-detail-rules THREAD_NOT_FOUND message names failing-value","x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value","x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value","x-svc-detail-rules UNKNOWN_FIELD message names failing-field"],
     precondition: "an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints, a doc_url)",
   },
   "response.error-fields": {
@@ -647,9 +657,9 @@ export const CHECKS = {
     precondition: "an id of another team's resource, read in a list with a key of another team (a config key of kind other-team), for at least one read by id; the reads of kinds no such list shows are named; numbers of that team's list entries the team's own lists show nowhere, for the reads by phone number",
   },
   "tenants.other-teams-resource": {
-    title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
+    title: "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id, and a member of that team by email where the body names a teammate by email: the operation's not-found",
     source: "\"A key belongs to a single team.\" (Authentication) + the 404 response; user_id \"must belong to the same team\"",
-    precondition: "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
+    precondition: "an id of another team's resource of the prefix the request names, and an email of another team's member where the body takes an email, read in the lists of a key of another team (a config key of kind other-team)",
   },
   "tenants.tags-of-team": {
     title: "A tag name new to the run's team, added to one of its items, is not in another team's tag list",

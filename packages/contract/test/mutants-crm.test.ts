@@ -193,8 +193,12 @@ const refusesDuplicateCalendars: Mutation = {
 /** Single values refused flat (400 UNKNOWN_FIELD): the body-form reading that takes them in the agent block only. */
 const refusesFlatSingleValues: Mutation = {
   response: (r, q) => {
-    const flat = Object.entries(bodyOf(q)).some(([, value]) => typeof value === 'string');
-    return q.method === 'PATCH' && isAgent(q) && flat ? refusal(400, 'validation_error', 'UNKNOWN_FIELD')(r, q) : r;
+    const flat = Object.entries(bodyOf(q)).find(([, value]) => typeof value === 'string')?.[0];
+    return q.method === 'PATCH' && isAgent(q) && flat !== undefined
+      ? refusal(400, 'validation_error', 'UNKNOWN_FIELD', {
+          message: `${flat} is not a field of this body (a harmless variation)`,
+        })(r, q)
+      : r;
   },
 };
 

@@ -3,7 +3,7 @@
 // checked; and the opt-in burst finds a server's limit, or its absence.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
-import { mutatingProxy, sandbox, type Target } from './support/servers.js';
+import { json, mutatingProxy, sandbox, type Target } from './support/servers.js';
 
 let target: Target | undefined;
 afterEach(async () => {
@@ -70,6 +70,29 @@ describe('rate limits', () => {
       expect(result.report.failures.map((f) => f.message).join('\n')).toMatch(/X-RateLimit-Remaining does not fall/);
     } finally {
       await frozen.close();
+    }
+  });
+
+  it('--burst: a server whose 429 answers an id of its own, not the X-Request-Id sent, fails response.request-id', async () => {
+    target = await sandbox({ rateLimit: {}, clock: frozenClock });
+    const ownIds = await mutatingProxy(target, {
+      response: (r) => {
+        if (r.status !== 429) return r;
+        const headers = new Headers(r.headers);
+        headers.set('x-request-id', 'req_000000000000');
+        return json({ ...r, headers }, (b) => {
+          (b.error as Record<string, unknown>).request_id = 'req_000000000000';
+        });
+      },
+    });
+    try {
+      const result = await runContract({ ...base(ownIds), only: ['rate-limit.burst'], burst: true });
+      const failures = result.report.failures.filter((f) => f.check === 'response.request-id');
+      expect(failures.map((f) => f.message).join('\n')).toMatch(
+        /429: sent X-Request-Id "[^"]+-burst-\d+" but got "req_000000000000"/,
+      );
+    } finally {
+      await ownIds.close();
     }
   });
 

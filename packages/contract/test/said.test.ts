@@ -101,6 +101,39 @@ describe('response.error-details (x-svc-detail-rules)', () => {
     expect(created('No item CALL.', 'entity_id')).toHaveLength(1);
   });
 
+  it('wants the param of a not-found to name the parameter the request sent, not another of the operation', () => {
+    const byEmail = (param: string) =>
+      errorDetailProblems(spec, {
+        ...exchange('upsertCurrentDialingQueue', 404, {
+          error: { code: 'ASSIGNEE_NOT_FOUND', message: 'No teammate with email x@example.invalid.', param },
+        }),
+        request: { method: 'PATCH', path: '/v2/api/dialing-queues/current', body: { email: 'x@example.invalid' } },
+      });
+    expect(byEmail('email')).toEqual([]);
+    expect(byEmail('user_id')).toEqual([
+      'error.param "user_id" names a parameter the request did not send, while the failing value of ASSIGNEE_NOT_FOUND is one it sent (the description says: "Error body: message, human-readable, includes the failing value (here, what names no resource)."; "param: offending parameter")',
+    ]);
+  });
+
+  it('wants the message of UNKNOWN_FIELD to name a field the body sent, by its path or its own name', () => {
+    const unknown = (message: string) =>
+      errorDetailProblems(spec, {
+        ...exchange('updateReceptionist', 400, { error: { code: 'UNKNOWN_FIELD', message } }),
+        request: {
+          method: 'PATCH',
+          path: '/v2/api/numbers/%2B14155550100/agent',
+          body: { agent: { svc_contract_unknown: true } },
+        },
+      });
+    expect(unknown('agent.svc_contract_unknown is not a known field.')).toEqual([]);
+    expect(unknown('Unknown field: svc_contract_unknown')).toEqual([]);
+    // Which field is refused may depend on a reading of the body's form: any field sent may be it.
+    expect(unknown('agent is not a field of this body')).toEqual([]);
+    expect(unknown('The request body contains a field that is not supported.')).toEqual([
+      'error.message "The request body contains a field that is not supported." names no field the request sent ("agent", "agent.svc_contract_unknown", "svc_contract_unknown") (the description says: "Error body: message, human-readable, includes the failing value (here, the unknown field\'s name).")',
+    ]);
+  });
+
   it('wants param, where given, to name a parameter or body field of the operation or of the request', () => {
     expect(notFound('/v2/api/threads/cth-1', { message: 'cth-1', param: 'thread_identifier' })).toEqual([
       'error.param "thread_identifier" names no parameter or body field of getThread (the description says: "param: offending parameter, when applicable")',

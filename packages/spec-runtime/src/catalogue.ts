@@ -8,11 +8,12 @@ import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
  * What one field of the error body must say, where the description states it (x-svc-detail-rules):
  * `names: 'required-scope'`, one of the scopes the operation requires (any reading of an
  * ambiguous one); `names: 'failing-value'`, the value the request sent that names no resource;
- * `contains`, the text given. `says` is the description's sentence.
+ * `names: 'failing-field'`, a field of the body the request sent (the one the server refuses, as
+ * an unknown field is); `contains`, the text given. `says` is the description's sentence.
  */
 export interface DetailRule {
   field: string;
-  names?: 'required-scope' | 'failing-value';
+  names?: 'required-scope' | 'failing-value' | 'failing-field';
   contains?: string;
   says: string;
 }
@@ -36,6 +37,8 @@ export interface CatalogueEntry {
 
 export type Catalogue = ReadonlyMap<string, CatalogueEntry>;
 
+const NAMES: readonly string[] = ['required-scope', 'failing-value', 'failing-field'];
+
 /** A code's x-svc-detail-rules, checked for shape (a malformed one is a contract bug). */
 function detailRulesOf(code: string, raw: unknown): DetailRule[] {
   if (raw === undefined) return [];
@@ -45,10 +48,10 @@ function detailRulesOf(code: string, raw: unknown): DetailRule[] {
       isObject(rule) &&
       typeof rule.field === 'string' &&
       typeof rule.says === 'string' &&
-      (rule.names === 'required-scope' || rule.names === 'failing-value') !== (typeof rule.contains === 'string');
+      NAMES.includes(rule.names as string) !== (typeof rule.contains === 'string');
     if (!ok)
       throw new Error(
-        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names (required-scope, failing-value) or contains.`,
+        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names (${NAMES.join(', ')}) or contains.`,
       );
     return rule as unknown as DetailRule;
   });

@@ -4,7 +4,8 @@
 // API_KEY_INSUFFICIENT_SCOPE names the scope the operation requires (any of its readings where it
 // has several; where the scope itself is only inferred, any scope of the contract, since which one
 // is missing is not known); the message of a not-found code quotes the value that names no
-// resource (the value of the parameter `param` names, else any value the request sent); the
+// resource (the value of the parameter `param` names, else any value the request sent), and its
+// `param` names one the request sent; the message of UNKNOWN_FIELD names a field the body sent; the
 // suggestion of INVALID_PHONE_FORMAT names E.164 (in any case and punctuation: E164 too). On
 // every error, from the error body's own field table: `param`, "the offending parameter", names a
 // parameter or body field of the operation or one the request sent; endpoints a `suggestion`
@@ -13,7 +14,7 @@
 // names its own (where the link shows a code at all: its host and form are not shown).
 import { type DetailRule, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { isScopeInferred } from '@svc/spec-runtime/facts';
-import { type Exchange, errorOf } from '../http/exchange.js';
+import { type Exchange, errorOf, wireOf } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
 /** The text names the word as a whole token (CONTACTS_READ is not named by CONTACTS_READ_WRITE). */
@@ -73,10 +74,62 @@ export function sentValues(exchange: Exchange): Map<string, string> {
   return values;
 }
 
-/** The failing value: the value of the parameter `param` names, else any value sent; the message quotes one. */
-function failingValueProblem(rule: DetailRule, error: Record<string, unknown>, exchange: Exchange): string | undefined {
+/** The fields of a body, at any depth, each as its path (`agent.name`) and as its own name (`name`). */
+function bodyFieldNames(body: unknown, prefix = '', depth = 0): string[] {
+  if (!isObject(body) || depth > 4) return [];
+  return Object.entries(body).flatMap(([name, value]) => [
+    `${prefix}${name}`,
+    name,
+    ...bodyFieldNames(value, `${prefix}${name}.`, depth + 1),
+  ]);
+}
+
+/** The value a nested `param` (`options[0].label`) points at in the body, where it is a string. */
+function stringAt(body: unknown, param: string): string | undefined {
+  let at: unknown = body;
+  for (const segment of param.split(/[.[\]]/).filter((s) => s !== '')) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[segment];
+  }
+  return typeof at === 'string' ? at : undefined;
+}
+
+/** The first segment of a `param` (`options[0].label`: options). */
+const firstSegment = (param: string) => param.split(/[.[]/)[0] ?? param;
+
+/** Whether the request sent the parameter `param` names: a path parameter, a query parameter, a body field of any type, a header. */
+function sentParameter(spec: Spec, exchange: Exchange, param: string): boolean {
+  const name = firstSegment(param);
+  const { request, operation } = exchange;
+  if (operation?.parameters.some((p) => p.in === 'path' && p.name === name)) return true;
+  const query = new URLSearchParams(request.path.split('?')[1] ?? '');
+  if (query.has(name) || Object.hasOwn(request.query ?? {}, name)) return true;
+  if (isObject(request.body) && Object.hasOwn(request.body, name)) return true;
+  const { headers } = wireOf(request, '', spec);
+  return Object.keys(headers).some((h) => h.toLowerCase() === name.toLowerCase());
+}
+
+/**
+ * The failing value: the value of the parameter `param` names (nested ones too), else any value
+ * sent; the message quotes one. The value that failed is one the request sent, so a `param`
+ * naming a parameter of the operation the request did not send (the user_id of a teammate looked
+ * up by email) points at the wrong one. (A `param` naming no parameter at all is paramProblem's.)
+ */
+function failingValueProblem(
+  spec: Spec,
+  rule: DetailRule,
+  error: Record<string, unknown>,
+  exchange: Exchange,
+): string | undefined {
+  const param = typeof error.param === 'string' && error.param !== '' ? error.param : undefined;
+  if (
+    param !== undefined &&
+    operationNames(spec, exchange).has(firstSegment(param)) &&
+    !sentParameter(spec, exchange, param)
+  )
+    return `error.param ${JSON.stringify(param.slice(0, 100))} names a parameter the request did not send, while the failing value of ${String(error.code)} is one it sent (the description says: "${rule.says}"; "param: offending parameter")`;
   const sent = sentValues(exchange);
-  const named = typeof error.param === 'string' ? sent.get(error.param) : undefined;
+  const named = param !== undefined ? (sent.get(param) ?? stringAt(exchange.request.body, param)) : undefined;
   const candidates = (named !== undefined ? [named] : [...sent.values()]).filter((v) => v !== '');
   if (candidates.length === 0) return undefined;
   const text = error[rule.field];
@@ -84,9 +137,25 @@ function failingValueProblem(rule: DetailRule, error: Record<string, unknown>, e
   if (candidates.some(quotes)) return undefined;
   const which =
     named !== undefined
-      ? `${JSON.stringify(named)} (param ${String(error.param)})`
+      ? `${JSON.stringify(named)} (param ${String(param)})`
       : candidates.map((v) => JSON.stringify(v)).join(' or ');
   return `error.${rule.field} ${JSON.stringify(text ?? null)} does not quote the failing value ${which} (the description says: "${rule.says}")`;
+}
+
+/**
+ * The failing field: a field of the body the request sent, by its path or its own name, as a whole
+ * word (an unknown field is its own failing value; which field a server refuses may depend on a
+ * reading of the body's form, so any field sent may be the one).
+ */
+function failingFieldProblem(rule: DetailRule, error: Record<string, unknown>, exchange: Exchange): string | undefined {
+  const names = [...new Set(bodyFieldNames(exchange.request.body))];
+  if (names.length === 0) return undefined;
+  const text = error[rule.field];
+  if (typeof text === 'string' && names.some((name) => namesToken(text, name))) return undefined;
+  return `error.${rule.field} ${JSON.stringify(text ?? null)} names no field the request sent (${names
+    .slice(0, 6)
+    .map((n) => JSON.stringify(n))
+    .join(', ')}${names.length > 6 ? ', …' : ''}) (the description says: "${rule.says}")`;
 }
 
 function ruleProblem(
@@ -100,18 +169,25 @@ function ruleProblem(
     if (typeof value === 'string' && spelling(value).includes(spelling(rule.contains))) return undefined;
     return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name ${rule.contains} (the description says: "${rule.says}")`;
   }
-  if (rule.names === 'failing-value') return failingValueProblem(rule, error, exchange);
+  if (rule.names === 'failing-value') return failingValueProblem(spec, rule, error, exchange);
+  if (rule.names === 'failing-field') return failingFieldProblem(rule, error, exchange);
   return scopeProblem(spec, rule, value, exchange.operation);
 }
 
-/** The names `param` may give: the operation's parameters and body fields, and what the request sent. */
-function parameterNames(spec: Spec, exchange: Exchange): Set<string> {
+/** The operation's own parameters and body fields (header names in lower case). */
+function operationNames(spec: Spec, exchange: Exchange): Set<string> {
   const op = exchange.operation;
-  const names = new Set<string>([...sentValues(exchange).keys()]);
+  const names = new Set<string>();
   if (op) for (const p of op.parameters) names.add(p.in === 'header' ? p.name.toLowerCase() : p.name);
   if (op?.requestBody)
     for (const name of Object.keys(propertiesOf(spec.contract, spec.resolve(op.requestBody.schemaPointer))))
       names.add(name);
+  return names;
+}
+
+/** The names `param` may give: the operation's parameters and body fields, and what the request sent. */
+function parameterNames(spec: Spec, exchange: Exchange): Set<string> {
+  const names = new Set<string>([...sentValues(exchange).keys(), ...operationNames(spec, exchange)]);
   const body = exchange.request.body;
   if (isObject(body)) for (const name of Object.keys(body)) names.add(name);
   for (const header of ['authorization', spec.requestIdHeader.toLowerCase(), spec.idempotencyKeyHeader.toLowerCase()])
@@ -123,7 +199,7 @@ function parameterNames(spec: Spec, exchange: Exchange): Set<string> {
 function paramProblem(spec: Spec, error: Record<string, unknown>, exchange: Exchange): string | undefined {
   const param = error.param;
   if (typeof param !== 'string' || param === '' || !exchange.operation) return undefined;
-  const first = param.split(/[.[]/)[0] ?? param;
+  const first = firstSegment(param);
   const names = parameterNames(spec, exchange);
   if (names.has(first) || names.has(first.toLowerCase())) return undefined;
   return `error.param ${JSON.stringify(param.slice(0, 100))} names no parameter or body field of ${exchange.operation.operationId} (the description says: "param: offending parameter, when applicable")`;

@@ -270,7 +270,7 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.error-details',
   title:
-    "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
+    "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code (its param naming one the request sent) and the unknown field named by UNKNOWN_FIELD, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
   source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
   precondition:
     'an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints, a doc_url)',
@@ -289,6 +289,7 @@ exchangeCheck({
     'x-svc-detail-rules THREAD_NOT_FOUND message names failing-value',
     'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
     'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
+    'x-svc-detail-rules UNKNOWN_FIELD message names failing-field',
   ],
   problems: (seen) => {
     const problems = errorDetailProblems(seen.spec, seen.exchange);

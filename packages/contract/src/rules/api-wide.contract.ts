@@ -124,8 +124,18 @@ async function sendBurst(t: CheckContext): Promise<Burst> {
   const op = t.spec.contract.operations.find((o) => o.method === 'GET' && o.parameters.every((p) => !p.required));
   if (!op) return t.skip('no read operation without required parameters');
   const count = t.spec.contract.limits.readRequestsPerSecond * 2 + 5;
+  // Each with its own X-Request-Id: a refusal is a response like any other, so it answers the id sent
+  // ("If the client sends an X-Request-Id header, that value is used"), which response.request-id reads.
   const answers: Exchange[] = await Promise.all(
-    Array.from({ length: count }, () => t.send({ method: 'GET', path: op.path, bypassRateLimit: true, noRetry: true })),
+    Array.from({ length: count }, (_, i) =>
+      t.send({
+        method: 'GET',
+        path: op.path,
+        requestId: `${t.config.runId}-burst-${i + 1}`,
+        bypassRateLimit: true,
+        noRetry: true,
+      }),
+    ),
   );
   const limited = answers.filter((e) => e.status === 429);
   const codes = op.codesByStatus.get(429) ?? new Set<string>();

@@ -163,6 +163,20 @@ rule({
   passed: ({ key, label }) => `${key}: ${JSON.stringify(label)} accepted and listed, then restored`,
 });
 
+/** A label of digits alone: "a letter or digit" is met by a digit, so a server requiring a letter refuses it. */
+const DIGITS_ONLY_LABEL = '2024';
+
+rule({
+  id: 'custom-fields.label-digits-only',
+  title: 'A label of digits alone (no letter) is a label with a digit: accepted and listed as sent',
+  source: 'updateCustomField label: "must contain a letter or digit"; ATTRIBUTE_LABEL_INVALID "without letter/digit"',
+  precondition: `an editable custom field with a label, relabelled ${JSON.stringify(DIGITS_ONLY_LABEL)} before the whole list is read (put back after)`,
+  ...statefulWrite(UPDATE, 'digits-only'),
+  requests: (t) => relabel(t, () => DIGITS_ONLY_LABEL),
+  problems: relabelProblems,
+  passed: ({ key, label }) => `${key}: ${JSON.stringify(label)} accepted and listed, then restored`,
+});
+
 interface Deleted {
   keys: string[];
   patched: Array<{ key: string; exchange: Exchange }>;

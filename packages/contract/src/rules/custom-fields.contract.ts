@@ -716,10 +716,10 @@ rule({
 
 rule({
   id: 'custom-fields.options-not-supported',
-  title: 'Options on a field of a type without options are refused',
+  title: 'Options on a field of a type without options are refused, an empty list of them too',
   source: 'x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)',
   precondition:
-    'a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only)',
+    'a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only), and an empty options list sent to one of them',
   enforces: ['x-svc-option-rules DROPDOWN_ONLY'],
   ...statefulWrite(OP),
   requests: async (t): Promise<Refusal[]> => {
@@ -735,7 +735,7 @@ rule({
       return t.skip('no listed field shows options, so which types take them cannot be told', 'config');
     const withoutOptions = fields.filter((x) => x.type !== null && !typesWithOptions.has(x.type));
     const onePerType = [...new Map(withoutOptions.map((x) => [x.type, x])).values()];
-    need(onePerType[0], 'an editable custom field of a type without options');
+    const first = need(onePerType[0], 'an editable custom field of a type without options');
     const expected = ruleCode(t, 'DROPDOWN_ONLY');
     const refusals: Refusal[] = [];
     for (const field of onePerType)
@@ -744,6 +744,13 @@ rule({
         expected,
         refused: await patch(t, field.key, { options: [{ label: PROBE_LABEL }] }),
       });
+    // An empty list is options sent too (the rule says "options sent", not "options given"): a
+    // server that reads [] as nothing sent lets it through. Once: such a server does so on every type.
+    refusals.push({
+      label: `an empty options list on ${first.key} (${first.type})`,
+      expected,
+      refused: await patch(t, first.key, { options: [] }),
+    });
     return refusals;
   },
   problems: (refusals) => refusals.flatMap(refusalProblems),

@@ -24,6 +24,7 @@ import {
   type OperationUnderTest,
   operationUnderTest,
 } from './operation-context.js';
+import { emptyBodyRule } from './operation-empty-body.js';
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
 import { otherTeamRule, otherTeamsResourceRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
@@ -130,6 +131,7 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   otherTeamRule(u);
   otherTeamsResourceRule(u);
   boundaryRule(u);
+  emptyBodyRule(u);
   negativeRules(u);
   severalFieldsRule(u);
 }

@@ -5,9 +5,9 @@
 // answer, lists included, carries the team's data. Without such a key the check is skipped, never
 // passed.
 
-import { deref, idPrefixes, isObject, type Operation, propertiesOf } from '@svc/spec-runtime';
+import { idPrefixes, isObject, type JsonObject, type Operation, propertiesOf } from '@svc/spec-runtime';
 import { API_WIDE } from '../catalogue.js';
-import type { Expected, OpRequest } from '../expectations/expect.js';
+import { documentedCodes, type Expected, type OpRequest } from '../expectations/expect.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
 import type { Fixtures } from '../fixtures.js';
 import { knownPrefixes } from '../generate/id-prefix-sets.js';
@@ -19,7 +19,7 @@ import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, type Problem, rule } from './harness.js';
 import type { OperationUnderTest } from './operation-context.js';
 import { errorsOf, unless } from './problems.js';
-import { objectWithId, otherTeamKey } from './support.js';
+import { objectWithId, otherTeamKey, teammates } from './support.js';
 
 /** What the other team's key was sent and got, and what the contract expects of it. */
 export interface CrossTeam {
@@ -170,10 +170,11 @@ async function otherTeamIds(t: CheckContext, key: ConfigKey): Promise<string[]> 
   return (await otherTeamFound(t, key)).ids;
 }
 
-/** What another team's key shows in its lists: its ids, and the phone numbers of its entries the team's lists show nowhere. */
+/** What another team's key shows in its lists: its ids, the phone numbers of its entries the team's lists show nowhere, and its entries' emails. */
 interface OtherTeamFound {
   ids: string[];
   numbers: string[];
+  emails: string[];
 }
 
 function otherTeamFound(t: CheckContext, key: ConfigKey): Promise<OtherTeamFound> {
@@ -182,6 +183,7 @@ function otherTeamFound(t: CheckContext, key: ConfigKey): Promise<OtherTeamFound
     const own = new Set(teamMarkers(f));
     const found = new Set<string>((key.ids ?? []).filter((id) => !own.has(id)));
     const numbers = new Set<string>();
+    const emails = new Set<string>();
     const ownNumbers = new Set([...f.contacts, ...f.lines]);
     const lists = t.spec.contract.operations.filter(
       (op) => op.method === 'GET' && !op.parameters.some((p) => p.in === 'path' || p.required) && holdsScope(op, key),
@@ -192,9 +194,17 @@ function otherTeamFound(t: CheckContext, key: ConfigKey): Promise<OtherTeamFound
       const listed = Array.isArray(entries) ? entries.slice(0, 100) : [];
       collectIds(listed, knownPrefixes(t.spec), own, found);
       for (const n of phoneNumbersIn(t, listed)) if (!ownNumbers.has(n)) numbers.add(n);
+      for (const e of emailsIn(listed)) emails.add(e);
     }
-    return { ids: [...found], numbers: [...numbers] };
+    return { ids: [...found], numbers: [...numbers], emails: [...emails] };
   });
+}
+
+/** The top-level emails of a list's entries (the user list's shape is not shown: any value of an email's form). */
+function emailsIn(entries: unknown[]): string[] {
+  const isEmail = (v: unknown): v is string =>
+    typeof v === 'string' && v.length <= 254 && v.indexOf('@') > 0 && !v.endsWith('@') && !/\s/.test(v);
+  return entries.filter(isObject).flatMap((entry) => Object.values(entry).filter(isEmail));
 }
 
 /** The top-level phone numbers (the contract's PhoneNumber pattern) of a list's entries. */
@@ -215,7 +225,7 @@ function phoneNumbersIn(t: CheckContext, entries: unknown[]): string[] {
  * answered as an id of no resource is. A server that looks the path's resource up within the key's
  * team may still take a body's reference from anywhere.
  */
-async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam> {
+async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): Promise<CrossTeam[]> {
   const key = otherTeamKey(t);
   const f = await t.fixtures();
   const ids = await otherTeamIds(t, key);
@@ -230,35 +240,81 @@ async function nameOtherTeamsResource(u: OperationUnderTest, t: CheckContext): P
         : [],
     ),
   );
-  if (prefixed.length === 0 && !u.plan.naming)
-    return t.skip('the request names no resource by a prefixed id in its body');
-  for (const c of prefixed) {
-    const foreign = ids.find((id) => id.startsWith(c.prefix));
-    if (!foreign) continue;
-    const crossed = JSON.parse(JSON.stringify(c.request).replace(`${c.prefix}${UNKNOWN_SUFFIX}`, foreign)) as OpRequest;
-    const exchange = await t.call(crossed);
-    const where = c.label.split('=')[0];
-    return {
-      what: `the run's key naming ${foreign} of another team (${where})`,
-      exchange,
-      expected: c.expected,
+  if (prefixed.length === 0 && !u.plan.naming && emailFields(u).length === 0)
+    return t.skip('the request names no resource by a prefixed id or an email in its body');
+  const crossed: CrossTeam[] = [];
+  const byId = prefixed.find((c) => ids.some((id) => id.startsWith(c.prefix)));
+  if (byId) {
+    const foreign = ids.find((id) => id.startsWith(byId.prefix)) as string;
+    const request = JSON.parse(
+      JSON.stringify(byId.request).replace(`${byId.prefix}${UNKNOWN_SUFFIX}`, foreign),
+    ) as OpRequest;
+    crossed.push({
+      what: `the run's key naming ${foreign} of another team (${byId.label.split('=')[0]})`,
+      exchange: await t.call(request),
+      expected: byId.expected,
       leaked: [],
-    };
+    });
   }
+  crossed.push(...(await nameOtherTeamsMember(u, t, key)));
+  if (crossed.length > 0) return crossed;
   return t.skip(
-    `the lists another team's key "${key.name}" reads show no id the body of ${u.op.operationId} takes${prefixed.length > 0 ? ` (${[...new Set(prefixed.map((c) => c.prefix))].join(', ')})` : ''}`,
+    `the lists another team's key "${key.name}" reads show no id or email the body of ${u.op.operationId} takes${prefixed.length > 0 ? ` (${[...new Set(prefixed.map((c) => c.prefix))].join(', ')})` : ''}`,
     'config',
   );
+}
+
+/** The top-level properties of the operation's request body ({} where it takes none). */
+function bodyProperties(u: OperationUnderTest): Record<string, JsonObject> {
+  const pointer = u.op.requestBody?.schemaPointer;
+  return pointer ? propertiesOf(u.spec.contract, u.spec.resolve(pointer)) : {};
+}
+
+/** The top-level body fields of the operation that name someone by email (format: email). */
+function emailFields(u: OperationUnderTest): string[] {
+  return Object.entries(bodyProperties(u))
+    .filter(([, p]) => p.format === 'email')
+    .map(([name]) => name);
+}
+
+/**
+ * A member of another team named by email where the body names a teammate that way (the dialer
+ * queue's email): answered as an email matching no teammate is, the operation's not-found. The
+ * body's fields naming someone by id are left out, since an id wins over the email.
+ */
+async function nameOtherTeamsMember(u: OperationUnderTest, t: CheckContext, key: ConfigKey): Promise<CrossTeam[]> {
+  const [field] = emailFields(u);
+  const codes = documentedCodes(u.spec, u.op, 404);
+  if (field === undefined || codes.length === 0) return [];
+  const own = new Set((await teammates(t)).map((m) => m.email.toLowerCase()));
+  const foreign = (await otherTeamFound(t, key)).emails.find((e) => !own.has(e.toLowerCase()));
+  if (foreign === undefined) return [];
+  const base = await u.baseline(t);
+  const properties = bodyProperties(u);
+  const byId = (name: string) => {
+    const property = properties[name];
+    return property !== undefined && idPrefixes(property).length > 0;
+  };
+  const kept = isObject(base.body) ? Object.entries(base.body).filter(([name]) => !byId(name)) : [];
+  const request: OpRequest = { ...base, body: { ...Object.fromEntries(kept), [field]: foreign } };
+  return [
+    {
+      what: `the run's key naming ${foreign}, a member of another team, by ${field}`,
+      exchange: await t.call(request),
+      expected: { status: 404, codes, why: `${foreign} is no teammate: a key belongs to a single team` },
+      leaked: [],
+    },
+  ];
 }
 
 const OTHER_TEAMS_RESOURCE = checkDescription({
   id: 'tenants.other-teams-resource',
   title:
-    "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id: the operation's not-found",
+    "The run's key naming in a request body a resource of another team (an id another team's key, declared in --config, reads in its lists) where the body names one of the team's by id, and a member of that team by email where the body names a teammate by email: the operation's not-found",
   source:
     '"A key belongs to a single team." (Authentication) + the 404 response; user_id "must belong to the same team"',
   precondition:
-    "an id of another team's resource of the prefix the request names, read in a list with a key of another team (a config key of kind other-team)",
+    "an id of another team's resource of the prefix the request names, and an email of another team's member where the body takes an email, read in the lists of a key of another team (a config key of kind other-team)",
 });
 
 /** The cross-team check the other way round: the team's key, another team's id (writes only with --allow-writes). */
@@ -269,17 +325,15 @@ export function otherTeamsResourceRule(u: OperationUnderTest): void {
     ...u.where,
     needs: { writes: u.changesData, stateful: true, keys: true },
     requests: (t) => nameOtherTeamsResource(u, t),
-    problems: crossTeamProblems,
-    passed: (s) => `${s.what}: ${s.exchange.status} ${errorCode(s.exchange) ?? ''}`,
+    problems: (crossed) => crossed.flatMap(crossTeamProblems),
+    passed: (crossed) =>
+      crossed.map((s) => `${s.what}: ${s.exchange.status} ${errorCode(s.exchange) ?? ''}`).join('; '),
   });
 }
 
-/** Whether a top-level field of the request body holds a prefixed id (entity_id, user_id). */
+/** Whether a top-level field of the request body holds a prefixed id (entity_id, user_id) or an email. */
 function namesResourceInBody(u: OperationUnderTest): boolean {
-  const pointer = u.op.requestBody?.schemaPointer;
-  if (!pointer) return false;
-  const body = deref(u.spec.contract, u.spec.resolve(pointer));
-  return Object.values(propertiesOf(u.spec.contract, body)).some((p) => idPrefixes(p).length > 0);
+  return Object.values(bodyProperties(u)).some((p) => idPrefixes(p).length > 0) || emailFields(u).length > 0;
 }
 
 /** A read by one prefixed path id (getUser, getThread): its operation, the parameter and its prefixes. */

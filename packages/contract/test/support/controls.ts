@@ -100,8 +100,11 @@ const RECEPTIONIST_SINGLE_VALUES = [
   'answer_type',
 ];
 
-/** A receptionist update in the body form the server does not take refused: 400 UNKNOWN_FIELD. */
-function refusesBodyForm(other: (body: Record<string, unknown>) => boolean): Mutation {
+/**
+ * A receptionist update in the body form the server does not take refused: 400 UNKNOWN_FIELD, its
+ * message naming the field it refuses (the message "includes the failing value").
+ */
+function refusesBodyForm(refused: (body: Record<string, unknown>) => string | undefined): Mutation {
   return {
     response: (r, q) => {
       if (q.method !== 'PATCH' || !isAgent(q)) return r;
@@ -111,9 +114,19 @@ function refusesBodyForm(other: (body: Record<string, unknown>) => boolean): Mut
       } catch {
         return r;
       }
-      return body !== null && typeof body === 'object' && !Array.isArray(body) && other(body as Record<string, unknown>)
-        ? answerError(r, 400, 'validation_error', 'UNKNOWN_FIELD')
-        : r;
+      const field =
+        body !== null && typeof body === 'object' && !Array.isArray(body)
+          ? refused(body as Record<string, unknown>)
+          : undefined;
+      return field === undefined
+        ? r
+        : answerError(
+            r,
+            400,
+            'validation_error',
+            'UNKNOWN_FIELD',
+            `${field} is not a field of this body (a harmless variation)`,
+          );
     },
   };
 }
@@ -275,7 +288,7 @@ export const CONTROLS: Control[] = [
     only: ['updateReceptionist'],
     allowWrites: true,
     exercises: 'receptionist.merge-rules',
-    mutation: refusesBodyForm((body) => Object.keys(body).some((k) => RECEPTIONIST_SINGLE_VALUES.includes(k))),
+    mutation: refusesBodyForm((body) => Object.keys(body).find((k) => RECEPTIONIST_SINGLE_VALUES.includes(k))),
   },
   {
     name: "names a deal's fields as the field table does (value, close_date, person)",
