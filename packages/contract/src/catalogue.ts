@@ -99,9 +99,9 @@ export const CHECKS = {
     precondition: "a call with one completed summary (fixtures.one_completed_summary_call_ids), read 2xx with a documented template key, without parameters and with each documented extend value; then with both",
   },
   "conversation-items.search": {
-    title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY",
+    title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY",
     source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
-    precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
+    precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
   },
   "conversation-items.several-completed-summaries": {
     title: "A call shown to have more than one completed summary (two template keys each read one) is refused without template_key: 400 SUMMARY_TEMPLATE_KEY_REQUIRED",
@@ -141,9 +141,9 @@ export const CHECKS = {
     precondition: "a conversation whose list entry shows its read state: the action to read with a key, the action to unread without one, the first again with its key (put back after)",
   },
   "conversations.search": {
-    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY",
+    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY",
     source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",
-    precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
+    precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
   },
   "conversations.search-on-line": {
     title: "The conversation list searched and filtered by line at once lists only entries that match both",
@@ -151,9 +151,9 @@ export const CHECKS = {
     precondition: "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter",
   },
   "custom-fields.built-in": {
-    title: "A built-in field key cannot be updated (400)",
-    source: "updateCustomField 400",
-    precondition: "a request the server must refuse: a built-in field key (fixtures.built_in_field_keys)",
+    title: "A built-in field key cannot be updated (400 ATTRIBUTE_BUILT_IN), each one the description or the config names",
+    source: "updateCustomField 400 ATTRIBUTE_BUILT_IN; \"Built-in fields such as name or company are not custom fields\"",
+    precondition: "a request the server must refuse: each built-in field key, the description's examples (name, company) and fixtures.built_in_field_keys",
   },
   "custom-fields.deleted": {
     title: "A deleted custom field (named in --config) is 404 ATTRIBUTE_NOT_FOUND by its key and not listed",
@@ -255,6 +255,11 @@ export const CHECKS = {
     source: "UpdateDialingQueueRequest enums + x-svc-input-rules precedence",
     enforces: ["x-svc-input-rules precedence user_id, email"],
     precondition: "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
+  },
+  "dialer-queues.key-owner": {
+    title: "Each key's update naming no teammate reaches its own owner's queue, whoever owns the run key",
+    source: "PATCH /v2/api/dialing-queues/current: \"creates or updates the config of the queue of the API key owner\"",
+    precondition: "another key of the team that may write the queue whose owner (its config entry's user_id) is not the run key's owner, sending an empty update",
   },
   "dialer-queues.other-caller": {
     title: "Another key of the team updating the run key's queue with user_id alone touches nothing: every field (creator_id too) as the run key's empty update showed it",
@@ -453,10 +458,10 @@ export const CHECKS = {
     precondition: "an update body of 16 KiB or more (one single value of tens of thousands of characters), and the configuration holding it, 64 K characters or more, read twice with no write between",
   },
   "receptionist.merge-rules": {
-    title: "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values",
+    title: "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values, and the team's other lines keep theirs (the configuration is per line)",
     source: "x-svc-merge-rules.merged",
     enforces: ["x-svc-merge-rules merged"],
-    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after",
+    precondition: "a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after; the other lines of the team read before each text value is sent and after",
   },
   "receptionist.one-per-line": {
     title: "Each line answers its own receptionist: no two lines show the same agent id",
@@ -591,7 +596,7 @@ export const CHECKS = {
     precondition: "a request the server must refuse: a path no operation has, with each method",
   },
   "routing.wrong-method": {
-    title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED",
+    title: "An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED, the other update method (PUT beside PATCH, PATCH beside PUT) too",
     source: "API-wide catalogue code",
     precondition: "a request the server must refuse: a method the path does not document",
   },
@@ -716,6 +721,11 @@ export const CHECKS = {
     title: "The thread lookup of an item's id under another entity_type does not answer that item's thread",
     source: "GET /v2/api/threads \"finds the thread of an item by query parameters entity_type and entity_id\"",
     precondition: "a thread known with its item (discovered, or fixtures.thread_ids), looked up under each other kind",
+  },
+  "threads.mention-display-name": {
+    title: "A mention whose display name carries punctuation (a title's dot, a comma, an apostrophe, a hyphen) is listed like any other: the teammate, deleted false",
+    source: "Mention syntax \"@[<display_name>](usr-<id>)\": a display name is text, brackets and parentheses aside; ThreadComment \"mentions (array of NoteMention)\"",
+    precondition: "a comment mentioning a current teammate (listed by GET /v2/api/users) under a display name with punctuation, read back",
   },
   "threads.mention-removed": {
     title: "A mention of a member since removed from the team (named in --config) is listed with deleted true",

@@ -1,6 +1,7 @@
 // svc-error-code-extension:
 //   1. every x-svc-error-code (a code, or a map of JSON Schema keyword -> code) names codes of the
-//      error catalogue (ErrorCode, read from the document), with known JSON Schema keywords as keys.
+//      error catalogue (ErrorCode, read from the document), with known JSON Schema keywords as keys,
+//      or `not-found`: the code of a path parameter's value that names no resource.
 //      Checked on every node as written, $ref siblings included.
 //   2. every operation under `paths` whose parameters or request body use a schema carrying
 //      x-svc-error-code (anywhere inside: properties, items, allOf, ...) lists each such code in its
@@ -60,6 +61,8 @@ const KEYWORDS = new Set([
   'dependentSchemas',
   'contentMediaType',
   'contentEncoding',
+  // Not a JSON Schema keyword: the not-found code of a path parameter where its operation lists several.
+  'not-found',
 ]);
 
 /** [code, keyword|null] pairs of an x-svc-error-code value, or null when malformed. */

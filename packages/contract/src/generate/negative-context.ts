@@ -61,7 +61,11 @@ export function negativeContext(
     notFound(param) {
       const listed = documentedCodes(spec, op, 404);
       if (listed.length === 0) return undefined;
-      const own = typeof param?.errorCode === 'string' && listed.includes(param.errorCode) ? [param.errorCode] : listed;
+      // The parameter's own code: x-svc-error-code as a code, or its `not-found` entry (where the
+      // operation lists several not-found codes, as the tag removal does: its item's and its tag's).
+      const code = param?.errorCode;
+      const named = typeof code === 'string' ? code : code?.['not-found'];
+      const own = typeof named === 'string' && listed.includes(named) ? [named] : listed;
       return { status: 404, codes: own, why: 'no such resource' };
     },
   };

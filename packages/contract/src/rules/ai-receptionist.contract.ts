@@ -187,6 +187,8 @@ interface OneChange {
   afterOther?: { written: Exchange; read: Exchange; config?: Json };
   /** The line whose receptionist holds the value sent (a code, whose allowed values are not shown). */
   borrowedFrom?: string;
+  /** The team's other lines, read before the change and after it: the configuration is per line. */
+  otherLines?: Array<{ line: string; before?: Json; after?: Json; exchange: Exchange }>;
   restored: Exchange;
 }
 
@@ -211,11 +213,13 @@ async function changeAndRestore(
   number: string,
   change: Omit<OneChange, 'changed' | 'after' | 'restored' | 'otherReads' | 'afterOther'>,
   original: unknown,
-  also: { readers?: ConfigKey[]; thenWrite?: { body: Json; undo: Json } } = {},
+  also: { readers?: ConfigKey[]; thenWrite?: { body: Json; undo: Json }; otherLines?: string[] } = {},
 ): Promise<OneChange> {
   const readAs = (key: ConfigKey) => t.call({ params: { number } }, { auth: { kind: 'key', key: key.key } }, READ);
   const readers: Array<{ key: ConfigKey; before: Exchange }> = [];
   for (const key of also.readers ?? []) readers.push({ key, before: await readAs(key) });
+  const linesBefore: Array<{ line: string; before?: Json }> = [];
+  for (const other of also.otherLines ?? []) linesBefore.push({ line: other, before: (await read(t, other)).config });
   let form = (value: unknown) => nest(change.name, value);
   let changed = await update(t, number, form(change.sent));
   if (refusedAsOtherForm(t, number, form(change.sent), changed)) {
@@ -227,6 +231,17 @@ async function changeAndRestore(
   if (ok(changed))
     for (const { key, before } of readers.filter((r) => ok(r.before)))
       otherReads.push({ key: `${key.kind ?? 'active'} key "${key.name}"`, before, after: await readAs(key) });
+  const otherLines: NonNullable<OneChange['otherLines']> = [];
+  if (ok(changed))
+    for (const { line: other, before } of linesBefore) {
+      const again = await read(t, other);
+      otherLines.push({
+        line: other,
+        ...(before ? { before } : {}),
+        ...(again.config ? { after: again.config } : {}),
+        exchange: again.exchange,
+      });
+    }
   let afterOther: OneChange['afterOther'];
   if (ok(changed) && also.thenWrite) {
     let written = await update(t, number, also.thenWrite.body);
@@ -245,6 +260,7 @@ async function changeAndRestore(
     changed,
     ...(after ? { after } : {}),
     ...(otherReads.length > 0 ? { otherReads } : {}),
+    ...(otherLines.length > 0 ? { otherLines } : {}),
     ...(afterOther ? { afterOther } : {}),
     restored,
   };
@@ -259,6 +275,19 @@ function joined(a: Json, b: Json | undefined): Json {
 }
 
 /** What a read by another key of the team shows after the change: the change (no copy kept per key). */
+/** Another line's receptionist changed by a value sent to this line's ("AI receptionist configuration (per line)"). */
+function otherLineProblems({ name, otherLines = [] }: OneChange): Problem[] {
+  return otherLines.flatMap(({ line: other, before, after, exchange }) =>
+    unless(
+      before === undefined ||
+        after === undefined ||
+        deepEqual(withoutPathAndTimes(after, []), withoutPathAndTimes(before, [])),
+      `the receptionist of ${other} changed when only ${name} of another line's was sent (the configuration is per line): ${short(after)}`,
+      exchange,
+    ),
+  );
+}
+
 function otherReadProblems({ name, sent, otherReads = [] }: OneChange): Problem[] {
   return otherReads.flatMap(({ key, after }) =>
     unless(
@@ -317,13 +346,18 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
       body: nest(name, `${single(first.config, name)}${suffix}`),
     });
   const changes: OneChange[] = [];
+  // The team's other lines, read around each text value sent: a value sent to one line changes no other.
+  const otherLines = (await linesAsFound(t)).map((l) => l.number).filter((n) => n !== first.number);
   for (const name of need(ordered.filter(valid), 'a text value in the receptionist configuration')) {
     const before = changes.length > 0 ? ((await read(t, first.number)).config ?? first.config) : first.config;
     const old = single(before, name) as string;
     // The first change is also read by other keys of the team, each of which read it before.
     const readers = changes.length === 0 ? teamReaders(t, t.op(READ), t.op(OP), first.number) : [];
     changes.push(
-      await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, { readers }),
+      await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, {
+        readers,
+        otherLines,
+      }),
     );
   }
   // The knowledge text sent empty: a value sent, not one left out, so it replaces the text too.
@@ -449,6 +483,7 @@ function mergedProblems(s: OneChange): Problem[] {
       changed,
     ),
     ...otherReadProblems(s),
+    ...otherLineProblems(s),
     ...untouchedProblems(
       merged,
       [name],
@@ -472,11 +507,11 @@ function mergedProblems(s: OneChange): Problem[] {
 rule({
   id: 'receptionist.merge-rules',
   title:
-    'Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values',
+    "Single values are merged (each text value of the agent block and knowledge.text, sent alone in turn): the others keep their values, and the team's other lines keep theirs (the configuration is per line)",
   source: 'x-svc-merge-rules.merged',
   enforces: ['x-svc-merge-rules merged'],
   precondition:
-    'a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after',
+    'a single value of the agent block and knowledge.text, each sent alone with a new value (a code or an address: the value another line holds, on every line); the single values other than the one sent hold values a faulty reset would not write (one at least not empty, null or false), and knowledge holds website or file entries beside its text; other keys of the team that may read it read it before the first change and after; the other lines of the team read before each text value is sent and after',
   ...statefulWrite(OP),
   requests: mergeEach,
   problems: (s) =>

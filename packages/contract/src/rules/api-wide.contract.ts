@@ -68,27 +68,33 @@ rule({
   held: unroutedHeld,
 });
 
-/** Each documented path with a method it does not document, and a value for each of its path parameters. */
+/** The update method a router may alias to the one a path documents. */
+const UPDATE_SIBLING: Readonly<Record<string, string>> = { PATCH: 'PUT', PUT: 'PATCH' };
+
+/** Each documented path with a method it does not document (and the other update method), and a value for each of its path parameters. */
 function undocumentedMethods(t: CheckContext): Array<{ method: string; template: string; path: string }> {
   const byPath = new Map<string, Set<string>>();
   for (const op of t.spec.contract.operations) byPath.set(op.path, (byPath.get(op.path) ?? new Set()).add(op.method));
   return [...byPath].flatMap(([template, methods]) => {
     // GET where it is not documented; otherwise a write method with a body no server can parse,
-    // so that even a server that wrongly accepts the method cannot change anything.
-    const method = ['GET', 'DELETE', 'PATCH', 'PUT', 'POST'].find((m) => !methods.has(m));
-    if (!method) return [];
+    // so that even a server that wrongly accepts the method cannot change anything. Beside it, the
+    // other update method where the path documents one (PUT beside PATCH, PATCH beside PUT): the
+    // alias a router most often adds.
+    const first = ['GET', 'DELETE', 'PATCH', 'PUT', 'POST'].find((m) => !methods.has(m));
+    const sibling = [...methods].map((m) => UPDATE_SIBLING[m]).find((m) => m !== undefined && !methods.has(m));
     const ops = t.spec.contract.operations.filter((op) => op.path === template);
     const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
       const param = ops.flatMap((op) => op.parameters).find((p) => p.in === 'path' && p.name === name);
       return encodeURIComponent(String(param ? sample(t.spec, param.schema) : 'x'));
     });
-    return [{ method, template, path }];
+    return [...new Set([first, sibling])].flatMap((method) => (method ? [{ method, template, path }] : []));
   });
 }
 
 rule({
   id: 'routing.wrong-method',
-  title: 'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED',
+  title:
+    'An undocumented method on a documented path gives 405 METHOD_NOT_ALLOWED, the other update method (PUT beside PATCH, PATCH beside PUT) too',
   source: 'API-wide catalogue code',
   precondition: 'a request the server must refuse: a method the path does not document',
   ...where,

@@ -9,6 +9,7 @@ import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
 import type { Exchange } from '../http/exchange.js';
+import { operationResponseRules } from '../reach/response-rules.js';
 import { ownSource, writableSource } from './custom-field-source.js';
 import { listed } from './custom-fields-listed.contract.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
@@ -804,20 +805,32 @@ rule({
   problems: (refusals) => refusals.flatMap(refusalProblems),
 });
 
+/** The built-in field keys: the description's examples ("such as name or company") and those the config names. */
+async function builtInKeys(t: CheckContext): Promise<string[]> {
+  const listOp = t.op('listCustomFields');
+  const examples = operationResponseRules(listOp).flatMap((r) => (r.kind === 'excludes' ? r.examples : []));
+  return [...new Set([...examples, ...(await t.fixtures()).builtInFieldKeys])];
+}
+
 rule({
   id: 'custom-fields.built-in',
-  title: 'A built-in field key cannot be updated (400)',
-  source: 'updateCustomField 400',
-  precondition: 'a request the server must refuse: a built-in field key (fixtures.built_in_field_keys)',
+  title:
+    'A built-in field key cannot be updated (400 ATTRIBUTE_BUILT_IN), each one the description or the config names',
+  source: 'updateCustomField 400 ATTRIBUTE_BUILT_IN; "Built-in fields such as name or company are not custom fields"',
+  precondition:
+    "a request the server must refuse: each built-in field key, the description's examples (name, company) and fixtures.built_in_field_keys",
   ...statefulWrite(OP),
-  requests: async (t): Promise<Refusal> => {
-    const key = need(
-      (await t.fixtures()).builtInFieldKeys[0],
-      'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])',
-    );
-    const refused = await patch(t, key, { label: PROBE_LABEL });
+  requests: async (t): Promise<Refusal[]> => {
+    const keys = need(await builtInKeys(t), 'a built-in field key (set fixtures.built_in_field_keys, e.g. ["name"])');
     const expected = listedCode(t.spec, t.op(), 'ATTRIBUTE_BUILT_IN');
-    return { label: `updating the built-in field ${key}`, expected, refused };
+    const refusals: Refusal[] = [];
+    for (const key of keys)
+      refusals.push({
+        label: `updating the built-in field ${key}`,
+        expected,
+        refused: await patch(t, key, { label: PROBE_LABEL }),
+      });
+    return refusals;
   },
-  problems: refusalProblems,
+  problems: (refusals) => refusals.flatMap(refusalProblems),
 });

@@ -13,6 +13,7 @@ import './custom-fields.contract.js';
 import './deals.contract.js';
 import './described-rules.contract.js';
 import './dialer-queues-by-email.contract.js';
+import './dialer-queues-key-owner.contract.js';
 import './dialer-queues.contract.js';
 import './notes.contract.js';
 import './people.contract.js';

@@ -19,7 +19,7 @@ import { redactedAnywhere } from '../redact.js';
 import type { Spec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
-import type { OperationUnderTest } from './operation-context.js';
+import { documentedHeaders, type OperationUnderTest } from './operation-context.js';
 import { errorsOf, statusIs, unless } from './problems.js';
 import { keyOfKind } from './support.js';
 
@@ -147,9 +147,20 @@ export function onLine(
   return placed > 0 ? { ...request, params, query, ...(body !== undefined ? { body } : {}) } : undefined;
 }
 
+let refused = 0;
+
+/**
+ * The documented headers of a request sent to be refused (its own request id, an Idempotency-Key
+ * on a write): a refusal is a response like any other, so it answers the id sent and echoes the
+ * key ("echoed on every response to a request that included it"), which the response checks read.
+ */
+function refusedHeaders(u: OperationUnderTest, t: CheckContext): Partial<ApiRequest> {
+  return documentedHeaders(u.op, `${t.config.runId}-${u.op.operationId}-refused-${++refused}`);
+}
+
 /** Sends the baseline with other credentials (or none). */
 async function withAuth(u: OperationUnderTest, t: CheckContext, auth: ApiRequest['auth']): Promise<Exchange> {
-  return t.call(await u.baseline(t), { auth });
+  return t.call(await u.baseline(t), { auth, ...refusedHeaders(u, t) });
 }
 
 /** A request that gets past authentication and scope without creating or deleting for real. */
@@ -208,8 +219,9 @@ async function sendUnauthenticated(
 ): Promise<Unauthenticated[]> {
   const base = await u.baseline(t);
   const unknown = unknownIdCase(u, base);
-  const sent = [{ what: 'the baseline', exchange: await t.call(base, { auth }) }];
-  if (unknown) sent.push({ what: unknown.label, exchange: await t.call(unknown.request, { auth }) });
+  const sent = [{ what: 'the baseline', exchange: await t.call(base, { auth, ...refusedHeaders(u, t) }) }];
+  if (unknown)
+    sent.push({ what: unknown.label, exchange: await t.call(unknown.request, { auth, ...refusedHeaders(u, t) }) });
   return sent;
 }
 
@@ -328,7 +340,7 @@ async function sendWithoutScope(u: OperationUnderTest, t: CheckContext): Promise
   for (const other of others) {
     if (refusals.some((r) => r.key === other.key)) continue;
     const { request } = await pastAuth(u, t);
-    const exchange = await t.call(request, { auth: { kind: 'key', key: other.key.key } });
+    const exchange = await t.call(request, { auth: { kind: 'key', key: other.key.key }, ...refusedHeaders(u, t) });
     refusals.push(refusal(other.key, exchange, ` (${other.why})`));
   }
   return refusals;

@@ -12,6 +12,9 @@ import { dataOf, type Exchange } from '../http/exchange.js';
  */
 export const SPECIAL_ONLY = '«¿…—»';
 
+/** Blanks only (spaces and a tab): no alphanumeric character either, though a server that trims first sees no search at all. */
+export const BLANKS_ONLY = '  \t ';
+
 /** ASCII special characters only: the contract's pattern refuses these, which gives the expected error. */
 export const ASCII_SPECIAL_ONLY = '!?';
 

@@ -16,6 +16,7 @@ import { type CheckContext, contractOperation, type Problem, rule } from './harn
 import { errorsOf, isSuccess, statusIs } from './problems.js';
 import {
   ASCII_SPECIAL_ONLY,
+  BLANKS_ONLY,
   entriesOf,
   entryWords,
   itemIdsIn,
@@ -54,6 +55,7 @@ interface Probe {
 
 interface ListSearch {
   specialOnly: Probe & { expected: Expected };
+  blanksOnly: Probe;
   /** The entry searched for, by its contact number. */
   contact?: string;
   /** The whole words it shows, searched one field after the other until one found it. */
@@ -94,6 +96,7 @@ async function searchConversations(t: CheckContext): Promise<ListSearch> {
   const special = { query: SPECIAL_ONLY, what: 'special characters only', expected };
   const state: ListSearch = {
     specialOnly: { ...special, exchange: await searchList(t, SPECIAL_ONLY) },
+    blanksOnly: { query: BLANKS_ONLY, what: 'blanks only', exchange: await searchList(t, BLANKS_ONLY) },
     tried: [],
     finds: [],
   };
@@ -145,9 +148,11 @@ function anchorProblems({ contact, tried, anchor }: ListSearch): Problem[] {
 }
 
 function listSearchProblems(s: ListSearch): Problem[] {
-  const { specialOnly, contact = '', finds, findsNothing } = s;
+  const { specialOnly, blanksOnly, contact = '', finds, findsNothing } = s;
   const problems = [
-    ...errorsOf(specialOnly.exchange, specialOnly.expected, `search ${q(specialOnly.query)} (${specialOnly.what})`),
+    ...[specialOnly, blanksOnly].flatMap(({ exchange, query, what }) =>
+      errorsOf(exchange, specialOnly.expected, `search ${q(query)} (${what})`),
+    ),
     ...anchorProblems(s),
   ];
   for (const { query, what, exchange } of finds) {
@@ -201,10 +206,10 @@ function listSearchNotReached({ contact, tried, anchor, finds }: ListSearch): st
 rule({
   id: 'conversations.search',
   title:
-    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only are 400 INVALID_SEARCH_QUERY',
+    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY',
   source: `GET /v2/api/conversations: "optional line filter and search"; ${SEARCH_RULES}. Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn`,
   precondition:
-    "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through",
+    "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
   operationId: LIST,
   resource: loadSpec().resourceOf(contractOperation(LIST)),
   needs: { stateful: true },
@@ -217,6 +222,7 @@ rule({
 
 interface ItemSearch {
   specialOnly: { exchange: Exchange; expected: Expected };
+  blanksOnly: Exchange;
   prefixes: string[];
   /** A word of a last item's summary (the conversation list shows it), and that item. */
   word?: { word: string; item: string };
@@ -240,6 +246,7 @@ async function searchItems(t: CheckContext): Promise<ItemSearch> {
   const expected = specialOnlyError(t, t.op(), { body: { query: ASCII_SPECIAL_ONLY } });
   const state: ItemSearch = {
     specialOnly: { exchange: await t.call({ body: { query: SPECIAL_ONLY } }), expected },
+    blanksOnly: await t.call({ body: { query: BLANKS_ONLY } }),
     prefixes: idPrefixes(t.spec.schema('ConversationItemId') ?? {}),
     finds: [],
   };
@@ -286,12 +293,11 @@ function variantProblems({ prefixes, word, finds }: ItemSearch): Problem[] {
 }
 
 function itemSearchProblems(s: ItemSearch): Problem[] {
-  const { specialOnly, prefixes, word, alone, both } = s;
-  const problems = errorsOf(
-    specialOnly.exchange,
-    specialOnly.expected,
-    `query ${q(SPECIAL_ONLY)} (special characters only)`,
-  );
+  const { specialOnly, blanksOnly, prefixes, word, alone, both } = s;
+  const problems = [
+    ...errorsOf(specialOnly.exchange, specialOnly.expected, `query ${q(SPECIAL_ONLY)} (special characters only)`),
+    ...errorsOf(blanksOnly, specialOnly.expected, `query ${q(BLANKS_ONLY)} (blanks only)`),
+  ];
   if (alone) problems.push(...statusIs(alone, isSuccess, `query ${q(word?.word ?? '')} (a word of ${word?.item})`));
   problems.push(...variantProblems(s));
   if (!both) return problems;
@@ -309,10 +315,10 @@ function itemSearchProblems(s: ItemSearch): Problem[] {
 rule({
   id: 'conversation-items.search',
   title:
-    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only are 400 INVALID_SEARCH_QUERY',
+    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY',
   source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
   precondition:
-    "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through",
+    "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
   operationId: ITEMS,
   resource: loadSpec().resourceOf(contractOperation(ITEMS)),
   needs: { stateful: true },

@@ -140,6 +140,35 @@ rule({
   passed: ({ who }) => `${who.map((w) => w.id).join(', ')}: deleted false, named as written`,
 });
 
+/** A display name with the punctuation names carry (a title's dot, a comma before a suffix, an apostrophe, a hyphen). */
+const punctuated = (name: string) => `Dr. ${name}-O'Neil, Jr.`;
+
+rule({
+  id: 'threads.mention-display-name',
+  title:
+    "A mention whose display name carries punctuation (a title's dot, a comma, an apostrophe, a hyphen) is listed like any other: the teammate, deleted false",
+  source:
+    'Mention syntax "@[<display_name>](usr-<id>)": a display name is text, brackets and parentheses aside; ThreadComment "mentions (array of NoteMention)"',
+  precondition:
+    'a comment mentioning a current teammate (listed by GET /v2/api/users) under a display name with punctuation, read back',
+  ...statefulWrite(COMMENT, 'display-name'),
+  requests: async (t) => {
+    const [teammate] = await namedTeammates(t);
+    if (!teammate)
+      return t.skip(
+        'no current teammate whose name the API shows (no note or comment read has an author listed by GET /v2/api/users)',
+        'config',
+      );
+    return mentionIn(t, 'mention-display-name', [{ id: teammate.id, written: punctuated(teammate.name) }]);
+  },
+  // Which name a mention lists, the one written or the teammate's, is not shown: only that it is listed.
+  problems: (state) =>
+    eachMention(state, (m, w) =>
+      m.deleted === false ? undefined : `${w.id}, a current teammate, is listed with deleted ${short(m.deleted)}`,
+    ),
+  passed: ({ who }) => `${who.map((w) => `${w.id} as ${JSON.stringify(w.written)}`).join(', ')}: listed, deleted false`,
+});
+
 rule({
   id: 'threads.mention-removed',
   title: 'A mention of a member since removed from the team (named in --config) is listed with deleted true',

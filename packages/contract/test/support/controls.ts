@@ -284,6 +284,22 @@ export const CONTROLS: Control[] = [
     }),
   },
   {
+    // "Each list item shows key, label and type": options, source and description need not be listed.
+    name: 'lists each custom field with its key, label and type only',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    exercises: 'custom-fields.managed-by-integration',
+    mutation: {
+      response: (r, q) =>
+        q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes' && r.status === 200
+          ? json(r, (b) => {
+              if (Array.isArray(b.data))
+                b.data = b.data.map((f: Record<string, unknown>) => ({ key: f.key, label: f.label, type: f.type }));
+            })
+          : r,
+    },
+  },
+  {
     name: 'expects the single values of a receptionist update inside an agent block, refusing them flat',
     only: ['updateReceptionist'],
     allowWrites: true,
