@@ -13,15 +13,14 @@ import {
   otherTeamKey,
   removeOutputs,
 } from './support/mutants.js';
-import { bodyOf, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
+import { isAgent } from './support/requests.js';
+import { bodyOf, errorIn, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 type Body = Record<string, unknown>;
-const errorIn = (b: Body) => b.error as Body | undefined;
 const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
-const isAgentUpdate = (q: ProxiedRequest) =>
-  q.method === 'PATCH' && /^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q));
+const isAgentUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && isAgent(q);
 const withBody = (q: ProxiedRequest, body: Body): ProxiedRequest => ({ ...q, body: JSON.stringify(body) });
 
 /** A server whose label rule asks for a letter: a label of digits alone is refused (sent on as one without any). */

@@ -12,13 +12,12 @@ import {
   otherTeamKey,
   removeOutputs,
 } from './support/mutants.js';
-import { isItemRead, isTagAdd, isTagRemoval, isThreadLookup, isThreadRead } from './support/requests.js';
-import { bodyOf, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
+import { isAgent, isItemRead, isTagAdd, isTagRemoval, isThreadLookup, isThreadRead } from './support/requests.js';
+import { bodyOf, dataIn, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 type Body = Record<string, unknown>;
-const dataOf = (b: Body) => (typeof b.data === 'object' && b.data !== null ? (b.data as Body) : undefined);
 
 const queryOf = (q: ProxiedRequest) => new URLSearchParams(q.path.split('?')[1] ?? '');
 
@@ -27,7 +26,7 @@ const valueInCents: Mutation = {
   response: (r, q) =>
     q.method === 'GET' && pathOf(q).startsWith('/v2/api/crm/deals/')
       ? json(r, (b) => {
-          const deal = dataOf(b);
+          const deal = dataIn(b);
           if (deal && typeof deal.value === 'number') deal.value *= 100;
         })
       : r,
@@ -73,7 +72,7 @@ function threadOfAnyKind(): Mutation {
     response: (r, q) =>
       q.method === 'POST' && pathOf(q) === '/v2/api/threads'
         ? json(r, (b) => {
-            const thread = dataOf(b);
+            const thread = dataIn(b);
             const sent = thread && sentAs.get(String(thread.entity_id));
             if (thread && sent) thread.entity_type = sent;
           })
@@ -168,7 +167,7 @@ const renamedOptionCut: Mutation = {
 /** A server that ignores an empty knowledge text on a receptionist update. */
 const blankKnowledgeIgnored: Mutation = {
   request: (q) => {
-    if (q.method !== 'PATCH' || !/^\/v2\/api\/numbers\/[^/]+\/agent$/.test(pathOf(q))) return q;
+    if (q.method !== 'PATCH' || !isAgent(q)) return q;
     const body = bodyOf(q);
     const drop = (holder: Body | undefined) => {
       const knowledge = holder?.knowledge as Body | undefined;
@@ -190,7 +189,7 @@ function linelessThreadWithoutContact(upstream: Target): Mutation {
     response: (r, q) =>
       (q.method === 'POST' && pathOf(q) === '/v2/api/threads') || isThreadRead(q) || isThreadLookup(q)
         ? json(r, (b) => {
-            const thread = dataOf(b);
+            const thread = dataIn(b);
             if (thread && lineless.has(String(thread.entity_id))) thread.contact_number = null;
           })
         : r,

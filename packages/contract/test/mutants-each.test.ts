@@ -14,12 +14,11 @@ import {
   removeOutputs,
 } from './support/mutants.js';
 import { isAgent, isTagRemoval, isThreadRead } from './support/requests.js';
-import { bodyOf, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
+import { bodyOf, dataIn, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 type Body = Record<string, unknown>;
-const dataOf = (b: Body) => (typeof b.data === 'object' && b.data !== null ? (b.data as Body) : undefined);
 const lineOf = (q: ProxiedRequest) => decodeURIComponent(pathOf(q).split('/')[4] ?? '');
 
 /** A server that forgets the Idempotency-Key on a scope refusal (its guard answers before the echo). */
@@ -46,7 +45,7 @@ function businessNameOfTheTeam(): Mutation {
     response: (r, q) =>
       q.method === 'GET' && isAgent(q) && written && lineOf(q) !== written.line
         ? json(r, (b) => {
-            const agent = dataOf(b)?.agent as Body | undefined;
+            const agent = dataIn(b)?.agent as Body | undefined;
             if (agent && written) agent.business_name = written.name;
           })
         : r,
@@ -66,7 +65,7 @@ const punctuatedMentionsDropped: Mutation = {
   response: (r, q) =>
     isThreadRead(q) || (q.method === 'POST' && pathOf(q).endsWith('/comments'))
       ? json(r, (b) => {
-          const thread = dataOf(b);
+          const thread = dataIn(b);
           const comments = Array.isArray(thread?.comments) ? (thread.comments as Body[]) : thread ? [thread] : [];
           for (const comment of comments) {
             if (typeof comment.content !== 'string' || !Array.isArray(comment.mentions)) continue;

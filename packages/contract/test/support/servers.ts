@@ -141,6 +141,14 @@ export function json(response: ProxiedResponse, change: (body: Record<string, un
   }
 }
 
+/** The `data` object of a JSON body, where it is one. */
+export const dataIn = (b: Record<string, unknown>) =>
+  typeof b.data === 'object' && b.data !== null ? (b.data as Record<string, unknown>) : undefined;
+
+/** The `error` object of a JSON body, where it is one. */
+export const errorIn = (b: Record<string, unknown>) =>
+  typeof b.error === 'object' && b.error !== null ? (b.error as Record<string, unknown>) : undefined;
+
 /** The answer a limiter gives past its budget (RATE_LIMIT_EXCEEDED, as documented), in place of `r`. */
 export function tooMany(r: ProxiedResponse, retryAfterSeconds = 1): ProxiedResponse {
   return json({ ...r, status: 429 }, (b) =>
