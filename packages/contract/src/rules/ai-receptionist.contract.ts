@@ -189,7 +189,10 @@ interface OneChange {
   borrowedFrom?: string;
   /** The team's other lines, read before the change and after it: the configuration is per line. */
   otherLines?: Array<{ line: string; before?: Json; after?: Json; exchange: Exchange }>;
-  restored: Exchange;
+  /** The answer to putting the value back; absent where the change was kept for a later joined put-back. */
+  restored?: Exchange;
+  /** The body that puts the value back, in the form the server took. */
+  undo: Json;
 }
 
 /** The receptionist as read before a change; undefined (with the exchange) where it could not be read. */
@@ -211,9 +214,15 @@ function refusedAsOtherForm(t: CheckContext, number: string, body: Json, answer:
 async function changeAndRestore(
   t: CheckContext,
   number: string,
-  change: Omit<OneChange, 'changed' | 'after' | 'restored' | 'otherReads' | 'afterOther'>,
+  change: Omit<OneChange, 'changed' | 'after' | 'restored' | 'otherReads' | 'afterOther' | 'undo'>,
   original: unknown,
-  also: { readers?: ConfigKey[]; thenWrite?: { body: Json; undo: Json }; otherLines?: string[] } = {},
+  also: {
+    readers?: ConfigKey[];
+    thenWrite?: { body: Json; undo: Json };
+    otherLines?: string[];
+    /** Leave the value changed: the caller puts it back later, joined with others (undo). */
+    keep?: boolean;
+  } = {},
 ): Promise<OneChange> {
   const readAs = (key: ConfigKey) => t.call({ params: { number } }, { auth: { kind: 'key', key: key.key } }, READ);
   const readers: Array<{ key: ConfigKey; before: Exchange }> = [];
@@ -254,7 +263,7 @@ async function changeAndRestore(
     afterOther = { written, read: again.exchange, ...(again.config ? { config: again.config } : {}) };
   }
   // The value written next is put back with the change.
-  const restored = await update(t, number, joined(form(original), afterOther ? also.thenWrite?.undo : undefined));
+  const undo = joined(form(original), afterOther ? also.thenWrite?.undo : undefined);
   return {
     ...change,
     changed,
@@ -262,7 +271,8 @@ async function changeAndRestore(
     ...(otherReads.length > 0 ? { otherReads } : {}),
     ...(otherLines.length > 0 ? { otherLines } : {}),
     ...(afterOther ? { afterOther } : {}),
-    restored,
+    undo,
+    ...(also.keep ? {} : { restored: await update(t, number, undo) }),
   };
 }
 
@@ -318,7 +328,9 @@ const unreadProblems = ({ unread, number }: Unread): Problem[] => [
 ];
 
 function changeProblems(s: OneChange, what: string, sentProblems: (s: OneChange) => Problem[]): Problem[] {
-  const restoring = unless(ok(s.restored), `restoring ${s.name} failed (${s.restored.status})`, s.restored);
+  const restoring = s.restored
+    ? unless(ok(s.restored), `restoring ${s.name} failed (${s.restored.status})`, s.restored)
+    : [];
   if (!ok(s.changed))
     return [{ message: `${what}: expected 200, got ${s.changed.status}`, exchange: s.changed }, ...restoring];
   return [...sentProblems(s), ...restoring];
@@ -357,6 +369,7 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
       await changeAndRestore(t, first.number, { rules, name, before, sent: `${old}${suffix}` }, old, {
         readers,
         otherLines,
+        keep: true,
       }),
     );
   }
@@ -366,7 +379,7 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
     const before = (await read(t, first.number)).config ?? first.config;
     const old = single(before, name);
     if (typeof old === 'string' && old !== '')
-      changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent: '' }, old));
+      changes.push(await changeAndRestore(t, first.number, { rules, name, before, sent: '' }, old, { keep: true }));
   }
   // The codes and addresses (voice_id, tone_of_voice, language, ...) take a value another line holds,
   // on every line: a server resetting one value to a default when another is sent shows only on a
@@ -376,16 +389,46 @@ async function mergeEach(t: CheckContext): Promise<Merged | Unread> {
     { number: first.number, config: first.config },
     ...(await linesAsFound(t)).filter((l) => l.number !== first.number),
   ];
+  const putBacks: PutBack[] = [];
   for (const { number, config } of lines) {
-    if (!config) continue;
-    for (const { name, value, from } of await borrowedValues(t, number, config, codes)) {
-      const before = (await read(t, number)).config ?? config;
+    const ofLine = number === first.number ? [...changes] : [];
+    for (const { name, value, from } of config ? await borrowedValues(t, number, config, codes) : []) {
+      const before = (await read(t, number)).config ?? config ?? {};
       const old = single(before, name);
-      changes.push(await changeAndRestore(t, number, { rules, name, before, sent: value, borrowedFrom: from }, old));
+      const change = { rules, name, before, sent: value, borrowedFrom: from };
+      ofLine.push(await changeAndRestore(t, number, change, old, { keep: true }));
     }
+    changes.push(...ofLine.filter((c) => !changes.includes(c)));
+    const back = await putBack(t, number, ofLine);
+    if (back) putBacks.push(back);
   }
-  return { changes };
+  return { changes, putBacks };
 }
+
+/** The values a line's changes left changed, put back together in one update. */
+interface PutBack {
+  line: string;
+  names: string[];
+  exchange: Exchange;
+}
+
+/**
+ * Each value is sent alone and left changed for the next one (the others then hold values a reset
+ * would not write either): one update per line puts back the values as found, the first undo of
+ * each name holding its value from before its first change.
+ */
+async function putBack(t: CheckContext, number: string, kept: readonly OneChange[]): Promise<PutBack | undefined> {
+  const firsts = new Map<string, Json>();
+  for (const c of kept) if (!firsts.has(c.name) && ok(c.changed)) firsts.set(c.name, c.undo);
+  if (firsts.size === 0) return undefined;
+  const body = [...firsts.values()].reduce((all, undo) => joined(all, undo), {});
+  return { line: number, names: [...firsts.keys()], exchange: await update(t, number, body) };
+}
+
+const putBackProblems = ({ putBacks }: Merged): Problem[] =>
+  putBacks.flatMap(({ line: number, names, exchange }) =>
+    unless(ok(exchange), `putting back ${names.join(', ')} of ${number} failed (${exchange.status})`, exchange),
+  );
 
 /**
  * For each value named, one another line's receptionist holds that differs from this line's: a
@@ -416,7 +459,7 @@ async function borrowedValues(
 const refusedBorrowed = (c: OneChange) =>
   c.borrowedFrom !== undefined && c.changed.status >= 400 && c.changed.status < 500;
 
-type Merged = { changes: OneChange[] };
+type Merged = { changes: OneChange[]; putBacks: PutBack[] };
 
 /** Entries of the knowledge block beside its text (websites, files), as read. */
 const knowledgeEntries = (config: Json | undefined): number =>
@@ -517,9 +560,12 @@ rule({
   problems: (s) =>
     'unread' in s
       ? unreadProblems(s)
-      : s.changes
-          .filter((c) => !refusedBorrowed(c))
-          .flatMap((c) => changeProblems(c, `updating ${c.name}`, mergedProblems)),
+      : [
+          ...s.changes
+            .filter((c) => !refusedBorrowed(c))
+            .flatMap((c) => changeProblems(c, `updating ${c.name}`, mergedProblems)),
+          ...putBackProblems(s),
+        ],
   passed: (s) =>
     'changes' in s
       ? `merged, each alone: ${s.changes
@@ -684,7 +730,8 @@ async function mergeLarge(t: CheckContext): Promise<LargeChange | Unread> {
   const changed = await update(t, before.number, nest(name, sent));
   const first = ok(changed) ? await read(t, before.number) : undefined;
   const second = first ? await read(t, before.number) : undefined;
-  const restored = await update(t, before.number, nest(name, old));
+  const undo = nest(name, old);
+  const restored = await update(t, before.number, undo);
   const reads = first && second ? { first: first.exchange, second: second.exchange } : {};
   return {
     rules,
@@ -693,6 +740,7 @@ async function mergeLarge(t: CheckContext): Promise<LargeChange | Unread> {
     sent,
     changed,
     ...(first?.config ? { after: first.config } : {}),
+    undo,
     restored,
     ...reads,
   };
