@@ -1,4 +1,5 @@
-// The suite's runner: the registered checks that --only selects, one after the other, against one
+// The suite's runner: the registered checks that --only selects, one after the other (in the order
+// schedule.ts sets), against one
 // session (one client with its rate limiter, one recorder, the fixtures found once). Each check
 // hands back its record: the assertions it and its responses made, closed by verdict.ts. Progress
 // is one line per operation, once all its checks have run (never repeated), counted as the report
@@ -7,6 +8,7 @@ import { matchesOnly } from './filters.js';
 import { MARK, tally } from './report/text.js';
 import { CheckContext, type RegisteredCheck, sentBy } from './rules/harness.js';
 import { registeredChecks } from './rules/index.js';
+import { interleaved } from './schedule.js';
 import type { Session } from './session.js';
 import { resourcesOfShard, type Shard } from './shard.js';
 import type { CheckOutcome, TestRecord } from './types.js';
@@ -57,10 +59,13 @@ export async function runChecks(
   const records: TestRecord[] = [];
   const checks = new CheckTally();
   let requests = 0;
-  const selected = registeredChecks().filter(
-    (check) =>
-      matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec) &&
-      (!resources || resources.has(check.resource)),
+  const selected = interleaved(
+    registeredChecks().filter(
+      (check) =>
+        matchesOnly(session.config.only, check.resource, check.operationId, check.id, session.spec) &&
+        (!resources || resources.has(check.resource)),
+    ),
+    session.spec.contract.operationsById,
   );
   // An operation's checks need not be registered together (its scenarios may follow another's):
   // its line is printed once, after the last of them.
