@@ -9,12 +9,15 @@ import { getByPointer, isObject, type JsonObject } from './json-pointer.js';
  * `names: 'required-scope'`, one of the scopes the operation requires (any reading of an
  * ambiguous one); `names: 'failing-value'`, the value the request sent that names no resource;
  * `names: 'failing-field'`, a field of the body the request sent (the one the server refuses, as
- * an unknown field is); `contains`, the text given. `says` is the description's sentence.
+ * an unknown field is); `contains`, the text given; with `optional`, only where the body has the
+ * field (a code's meaning gives a next step, which an optional suggestion, where given, says).
+ * `says` is the description's sentence.
  */
 export interface DetailRule {
   field: string;
   names?: 'required-scope' | 'failing-value' | 'failing-field';
   contains?: string;
+  optional?: boolean;
   says: string;
 }
 
@@ -48,10 +51,11 @@ function detailRulesOf(code: string, raw: unknown): DetailRule[] {
       isObject(rule) &&
       typeof rule.field === 'string' &&
       typeof rule.says === 'string' &&
+      (rule.optional === undefined || (typeof rule.optional === 'boolean' && typeof rule.contains === 'string')) &&
       NAMES.includes(rule.names as string) !== (typeof rule.contains === 'string');
     if (!ok)
       throw new Error(
-        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names (${NAMES.join(', ')}) or contains.`,
+        `Catalogue entry ${code}: x-svc-detail-rules[${i}] needs field, says and either names (${NAMES.join(', ')}) or contains (with optional, a boolean, if any).`,
       );
     return rule as unknown as DetailRule;
   });

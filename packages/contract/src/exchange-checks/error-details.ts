@@ -164,14 +164,16 @@ function ruleProblem(
   error: Record<string, unknown>,
   exchange: Exchange,
 ): string | undefined {
-  const value = error[rule.field];
   if (rule.contains !== undefined) {
-    if (typeof value === 'string' && spelling(value).includes(spelling(rule.contains))) return undefined;
-    return `error.${rule.field} ${JSON.stringify(value ?? null)} does not name ${rule.contains} (the description says: "${rule.says}")`;
+    const text = error[rule.field];
+    // An optional field (the suggestion of a code whose meaning gives a next step) is judged where given.
+    if (rule.optional && text === undefined) return undefined;
+    if (typeof text === 'string' && spelling(text).includes(spelling(rule.contains))) return undefined;
+    return `error.${rule.field} ${JSON.stringify(text ?? null)} does not name ${rule.contains} (the description says: "${rule.says}")`;
   }
   if (rule.names === 'failing-value') return failingValueProblem(spec, rule, error, exchange);
   if (rule.names === 'failing-field') return failingFieldProblem(rule, error, exchange);
-  return scopeProblem(spec, rule, value, exchange.operation);
+  return scopeProblem(spec, rule, error[rule.field], exchange.operation);
 }
 
 /** The operation's own parameters and body fields (header names in lower case). */

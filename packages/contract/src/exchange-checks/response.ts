@@ -270,7 +270,7 @@ exchangeCheck({
 exchangeCheck({
   id: 'response.error-details',
   title:
-    "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code (its param naming one the request sent) and the unknown field named by UNKNOWN_FIELD, E.164 in the suggestion of INVALID_PHONE_FORMAT; param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
+    "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code (its param naming one the request sent) and the unknown field named by UNKNOWN_FIELD, E.164 in the suggestion of INVALID_PHONE_FORMAT, the next step a code's meaning gives in its suggestion where one is given (Api-Key, GET /v2/api/numbers, template_key, GET /v2/api/threads); param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",
   source: 'ErrorCode x-svc-codes x-svc-detail-rules + the error body field table',
   precondition:
     'an error whose field the description says something about, provoked by any check (a scope refusal, INVALID_PHONE_FORMAT, a not-found naming what was sent, a param, a suggestion naming endpoints, a doc_url)',
@@ -290,6 +290,10 @@ exchangeCheck({
     'x-svc-detail-rules ATTRIBUTE_NOT_FOUND message names failing-value',
     'x-svc-detail-rules ASSIGNEE_NOT_FOUND message names failing-value',
     'x-svc-detail-rules UNKNOWN_FIELD message names failing-field',
+    'x-svc-detail-rules UNAUTHORIZED suggestion contains Api-Key',
+    'x-svc-detail-rules SVC_NUMBER_FORBIDDEN suggestion contains /v2/api/numbers',
+    'x-svc-detail-rules SUMMARY_TEMPLATE_KEY_REQUIRED suggestion contains template_key',
+    'x-svc-detail-rules THREAD_ALREADY_EXISTS suggestion contains /v2/api/threads',
   ],
   problems: (seen) => {
     const problems = errorDetailProblems(seen.spec, seen.exchange);

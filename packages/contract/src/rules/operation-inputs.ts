@@ -10,7 +10,7 @@ import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchang
 import { documentedInputs } from '../reach/inputs.js';
 import type { Spec } from '../spec.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
-import { type OperationUnderTest, sampleRequest } from './operation-context.js';
+import { documentedHeaders, type OperationUnderTest, sampleRequest } from './operation-context.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
 import { SEVERAL_FIELDS } from './several-fields.js';
 
@@ -223,7 +223,12 @@ export function negativeRules(u: OperationUnderTest): void {
       requests: async (t) => {
         const cases = negativeCases(spec, op, await u.baseline(t)).filter((c) => c.kind === kind);
         if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
-        return sendEach(t, cases, rawOf);
+        // Each with its own request id and idempotency key: a refusal answers the id sent ("If the
+        // client sends an X-Request-Id header, that value is used") and echoes the key, whichever
+        // layer refuses it (the media type, the JSON, the schema), as response.request-id reads.
+        let n = 0;
+        const headers = () => documentedHeaders(op, `${t.config.runId}-${op.operationId}-${kind}-${++n}`);
+        return sendEach(t, cases, (c) => ({ ...headers(), ...rawOf(c) }));
       },
       problems: (sent) => sent.flatMap((s) => errorsOf(s.exchange, s.case.expected, s.case.label)),
       held: (sent) =>
