@@ -291,7 +291,7 @@ export const CHECKS = {
   "idempotency.failed-not-consumed": {
     title: "A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed",
     source: "IdempotencyKeyParameter (\"When the request fails (4xx or 5xx), the key is not consumed and can be retried\")",
-    precondition: "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
+    precondition: "a keyed request that failed, then the same key on a valid request: a blank comment (twice), then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
   },
   "idempotency.kept": {
     title: "A keyed write's stored response is kept: each key of the run's replay checks, sent again at the run's end (3 s or more after its first use), is still replayed",
@@ -304,9 +304,9 @@ export const CHECKS = {
     precondition: "a key used once on a comment, then sent to another endpoint and with another method; and a key first used on a DELETE, then sent with a comment",
   },
   "idempotency.replay": {
-    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
+    title: "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE; a search and the batch read too), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
     source: "IdempotencyKeyParameter (\"The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"); PatchIdempotencyKeyParameter x-svc-inferred.replay",
-    precondition: "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
+    precondition: "a successful keyed write (a search and the batch read too: POST), repeated with its key three times (the conversation action's last repeat with another body)",
   },
   "inputs.explore": {
     title: "Every optional query parameter is accepted with each value the contract names for it",
@@ -559,6 +559,11 @@ export const CHECKS = {
     title: "X-RateLimit-Limit is the documented budget of the request's class; X-RateLimit-Remaining never rises inside one window (per key and class)",
     source: "info.x-svc-limits + RateLimitLimitHeader/RateLimitRemainingHeader/RateLimitResetHeader",
     precondition: "two answers to one key and class certainly in one window (the second sent after the first was answered)",
+  },
+  "response.replayed-stored-only": {
+    title: "Idempotency-Replayed: true only on a stored response: a successful keyed write replayed, never an error (a failed request is not stored) nor an answer to a request without a key",
+    source: "IdempotencyKeyParameter (\"returns the stored response with the header Idempotency-Replayed: true\"; \"When the request fails (4xx or 5xx), the key is not consumed\"); Limits: idempotency storage of successful keyed writes",
+    precondition: "an error answer, or one to a request sent without an Idempotency-Key (a keyed request that failed, sent again)",
   },
   "response.request-id": {
     title: "request id well-formed, in the header and equal to error.request_id",

@@ -268,6 +268,29 @@ exchangeCheck({
 });
 
 exchangeCheck({
+  id: 'response.replayed-stored-only',
+  title:
+    'Idempotency-Replayed: true only on a stored response: a successful keyed write replayed, never an error (a failed request is not stored) nor an answer to a request without a key',
+  source:
+    'IdempotencyKeyParameter ("returns the stored response with the header Idempotency-Replayed: true"; "When the request fails (4xx or 5xx), the key is not consumed"); Limits: idempotency storage of successful keyed writes',
+  precondition:
+    'an error answer, or one to a request sent without an Idempotency-Key (a keyed request that failed, sent again)',
+  problems: (seen) => {
+    const { spec, exchange } = seen;
+    const [unkeyed, failed] = [exchange.request.idempotencyKey === undefined, exchange.status >= 400];
+    const replayed = header(exchange, spec.idempotencyReplayedHeader)?.toLowerCase() === 'true';
+    const why = unkeyed
+      ? `a request sent without an ${spec.idempotencyKeyHeader}`
+      : `a ${exchange.status} (only successful keyed writes are stored, so only they are replayed)`;
+    const applies = unkeyed || failed;
+    return whereApplies(
+      applies,
+      applies && replayed ? [`${seen.where}: ${spec.idempotencyReplayedHeader}: true on ${why}`] : [],
+    );
+  },
+});
+
+exchangeCheck({
   id: 'response.error-details',
   title:
     "An error field says what the description says it says, on every error: the scope named in the message of API_KEY_INSUFFICIENT_SCOPE, the failing value quoted by the message of a not-found code (its param naming one the request sent) and the unknown field named by UNKNOWN_FIELD, E.164 in the suggestion of INVALID_PHONE_FORMAT, the next step a code's meaning gives in its suggestion where one is given (Api-Key, GET /v2/api/numbers, template_key, GET /v2/api/threads); param names a parameter of the request; endpoints a suggestion names are operations of the contract; doc_url links to no other error's page",

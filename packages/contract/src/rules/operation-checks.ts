@@ -1,7 +1,8 @@
 // The checks every operation gets, generated from its place in the contract: success, its inputs
 // explored, every line and every page read, request-id echo, authentication (no key, malformed
 // header, unknown key), scopes, the declared key kinds, the limits from inside, every kind of
-// negative input its parameters and body allow, and two of them at once. A suite file only says how to build one valid
+// negative input its parameters and body allow, and two of them at once; the replay of a key on a
+// write method that changes nothing (a search). A suite file only says how to build one valid
 // request for the operation from the fixtures (its baseline); everything else is read from the spec.
 
 import { LINE_FORBIDDEN } from '../expectations/readings.js';
@@ -26,6 +27,7 @@ import {
 } from './operation-context.js';
 import { emptyBodyRule } from './operation-empty-body.js';
 import { boundaryRule, negativeRules, requestIdRule } from './operation-inputs.js';
+import { safeWriteReplayRule } from './operation-replay.js';
 import { otherTeamRule, otherTeamsResourceRule } from './operation-tenancy.js';
 import { isSuccess, unless } from './problems.js';
 import { severalFieldsRule } from './several-fields.js';
@@ -134,4 +136,5 @@ export function operationChecks(operationId: string, plan: OperationPlan): void 
   emptyBodyRule(u);
   negativeRules(u);
   severalFieldsRule(u);
+  safeWriteReplayRule(u);
 }

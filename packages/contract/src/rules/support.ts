@@ -11,11 +11,11 @@ import { unless } from './problems.js';
 export const IDEMPOTENCY_REPLAY = checkDescription({
   id: 'idempotency.replay',
   title:
-    "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
+    "Every repeat of a key replays the stored response (Idempotency-Replayed: true, same body) without executing again where replay is promised (POST, PUT, DELETE; a search and the batch read too), the conversation action's last repeat sent with another body; on a PATCH, where it is not, a replay or a new execution",
   source:
     'IdempotencyKeyParameter ("The same key sent again to the same endpoint returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed"); PatchIdempotencyKeyParameter x-svc-inferred.replay',
   precondition:
-    "a successful keyed write, repeated with its key three times (the conversation action's last repeat with another body)",
+    "a successful keyed write (a search and the batch read too: POST), repeated with its key three times (the conversation action's last repeat with another body)",
 });
 
 /** A failed keyed write leaves its key usable: one entry per operation it is sent on. */
@@ -24,7 +24,7 @@ export const FAILED_NOT_CONSUMED = checkDescription({
   title: 'A failed request does not consume its key: the same key on a request that succeeds is executed, not replayed',
   source: 'IdempotencyKeyParameter ("When the request fails (4xx or 5xx), the key is not consumed and can be retried")',
   precondition:
-    "a keyed request that failed, then the same key on a valid request: a blank comment, then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
+    "a keyed request that failed, then the same key on a valid request: a blank comment (twice), then a comment; a DELETE of a tag the item does not carry (404), then the same DELETE once the tag is added; another such failed DELETE's key then sent on the add (another endpoint)",
 });
 
 export type Json = Record<string, unknown>;

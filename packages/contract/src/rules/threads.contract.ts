@@ -1002,12 +1002,15 @@ rule({
     const failed = await comment(t, thread, blank, { idempotencyKey: key });
     const replayed = t.spec.idempotencyReplayedHeader;
     if (errorProblems(failed, expected).length > 0) return { expected, failed, replayed };
+    // Failed again with the same key: executed again, not answered as a stored response (none was stored).
+    const failedAgain = await comment(t, thread, blank, { idempotencyKey: key });
     const retried = await comment(t, thread, probeText(t, 'retried comment'), { idempotencyKey: key });
-    return { expected, failed, replayed, retried };
+    return { expected, failed, replayed, failedAgain, retried };
   },
-  problems: ({ expected, failed, replayed, retried }) => {
+  problems: ({ expected, failed, replayed, failedAgain, retried }) => {
     if (!retried) return errorsOf(failed, expected, 'a blank comment');
     return [
+      ...(failedAgain ? errorsOf(failedAgain, expected, 'the blank comment again, with the same key') : []),
       ...unless(
         ok(retried),
         `the key of a failed request must stay usable: expected 2xx, got ${retried.status}`,
