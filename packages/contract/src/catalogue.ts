@@ -386,9 +386,9 @@ export const CHECKS = {
     precondition: "notes named in the config (fixtures.note_ids: a sandbox names its notes on no line), read by id 2xx with a contact number, then the notes of that contact listed 2xx",
   },
   "notes.mention-deleted": {
-    title: "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
+    title: "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate; its conversation's notes list each mention as the note read by id shows it",
     source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ConversationNote \"mentions (array of NoteMention)\"",
-    precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes",
+    precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes; a note mentioning several, listed too (each mention as read by id)",
   },
   "people.replay-not-rerun": {
     title: "A keyed person update sent again after its undo is the stored response replayed, not applied again: the person keeps the undo",

@@ -82,8 +82,7 @@ function objectNegatives(ctx: NegativeContext, value: Record<string, unknown>, s
     else if (path.length === 0 && isLeaf(propSchema)) {
       // An optional field the baseline leaves out still has to be validated when sent: add it,
       // broken, to the otherwise valid request (still one thing broken).
-      const sent = isPhone(spec, propSchema) ? ctx.phoneExample : sample(spec, propSchema);
-      valueNegatives(ctx, sent, propSchema, [name]);
+      valueNegatives(ctx, validSample(ctx, propSchema), propSchema, [name]);
     }
   }
   if (deref(spec.contract, schema).additionalProperties === false) {
@@ -92,7 +91,15 @@ function objectNegatives(ctx: NegativeContext, value: Record<string, unknown>, s
   }
 }
 
-/** Too many items, too few, then the first item walked. */
+/** A valid value of a single-value schema (a phone number as the contract's example). */
+function validSample(ctx: NegativeContext, schema: JsonObject): unknown {
+  return isPhone(ctx.spec, schema) ? ctx.phoneExample : sample(ctx.spec, schema);
+}
+
+/**
+ * Too many items, too few, then the last item walked, after the others left valid: a server that
+ * checks only the first entry (a loop that stops early) lets it through.
+ */
 function arrayNegatives(ctx: NegativeContext, value: unknown[], schema: JsonObject, path: Path): void {
   const { spec, push, withBodyAt } = ctx;
   const at = fieldName(path) || 'body';
@@ -114,5 +121,6 @@ function arrayNegatives(ctx: NegativeContext, value: unknown[], schema: JsonObje
     );
   }
   const items = itemsOf(spec.contract, s);
-  if (items && value.length > 0) walkBody(ctx, value[0], items, [...path, 0]);
+  const last = value.length - 1;
+  if (items && last >= 0) walkBody(ctx, value[last], items, [...path, last]);
 }

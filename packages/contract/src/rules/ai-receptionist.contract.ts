@@ -586,12 +586,22 @@ rule({
           .join('; ') || undefined,
 });
 
-/** A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule). */
+/**
+ * A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
+ * The smallest entry goes (the first of equals): the richest stay sent, so that a server that keeps
+ * only part of an entry (a day's second interval) shows it when the set is read back.
+ */
 function shrunk(original: unknown): unknown {
-  if (Array.isArray(original) && original.length > 0) return original.slice(1);
+  if (Array.isArray(original) && original.length > 0) return withoutSmallest(original);
   if (!isObject(original)) return undefined;
   const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
-  return inner ? { ...original, [inner[0]]: (inner[1] as unknown[]).slice(1) } : undefined;
+  return inner ? { ...original, [inner[0]]: withoutSmallest(inner[1] as unknown[]) } : undefined;
+}
+
+function withoutSmallest(entries: readonly unknown[]): unknown[] {
+  const sizes = entries.map((e) => JSON.stringify(e)?.length ?? 0);
+  const smallest = sizes.indexOf(Math.min(...sizes));
+  return entries.filter((_, i) => i !== smallest);
 }
 
 /**

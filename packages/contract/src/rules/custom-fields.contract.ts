@@ -8,11 +8,12 @@ import { type Expected, errorProblems, expectedFor, listedCode, ownCodes } from 
 import { type CustomFieldFixture, type Fixtures, need } from '../fixtures.js';
 import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, errorOf } from '../http/exchange.js';
 import { operationResponseRules } from '../reach/response-rules.js';
 import { ownSource, writableSource } from './custom-field-source.js';
 import { listed } from './custom-fields-listed.contract.js';
 import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
+import { bodyParamProblem } from './negative-param.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
@@ -397,6 +398,16 @@ rule({
 interface OutsideCase extends Refusal {
   constraint: Held['constraint'];
   length: number;
+  /** Where the label broken stands in the body. */
+  broken: Array<string | number>;
+}
+
+/** What is wrong with the param of a refusal (the option broken, counted from 0), if anything. */
+function paramOf(refused: Exchange, broken: Array<string | number>): string | undefined {
+  const param = errorOf(refused)?.param;
+  if (typeof param !== 'string') return undefined;
+  const why = bodyParamProblem(param, broken, ['label', 'description', 'options']);
+  return why && `${JSON.stringify(param.slice(0, 100))} ${why}`;
 }
 
 // The option label limits from outside (the generated negatives reach only top-level fields).
@@ -422,17 +433,25 @@ rule({
             ]
           : []),
       ];
-      for (const { what, options } of sent) {
+      for (const [index, { what, options }] of sent.entries()) {
         const body = { options };
         const expected = expectedFor(t.spec, t.op(), { params: { key: list.key }, body });
         if (!expected) continue;
         const refused = await refuseOrUndo(t, list, body, expected);
-        cases.push({ label: `${what}, its label of ${length} characters`, expected, refused, constraint, length });
+        // The entry broken: the new option, last; the renamed one, first.
+        const broken = ['options', index === 0 ? options.length - 1 : 0, 'label'];
+        const label = `${what}, its label of ${length} characters`;
+        cases.push({ label, expected, refused, constraint, length, broken });
       }
     }
     return cases;
   },
-  problems: (cases) => cases.flatMap(refusalProblems),
+  problems: (cases) =>
+    cases.flatMap((c) => {
+      const refused = refusalProblems(c);
+      const why = refused.length === 0 ? paramOf(c.refused, c.broken) : undefined;
+      return why ? [...refused, { message: `${c.label}: error.param ${why}`, exchange: c.refused }] : refused;
+    }),
   held: (cases) =>
     cases
       .filter((c) => refusalProblems(c).length === 0)

@@ -7,11 +7,11 @@ import { need } from '../fixtures.js';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { readEachFixture } from './each-fixture.js';
-import { type CheckContext, contractOperation, rule } from './harness.js';
+import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
 import { valuesIn } from './search-words.js';
-import { data, ok, removedMembers, short } from './support.js';
+import { data, deepEqual, ok, removedMembers, short } from './support.js';
 
 const LIST_NOTES = 'listConversationNotes';
 
@@ -67,17 +67,33 @@ function standing(s: NoteMentions, user: string): 'removed' | 'teammate' | undef
   return s.teammates.has(user) ? 'teammate' : undefined;
 }
 
+/** A note as its conversation lists it mentions what it mentions read by id, each mention alike (name, deleted). */
+function listedAsRead(s: NoteMentions, { contact, exchange }: NoteMentions['lists'][number]): Problem[] {
+  const listed = [...valuesIn(exchange.body)].filter(
+    (v): v is Record<string, unknown> => isObject(v) && typeof v.id === 'string',
+  );
+  return s.reads.flatMap(({ id, mentions }) => {
+    const entry = listed.find((v) => v.id === id);
+    if (!entry || !Array.isArray(entry.mentions)) return [];
+    return unless(
+      deepEqual(entry.mentions, mentions),
+      `${id} as the notes of ${contact} list it mentions ${short(entry.mentions)}; read by id, ${short(mentions)}`,
+      exchange,
+    );
+  });
+}
+
 // A note is never written by the API: the notes known are read, and each mention of a user whose
 // standing is known is judged: removed from the team (named in the config), deleted true; a
 // teammate GET /v2/api/users lists, deleted false.
 rule({
   id: 'notes.mention-deleted',
   title:
-    "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate",
+    "Each known note's mentions say whether the user was removed: deleted true for a member since removed (named in --config), false for a listed teammate; its conversation's notes list each mention as the note read by id shows it",
   source:
     'NoteMention deleted: "true when the mentioned user has since been removed from the team"; ConversationNote "mentions (array of NoteMention)"',
   precondition:
-    "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes",
+    "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes; a note mentioning several, listed too (each mention as read by id)",
   operationId: 'getConversationNote',
   resource: loadSpec().resourceOf(contractOperation('getConversationNote')),
   needs: { stateful: true },
@@ -94,7 +110,7 @@ rule({
     const lists: NoteMentions['lists'] = [];
     const contacts = new Set(
       reads
-        .filter((r) => r.mentions.some((m) => removed.has(String(m.user_id))))
+        .filter((r) => r.mentions.length > 1 || r.mentions.some((m) => removed.has(String(m.user_id))))
         .map((r) => data(r.exchange)?.contact_number)
         .filter((c): c is string => typeof c === 'string'),
     );
@@ -103,6 +119,7 @@ rule({
     return { removed, teammates: new Set(f.users), reads, lists };
   },
   problems: (s) => [
+    ...s.lists.flatMap((list) => listedAsRead(s, list)),
     ...s.lists.flatMap(({ contact, exchange }) =>
       mentionsIn(exchange.body)
         .filter((m) => s.removed.has(String(m.user_id)) && m.deleted !== true)

@@ -10,6 +10,7 @@ import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchang
 import { documentedInputs } from '../reach/inputs.js';
 import type { Spec } from '../spec.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
+import { paramProblems } from './negative-param.js';
 import { documentedHeaders, type OperationUnderTest, sampleRequest } from './operation-context.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
 import { SEVERAL_FIELDS } from './several-fields.js';
@@ -221,17 +222,24 @@ export function negativeRules(u: OperationUnderTest): void {
       ...u.where,
       needs: { writes: u.changesData && kind !== 'negative.malformed-json', stateful: kind === 'negative.unknown-id' },
       requests: async (t) => {
-        const cases = negativeCases(spec, op, await u.baseline(t)).filter((c) => c.kind === kind);
+        const baseline = await u.baseline(t);
+        const cases = negativeCases(spec, op, baseline).filter((c) => c.kind === kind);
         if (cases.length === 0) return t.skip('no case of this kind applies to the request the fixtures allow');
         // Each with its own request id and idempotency key: a refusal answers the id sent ("If the
         // client sends an X-Request-Id header, that value is used") and echoes the key, whichever
         // layer refuses it (the media type, the JSON, the schema), as response.request-id reads.
         let n = 0;
         const headers = () => documentedHeaders(op, `${t.config.runId}-${op.operationId}-${kind}-${++n}`);
-        return sendEach(t, cases, (c) => ({ ...headers(), ...rawOf(c) }));
+        return { baseline, sent: await sendEach(t, cases, (c) => ({ ...headers(), ...rawOf(c) })) };
       },
-      problems: (sent) => sent.flatMap((s) => errorsOf(s.exchange, s.case.expected, s.case.label)),
-      held: (sent) =>
+      problems: ({ baseline, sent }) =>
+        sent.flatMap((s) => {
+          const refused = errorsOf(s.exchange, s.case.expected, s.case.label);
+          return refused.length > 0 || s.case.raw
+            ? refused
+            : paramProblems(s.exchange, baseline, s.case.request, s.case.label);
+        }),
+      held: ({ sent }) =>
         sent.filter(refusedAsExpected).map((s) => ({
           detail: s.case.label,
           ...(s.case.constraint ? { constraint: { id: s.case.constraint, side: 'outside' as const } } : {}),

@@ -1,0 +1,113 @@
+// Mutants of a rule on every entry of a list where the suite broke or read the first: a batch id
+// checked only first, the param of a refusal naming another entry, a day's second interval, the
+// second mention of a note as its conversation lists it. Each is the sandbox broken in one way the
+// description states, caught by name.
+import { afterAll, describe } from 'vitest';
+import { itCatchesEachByName, itPassesEachAgainstTheSandbox, type Mutant, removeOutputs } from './support/mutants.js';
+import { isAgent, isBatch, isNotesList } from './support/requests.js';
+import { bodyOf, errorIn, json, type Mutation, pathOf } from './support/servers.js';
+
+afterAll(removeOutputs);
+
+type Body = Record<string, unknown>;
+
+/** A batch whose ids are checked for their prefix up to the first one only: the rest are looked up as they are. */
+const batchFirstIdChecked: Mutation = {
+  request: (q) => {
+    const ids = bodyOf(q).ids;
+    if (!isBatch(q) || !Array.isArray(ids) || ids.length < 2) return q;
+    const good = (id: unknown) => typeof id === 'string' && /^(cll|msg)-/.test(id);
+    return good(ids[0]) ? { ...q, body: JSON.stringify({ ...bodyOf(q), ids: ids.filter(good) }) } : q;
+  },
+};
+
+/** A refusal whose param names the first entry of the list, whichever entry failed. */
+const paramNamesFirstEntry: Mutation = {
+  response: (r, q) =>
+    isBatch(q) && r.status === 400
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (typeof error?.param === 'string') error.param = error.param.replace(/\[\d+\]/, '[0]');
+        })
+      : r,
+};
+
+/** An option refusal naming the option by its place counted from 1. */
+const optionParamFromOne: Mutation = {
+  response: (r, q) =>
+    q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/') && r.status === 400
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (typeof error?.param === 'string')
+            error.param = error.param.replace(/options\[(\d+)\]/, (_, n: string) => `options[${Number(n) + 1}]`);
+        })
+      : r,
+};
+
+/** A receptionist that stores each day of the business hours sent with its first interval only. */
+const firstIntervalKept: Mutation = {
+  request: (q) => {
+    const body = bodyOf(q);
+    const hours = body.business_hours as Body | undefined;
+    if (q.method !== 'PATCH' || !isAgent(q) || !Array.isArray(hours?.schedule)) return q;
+    const schedule = (hours.schedule as Body[]).map((d) =>
+      Array.isArray(d.schedule) ? { ...d, schedule: d.schedule.slice(0, 1) } : d,
+    );
+    return { ...q, body: JSON.stringify({ ...body, business_hours: { ...hours, schedule } }) };
+  },
+};
+
+/** A notes list whose later mentions of a note carry the first one's name. */
+const listedMentionNamesCopied: Mutation = {
+  response: (r, q) =>
+    isNotesList(q)
+      ? json(r, (b) => {
+          const notes = Array.isArray(b.data) ? (b.data as Body[]) : [];
+          for (const note of notes) {
+            const mentions = Array.isArray(note.mentions) ? (note.mentions as Body[]) : [];
+            for (const m of mentions.slice(1)) m.name = mentions[0]?.name;
+          }
+        })
+      : r,
+};
+
+const LATER: Mutant[] = [
+  {
+    name: 'checks the prefix of the first id of a batch only',
+    caughtBy: 'negative.id-prefix',
+    only: ['batchGetConversationItems'],
+    mutation: batchFirstIdChecked,
+  },
+  {
+    name: 'names the first id of a batch as param, whichever failed',
+    caughtBy: 'negative.id-prefix',
+    only: ['batchGetConversationItems'],
+    mutation: paramNamesFirstEntry,
+  },
+  {
+    name: 'names a refused option by its place counted from 1',
+    caughtBy: 'negative.too-long',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: optionParamFromOne,
+  },
+  {
+    name: "stores a business day's first interval only",
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: firstIntervalKept,
+    replayRestarted: "the run's own put-back was trimmed too: the line it left has no day of two intervals to send",
+  },
+  {
+    name: "lists a note's later mentions under the first one's name",
+    caughtBy: 'notes.mention-deleted',
+    only: ['notes.mention-deleted'],
+    mutation: listedMentionNamesCopied,
+  },
+];
+
+describe('mutants of a rule on every entry of a list', () => {
+  itCatchesEachByName(LATER);
+  itPassesEachAgainstTheSandbox(LATER, { allowWrites: true });
+});
