@@ -1,7 +1,7 @@
 // Mutants of a rule on every entry of a list where the suite broke or read the first: a batch id
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
-// second mention of a note as its conversation lists it. Each is the sandbox broken in one way the
-// description states, caught by name.
+// second mention of a note as its conversation lists it, the second page of a search. Each is the
+// sandbox broken in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import { itCatchesEachByName, itPassesEachAgainstTheSandbox, type Mutant, removeOutputs } from './support/mutants.js';
 import { isAgent, isBatch, isNotesList } from './support/requests.js';
@@ -71,6 +71,17 @@ const listedMentionNamesCopied: Mutation = {
       : r,
 };
 
+/** A conversation list that drops the search on pages after the first (its count still the search's). */
+const searchDroppedAfterPageOne: Mutation = {
+  request: (q) => {
+    if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return q;
+    const url = new URL(q.path, 'http://x');
+    if (!url.searchParams.has('search') || Number(url.searchParams.get('page') ?? '1') < 2) return q;
+    url.searchParams.delete('search');
+    return { ...q, path: `${url.pathname}${url.search}` };
+  },
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -104,6 +115,12 @@ const LATER: Mutant[] = [
     caughtBy: 'notes.mention-deleted',
     only: ['notes.mention-deleted'],
     mutation: listedMentionNamesCopied,
+  },
+  {
+    name: 'drops the search of the conversation list on pages after the first',
+    caughtBy: 'conversations.search',
+    only: ['conversations.search'],
+    mutation: searchDroppedAfterPageOne,
   },
 ];
 

@@ -62,19 +62,24 @@ export interface ShownWord {
  * name, a contact's company, the last item's summary, the contact number (its digits).
  */
 export function entryWords(entry: Record<string, unknown>): ShownWord[] {
+  return fieldWords(entry).flatMap(({ field, words: [word] }) => (word === undefined ? [] : [{ field, word }]));
+}
+
+/** The fields of a conversation list entry whose words a search may match, in the order tried. */
+export const FIELDS = ['a contact name', "a contact's company name", "the last item's summary", 'the contact number'];
+
+/** Every word of each field a conversation list entry shows, in the order entryWords tries them. */
+export function fieldWords(entry: Record<string, unknown>): Array<{ field: string; words: string[] }> {
   const contacts = Array.isArray(entry.contacts) ? entry.contacts.filter(isObject) : [];
   const lastItem = isObject(entry.last_item) ? entry.last_item : {};
   const number = typeof entry.contact_number === 'string' ? entry.contact_number.replace(/^\+/, '') : undefined;
-  const fields: Array<[string, unknown[]]> = [
-    ['a contact name', contacts.map((c) => c.name)],
-    ["a contact's company name", contacts.map((c) => (isObject(c.company) ? c.company.name : undefined))],
-    ["the last item's summary", [lastItem.summary]],
-    ['the contact number', [number]],
+  const texts: unknown[][] = [
+    contacts.map((c) => c.name),
+    contacts.map((c) => (isObject(c.company) ? c.company.name : undefined)),
+    [lastItem.summary],
+    [number],
   ];
-  return fields.flatMap(([field, texts]) => {
-    const [word] = texts.flatMap(wordsOf);
-    return word === undefined ? [] : [{ field, word }];
-  });
+  return FIELDS.map((field, i) => ({ field, words: (texts[i] ?? []).flatMap(wordsOf) }));
 }
 
 /** The entries of a list answer (its data array), objects only. */

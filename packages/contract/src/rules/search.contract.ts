@@ -19,6 +19,8 @@ import {
   BLANKS_ONLY,
   entriesOf,
   entryWords,
+  FIELDS,
+  fieldWords,
   itemIdsIn,
   type Shown,
   type ShownWord,
@@ -67,6 +69,76 @@ interface ListSearch {
   findsNothing?: Probe;
   /** The anchor less its first letter (two from six letters on): words are prefix-matched, so it finds the entry only through another word it starts. */
   inside?: Probe;
+  /** A search that found several entries on one page, read again a page of one entry at a time. */
+  paged?: { query: string; found: string[]; pages: Exchange[] };
+}
+
+/** Most pages of one entry read of a search that found several. */
+const PAGES_READ = 4;
+
+/** A list answer whose pagination says no page follows. */
+const showsAll = (exchange: Exchange) =>
+  (exchange.body as { pagination?: { has_more?: unknown } } | undefined)?.pagination?.has_more !== true;
+
+const contactsOf = (exchange: Exchange) =>
+  entriesOf(exchange)
+    .map((e) => e.contact_number)
+    .filter((c): c is string => typeof c === 'string');
+
+/**
+ * A prefix that words of several entries start with, in the field the anchor was found by (words
+ * are prefix-matched, so a search for it finds them all): the longest of three letters or fewer,
+ * then the one most entries share.
+ */
+function sharedPrefix(page: Exchange, field: string): string | undefined {
+  for (const length of [3, 2, 1]) {
+    const counts = new Map<string, number>();
+    for (const entry of entriesOf(page)) {
+      const words = fieldWords(entry).find((f) => f.field === field)?.words ?? [];
+      for (const prefix of new Set(
+        words.filter((w) => w.length >= length).map((w) => w.slice(0, length).toLowerCase()),
+      ))
+        counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+    }
+    const [best] = [...counts.entries()].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]);
+    if (best) return best[0];
+  }
+  return undefined;
+}
+
+/**
+ * A search that found several entries in one page, read a page of one entry at a time: each page
+ * holds an entry the search found, a different one each time (the pages of one result; a server
+ * that drops the search after page 1 shows the unsearched list there).
+ */
+async function pagedSearch(t: CheckContext, probes: readonly Probe[]): Promise<ListSearch['paged']> {
+  const several = probes.find((p) => ok(p.exchange) && contactsOf(p.exchange).length >= 2 && showsAll(p.exchange));
+  if (!several) return undefined;
+  const found = contactsOf(several.exchange);
+  const pages: Exchange[] = [];
+  for (let page = 1; page <= Math.min(found.length, PAGES_READ); page++)
+    pages.push(await t.call({ query: { search: several.query, size: '1', page: String(page) } }, {}, LIST));
+  return { query: several.query, found, pages };
+}
+
+function pagedProblems({ paged }: ListSearch): Problem[] {
+  if (!paged) return [];
+  const seen = new Set<string>();
+  return paged.pages.flatMap((page, i) => {
+    const [contact] = contactsOf(page);
+    const problems = statusIs(page, isSuccess, `search ${q(paged.query)}, page ${i + 1} of size 1`);
+    if (problems.length > 0) return problems;
+    const why =
+      contact === undefined
+        ? 'holds no entry'
+        : !paged.found.includes(contact)
+          ? `holds ${contact}, which the same search in one page did not find (${paged.found.join(', ')})`
+          : seen.has(contact)
+            ? `holds ${contact} again, an entry of an earlier page`
+            : undefined;
+    if (contact !== undefined) seen.add(contact);
+    return why ? [{ message: `search ${q(paged.query)}, page ${i + 1} of size 1, ${why}`, exchange: page }] : [];
+  });
 }
 
 /** Whether any text of an entry, at any depth, holds a word starting with `start` (letters and digits compared, any case). */
@@ -100,7 +172,8 @@ async function searchConversations(t: CheckContext): Promise<ListSearch> {
     tried: [],
     finds: [],
   };
-  const target = entryToFind(await t.call({ query: { size: t.spec.pageSizeMax } }, {}, LIST));
+  const firstPage = await t.call({ query: { size: t.spec.pageSizeMax } }, {}, LIST);
+  const target = entryToFind(firstPage);
   if (!target) return state;
   state.contact = target.contact;
   for (const candidate of target.words) {
@@ -129,7 +202,19 @@ async function searchConversations(t: CheckContext): Promise<ListSearch> {
     what: `${q(word)} and a word no entry holds`,
     exchange: await searchList(t, both),
   };
-  return state;
+  const anchorProbe = state.tried.find((w) => w.word === word);
+  const probes: Probe[] = [
+    ...state.finds,
+    ...(anchorProbe ? [{ query: word, what: q(word), exchange: anchorProbe.exchange }] : []),
+  ];
+  // A prefix entries share, field by field (the anchor's first), until a search finds several.
+  for (const field of new Set([state.anchor.field, ...FIELDS])) {
+    if (probes.some((p) => ok(p.exchange) && contactsOf(p.exchange).length >= 2)) break;
+    const shared = sharedPrefix(firstPage, field);
+    if (shared) probes.push({ query: shared, what: q(shared), exchange: await searchList(t, shared) });
+  }
+  const paged = await pagedSearch(t, probes);
+  return paged ? { ...state, paged } : state;
 }
 
 function anchorProblems({ contact, tried, anchor }: ListSearch): Problem[] {
@@ -150,6 +235,7 @@ function anchorProblems({ contact, tried, anchor }: ListSearch): Problem[] {
 function listSearchProblems(s: ListSearch): Problem[] {
   const { specialOnly, blanksOnly, contact = '', finds, findsNothing } = s;
   const problems = [
+    ...pagedProblems(s),
     ...[specialOnly, blanksOnly].flatMap(({ exchange, query, what }) =>
       errorsOf(exchange, specialOnly.expected, `search ${q(query)} (${what})`),
     ),
@@ -206,10 +292,10 @@ function listSearchNotReached({ contact, tried, anchor, finds }: ListSearch): st
 rule({
   id: 'conversations.search',
   title:
-    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY',
+    'The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found',
   source: `GET /v2/api/conversations: "optional line filter and search"; ${SEARCH_RULES}. Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn`,
   precondition:
-    "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
+    "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only; a search finding several entries in one page (a prefix entries share), then read a page of size 1 at a time",
   operationId: LIST,
   resource: loadSpec().resourceOf(contractOperation(LIST)),
   needs: { stateful: true },
@@ -315,7 +401,7 @@ function itemSearchProblems(s: ItemSearch): Problem[] {
 rule({
   id: 'conversation-items.search',
   title:
-    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY',
+    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found',
   source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
   precondition:
     "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
