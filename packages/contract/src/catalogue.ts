@@ -99,7 +99,7 @@ export const CHECKS = {
     precondition: "a call with one completed summary (fixtures.one_completed_summary_call_ids), read 2xx with a documented template key, without parameters and with each documented extend value; then with both",
   },
   "conversation-items.search": {
-    title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY",
+    title: "The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found",
     source: "POST /v2/api/conversations/items/search: \"Keyword search of items\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is",
     precondition: "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
   },
@@ -141,9 +141,9 @@ export const CHECKS = {
     precondition: "a conversation whose list entry shows its read state: the action to read with a key, the action to unread without one, the first again with its key (put back after)",
   },
   "conversations.search": {
-    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY",
+    title: "The conversation list searched: a word an entry shows, a prefix of it, and the word with special characters around it find the entry; the word less its first letters finds it only where it starts another word the entry shows; the word and a word no entry holds find none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found",
     source: "GET /v2/api/conversations: \"optional line filter and search\"; INVALID_SEARCH_QUERY: \"search needs at least one alphanumeric character; special characters are stripped; words combined with AND and prefix-matched\". Which fields the search matches is not shown (x-svc-unspecified): the words come from each field the entry shows, in turn",
-    precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
+    precondition: "an entry of the conversation list found by a search for a whole word it shows (a contact's name, else the company's, the last item's summary, the contact number), and a search of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only; a search finding several entries in one page (a prefix entries share), then read a page of size 1 at a time",
   },
   "conversations.search-on-line": {
     title: "The conversation list searched and filtered by line at once lists only entries that match both",
@@ -677,9 +677,9 @@ export const CHECKS = {
     precondition: "a key of another team (kind other-team) whose tag list answers 2xx without the name; the name added to an item of the run's team, then that list read again",
   },
   "threads.comment-author": {
-    title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author",
+    title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author, as do the first comments of the threads it started, whoever the item's user, and another key of the team reads the same author",
     source: "ThreadComment user (NoteUser: \"author of a note or comment\")",
-    precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key",
+    precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key; the threads the run started on known items (looked up by item); another key of the team that may read threads (--config)",
   },
   "threads.comment-then-read": {
     title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows, for the run's key and the team's other keys that may read the thread",

@@ -1,11 +1,18 @@
 // Mutants of a rule on every entry of a list where the suite broke or read the first: a batch id
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
-// second mention of a note as its conversation lists it, the second page of a search. Each is the
-// sandbox broken in one way the description states, caught by name.
+// second mention of a note as its conversation lists it, the second page of a search, the author of
+// a thread the run started (and of a comment another key reads). Each is the sandbox broken in one
+// way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
-import { itCatchesEachByName, itPassesEachAgainstTheSandbox, type Mutant, removeOutputs } from './support/mutants.js';
-import { isAgent, isBatch, isNotesList } from './support/requests.js';
-import { bodyOf, errorIn, json, type Mutation, pathOf } from './support/servers.js';
+import {
+  itCatchesEachByName,
+  itPassesEachAgainstTheSandbox,
+  type Mutant,
+  mainKey,
+  removeOutputs,
+} from './support/mutants.js';
+import { isAgent, isBatch, isNotesList, isThreadLookup, isThreadRead } from './support/requests.js';
+import { bodyOf, dataIn, errorIn, json, type Mutation, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
@@ -82,6 +89,35 @@ const searchDroppedAfterPageOne: Mutation = {
   },
 };
 
+/** A teammate of the sandbox's run key owner (Dana Reyes): the user a faulty author lookup names. */
+const LEO = { id: 'usr-7Kp2Wn5d', name: 'Leo Park' };
+
+const isThreadAnswer = (q: { method: string; path: string }) =>
+  (q.method === 'POST' && pathOf(q as never) === '/v2/api/threads') ||
+  isThreadRead(q as never) ||
+  isThreadLookup(q as never);
+
+/** A thread this run started names another user as its first comment's (the item's user, say). */
+const startedThreadsNameAnother: Mutation = {
+  response: (r, q) =>
+    isThreadAnswer(q)
+      ? json(r, (b) => {
+          const [first] = (dataIn(b)?.comments as Body[] | undefined) ?? [];
+          if (first && typeof first.content === 'string' && first.content.includes('(run ')) first.user = LEO;
+        })
+      : r,
+};
+
+/** Comments read by a key other than the run's name that key's owner (the author resolved from the reader). */
+const authorsOfTheReader = (upstream: Target): Mutation => ({
+  response: (r, q) =>
+    isThreadRead(q) && !(q.headers.get('authorization') ?? '').includes(mainKey(upstream))
+      ? json(r, (b) => {
+          for (const c of (dataIn(b)?.comments as Body[] | undefined) ?? []) c.user = LEO;
+        })
+      : r,
+});
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -121,6 +157,20 @@ const LATER: Mutant[] = [
     caughtBy: 'conversations.search',
     only: ['conversations.search'],
     mutation: searchDroppedAfterPageOne,
+  },
+  {
+    name: "names another user as the first comment's of a thread the run started",
+    caughtBy: 'threads.comment-author',
+    only: ['threads'],
+    allowWrites: true,
+    mutation: startedThreadsNameAnother,
+  },
+  {
+    name: "names the reading key's owner as the user of each comment",
+    caughtBy: 'threads.comment-author',
+    only: ['threads.comment-author'],
+    allowWrites: true,
+    mutation: authorsOfTheReader,
   },
 ];
 

@@ -40,7 +40,7 @@ import {
 } from './support.js';
 import { usedUp } from './used-up.js';
 
-function entities(f: Fixtures): ItemFixture[] {
+export function entities(f: Fixtures): ItemFixture[] {
   return [...f.items, ...f.notes];
 }
 
