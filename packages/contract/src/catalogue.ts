@@ -733,9 +733,9 @@ export const CHECKS = {
     precondition: "a comment mentioning a current teammate (listed by GET /v2/api/users) under a display name with punctuation, read back",
   },
   "threads.mention-removed": {
-    title: "A mention of a member since removed from the team (named in --config) is listed with deleted true",
+    title: "A mention of a member since removed from the team (named in --config) is listed with deleted true, after a mention of a current teammate listed with deleted false (each mention its own flag)",
     source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ThreadComment \"mentions (array of NoteMention)\"",
-    precondition: "a comment mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back",
+    precondition: "a comment mentioning a current teammate, then a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back",
   },
   "threads.mention-teammate": {
     title: "A mention of a current teammate, written under the name the API shows for them, is listed with deleted false and that name (or null)",

@@ -1,8 +1,8 @@
 // Mutants of a rule on every entry of a list where the suite broke or read the first: a batch id
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
-// a thread the run started (and of a comment another key reads). Each is the sandbox broken in one
-// way the description states, caught by name.
+// a thread the run started (and of a comment another key reads), a comment's second mention. Each
+// is the sandbox broken in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
   itCatchesEachByName,
@@ -118,6 +118,21 @@ const authorsOfTheReader = (upstream: Target): Mutation => ({
       : r,
 });
 
+/** A thread whose comments' later mentions carry the first mention's deleted flag (computed once per comment). */
+const mentionFlagComputedOnce: Mutation = {
+  response: (r, q) =>
+    isThreadRead(q) || (q.method === 'POST' && pathOf(q).endsWith('/comments'))
+      ? json(r, (b) => {
+          const thread = dataIn(b);
+          const comments = Array.isArray(thread?.comments) ? (thread.comments as Body[]) : thread ? [thread] : [];
+          for (const c of comments) {
+            const mentions = Array.isArray(c.mentions) ? (c.mentions as Body[]) : [];
+            for (const m of mentions.slice(1)) m.deleted = mentions[0]?.deleted;
+          }
+        })
+      : r,
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -171,6 +186,13 @@ const LATER: Mutant[] = [
     only: ['threads.comment-author'],
     allowWrites: true,
     mutation: authorsOfTheReader,
+  },
+  {
+    name: "lists a comment's later mentions with the first one's deleted flag",
+    caughtBy: 'threads.mention-removed',
+    only: ['threads.mention-removed'],
+    allowWrites: true,
+    mutation: mentionFlagComputedOnce,
   },
 ];
 

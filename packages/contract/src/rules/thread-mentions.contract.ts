@@ -171,11 +171,12 @@ rule({
 
 rule({
   id: 'threads.mention-removed',
-  title: 'A mention of a member since removed from the team (named in --config) is listed with deleted true',
+  title:
+    'A mention of a member since removed from the team (named in --config) is listed with deleted true, after a mention of a current teammate listed with deleted false (each mention its own flag)',
   source:
     'NoteMention deleted: "true when the mentioned user has since been removed from the team"; ThreadComment "mentions (array of NoteMention)"',
   precondition:
-    'a comment mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back',
+    'a comment mentioning a current teammate, then a member removed from the team (fixtures.removed_user_ids: no operation removes one), not listed by GET /v2/api/users, read back',
   ...statefulWrite(COMMENT),
   requests: async (t) => {
     const named = removedMembers(t);
@@ -183,17 +184,22 @@ rule({
     const removed = named.filter((id) => !listed.has(id)).slice(0, MENTIONED);
     if (removed.length === 0)
       return t.skip(`${named.join(', ')}: listed by GET /v2/api/users, so not removed`, 'precondition');
-    return mentionIn(
-      t,
-      'mention-removed',
-      removed.map((id) => ({ id, written: 'Former Teammate' })),
-    );
+    // A current teammate first: each mention's flag is its own, not the first one's.
+    const [teammate] = await namedTeammates(t);
+    return mentionIn(t, 'mention-removed', [
+      ...(teammate ? [{ id: teammate.id, written: teammate.name }] : []),
+      ...removed.map((id) => ({ id, written: 'Former Teammate' })),
+    ]);
   },
   problems: (state) =>
-    eachMention(state, (m, w) =>
-      m.deleted === true ? undefined : `${w.id}, removed from the team, is listed with deleted ${short(m.deleted)}`,
-    ),
-  passed: ({ who }) => `${who.map((w) => w.id).join(', ')}: deleted true`,
+    eachMention(state, (m, w) => {
+      const removed = w.written === 'Former Teammate';
+      return m.deleted === removed
+        ? undefined
+        : `${w.id}, ${removed ? 'removed from the team' : 'a current teammate mentioned first'}, is listed with deleted ${short(m.deleted)}`;
+    }),
+  passed: ({ who }) =>
+    `${who.map((w) => w.id).join(', ')}: a teammate's mention deleted false, then each removed member's true`,
 });
 
 rule({
