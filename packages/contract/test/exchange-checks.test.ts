@@ -37,10 +37,10 @@ const broken = exchange(
 );
 
 describe('the per-exchange checks', () => {
-  it('are entries, each declared once, described in the catalogue; with the rate windows and the run budget (both judged against earlier traffic), the 21 response.* checks', () => {
+  it('are entries, each declared once, described in the catalogue; with the rate windows and the run budget (both judged against earlier traffic), the 22 response.* checks', () => {
     const ids = exchangeChecks().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(19);
+    expect(ids).toHaveLength(20);
     const described = describedChecks()
       .map((d) => d.id)
       .filter((id) => id.startsWith('response.'));

@@ -63,7 +63,9 @@ async function startedByRun(t: CheckContext): Promise<Authorship['started']> {
   const mark = `(run ${t.config.runId})`;
   const started: Authorship['started'] = [];
   const threadless: ItemFixture[] = [];
-  for (const item of entities(await t.fixtures()).slice(0, t.config.fixturesPerKind ?? 20)) {
+  const f = await t.fixtures();
+  const known = [...f.threadless, ...entities(f).filter((i) => !f.threadless.some((x) => x.id === i.id))];
+  for (const item of known.slice(0, t.config.fixturesPerKind ?? 20)) {
     const query = { entity_type: item.entityType, entity_id: item.id };
     const exchange = await t.call({ query }, {}, 'findThread');
     const thread = data(exchange);
