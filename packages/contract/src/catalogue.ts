@@ -436,9 +436,9 @@ export const CHECKS = {
     precondition: "every line of the team (GET /v2/api/numbers, up to --fixtures-per-kind), each with a key allowed on it (the run key, else a line-limited config key listing it)",
   },
   "receptionist.calendars-selected": {
-    title: "A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes",
+    title: "A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes; selected after the line's own, each calendar shows as itself (its owner, name, status as found)",
     source: "scheduling.calendars: \"only the calendars this receptionist books on\"; updateReceptionist: \"Collections are replaced as complete sets: … scheduling.calendars\"; the API \"only lists connected ones and selects what the receptionist books on\"",
-    precondition: "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none)",
+    precondition: "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none); then that line's own calendars and it, together",
   },
   "receptionist.collections-replaced": {
     title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",

@@ -1,8 +1,9 @@
 // Mutants of a rule on every entry of a list where the suite broke or read the first: a batch id
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
-// a thread the run started (and of a comment another key reads), a comment's second mention. Each
-// is the sandbox broken in one way the description states, caught by name.
+// a thread the run started (and of a comment another key reads), a comment's second mention, a
+// receptionist's second calendar. Each is the sandbox broken in one way the description states,
+// caught by name.
 import { afterAll, describe } from 'vitest';
 import {
   itCatchesEachByName,
@@ -133,6 +134,18 @@ const mentionFlagComputedOnce: Mutation = {
       : r,
 };
 
+/** A receptionist whose later calendars show the first one's owner (looked up once per configuration). */
+const calendarOwnerLookedUpOnce: Mutation = {
+  response: (r, q) =>
+    isAgent(q)
+      ? json(r, (b) => {
+          const scheduling = dataIn(b)?.scheduling as Body | undefined;
+          const calendars = Array.isArray(scheduling?.calendars) ? (scheduling.calendars as Body[]) : [];
+          for (const c of calendars.slice(1)) c.owner = calendars[0]?.owner;
+        })
+      : r,
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -193,6 +206,13 @@ const LATER: Mutant[] = [
     only: ['threads.mention-removed'],
     allowWrites: true,
     mutation: mentionFlagComputedOnce,
+  },
+  {
+    name: "shows a receptionist's later calendars with the first one's owner",
+    caughtBy: 'receptionist.calendars-selected',
+    only: ['receptionist.calendars-selected'],
+    allowWrites: true,
+    mutation: calendarOwnerLookedUpOnce,
   },
 ];
 

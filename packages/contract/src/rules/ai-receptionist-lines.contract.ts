@@ -245,6 +245,8 @@ interface Selection {
   /** The same calendar sent twice was refused: then it was sent once. */
   duplicateRefused: boolean;
   after: LineConfig[];
+  /** Then the line's own calendars with the chosen one after them (where it books on some), read back. */
+  together?: { written: Exchange; read?: LineConfig; known: Map<string, Json> };
   restored: Exchange;
 }
 
@@ -265,8 +267,47 @@ async function selectOne(t: CheckContext): Promise<Selection | NoChoice> {
   const duplicateRefused = written.status === 400;
   if (duplicateRefused) written = await select(t, read.line, [entry]);
   const after = ok(written) ? await readEveryLine(t) : [];
-  const restored = await select(t, read.line, calendarsOf(read.config));
-  return { line: read.line, calendar, before, written, duplicateRefused, after, restored };
+  // Several at once: the line's own, then the chosen one (each calendar shown as itself, the second too).
+  const own = calendarsOf(read.config);
+  let together: Selection['together'];
+  if (ok(written) && own.length > 0) {
+    const both = await select(t, read.line, [...own, entry]);
+    const again = ok(both) ? (await readEveryLine(t)).find((r) => r.line === read.line) : undefined;
+    together = { written: both, ...(again ? { read: again } : {}), known };
+  }
+  const restored = await select(t, read.line, own);
+  return {
+    line: read.line,
+    calendar,
+    before,
+    written,
+    duplicateRefused,
+    after,
+    ...(together ? { together } : {}),
+    restored,
+  };
+}
+
+/** Each calendar of a selection of several is shown as itself: as the line that showed it first showed it. */
+function togetherProblems({ line, together }: Selection): Problem[] {
+  if (!together) return [];
+  const { written, read, known } = together;
+  if (!ok(written))
+    return [
+      { message: `selecting several calendars on ${line}: expected 2xx, got ${written.status}`, exchange: written },
+    ];
+  return calendarsOf(read?.config).flatMap((c) => {
+    const found = known.get(c.calendar_connection_id);
+    const differs = Object.keys(found ?? {}).filter((k) => k in c && !deepEqual(c[k], found?.[k]));
+    return differs.length === 0
+      ? []
+      : [
+          {
+            message: `${c.calendar_connection_id}, selected on ${line} with others, shows ${differs.join(', ')} as ${short(differs.map((k) => c[k]))}, where it was found as ${short(differs.map((k) => found?.[k]))}`,
+            exchange: read?.exchange ?? written,
+          },
+        ];
+  });
 }
 
 function selectionProblems(s: Selection): Problem[] {
@@ -300,6 +341,7 @@ function selectionProblems(s: Selection): Problem[] {
         r.exchange,
       );
     }),
+    ...togetherProblems(s),
     ...restoring,
   ];
 }
@@ -307,11 +349,11 @@ function selectionProblems(s: Selection): Problem[] {
 rule({
   id: 'receptionist.calendars-selected',
   title:
-    'A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes',
+    "A connected calendar selected on a line (sent twice: a set) is the one calendar its receptionist then books on, and no other line changes; selected after the line's own, each calendar shows as itself (its owner, name, status as found)",
   source:
     'scheduling.calendars: "only the calendars this receptionist books on"; updateReceptionist: "Collections are replaced as complete sets: … scheduling.calendars"; the API "only lists connected ones and selects what the receptionist books on"',
   precondition:
-    "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none)",
+    "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none); then that line's own calendars and it, together",
   ...statefulWrite(WRITE),
   requests: selectOne,
   problems: (s) => ('written' in s ? selectionProblems(s) : []),
