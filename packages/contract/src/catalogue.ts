@@ -708,7 +708,7 @@ export const CHECKS = {
     precondition: "an item without a thread (fixtures.threadless_item_ids, else a known item found to have none), given one by the run with a first comment mentioning a teammate, then looked up by that item",
   },
   "threads.duplicate": {
-    title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team",
+    title: "A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team; a look-up its suggestion or message fills in names that item",
     source: "createThread 409",
     precondition: "an item of each entity_type that has a thread (the run created it, else one found); other keys of the team that may create threads (line-limited, active) where the config declares them",
   },

@@ -86,6 +86,18 @@ const bareCallIds: Mutation = {
       : r,
 };
 
+/** A 409 THREAD_ALREADY_EXISTS whose suggested look-up always says entity_type=CALL (copied from the calls' code). */
+const lookupAsCall: Mutation = {
+  response: (r) =>
+    r.status === 409
+      ? json(r, (b) => {
+          const error = errorIn(b);
+          if (error?.code === 'THREAD_ALREADY_EXISTS' && typeof error.suggestion === 'string')
+            error.suggestion = error.suggestion.replace(/entity_type=[A-Z_]+/, 'entity_type=CALL');
+        })
+      : r,
+};
+
 const NEXT_STEPS: Mutant[] = [
   {
     name: 'tells a key refused on a line to see the request log, not to list its lines',
@@ -125,6 +137,13 @@ const NEXT_STEPS: Mutant[] = [
     only: ['dialer-queues.partial-update'],
     allowWrites: true,
     mutation: bareCallIds,
+  },
+  {
+    name: 'suggests looking a thread up as a CALL whatever the item',
+    caughtBy: 'threads.duplicate',
+    only: ['threads'],
+    allowWrites: true,
+    mutation: lookupAsCall,
   },
 ];
 

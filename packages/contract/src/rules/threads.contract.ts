@@ -513,12 +513,37 @@ interface Duplicate {
   byOthers: Array<{ key: string; exchange: Exchange }>;
 }
 
+/**
+ * The look-up a 409 THREAD_ALREADY_EXISTS suggests ("find it with GET /v2/api/threads"), where its
+ * suggestion or message fills in entity_type or entity_id: the item's own, so that it finds the thread.
+ */
+function suggestedLookupProblems(refusal: Exchange, item: ItemFixture): Problem[] {
+  const error = errorOf(refusal);
+  return ['suggestion', 'message'].flatMap((field) => {
+    const text = typeof error?.[field] === 'string' ? (error[field] as string).slice(0, 2000) : '';
+    const kind = /entity_type=([A-Z_]+)/.exec(text)?.[1];
+    const id = /entity_id=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    const wrong = [
+      kind !== undefined && kind !== item.entityType ? `entity_type=${kind}` : '',
+      id !== undefined && id !== item.id ? `entity_id=${id}` : '',
+    ].filter(Boolean);
+    return wrong.length === 0
+      ? []
+      : [
+          {
+            message: `the ${field} of the 409 on ${item.entityType} ${item.id} suggests a look-up with ${wrong.join(' and ')}, which does not find this item's thread`,
+            exchange: refusal,
+          },
+        ];
+  });
+}
+
 // One item of each kind (entity_type's enum): a server may check for an existing thread on
 // one kind of item only. After threads.create-each-kind, every kind it reached has a thread.
 rule({
   id: 'threads.duplicate',
   title:
-    'A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team',
+    'A second thread on an item of any kind is 409 THREAD_ALREADY_EXISTS, by the run key and by other keys of the team; a look-up its suggestion or message fills in names that item',
   source: 'createThread 409',
   precondition:
     'an item of each entity_type that has a thread (the run created it, else one found); other keys of the team that may create threads (line-limited, active) where the config declares them',
@@ -550,6 +575,7 @@ rule({
     afterEarlier(
       tried.flatMap(({ item, again, byOthers }) => [
         ...errorsOf(again, expected, `a second thread on ${item.entityType} ${item.id}`),
+        ...suggestedLookupProblems(again, item),
         // Refused either way: 409, or the other key's own refusal (a line-limited key may not reach the item's line).
         ...byOthers.flatMap(({ key, exchange }) =>
           unless(
