@@ -2,8 +2,8 @@
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
-// receptionist's second calendar. Each is the sandbox broken in one way the description states,
-// caught by name.
+// receptionist's second calendar, the second of two tags added at once. Each is the sandbox broken
+// in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
   itCatchesEachByName,
@@ -12,7 +12,7 @@ import {
   mainKey,
   removeOutputs,
 } from './support/mutants.js';
-import { isAgent, isBatch, isNotesList, isThreadLookup, isThreadRead } from './support/requests.js';
+import { isAgent, isBatch, isNotesList, isTagAdd, isThreadLookup, isThreadRead } from './support/requests.js';
 import { bodyOf, dataIn, errorIn, json, type Mutation, pathOf, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
@@ -146,6 +146,16 @@ const calendarOwnerLookedUpOnce: Mutation = {
       : r,
 };
 
+/** A tag add that stores the first tag named only (its loop stops after the first insert). */
+const firstTagStored: Mutation = {
+  request: (q) => {
+    const tags = bodyOf(q).tags;
+    return isTagAdd(q) && Array.isArray(tags) && tags.length > 1
+      ? { ...q, body: JSON.stringify({ ...bodyOf(q), tags: tags.slice(0, 1) }) }
+      : q;
+  },
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -213,6 +223,13 @@ const LATER: Mutant[] = [
     only: ['receptionist.calendars-selected'],
     allowWrites: true,
     mutation: calendarOwnerLookedUpOnce,
+  },
+  {
+    name: 'stores the first of several tags added at once only',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: firstTagStored,
   },
 ];
 

@@ -4,7 +4,7 @@ import { listedCode, ownCodes } from '../expectations/expect.js';
 import { type Fixtures, type ItemFixture, need } from '../fixtures.js';
 import { constraintId } from '../generate/constraints.js';
 import { sample } from '../generate/schema.js';
-import type { Exchange } from '../http/exchange.js';
+import type { ApiRequest, Exchange } from '../http/exchange.js';
 import { readEachFixture } from './each-fixture.js';
 import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
@@ -74,6 +74,8 @@ interface TagRoundTrip {
   removed?: Exchange;
   removedAgain?: Exchange;
   restored?: Exchange;
+  /** The tag and another team tag added together, then each removed (the second first). */
+  pair?: { companion: string; added: Exchange; removedSecond?: Exchange; removedFirst?: Exchange };
   /** The body's tags take a single tag (minItems 1): the add exercised that bound from inside. */
   single: boolean;
 }
@@ -93,7 +95,7 @@ function encodedTagOf(f: Fixtures): string | undefined {
   return f.tags.find((tag) => encodeURIComponent(tag) !== tag);
 }
 
-async function tagRoundTrip(t: CheckContext, tag: string, trip: string): Promise<TagRoundTrip> {
+async function tagRoundTrip(t: CheckContext, tag: string, trip: string, companion?: string): Promise<TagRoundTrip> {
   const f = await t.fixtures();
   const item = anItem(t, f).id;
   // With every header each documents (a request id, an idempotency key), fresh per request.
@@ -120,9 +122,45 @@ async function tagRoundTrip(t: CheckContext, tag: string, trip: string): Promise
   const addedAgain = await add();
   const removed = await remove();
   const removedAgain = await remove();
+  const pair = companion && ok(removed) ? await addPair(t, item, tag, companion, headers) : undefined;
   // Leave the item as it was found.
   const restored = cleared ? await add() : undefined;
-  return { ...base, ...wasThere, added, addedAgain, removed, removedAgain, ...(restored ? { restored } : {}) };
+  return {
+    ...base,
+    ...wasThere,
+    added,
+    addedAgain,
+    removed,
+    removedAgain,
+    ...(pair ? { pair } : {}),
+    ...(restored ? { restored } : {}),
+  };
+}
+
+/**
+ * The tag and another team tag added in one request, then each removed: the second tag named is
+ * stored too (a server whose loop stops after the first answers 404 TAG_NOT_FOUND for it). Where the
+ * other is already on the item (409), nothing is judged and the tag is taken off again.
+ */
+async function addPair(
+  t: CheckContext,
+  item: string,
+  tag: string,
+  companion: string,
+  headers: (id: string) => Partial<ApiRequest>,
+): Promise<TagRoundTrip['pair']> {
+  const added = await t.call(
+    { params: { id: item }, body: { tags: [tag, companion] } },
+    headers('addConversationItemTags'),
+    'addConversationItemTags',
+  );
+  const remove = (name: string) =>
+    t.call({ params: { id: item, tag: name } }, headers('removeConversationItemTag'), 'removeConversationItemTag');
+  if (!ok(added)) {
+    await remove(tag);
+    return { companion, added };
+  }
+  return { companion, added, removedSecond: await remove(companion), removedFirst: await remove(tag) };
 }
 
 function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
@@ -144,6 +182,20 @@ function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
       'removing it again',
     ),
     ...(restored ? unless(ok(restored), `restoring ${tag} on ${item} failed`, restored) : []),
+    ...pairProblems(s),
+  ];
+}
+
+function pairProblems({ item, tag, pair }: TagRoundTrip): Problem[] {
+  if (!pair?.removedSecond || !pair.removedFirst) return [];
+  const both = `${tag} and ${pair.companion}, added to ${item} together`;
+  return [
+    ...unless(
+      ok(pair.removedSecond),
+      `${both}: removing ${pair.companion}, the second, gave ${pair.removedSecond.status} (it was not stored)`,
+      pair.removedSecond,
+    ),
+    ...unless(ok(pair.removedFirst), `${both}: removing ${tag} gave ${pair.removedFirst.status}`, pair.removedFirst),
   ];
 }
 
@@ -156,7 +208,13 @@ function singleTagHeld({ single, cleared, added }: TagRoundTrip): Held[] {
 /** The round trip of a team tag, then, where the team has one, of a tag whose name the path percent-encodes. */
 async function tagRoundTrips(t: CheckContext): Promise<TagRoundTrip[]> {
   const f = await t.fixtures();
-  const plain = await tagRoundTrip(t, tagOf(t, f), 'plain');
+  const plainTag = tagOf(t, f);
+  const plain = await tagRoundTrip(
+    t,
+    plainTag,
+    'plain',
+    f.tags.find((name) => name !== plainTag),
+  );
   const encodedTag = encodedTagOf(f);
   return encodedTag === undefined ? [plain] : [plain, await tagRoundTrip(t, encodedTag, 'encoded')];
 }
@@ -165,11 +223,12 @@ async function tagRoundTrips(t: CheckContext): Promise<TagRoundTrip[]> {
 // team tag, and for a team tag whose name needs percent-encoding in the path.
 rule({
   id: 'tags.add-remove',
-  title: 'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too',
+  title:
+    'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored)',
   source:
     'addConversationItemTags / removeConversationItemTag; TagName: "In a URL path it is URL-encoded (for example Follow%20up)"',
   precondition:
-    'an item and a tag it does not carry yet (a team tag, else one new to the team), then, where the team has one, a team tag whose name needs percent-encoding',
+    'an item and a tag it does not carry yet (a team tag, else one new to the team), then it and another team tag together, then, where the team has one, a team tag whose name needs percent-encoding',
   ...statefulWrite('addConversationItemTags'),
   requests: tagRoundTrips,
   problems: (trips, t) => trips.flatMap((trip) => tagRoundTripProblems(trip, t)),
