@@ -441,7 +441,7 @@ export const CHECKS = {
     precondition: "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none); then that line's own calendars and it, together",
   },
   "receptionist.collections-replaced": {
-    title: "Collections are replaced as complete sets: each collection, sent less one entry, loses it",
+    title: "Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, and nothing else changes",
     source: "x-svc-merge-rules.replaced",
     enforces: ["x-svc-merge-rules replaced"],
     precondition: "a receptionist collection with an entry to remove: each sent less one entry",

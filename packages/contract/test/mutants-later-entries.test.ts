@@ -2,8 +2,8 @@
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
-// receptionist's second calendar, the second of two tags added at once. Each is the sandbox broken
-// in one way the description states, caught by name.
+// receptionist's second calendar, the second of two tags added at once, a switch of a collection
+// turned off. Each is the sandbox broken in one way the description states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
   itCatchesEachByName,
@@ -156,6 +156,16 @@ const firstTagStored: Mutation = {
   },
 };
 
+/** A receptionist that empties its calendar selection when SCHEDULING is turned off (calendars not sent). */
+const schedulingOffClearsCalendars: Mutation = {
+  request: (q) => {
+    const body = bodyOf(q);
+    const capabilities = body.capabilities as Body | undefined;
+    if (q.method !== 'PATCH' || !isAgent(q) || capabilities?.SCHEDULING !== false || 'scheduling' in body) return q;
+    return { ...q, body: JSON.stringify({ ...body, scheduling: { calendars: [] } }) };
+  },
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -230,6 +240,15 @@ const LATER: Mutant[] = [
     only: ['tags.add-remove'],
     allowWrites: true,
     mutation: firstTagStored,
+  },
+  {
+    name: 'empties the calendar selection when SCHEDULING is turned off',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: schedulingOffClearsCalendars,
+    replayRestarted:
+      "the run's own put-back of the capabilities turned SCHEDULING on again, but left the calendars it emptied",
   },
 ];
 

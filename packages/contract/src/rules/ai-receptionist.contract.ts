@@ -587,15 +587,18 @@ rule({
 });
 
 /**
- * A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule).
- * The smallest entry goes (the first of equals): the richest stay sent, so that a server that keeps
+ * A collection to shrink by one entry: an array, or an object holding one (business_hours.schedule),
+ * or a set of switches (capabilities), one turned off. The smallest entry goes (the first of equals): the richest stay sent, so that a server that keeps
  * only part of an entry (a day's second interval) shows it when the set is read back.
  */
 function shrunk(original: unknown): unknown {
   if (Array.isArray(original) && original.length > 0) return withoutSmallest(original);
   if (!isObject(original)) return undefined;
   const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
-  return inner ? { ...original, [inner[0]]: withoutSmallest(inner[1] as unknown[]) } : undefined;
+  if (inner) return { ...original, [inner[0]]: withoutSmallest(inner[1] as unknown[]) };
+  // A set of switches (capabilities: every key always reported): the first one on, turned off.
+  const on = Object.entries(original).find(([, v]) => v === true);
+  return on ? { ...original, [on[0]]: false } : undefined;
 }
 
 function withoutSmallest(entries: readonly unknown[]): unknown[] {
@@ -692,7 +695,8 @@ function replacedProblems(s: OneChange): Problem[] {
 // A collection sent is replaced whole by the set sent; the other collections and values stay.
 rule({
   id: 'receptionist.collections-replaced',
-  title: 'Collections are replaced as complete sets: each collection, sent less one entry, loses it',
+  title:
+    'Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, and nothing else changes',
   source: 'x-svc-merge-rules.replaced',
   precondition: 'a receptionist collection with an entry to remove: each sent less one entry',
   enforces: ['x-svc-merge-rules replaced'],
