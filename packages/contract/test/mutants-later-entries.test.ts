@@ -3,7 +3,8 @@
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
 // receptionist's second calendar, the second of two tags added at once, a switch of a collection
-// turned off. Each is the sandbox broken in one way the description states, caught by name.
+// turned off, a day's second interval shown. Each is the sandbox broken in one way the description
+// states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
   itCatchesEachByName,
@@ -166,6 +167,21 @@ const schedulingOffClearsCalendars: Mutation = {
   },
 };
 
+/** A receptionist that shows each day's opening intervals as one span, from the first start to the last end. */
+const intervalsShownAsOneSpan: Mutation = {
+  response: (r, q) =>
+    isAgent(q)
+      ? json(r, (b) => {
+          const hours = dataIn(b)?.business_hours as Body | undefined;
+          for (const day of Array.isArray(hours?.schedule) ? (hours.schedule as Body[]) : []) {
+            const intervals = Array.isArray(day.schedule) ? (day.schedule as Body[]) : [];
+            if (intervals.length > 1)
+              day.schedule = [{ start_time: intervals[0]?.start_time, end_time: intervals.at(-1)?.end_time }];
+          }
+        })
+      : r,
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -249,6 +265,13 @@ const LATER: Mutant[] = [
     mutation: schedulingOffClearsCalendars,
     replayRestarted:
       "the run's own put-back of the capabilities turned SCHEDULING on again, but left the calendars it emptied",
+  },
+  {
+    name: "shows a day's opening intervals as one span",
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: intervalsShownAsOneSpan,
   },
 ];
 

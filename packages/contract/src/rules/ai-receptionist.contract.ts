@@ -595,10 +595,43 @@ function shrunk(original: unknown): unknown {
   if (Array.isArray(original) && original.length > 0) return withoutSmallest(original);
   if (!isObject(original)) return undefined;
   const inner = Object.entries(original).find(([, v]) => Array.isArray(v) && v.length > 0);
-  if (inner) return { ...original, [inner[0]]: withoutSmallest(inner[1] as unknown[]) };
+  if (inner) return { ...original, [inner[0]]: withSeveralIntervals(withoutSmallest(inner[1] as unknown[])) };
   // A set of switches (capabilities: every key always reported): the first one on, turned off.
   const on = Object.entries(original).find(([, v]) => v === true);
   return on ? { ...original, [on[0]]: false } : undefined;
+}
+
+/** An interval: an object of two integers, the first below the second (an opening's start and end). */
+function isInterval(value: unknown): value is Json {
+  const numbers = isObject(value) ? Object.values(value) : [];
+  return (
+    numbers.length === 2 && numbers.every(Number.isInteger) && (numbers[0] as number) + 3 <= (numbers[1] as number)
+  );
+}
+
+/**
+ * Entries holding lists of intervals (days and their openings): where none holds two, the first
+ * interval of the first entry that holds one is sent as two with a gap between, so that a server
+ * that keeps or shows one interval a day (the first, or a span from the first start to the last
+ * end) shows it when the set is read back.
+ */
+function withSeveralIntervals(entries: unknown[]): unknown[] {
+  const listOf = (entry: unknown) =>
+    Object.entries(isObject(entry) ? entry : {}).find(
+      ([, v]) => Array.isArray(v) && v.length > 0 && v.every(isInterval),
+    );
+  if (entries.some((e) => ((listOf(e)?.[1] as unknown[] | undefined)?.length ?? 0) >= 2)) return entries;
+  const at = entries.findIndex((e) => listOf(e) !== undefined);
+  const [name, list] = listOf(entries[at]) ?? [];
+  const [first, ...rest] = (list as Json[] | undefined) ?? [];
+  if (at < 0 || !name || !first) return entries;
+  const [[startKey, start], [endKey, end]] = Object.entries(first) as [[string, number], [string, number]];
+  const third = Math.floor((end - start) / 3);
+  const split = [
+    { [startKey]: start, [endKey]: start + third },
+    { [startKey]: end - third, [endKey]: end },
+  ];
+  return entries.map((e, i) => (i === at ? { ...(e as Json), [name]: [...split, ...rest] } : e));
 }
 
 function withoutSmallest(entries: readonly unknown[]): unknown[] {
