@@ -6,6 +6,7 @@ import { isObject } from '@svc/spec-runtime';
 import type { OpRequest } from '../expectations/expect.js';
 import { type Exchange, errorOf } from '../http/exchange.js';
 import type { Problem } from './harness.js';
+import { deepEqual } from './support.js';
 
 type Path = Array<string | number>;
 
@@ -27,7 +28,7 @@ export function brokenPath(before: unknown, after: unknown, path: Path = []): Pa
   return path;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: unknown, b: unknown) => deepEqual(a, b);
 
 /** A param's names and indices in order (ids[1] → ids, 1; /options/0/label → options, 0, label). */
 function tokens(param: string): Path {

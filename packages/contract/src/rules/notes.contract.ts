@@ -10,7 +10,7 @@ import { readEachFixture } from './each-fixture.js';
 import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
 import { operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { valuesIn } from './search-words.js';
+import { morePages, valuesIn } from './search-words.js';
 import { data, deepEqual, ok, removedMembers, short } from './support.js';
 
 const LIST_NOTES = 'listConversationNotes';
@@ -154,15 +154,6 @@ interface NoteListed {
   read: Exchange;
   contact?: string;
   list?: Exchange;
-}
-
-/**
- * The list says more follows (the list response's `pagination.has_more`): the notes list takes no
- * page parameter, so a note not on what was answered cannot be judged missing.
- */
-function morePages(list: Exchange): boolean {
-  const pagination = (list.body as { pagination?: { has_more?: unknown } } | undefined)?.pagination;
-  return pagination?.has_more === true;
 }
 
 /** Each note the config names, read by id, then its conversation's notes (by the note's contact number). */

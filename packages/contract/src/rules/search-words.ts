@@ -93,8 +93,13 @@ export type Shown = 'shown' | 'absent' | 'beyond the page';
 
 export function showsEntry(exchange: Exchange, contact: string): Shown {
   if (entriesOf(exchange).some((e) => e.contact_number === contact)) return 'shown';
+  return morePages(exchange) ? 'beyond the page' : 'absent';
+}
+
+/** A list answer whose pagination says more follows (`pagination.has_more` true). */
+export function morePages(exchange: Exchange): boolean {
   const pagination = (exchange.body as { pagination?: unknown } | undefined)?.pagination;
-  return isObject(pagination) && pagination.has_more === true ? 'beyond the page' : 'absent';
+  return isObject(pagination) && pagination.has_more === true;
 }
 
 /** At most this many JSON values of an answer are looked at, whatever its shape. */

@@ -22,6 +22,7 @@ import {
   FIELDS,
   fieldWords,
   itemIdsIn,
+  morePages,
   type Shown,
   type ShownWord,
   SPECIAL_ONLY,
@@ -76,10 +77,6 @@ interface ListSearch {
 /** Most pages of one entry read of a search that found several. */
 const PAGES_READ = 4;
 
-/** A list answer whose pagination says no page follows. */
-const showsAll = (exchange: Exchange) =>
-  (exchange.body as { pagination?: { has_more?: unknown } } | undefined)?.pagination?.has_more !== true;
-
 const contactsOf = (exchange: Exchange) =>
   entriesOf(exchange)
     .map((e) => e.contact_number)
@@ -112,7 +109,7 @@ function sharedPrefix(page: Exchange, field: string): string | undefined {
  * that drops the search after page 1 shows the unsearched list there).
  */
 async function pagedSearch(t: CheckContext, probes: readonly Probe[]): Promise<ListSearch['paged']> {
-  const several = probes.find((p) => ok(p.exchange) && contactsOf(p.exchange).length >= 2 && showsAll(p.exchange));
+  const several = probes.find((p) => ok(p.exchange) && contactsOf(p.exchange).length >= 2 && !morePages(p.exchange));
   if (!several) return undefined;
   const found = contactsOf(several.exchange);
   const pages: Exchange[] = [];

@@ -103,7 +103,8 @@ async function authorship(t: CheckContext): Promise<Authorship> {
 
 /** A thread the run's key started names the author of its comments as its first comment's user. */
 function startedProblems({ authored, started }: Authorship): Problem[] {
-  const author = userIdOf(data(authored[0]?.added ?? ({} as Exchange))?.user);
+  const [first] = authored;
+  const author = first ? userIdOf(data(first.added)?.user) : undefined;
   if (author === undefined) return [];
   return started
     .filter((s) => s.starter !== author)
