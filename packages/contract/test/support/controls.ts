@@ -535,6 +535,28 @@ export const CONTROLS: Control[] = [
           : r,
     },
   },
+  {
+    // "resolved_by: null or user reference (shape when set: not shown)", and the shapes of tags are
+    // not shown while every request names a tag by a string: an id and a name alone are references too.
+    name: "gives a resolved thread's resolved_by as the user's id and lists the tags by name alone",
+    only: ['getThread', 'listTags'],
+    exercises: 'response.schema',
+    mutation: {
+      response: (r, q) => {
+        if (r.status !== 200 || q.method !== 'GET') return r;
+        if (pathOf(q) === '/v2/api/tags')
+          return json(r, (b) => {
+            b.data = (b.data as Array<{ name: string }>).map((tag) => tag.name);
+          });
+        return pathOf(q).startsWith('/v2/api/threads/')
+          ? json(r, (b) => {
+              const thread = b.data as { resolved_by: { id: string } | null };
+              if (thread.resolved_by) thread.resolved_by = thread.resolved_by.id as never;
+            })
+          : r;
+      },
+    },
+  },
 ];
 
 /** The mutation with a count of the exchanges it changed, so a control proves its variation happened. */

@@ -98,6 +98,12 @@ export const MARKER_RULES: MarkerRule[] = [
     controls: ['lists users, tags and numbers without pagination, and a note without its line'],
   },
   {
+    markers: new RegExp(
+      `^${esc(SCHEMAS)}(Thread/properties/resolved_by|TagListResponse/properties/data/items) x-svc-unspecified$`,
+    ),
+    controls: ["gives a resolved thread's resolved_by as the user's id and lists the tags by name alone"],
+  },
+  {
     markers: at(`${PATHS}/conversations/items/{id}/get/responses/404`, 'x-svc-inferred'),
     controls: [
       'answers an unknown call or message id with CONVERSATION_ITEM_NOT_FOUND (not CALL_ or TEXT_MESSAGE_NOT_FOUND)',
