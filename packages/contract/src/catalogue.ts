@@ -148,7 +148,7 @@ export const CHECKS = {
   "conversations.search-on-line": {
     title: "The conversation list searched and filtered by line at once lists only entries that match both",
     source: "GET /v2/api/conversations: \"optional line filter and search\" (each narrows the list)",
-    precondition: "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter",
+    precondition: "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter; and an entry of the contact's line that the search alone leaves out of its whole answer, that search then sent with the contact's line's filter",
   },
   "custom-fields.built-in": {
     title: "A built-in field key cannot be updated (400 ATTRIBUTE_BUILT_IN), each one the description or the config names",

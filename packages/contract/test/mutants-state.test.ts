@@ -230,16 +230,16 @@ const removedMemberFound: Mutation = {
       : r,
 };
 
-/** A server that drops the line filter when a search is given too. */
-const searchDropsLine: Mutation = {
+/** A server that drops one of the list's search and line filter when both are given. */
+const dropsWhenBothGiven = (dropped: 'search' | 'svc_number'): Mutation => ({
   request: (q) => {
     if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return q;
     const query = queryOf(q);
     if (!query.has('search') || !query.has('svc_number')) return q;
-    query.delete('svc_number');
+    query.delete(dropped);
     return { ...q, path: `${pathOf(q)}?${query}` };
   },
-};
+});
 
 /** A server whose notes list flags no mention as deleted. */
 const listedMentionsNotDeleted: Mutation = {
@@ -453,7 +453,13 @@ const SEQUENCES: Mutant[] = [
     name: 'drops the line filter when a search is given too',
     caughtBy: 'conversations.search-on-line',
     only: ['conversations.search-on-line'],
-    mutation: searchDropsLine,
+    mutation: dropsWhenBothGiven('svc_number'),
+  },
+  {
+    name: 'drops the search when the line filter is given too',
+    caughtBy: 'conversations.search-on-line',
+    only: ['conversations.search-on-line'],
+    mutation: dropsWhenBothGiven('search'),
   },
   {
     name: "flags no mention deleted in a conversation's notes list",

@@ -1,7 +1,10 @@
 // GET /v2/api/conversations: "optional line filter and search". Given together, both narrow the
-// list: a search that finds a contact's conversation on one line, sent with another line's filter
-// where that contact has none, does not list it. Reached with a contact listed on one line and
-// absent from another line's whole list (one page at the largest size).
+// list, each of them: a search that finds a contact's conversation on one line, sent with another
+// line's filter where that contact has none, does not list it (the filter applies); and sent with
+// its own line's filter, it lists that contact but no entry of the line the search alone does not
+// find (the search applies). Reached with a contact listed on one line and absent from another
+// line's whole list (one page at the largest size), and an entry of its line that the search,
+// sent alone, leaves out of its whole answer.
 import { isObject } from '@svc/spec-runtime';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
@@ -22,6 +25,8 @@ interface Narrowed {
   word: string;
   alone: Exchange;
   both: Exchange;
+  /** The search with its own line's filter, and an entry of that line the search alone left out. */
+  within?: { left: string; exchange: Exchange };
 }
 
 type Reach = Narrowed | { unreached: string };
@@ -37,6 +42,7 @@ async function searchOnLine(t: CheckContext): Promise<Reach> {
   const lists = new Map<string, Exchange>();
   for (const line of lines.slice(0, t.config.fixturesPerKind ?? 20))
     lists.set(line, await t.call({ query: { [LINE]: line, size } }, {}, LIST));
+  let halfReached: Narrowed | undefined;
   for (const [on, onList] of lists)
     for (const [off, offList] of lists) {
       if (on === off || !wholeList(offList)) continue;
@@ -47,28 +53,58 @@ async function searchOnLine(t: CheckContext): Promise<Reach> {
       const contact = String(entry.contact_number);
       const alone = await t.call({ query: { [SEARCH]: word, size } }, {}, LIST);
       if (showsEntry(alone, contact) !== 'shown') continue;
+      const found = contactsOf(alone);
+      const left = wholeList(alone)
+        ? entriesOf(onList)
+            .map((e) => e.contact_number)
+            .find((listed): listed is string => typeof listed === 'string' && !found.has(listed))
+        : undefined;
+      if (left === undefined && halfReached) continue;
       const both = await t.call({ query: { [SEARCH]: word, [LINE]: off, size } }, {}, LIST);
-      return { contact, on, off, word, alone, both };
+      const narrowed = { contact, on, off, word, alone, both };
+      if (left === undefined) {
+        halfReached = narrowed;
+        continue;
+      }
+      const exchange = await t.call({ query: { [SEARCH]: word, [LINE]: on, size } }, {}, LIST);
+      return { ...narrowed, within: { left, exchange } };
     }
-  return {
-    unreached:
-      'no contact listed on one line and absent from another line whole list was found by a search for a word its entry shows',
-  };
+  return (
+    halfReached ?? {
+      unreached:
+        'no contact listed on one line and absent from another line whole list was found by a search for a word its entry shows',
+    }
+  );
 }
 
 function narrowedProblems(s: Reach): Problem[] {
   if ('unreached' in s) return [];
-  const { contact, off, word, both } = s;
-  if (!ok(both))
-    return [{ message: `search ${short(word)} with ${LINE}=${off}: expected 2xx, got ${both.status}`, exchange: both }];
-  return showsEntry(both, contact) === 'shown'
-    ? [
-        {
-          message: `search ${short(word)} with ${LINE}=${off} listed ${contact}, which has no conversation on ${off}: given together, the line filter and the search both apply`,
-          exchange: both,
-        },
-      ]
-    : [];
+  const { contact, on, off, word, both, within } = s;
+  const asked = (line: string) => `search ${short(word)} with ${LINE}=${line}`;
+  if (!ok(both)) return [{ message: `${asked(off)}: expected 2xx, got ${both.status}`, exchange: both }];
+  const problems: Problem[] =
+    showsEntry(both, contact) === 'shown'
+      ? [
+          {
+            message: `${asked(off)} listed ${contact}, which has no conversation on ${off}: given together, the line filter and the search both apply`,
+            exchange: both,
+          },
+        ]
+      : [];
+  if (!within) return problems;
+  const { left, exchange } = within;
+  if (!ok(exchange)) return [...problems, { message: `${asked(on)}: expected 2xx, got ${exchange.status}`, exchange }];
+  if (showsEntry(exchange, contact) === 'absent')
+    problems.push({
+      message: `${asked(on)} did not list ${contact}, which the search alone finds on ${on}: given together, both apply and it matches both`,
+      exchange,
+    });
+  if (contactsOf(exchange).has(left))
+    problems.push({
+      message: `${asked(on)} listed ${left}, which the search alone does not find: given together, the line filter and the search both apply`,
+      exchange,
+    });
+  return problems;
 }
 
 rule({
@@ -76,13 +112,20 @@ rule({
   title: 'The conversation list searched and filtered by line at once lists only entries that match both',
   source: 'GET /v2/api/conversations: "optional line filter and search" (each narrows the list)',
   precondition:
-    "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter",
+    "a contact listed on one line, absent from another line's whole list, found by a search for a word its entry shows; that search sent with the other line's filter; and an entry of the contact's line that the search alone leaves out of its whole answer, that search then sent with the contact's line's filter",
   operationId: LIST,
   resource: loadSpec().resourceOf(contractOperation(LIST)),
   needs: { stateful: true },
   requests: searchOnLine,
   problems: narrowedProblems,
-  notReached: (s) => ('unreached' in s ? s.unreached : undefined),
+  notReached: (s) =>
+    'unreached' in s
+      ? s.unreached
+      : s.within
+        ? undefined
+        : `no entry of ${s.on} was left out by the search ${short(s.word)} alone (or its answer was not whole)`,
   passed: (s) =>
-    'unreached' in s ? '' : `${short(s.word)} finds ${s.contact} (on ${s.on}), and with ${LINE}=${s.off} does not`,
+    'unreached' in s
+      ? ''
+      : `${short(s.word)} finds ${s.contact} (on ${s.on}), with ${LINE}=${s.off} does not, and with ${LINE}=${s.on} leaves ${s.within?.left} out`,
 });
