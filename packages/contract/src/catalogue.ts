@@ -196,7 +196,7 @@ export const CHECKS = {
     title: "Duplicate option labels are refused with the documented code",
     source: "x-svc-option-rules LABEL_UNIQUE",
     enforces: ["x-svc-option-rules LABEL_UNIQUE"],
-    precondition: "a request the server must refuse: an editable DROPDOWN field sent two options with one label",
+    precondition: "requests the server must refuse: an editable DROPDOWN field sent two new options with one label, side by side; and its options with a new one, last, labelled as the first (a server may compare neighbours only)",
   },
   "custom-fields.option-labels-swapped": {
     title: "Two options trading labels (each kept by its key) is a list of unique labels: accepted, each key with its new label, then put back",

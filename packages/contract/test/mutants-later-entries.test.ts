@@ -3,7 +3,8 @@
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
 // receptionist's second calendar, the second of two tags added at once, a switch of a collection
-// turned off, a day's second interval shown. Each is the sandbox broken in one way the description
+// turned off, a day's second interval shown, a duplicate option label apart from its twin, blanks
+// other than spaces. Each is the sandbox broken in one way the description
 // states, caught by name.
 import { afterAll, describe } from 'vitest';
 import {
@@ -182,6 +183,28 @@ const intervalsShownAsOneSpan: Mutation = {
       : r,
 };
 
+/** A field update that finds duplicate option labels only side by side: a later copy elsewhere is dropped, not refused. */
+const optionDuplicatesApartKept: Mutation = {
+  request: (q) => {
+    const options = bodyOf(q).options;
+    if (q.method !== 'PATCH' || !pathOf(q).startsWith('/v2/api/crm/attributes/') || !Array.isArray(options)) return q;
+    const labels = options.map((o) => (o as Body).label);
+    if (labels.some((label, i) => i > 0 && label === labels[i - 1])) return q;
+    const kept = options.filter((_, i) => labels.indexOf(labels[i]) === i);
+    return kept.length === options.length ? q : { ...q, body: JSON.stringify({ ...bodyOf(q), options: kept }) };
+  },
+};
+
+/** Content taken as blank only when it is spaces: tabs and line breaks alone are stored as a comment. */
+const onlySpacesBlank: Mutation = {
+  request: (q) => {
+    const content = bodyOf(q).content;
+    const writesContent = q.method === 'POST' && /^\/v2\/api\/threads(\/[^/]+\/comments)?$/.test(pathOf(q));
+    if (!writesContent || typeof content !== 'string' || content.trim() !== '' || /^ *$/.test(content)) return q;
+    return { ...q, body: JSON.stringify({ ...bodyOf(q), content: '(tabs and line breaks)' }) };
+  },
+};
+
 const LATER: Mutant[] = [
   {
     name: 'checks the prefix of the first id of a batch only',
@@ -201,6 +224,20 @@ const LATER: Mutant[] = [
     only: ['updateCustomField'],
     allowWrites: true,
     mutation: optionParamFromOne,
+  },
+  {
+    name: 'refuses duplicate option labels only side by side',
+    caughtBy: 'custom-fields.option-invalid',
+    only: ['custom-fields.option-invalid'],
+    allowWrites: true,
+    mutation: optionDuplicatesApartKept,
+  },
+  {
+    name: 'takes only spaces as blank content, tabs and line breaks alone as a comment',
+    caughtBy: 'negative.pattern',
+    only: ['createThread', 'addThreadComment'],
+    allowWrites: true,
+    mutation: onlySpacesBlank,
   },
   {
     name: "stores a business day's first interval only",

@@ -71,13 +71,21 @@ export function otherCaseEnumValue(values: unknown[]): string | undefined {
   return undefined;
 }
 
-/** A short string the pattern refuses, if one of ours does (none for a pattern that is not valid here). */
-export function nonMatching(pattern: string): string | undefined {
+/** Blanks of other kinds than a space: a server that takes only spaces as blank accepts them. */
+const OTHER_BLANKS = '\t\n';
+
+/**
+ * Short strings the pattern refuses, if ours do (none for a pattern that is not valid here): the
+ * first candidate it refuses and, where that is a blank, the other blanks too.
+ */
+export function nonMatching(pattern: string): string[] {
   let re: RegExp;
   try {
     re = new RegExp(pattern, 'u');
   } catch {
-    return undefined;
+    return [];
   }
-  return NON_MATCHING.find((candidate) => !re.test(candidate));
+  const first = NON_MATCHING.find((candidate) => !re.test(candidate));
+  if (first === undefined) return [];
+  return first === ' ' && !re.test(OTHER_BLANKS) ? [first, OTHER_BLANKS] : [first];
 }

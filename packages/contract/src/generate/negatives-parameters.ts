@@ -146,7 +146,7 @@ function queryFormatNegatives(ctx: NegativeContext, p: OperationParameter, withQ
         withQuery(`${other}${NEIGHBOUR_SUFFIX}`),
       );
   } else if (typeof s.pattern === 'string') {
-    const bad = nonMatching(s.pattern);
-    if (bad !== undefined) push('negative.pattern', `query ${p.name}=${preview(bad)}`, withQuery(bad));
+    for (const bad of nonMatching(s.pattern))
+      push('negative.pattern', `query ${p.name}=${preview(bad)}`, withQuery(bad));
   }
 }

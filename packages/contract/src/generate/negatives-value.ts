@@ -109,6 +109,6 @@ function idNegatives(ctx: NegativeContext, { at, path, s }: Field, value: string
 }
 
 function patternNegative(ctx: NegativeContext, { at, path }: Field, pattern: string): void {
-  const bad = nonMatching(pattern);
-  if (bad !== undefined) ctx.push('negative.pattern', `body ${at}=${preview(bad)}`, ctx.withBodyAt(path, bad));
+  for (const bad of nonMatching(pattern))
+    ctx.push('negative.pattern', `body ${at}=${preview(bad)}`, ctx.withBodyAt(path, bad));
 }

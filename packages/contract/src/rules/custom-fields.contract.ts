@@ -721,17 +721,32 @@ rule({
   id: 'custom-fields.option-invalid',
   title: 'Duplicate option labels are refused with the documented code',
   source: 'x-svc-option-rules LABEL_UNIQUE',
-  precondition: 'a request the server must refuse: an editable DROPDOWN field sent two options with one label',
+  precondition:
+    'requests the server must refuse: an editable DROPDOWN field sent two new options with one label, side by side; and its options with a new one, last, labelled as the first (a server may compare neighbours only)',
   enforces: ['x-svc-option-rules LABEL_UNIQUE'],
   ...statefulWrite(OP),
-  requests: async (t): Promise<Refusal> => {
+  requests: async (t): Promise<Refusal[]> => {
     const field = dropdown(t, await t.fixtures());
     const expected = ruleCode(t, 'LABEL_UNIQUE');
-    const duplicated = [...ownOptions(field), { label: PROBE_LABEL }, { label: PROBE_LABEL }];
-    const refused = await refuseOrUndo(t, field, { options: duplicated }, expected);
-    return { label: 'two options with the same label', expected, refused };
+    const own = ownOptions(field);
+    const sideBySide = [...own, { label: PROBE_LABEL }, { label: PROBE_LABEL }];
+    const refusals: Refusal[] = [
+      {
+        label: 'two options with the same label',
+        expected,
+        refused: await refuseOrUndo(t, field, { options: sideBySide }, expected),
+      },
+    ];
+    const first = own[0];
+    if (first)
+      refusals.push({
+        label: `a last option labelled as the first, ${first.label}`,
+        expected,
+        refused: await refuseOrUndo(t, field, { options: [...own, { label: first.label }] }, expected),
+      });
+    return refusals;
   },
-  problems: refusalProblems,
+  problems: (refusals) => refusals.flatMap(refusalProblems),
 });
 
 rule({
