@@ -32,6 +32,12 @@ describe('the OpenAPI 3.0.3 variant', () => {
     }
   });
 
+  it('gives "X or Y or null" its null on the first typed branch (3.0 allows nullable beside a type only)', () => {
+    const { oneOf, nullable } = schemas.Thread.properties.resolved_by;
+    expect(nullable).toBeUndefined();
+    expect(oneOf).toEqual([{ type: 'object', additionalProperties: true, nullable: true }, { type: 'string' }]);
+  });
+
   it('has no dependentSchemas left anywhere', () => {
     expect(JSON.stringify(variant)).not.toContain('"dependentSchemas"');
   });

@@ -49,6 +49,11 @@ function nullBranchToNullable(node, root) {
     if (!Array.isArray(branches) || !branches.some(isNullType)) continue;
     const rest = branches.filter((branch) => !isNullType(branch));
     delete node[key];
+    if (rest.length > 1 && typeof rest[0]?.type === 'string') {
+      // "X or Y or null": 3.0's nullable needs a type beside it, so the first typed branch takes null.
+      node[key] = [{ ...rest[0], nullable: true }, ...rest.slice(1)];
+      continue;
+    }
     node.nullable = true;
     if (rest.length > 1) node[key] = rest;
     else if (rest[0]?.$ref) {
