@@ -5,11 +5,10 @@
 // find (the search applies). Reached with a contact listed on one line and absent from another
 // line's whole list (one page at the largest size), and an entry of its line that the search,
 // sent alone, leaves out of its whole answer.
-import { isObject } from '@svc/spec-runtime';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
-import { entriesOf, entryWords, showsEntry } from './search-words.js';
+import { contactsOf, entriesOf, entryWords, morePages, showsEntry } from './search-words.js';
 import { ok, short } from './support.js';
 
 const LIST = 'listConversations';
@@ -31,9 +30,8 @@ interface Narrowed {
 
 type Reach = Narrowed | { unreached: string };
 
-const contactsOf = (exchange: Exchange) => new Set(entriesOf(exchange).map((e) => String(e.contact_number)));
-const wholeList = (exchange: Exchange) =>
-  ok(exchange) && !(isObject(exchange.body) && isObject(exchange.body.pagination) && exchange.body.pagination.has_more);
+const contactSet = (exchange: Exchange) => new Set(contactsOf(exchange));
+const wholeList = (exchange: Exchange) => ok(exchange) && !morePages(exchange);
 
 async function searchOnLine(t: CheckContext): Promise<Reach> {
   const lines = (await t.fixtures()).lines;
@@ -46,19 +44,15 @@ async function searchOnLine(t: CheckContext): Promise<Reach> {
   for (const [on, onList] of lists)
     for (const [off, offList] of lists) {
       if (on === off || !wholeList(offList)) continue;
-      const absent = contactsOf(offList);
+      const absent = contactSet(offList);
       const entry = entriesOf(onList).find((e) => !absent.has(String(e.contact_number)) && entryWords(e).length > 0);
       const word = entry ? entryWords(entry)[0]?.word : undefined;
       if (!entry || word === undefined) continue;
       const contact = String(entry.contact_number);
       const alone = await t.call({ query: { [SEARCH]: word, size } }, {}, LIST);
       if (showsEntry(alone, contact) !== 'shown') continue;
-      const found = contactsOf(alone);
-      const left = wholeList(alone)
-        ? entriesOf(onList)
-            .map((e) => e.contact_number)
-            .find((listed): listed is string => typeof listed === 'string' && !found.has(listed))
-        : undefined;
+      const found = contactSet(alone);
+      const left = wholeList(alone) ? contactsOf(onList).find((listed) => !found.has(listed)) : undefined;
       if (left === undefined && halfReached) continue;
       const both = await t.call({ query: { [SEARCH]: word, [LINE]: off, size } }, {}, LIST);
       const narrowed = { contact, on, off, word, alone, both };
@@ -99,7 +93,7 @@ function narrowedProblems(s: Reach): Problem[] {
       message: `${asked(on)} did not list ${contact}, which the search alone finds on ${on}: given together, both apply and it matches both`,
       exchange,
     });
-  if (contactsOf(exchange).has(left))
+  if (contactsOf(exchange).includes(left))
     problems.push({
       message: `${asked(on)} listed ${left}, which the search alone does not find: given together, the line filter and the search both apply`,
       exchange,

@@ -96,6 +96,13 @@ export function showsEntry(exchange: Exchange, contact: string): Shown {
   return morePages(exchange) ? 'beyond the page' : 'absent';
 }
 
+/** The contact numbers of a list answer's entries, in its order. */
+export function contactsOf(exchange: Exchange): string[] {
+  return entriesOf(exchange)
+    .map((e) => e.contact_number)
+    .filter((c): c is string => typeof c === 'string');
+}
+
 /** A list answer whose pagination says more follows (`pagination.has_more` true). */
 export function morePages(exchange: Exchange): boolean {
   const pagination = (exchange.body as { pagination?: unknown } | undefined)?.pagination;

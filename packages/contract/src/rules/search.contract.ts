@@ -17,6 +17,7 @@ import { errorsOf, isSuccess, statusIs } from './problems.js';
 import {
   ASCII_SPECIAL_ONLY,
   BLANKS_ONLY,
+  contactsOf,
   entriesOf,
   entryWords,
   FIELDS,
@@ -76,11 +77,6 @@ interface ListSearch {
 
 /** Most pages of one entry read of a search that found several. */
 const PAGES_READ = 4;
-
-const contactsOf = (exchange: Exchange) =>
-  entriesOf(exchange)
-    .map((e) => e.contact_number)
-    .filter((c): c is string => typeof c === 'string');
 
 /**
  * A prefix that words of several entries start with, in the field the anchor was found by (words
