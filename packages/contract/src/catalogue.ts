@@ -441,10 +441,10 @@ export const CHECKS = {
     precondition: "a calendar connected to the team (shown on another line's receptionist, or named in fixtures.calendar_connection_ids) outside the selection of a line that books on another one (else on none); then that line's own calendars and it, together",
   },
   "receptionist.collections-replaced": {
-    title: "Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, and nothing else changes",
+    title: "Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, a list that leaves fewer than two is also sent with one entry more and keeps them all, and nothing else changes",
     source: "x-svc-merge-rules.replaced",
     enforces: ["x-svc-merge-rules replaced"],
-    precondition: "a receptionist collection with an entry to remove: each sent less one entry",
+    precondition: "a receptionist collection with an entry to remove: each sent less one entry; a list of several entries sent",
   },
   "receptionist.current-user": {
     title: "is_current_user is true for one calendar owner at most, the key's own, and alike on each of that owner's calendars; read with the team's other keys whose member the config names (user_id), true on no other member's calendar",

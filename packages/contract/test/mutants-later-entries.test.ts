@@ -2,7 +2,7 @@
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
-// receptionist's second calendar, the second of two tags added at once, a switch of a collection
+// receptionist's second calendar, the second of two transfer rules, the second of two tags added at once, a switch of a collection
 // turned off, a day's second interval shown, a duplicate option label apart from its twin, blanks
 // other than spaces. Each is the sandbox broken in one way the description
 // states, caught by name.
@@ -64,6 +64,15 @@ const firstIntervalKept: Mutation = {
       Array.isArray(d.schedule) ? { ...d, schedule: d.schedule.slice(0, 1) } : d,
     );
     return { ...q, body: JSON.stringify({ ...body, business_hours: { ...hours, schedule } }) };
+  },
+};
+
+/** A receptionist update whose transfer rules are stored as the first of those sent only. */
+const firstTransferRuleKept: Mutation = {
+  request: (q) => {
+    const body = bodyOf(q);
+    if (q.method !== 'PATCH' || !isAgent(q) || !Array.isArray(body.transfer_rules)) return q;
+    return { ...q, body: JSON.stringify({ ...body, transfer_rules: body.transfer_rules.slice(0, 1) }) };
   },
 };
 
@@ -246,6 +255,13 @@ const LATER: Mutant[] = [
     allowWrites: true,
     mutation: firstIntervalKept,
     replayRestarted: "the run's own put-back was trimmed too: the line it left has no day of two intervals to send",
+  },
+  {
+    name: 'stores the first of several transfer rules only',
+    caughtBy: 'receptionist.collections-replaced',
+    only: ['receptionist.collections-replaced'],
+    allowWrites: true,
+    mutation: firstTransferRuleKept,
   },
   {
     name: "lists a note's later mentions under the first one's name",

@@ -193,6 +193,8 @@ interface OneChange {
   restored?: Exchange;
   /** The body that puts the value back, in the form the server took. */
   undo: Json;
+  /** A collection sent with one entry more (see `withOneMore`), not less one. */
+  oneMore?: true;
 }
 
 /** The receptionist as read before a change; undefined (with the exchange) where it could not be read. */
@@ -634,6 +636,23 @@ function withSeveralIntervals(entries: unknown[]): unknown[] {
   return entries.map((e, i) => (i === at ? { ...(e as Json), [name]: [...split, ...rest] } : e));
 }
 
+/**
+ * A list that the set less one leaves shorter than two, with one entry more: its richest entry
+ * again, the first text with a space in it marked, so that a server that keeps only the first entry
+ * of several, or only those it already held, shows it. An entry that names something by id (an id, a
+ * calendar_connection_id) is left alone: its copy may be taken as the same entry (a calendar selected
+ * twice), and one with no free text to mark would be two entries alike.
+ */
+function withOneMore(original: unknown, mark: string): unknown[] | undefined {
+  if (!Array.isArray(original) || original.length === 0 || withoutSmallest(original).length >= 2) return undefined;
+  const sizes = original.map((e) => JSON.stringify(e)?.length ?? 0);
+  const richest: unknown = original[sizes.indexOf(Math.max(...sizes))];
+  const namesById = (entry: Json) => Object.entries(entry).some(([k, v]) => /(^|_)id$/.test(k) && v !== null);
+  if (!isObject(richest) || namesById(richest)) return undefined;
+  const prose = Object.entries(richest).find(([, v]) => typeof v === 'string' && /\s/.test(v));
+  return prose ? [...original, { ...richest, [prose[0]]: `${prose[1]}${mark}` }] : undefined;
+}
+
 function withoutSmallest(entries: readonly unknown[]): unknown[] {
   const sizes = entries.map((e) => JSON.stringify(e)?.length ?? 0);
   const smallest = sizes.indexOf(Math.min(...sizes));
@@ -650,22 +669,32 @@ async function replaceEach(t: CheckContext): Promise<{ changes: OneChange[] } | 
   if (!before.config) return { unread: before.exchange, number: before.number };
   const rules = mergeRules(t);
   const changes: OneChange[] = [];
+  const start = before.config;
+  const current = async () => (changes.length > 0 ? ((await read(t, before.number)).config ?? start) : start);
+  // The read shape is sent back as the write shape: only where the contract accepts it.
+  const accepted = (name: string, sent: unknown) =>
+    sent !== undefined && !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
   for (const name of rules.replaced) {
-    const config = changes.length > 0 ? ((await read(t, before.number)).config ?? before.config) : before.config;
+    let config = await current();
     const original = at(config, name);
     const sent = shrunk(original);
-    // The read shape is sent back as the write shape: only where the contract accepts it.
-    const accepted = !expectedFor(t.spec, t.op(), { params: { number: before.number }, body: nest(name, sent) });
     // Then another value changed (knowledge.text first: both body forms nest it alike): the
     // replaced set stays. A change, not the value as it is: a server may skip a write that changes
     // nothing, and bring the set back only on one that does. Put back with the collection.
     const thenWrite = nextWrite(t, before.number, config, name);
-    if (sent !== undefined && accepted)
+    if (accepted(name, sent))
       changes.push(
         await changeAndRestore(t, before.number, { rules, name, before: config, sent }, original, {
           ...(thenWrite ? { thenWrite } : {}),
         }),
       );
+    // A set of several entries sent where no write above sends two: all of them are kept.
+    const more = withOneMore(original, ` (svc-contract ${t.config.runId}, one entry more)`);
+    if (!accepted(name, more)) continue;
+    config = await current();
+    changes.push(
+      await changeAndRestore(t, before.number, { rules, name, before: config, sent: more, oneMore: true }, original),
+    );
   }
   if (changes.length === 0) return t.skip('no collection with an entry to remove whose read shape the update accepts');
   return { changes };
@@ -729,9 +758,10 @@ function replacedProblems(s: OneChange): Problem[] {
 rule({
   id: 'receptionist.collections-replaced',
   title:
-    'Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, and nothing else changes',
+    'Collections are replaced as complete sets: each collection, sent less one entry (its smallest; a set of switches with one turned off), loses it, a list that leaves fewer than two is also sent with one entry more and keeps them all, and nothing else changes',
   source: 'x-svc-merge-rules.replaced',
-  precondition: 'a receptionist collection with an entry to remove: each sent less one entry',
+  precondition:
+    'a receptionist collection with an entry to remove: each sent less one entry; a list of several entries sent',
   enforces: ['x-svc-merge-rules replaced'],
   ...statefulWrite(OP),
   requests: replaceEach,
@@ -740,8 +770,29 @@ rule({
       ? unreadProblems(s)
       : s.changes.flatMap((c) => changeProblems(c, `replacing ${c.name}`, replacedProblems)),
   passed: (s) =>
-    'changes' in s ? `replaced, each less one entry: ${s.changes.map((c) => c.name).join(', ')}` : undefined,
+    'changes' in s
+      ? `replaced, each less one entry: ${s.changes
+          .filter((c) => !c.oneMore)
+          .map((c) => c.name)
+          .join(', ')}${oneMoreNames(s.changes)}`
+      : undefined,
+  notReached: (s) =>
+    'changes' in s && !s.changes.some((c) => ok(c.changed) && holdsSeveral(c.sent))
+      ? 'no collection was sent with several entries (no list of two, nor one entry to copy without an id and with free text)'
+      : undefined,
 });
+
+/** A list of two entries or more, or an object holding one (business_hours.schedule). */
+function holdsSeveral(sent: unknown): boolean {
+  const lists = Array.isArray(sent) ? [sent] : isObject(sent) ? Object.values(sent).filter(Array.isArray) : [];
+  return lists.some((list) => list.length >= 2);
+}
+
+/** The collections also sent with one entry more, for the passed line. */
+function oneMoreNames(changes: OneChange[]): string {
+  const names = changes.filter((c) => c.oneMore).map((c) => c.name);
+  return names.length > 0 ? `; with one entry more: ${names.join(', ')}` : '';
+}
 
 /** A body of at least this many bytes is one servers often read apart (a worker, a stream). */
 const LARGE_BODY_BYTES = 16 * 1024;
