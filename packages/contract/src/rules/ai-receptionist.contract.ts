@@ -729,16 +729,38 @@ function keptAfterOther({ name, sent, afterOther }: OneChange): Problem[] {
   const answered = at(data(written), name);
   return [
     ...unless(
-      answered === undefined || deepEqual(answered, sent),
+      answered === undefined || sameAsSets(answered, sent),
       `${name}, replaced, answered otherwise when another value was written next: ${short(answered)}`,
       written,
     ),
     ...unless(
-      deepEqual(at(config, name), sent),
+      sameAsSets(at(config, name), sent),
       `${name}, replaced, changed again when another value was written next: ${short(at(config, name))}`,
       again,
     ),
   ];
+}
+
+/**
+ * Equal as the description calls the collections, complete sets: lists at any depth compared
+ * without their order (transfer rules, calendars, a day's openings), objects by their keys.
+ */
+function sameAsSets(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const unmatched = [...b];
+    return (
+      a.length === b.length &&
+      a.every((entry) => {
+        const i = unmatched.findIndex((other) => sameAsSets(entry, other));
+        return i >= 0 && unmatched.splice(i, 1).length === 1;
+      })
+    );
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => k in b && sameAsSets(a[k], b[k]));
+  }
+  return deepEqual(a, b);
 }
 
 function replacedProblems(s: OneChange): Problem[] {
@@ -746,7 +768,7 @@ function replacedProblems(s: OneChange): Problem[] {
   return [
     ...keptAfterOther(s),
     ...unless(
-      deepEqual(at(after, name), sent),
+      sameAsSets(at(after, name), sent),
       `${name} was not replaced by the set sent: ${short(at(after, name))}`,
       changed,
     ),

@@ -178,6 +178,15 @@ function changeError(r: ProxiedResponse, change: (error: Record<string, unknown>
 /** The scopes a message names (the sandbox's refusal names those the operation requires). */
 const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []) : []);
 
+/** Every list of objects within a value sorted longest entry first (so that a set sent with one entry more, last, comes back otherwise). */
+function sortListsWithin(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const entry of value) sortListsWithin(entry);
+    if (value.every((e) => typeof e === 'object' && e !== null))
+      value.sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length);
+  } else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) sortListsWithin(v);
+}
+
 export const CONTROLS: Control[] = [
   {
     // "Each entry is { field, code, message }": neither their order nor the messages' wording is stated.
@@ -454,6 +463,16 @@ export const CONTROLS: Control[] = [
               thread.comments = thread.comments.map((c) => Object.fromEntries(Object.entries(c).reverse()));
             })
           : r,
+    },
+  },
+  {
+    // "Collections are replaced as complete sets": the order a set is given back in is not stated.
+    name: "gives a receptionist's lists sorted, not in the order sent (transfer rules, calendars, days and their openings)",
+    only: ['getReceptionist', 'updateReceptionist'],
+    allowWrites: true,
+    exercises: 'receptionist.collections-replaced',
+    mutation: {
+      response: (r, q) => (r.status === 200 && isAgent(q) ? json(r, (b) => sortListsWithin(b.data)) : r),
     },
   },
   {
