@@ -204,10 +204,10 @@ export const CHECKS = {
     precondition: "an editable DROPDOWN field with two options at least, sent with the labels of the first two swapped",
   },
   "custom-fields.option-rules": {
-    title: "Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct",
+    title: "Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed (\"An option sent without a matching key is new and gets a key derived from its label\"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct, a label sent again (last) keyed as when it was sent alone",
     source: "x-svc-option-rules",
     enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
-    precondition: "an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added three at once (a label spelling a kept key, a key matching no option)",
+    precondition: "an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added four at once (a label spelling a kept key, a key matching no option, the first new label again)",
   },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused, an empty list of them too",

@@ -3,7 +3,7 @@
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
 // receptionist's second calendar, the second of two transfer rules, the second of two tags added at once, a switch of a collection
-// turned off, a day's second interval shown, a duplicate option label apart from its twin, blanks
+// turned off, a day's second interval shown, a duplicate option label apart from its twin, a later new option's key, blanks
 // other than spaces. Each is the sandbox broken in one way the description
 // states, caught by name.
 import { afterAll, describe } from 'vitest';
@@ -204,6 +204,20 @@ const optionDuplicatesApartKept: Mutation = {
   },
 };
 
+/** A field update that derives the key of every new option of a request from its first new label (then _2, _3 ...). */
+const newKeysFromFirstLabel: Mutation = {
+  response: (r, q) => {
+    const sent = bodyOf(q).options;
+    if (q.method !== 'PATCH' || !pathOf(q).startsWith('/v2/api/crm/attributes/') || !Array.isArray(sent)) return r;
+    const sentKeys = new Set(sent.map((o) => (o as Body).key).filter((k) => typeof k === 'string'));
+    return json(r, (b) => {
+      const options = (dataIn(b)?.options ?? []) as Body[];
+      const fresh = options.filter((o) => !sentKeys.has(o.key));
+      for (const [i, o] of fresh.entries()) if (i > 0) o.key = `${fresh[0]?.key}_${i + 1}`;
+    });
+  },
+};
+
 /** Content taken as blank only when it is spaces: tabs and line breaks alone are stored as a comment. */
 const onlySpacesBlank: Mutation = {
   request: (q) => {
@@ -240,6 +254,13 @@ const LATER: Mutant[] = [
     only: ['custom-fields.option-invalid'],
     allowWrites: true,
     mutation: optionDuplicatesApartKept,
+  },
+  {
+    name: "derives each new option's key from the request's first new label",
+    caughtBy: 'custom-fields.option-rules',
+    only: ['custom-fields.option-rules'],
+    allowWrites: true,
+    mutation: newKeysFromFirstLabel,
   },
   {
     name: 'takes only spaces as blank content, tabs and line breaks alone as a comment',

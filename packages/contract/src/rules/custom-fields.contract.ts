@@ -506,7 +506,7 @@ async function editOptions(t: CheckContext): Promise<OptionEdits> {
   });
   const removed = await patch(t, field.key, { options: original });
   const labelAfter = field.label === null ? undefined : await patch(t, field.key, { label: field.label });
-  const together = await newOptionsTogether(t, field.key, original);
+  const together = await newOptionsTogether(t, field.key, original, probe.key);
   return {
     original,
     added,
@@ -525,9 +525,11 @@ interface NewOptions {
   original: Option[];
   /** The kept option whose key the first new option's label spells. */
   kept: Option;
-  /** The new options sent: the key's spelling, a second without a key, one with a key no option holds. */
+  /** The new options sent: the key's spelling, a second without a key, one with a key no option holds, the probe's label again. */
   sent: Array<{ label: string; key?: string }>;
   answer: Exchange;
+  /** The key the probe's label got when it was sent alone. */
+  probeKey: string;
 }
 
 /** A key no option holds, sharing nothing with the label sent beside it. */
@@ -537,9 +539,16 @@ const sameLabel = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
 /**
  * "An option sent without a matching key is new and gets a key derived from its label", however many
  * are sent, and keys identify options: a label spelling a kept option's key (where a key is derived
- * from a label, it derives to that key), a second new option, and one sent with a key no option holds.
+ * from a label, it derives to that key), a second new option, one sent with a key no option holds, and
+ * last the probe's label again, removed since: its key is derived from its own label as when it was
+ * sent alone, not from the first new label of the request.
  */
-async function newOptionsTogether(t: CheckContext, key: string, original: Option[]): Promise<NewOptions | undefined> {
+async function newOptionsTogether(
+  t: CheckContext,
+  key: string,
+  original: Option[],
+  probeKey: string,
+): Promise<NewOptions | undefined> {
   const kept = original[0];
   if (!kept || original.some((o) => o.key === UNMATCHED_KEY)) return undefined;
   // The key itself, unless a label already reads so (labels must be unique): then with a stop.
@@ -548,14 +557,24 @@ async function newOptionsTogether(t: CheckContext, key: string, original: Option
     { label: spelling },
     { label: `${PROBE_LABEL} one` },
     { key: UNMATCHED_KEY, label: `${PROBE_LABEL} two` },
+    { label: PROBE_LABEL },
   ];
   const answer = await patch(t, key, { options: [...original, ...sent] });
   await patch(t, key, { options: original });
-  return { original, kept, sent, answer };
+  return { original, kept, sent, answer, probeKey };
+}
+
+/**
+ * A key derived from the label it was derived from before: holding that key's stem (a suffix such as
+ * _2, which a key taken at the time adds, left out), whatever the server adds around it.
+ */
+function derivedAlike(key: string | undefined, before: string): boolean {
+  const stem = before.replace(/[_-]?\d+$/, '');
+  return key !== undefined && key.includes(stem === '' ? before : stem);
 }
 
 /** Every option kept as it was, each new one present once, keys non-empty and distinct, the unmatched key not kept. */
-function newOptionsProblems({ original, kept, sent, answer }: NewOptions): Problem[] {
+function newOptionsProblems({ original, kept, sent, answer, probeKey }: NewOptions): Problem[] {
   const what = `adding ${sent.length} options in one request (${short(sent)})`;
   if (!ok(answer)) return [{ message: `${what}: expected 200, got ${answer.status}`, exchange: answer }];
   const after = optionsOf(answer) ?? [];
@@ -565,6 +584,7 @@ function newOptionsProblems({ original, kept, sent, answer }: NewOptions): Probl
     after.filter((a) => a.label === s.label.trim() && !original.some((o) => o.key === a.key)),
   );
   const unmatched = fresh[2]?.[0];
+  const probeAgain = fresh[3]?.[0];
   return [
     ...unless(
       lost.length === 0,
@@ -584,6 +604,11 @@ function newOptionsProblems({ original, kept, sent, answer }: NewOptions): Probl
     ...unless(
       unmatched === undefined || unmatched.key !== UNMATCHED_KEY,
       `${what}: the option sent with key ${UNMATCHED_KEY}, which matches no current option, kept it instead of getting a key derived from its label`,
+      answer,
+    ),
+    ...unless(
+      probeAgain === undefined || derivedAlike(probeAgain.key, probeKey),
+      `${what}: the new option ${short(PROBE_LABEL)} got the key ${short(probeAgain?.key)}, not one derived from its label as when it was sent alone (${probeKey}): is it derived from another new option's label?`,
       answer,
     ),
   ];
@@ -650,10 +675,10 @@ function singleEditProblems(edits: OptionEdits): Problem[] {
 rule({
   id: 'custom-fields.option-rules',
   title:
-    'Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed ("An option sent without a matching key is new and gets a key derived from its label"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct',
+    'Options: new ones get a key, rename by key (the old label free again), missing ones are removed and stay removed ("An option sent without a matching key is new and gets a key derived from its label"): several new options in one request, a label spelling a kept key and a key matching no option included, every key distinct, a label sent again (last) keyed as when it was sent alone',
   source: 'x-svc-option-rules',
   precondition:
-    'an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added three at once (a label spelling a kept key, a key matching no option)',
+    'an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added four at once (a label spelling a kept key, a key matching no option, the first new label again)',
   enforces: [
     'x-svc-option-rules RENAME_BY_KEY',
     'x-svc-option-rules NEW_WITHOUT_MATCHING_KEY',
