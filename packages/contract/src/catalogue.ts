@@ -469,9 +469,9 @@ export const CHECKS = {
     precondition: "the receptionists of two lines or more read (every line GET /v2/api/numbers lists)",
   },
   "receptionist.read-only": {
-    title: "The agent's status and is_default sent on an update: refused, or accepted and left unchanged",
+    title: "The agent's status and is_default sent on an update, each alone, at the top and inside agent: refused, or accepted and left unchanged",
     source: "updateReceptionist: \"The agent's status and is_default are read-only here.\"",
-    precondition: "a write of the receptionist of a line sending status and is_default other than the values it holds, then a read",
+    precondition: "writes of the receptionist of a line sending status, then is_default, other than the values it holds, each alone at the top and inside agent, each then read",
   },
   "receptionist.write-back": {
     title: "The configuration written back as read (single values at the top level) changes nothing",

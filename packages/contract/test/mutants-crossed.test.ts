@@ -151,17 +151,31 @@ function staleLabels(): Mutation {
 }
 
 /**
- * A receptionist update that writes status and is_default: the proxy takes them out of the body
- * (so the sandbox accepts the rest) and shows them on every later read of that line.
+ * A receptionist update that writes read-only values (`taken`, sent where `where` says: at the top
+ * of the body or inside `agent`): the proxy takes them out of the body (so the sandbox accepts the
+ * rest) and shows them on every later read of that line. A body holding another read-only value
+ * goes through as it is, and the sandbox refuses it.
  */
-function writesReadOnly(): Mutation {
+function writesReadOnly(taken: string[] = ['status', 'is_default'], where: Array<'top' | 'agent'> = ['top']): Mutation {
   const written = new Map<string, Record<string, unknown>>();
+  const split = (block: Record<string, unknown>) => {
+    const values = Object.fromEntries(Object.entries(block).filter(([k]) => taken.includes(k)));
+    const rest = Object.fromEntries(Object.entries(block).filter(([k]) => !taken.includes(k)));
+    return { values, rest };
+  };
   return {
     request: (q) => {
       const body = bodyOf(q);
-      if (q.method !== 'PATCH' || !isAgent(q) || !('status' in body || 'is_default' in body)) return q;
-      const { status, is_default, ...rest } = body;
-      written.set(pathOf(q), { status, is_default });
+      const agent = body.agent as Record<string, unknown> | undefined;
+      const readOnly = (b: Record<string, unknown> | undefined) => ['status', 'is_default'].filter((k) => b && k in b);
+      const sent = [...readOnly(body), ...readOnly(agent)];
+      const top = where.includes('top') ? split(body) : { values: {}, rest: body };
+      const inner = where.includes('agent') && agent ? split(agent) : { values: {}, rest: agent };
+      const values = { ...top.values, ...inner.values };
+      if (q.method !== 'PATCH' || !isAgent(q) || sent.length !== Object.keys(values).length || sent.length === 0)
+        return q;
+      written.set(pathOf(q), { ...written.get(pathOf(q)), ...values });
+      const rest = inner.rest === undefined ? top.rest : { ...top.rest, agent: inner.rest };
       return { ...q, body: JSON.stringify(rest) };
     },
     response: (r, q) => {
@@ -419,6 +433,20 @@ const CROSSED: Mutant[] = [
     only: ['receptionist.read-only'],
     allowWrites: true,
     mutation: () => writesReadOnly(),
+  },
+  {
+    name: "writes the agent's status sent alone, at the top or inside agent, and refuses is_default",
+    caughtBy: 'receptionist.read-only',
+    only: ['receptionist.read-only'],
+    allowWrites: true,
+    mutation: () => writesReadOnly(['status'], ['top', 'agent']),
+  },
+  {
+    name: "writes the agent's is_default sent inside agent, and refuses it at the top",
+    caughtBy: 'receptionist.read-only',
+    only: ['receptionist.read-only'],
+    allowWrites: true,
+    mutation: () => writesReadOnly(['is_default'], ['agent']),
   },
   {
     name: "answers a thread's entity_type as another kind than its entity_id's prefix names",

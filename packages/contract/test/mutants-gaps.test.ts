@@ -161,6 +161,13 @@ const GAPS: Mutant[] = [
     mutation: writeRefusalsWithoutValue,
   },
   {
+    name: "words an unknown field's refusal without the field or its value",
+    caughtBy: 'response.error-message',
+    only: ['receptionist.read-only'],
+    allowWrites: true,
+    mutation: writeRefusalsWithoutValue,
+  },
+  {
     name: "gives a new option whose label spells a kept option's key that same key",
     caughtBy: 'custom-fields.option-rules',
     only: ['custom-fields.option-rules'],

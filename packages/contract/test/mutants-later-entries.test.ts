@@ -209,7 +209,7 @@ const newKeysFromFirstLabel: Mutation = {
   response: (r, q) => {
     const sent = bodyOf(q).options;
     if (q.method !== 'PATCH' || !pathOf(q).startsWith('/v2/api/crm/attributes/') || !Array.isArray(sent)) return r;
-    const sentKeys = new Set(sent.map((o) => (o as Body).key).filter((k) => typeof k === 'string'));
+    const sentKeys = new Set<unknown>(sent.map((o) => (o as Body).key).filter((k) => typeof k === 'string'));
     return json(r, (b) => {
       const options = (dataIn(b)?.options ?? []) as Body[];
       const fresh = options.filter((o) => !sentKeys.has(o.key));

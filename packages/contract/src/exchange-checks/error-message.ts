@@ -4,7 +4,8 @@
 // blank message is neither, and where the error names its cause in `param` and that parameter is
 // one value the request sent (a path parameter, a top-level body string, a header it sent other
 // than Authorization: the Idempotency-Key a 409 IDEMPOTENCY_KEY_REUSE names), the message quotes
-// it, as sent or as it travelled in the URL; and where no endpoint is at the URL (the contract's route
+// it, as sent or as it travelled in the URL (where that parameter is a body field the contract does
+// not know, UNKNOWN_FIELD's cause, the field itself failed: its name will do); and where no endpoint is at the URL (the contract's route
 // matching finds no path: "No endpoint at this URL"), the URL's path is the value that failed, so
 // the message quotes that path. Not required where the cause is not one value: no param,
 // a param naming a header the request did not send (MISSING_HEADER), a query or a nested field, several fields failing (`errors`), a blank
@@ -64,19 +65,37 @@ function unroutedPath(exchange: Exchange, error: Record<string, unknown>, contra
   return 'error' in match && !('allowed' in match) && error.code === match.error ? path : undefined;
 }
 
-/** The one value the error says failed, where it is one a message can quote. */
+/**
+ * A body field the contract does not know (UNKNOWN_FIELD's cause): its own validation of the body
+ * finds the field failing with no failing value, since the field itself is what failed.
+ */
+function unknownField(exchange: Exchange, param: string, contract: Contract): boolean {
+  const op = exchange.operation;
+  return (
+    op?.requestBody !== undefined &&
+    contract
+      .validateRequest(op, { body: exchange.request.body })
+      .some((v) => v.location === 'body' && v.field === param && v.value === undefined)
+  );
+}
+
+/**
+ * The one value the error says failed, where it is one a message can quote, and what else the
+ * message may quote instead: an unknown field's name (the field failed, whatever value it held).
+ */
 function failingValue(
   exchange: Exchange,
   error: Record<string, unknown>,
   contract: Contract,
   names: HeaderNames,
-): string | undefined {
+): { value: string; or: string[] } | undefined {
   const unrouted = unroutedPath(exchange, error, contract);
-  if (unrouted !== undefined) return unrouted.length <= QUOTABLE ? decoded(unrouted) : undefined;
+  if (unrouted !== undefined) return unrouted.length <= QUOTABLE ? { value: decoded(unrouted), or: [] } : undefined;
   if (typeof error.param !== 'string' || error.param === '') return undefined;
   if (Array.isArray(error.errors) && error.errors.length > 0) return undefined;
   const value = valueNamed(exchange, error.param, names);
-  return value !== undefined && value.trim() !== '' && value.length <= QUOTABLE ? value : undefined;
+  if (value === undefined || value.trim() === '' || value.length > QUOTABLE) return undefined;
+  return { value, or: unknownField(exchange, error.param, contract) ? [error.param] : [] };
 }
 
 const SAYS = 'the description says of every error: "message: human-readable, includes the failing value"';
@@ -93,12 +112,13 @@ export function errorMessageProblems(
   const message = error.message;
   if (typeof message !== 'string' || message.trim() === '')
     return [`error.message of ${String(error.code)} is ${JSON.stringify(message ?? null)}: blank (${SAYS})`];
-  const value = stateless ? undefined : failingValue(exchange, error, contract, names);
-  if (value === undefined) return [];
+  const failing = stateless ? undefined : failingValue(exchange, error, contract, names);
+  if (failing === undefined) return [];
+  const { value, or } = failing;
   // As sent or as it travels in a URL: a path parameter encoded whole, a path with its slashes kept.
-  if ([value, encodeURIComponent(value), encodeURI(value)].some((form) => message.includes(form))) return [];
+  if ([value, encodeURIComponent(value), encodeURI(value), ...or].some((form) => message.includes(form))) return [];
   const whose = exchange.operation ? `the value of param ${String(error.param)}` : 'the path no endpoint is at';
   return [
-    `error.message of ${String(error.code)} ${JSON.stringify(message.slice(0, 200))} does not quote ${JSON.stringify(value)}, ${whose} (${SAYS})`,
+    `error.message of ${String(error.code)} ${JSON.stringify(message.slice(0, 200))} does not quote ${JSON.stringify(value)}, ${whose}${or.length > 0 ? `, nor the unknown field's name ${JSON.stringify(or[0])}` : ''} (${SAYS})`,
   ];
 }

@@ -13,11 +13,17 @@ import { ok, short } from './support.js';
 const OP = 'updateReceptionist';
 
 interface ReadOnlyWrite {
-  number: string;
-  before: { status: unknown; is_default: unknown };
   body: Record<string, unknown>;
   write: Exchange;
   after?: Exchange;
+  /** Where the write changed a value: the same form sent with the values held before (a faulty server takes it). */
+  putBack?: Exchange;
+}
+
+interface ReadOnlyWrites {
+  number: string;
+  before: { status: unknown; is_default: unknown };
+  writes: ReadOnlyWrite[];
 }
 
 /** The agent block of a receptionist read, where the answer has one. */
@@ -26,7 +32,14 @@ function agentOf(exchange: Exchange): Record<string, unknown> | undefined {
   return isObject(data) && isObject(data.agent) ? data.agent : undefined;
 }
 
-async function writeReadOnly(t: CheckContext): Promise<ReadOnlyWrite> {
+const unchanged = (agent: Record<string, unknown> | undefined, before: ReadOnlyWrites['before']) =>
+  agent !== undefined && agent.status === before.status && agent.is_default === before.is_default;
+
+/**
+ * Each value alone, at the top and inside `agent` (the two forms the update takes): a server that
+ * refuses one read-only value but takes the other, or checks one form only, shows it on the read.
+ */
+async function writeReadOnly(t: CheckContext): Promise<ReadOnlyWrites> {
   const number = need((await t.fixtures()).lines[0], 'a line (GET /v2/api/numbers listed none; or set fixtures.lines)');
   const read = () => t.call({ params: { number } }, {}, 'getReceptionist');
   const agent = agentOf(await read());
@@ -34,39 +47,54 @@ async function writeReadOnly(t: CheckContext): Promise<ReadOnlyWrite> {
     return t.skip(`the receptionist of ${number} shows no agent with a boolean is_default`);
   const before = { status: agent.status, is_default: agent.is_default };
   // Other values than the ones held: a server that writes them shows the change on the next read.
-  const body = { status: `${String(agent.status)}_SVC_CONTRACT`, is_default: !agent.is_default };
-  const write = await t.call({ params: { number }, body }, {}, OP);
-  return { number, before, body, write, ...(ok(write) ? { after: await read() } : {}) };
+  const values = { status: `${String(agent.status)}_SVC_CONTRACT`, is_default: !agent.is_default };
+  const writes: ReadOnlyWrite[] = [];
+  for (const name of ['status', 'is_default'] as const)
+    for (const form of [(v: Record<string, unknown>) => v, (v: Record<string, unknown>) => ({ agent: v })]) {
+      const body = form({ [name]: values[name] });
+      const write = await t.call({ params: { number }, body }, {}, OP);
+      const after = ok(write) ? await read() : undefined;
+      const changed = after !== undefined && !unchanged(agentOf(after), before);
+      const putBack = changed
+        ? await t.call({ params: { number }, body: form({ [name]: before[name] }) }, {}, OP)
+        : undefined;
+      writes.push({ body, write, ...(after ? { after } : {}), ...(putBack ? { putBack } : {}) });
+    }
+  return { number, before, writes };
 }
 
-function readOnlyProblems(t: CheckContext, { number, before, body, write, after }: ReadOnlyWrite): Problem[] {
-  if (!ok(write)) {
-    // Refused: as the contract refuses a field it does not list (UNKNOWN_FIELD), or not at all.
-    const refusal = expectedFor(t.spec, t.op(OP), { params: { number }, body });
-    return refusal ? errorProblems(write, refusal).map((message) => ({ message, exchange: write })) : [];
-  }
-  const agent = after ? agentOf(after) : undefined;
-  return unless(
-    agent !== undefined && agent.status === before.status && agent.is_default === before.is_default,
-    `status and is_default are read-only, but after a write of ${short(body)} the receptionist of ${number} shows ${short({ status: agent?.status, is_default: agent?.is_default })} (was ${short(before)})`,
-    after ?? write,
-  );
+function readOnlyProblems(t: CheckContext, { number, before, writes }: ReadOnlyWrites): Problem[] {
+  return writes.flatMap(({ body, write, after }) => {
+    if (!ok(write)) {
+      // Refused: as the contract refuses a field it does not list (UNKNOWN_FIELD), or not at all.
+      const refusal = expectedFor(t.spec, t.op(OP), { params: { number }, body });
+      return refusal
+        ? errorProblems(write, refusal).map((message) => ({ message: `${short(body)}: ${message}`, exchange: write }))
+        : [];
+    }
+    const agent = after ? agentOf(after) : undefined;
+    return unless(
+      unchanged(agent, before),
+      `status and is_default are read-only, but after a write of ${short(body)} the receptionist of ${number} shows ${short({ status: agent?.status, is_default: agent?.is_default })} (was ${short(before)})`,
+      after ?? write,
+    );
+  });
 }
 
 rule({
   id: 'receptionist.read-only',
-  title: "The agent's status and is_default sent on an update: refused, or accepted and left unchanged",
+  title:
+    "The agent's status and is_default sent on an update, each alone, at the top and inside agent: refused, or accepted and left unchanged",
   source: 'updateReceptionist: "The agent\'s status and is_default are read-only here."',
   precondition:
-    'a write of the receptionist of a line sending status and is_default other than the values it holds, then a read',
+    'writes of the receptionist of a line sending status, then is_default, other than the values it holds, each alone at the top and inside agent, each then read',
   ...statefulWrite(OP),
   requests: writeReadOnly,
   problems: (state, t) => readOnlyProblems(t, state),
-  passed: ({ write }) =>
-    ok(write)
-      ? {
-          detail: 'accepted; status and is_default unchanged',
-          readings: 'refused, or accepted and ignored: not stated',
-        }
-      : { detail: `refused (${write.status})`, readings: 'refused, or accepted and ignored: not stated' },
+  passed: ({ writes }) => ({
+    detail: writes
+      .map(({ body, write }) => `${short(body)} ${ok(write) ? 'accepted, unchanged' : `refused (${write.status})`}`)
+      .join('; '),
+    readings: 'refused, or accepted and ignored: not stated',
+  }),
 });

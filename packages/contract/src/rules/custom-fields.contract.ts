@@ -570,7 +570,7 @@ async function newOptionsTogether(
  */
 function derivedAlike(key: string | undefined, before: string): boolean {
   const stem = before.replace(/[_-]?\d+$/, '');
-  return key !== undefined && key.includes(stem === '' ? before : stem);
+  return key?.includes(stem === '' ? before : stem) ?? false;
 }
 
 /** Every option kept as it was, each new one present once, keys non-empty and distinct, the unmatched key not kept. */
