@@ -48,6 +48,11 @@ export const CHECKS = {
     source: "the 401 response + the catalogue",
     precondition: "a revoked key of the team (a config key of kind revoked)",
   },
+  "auth.scope-before-replay": {
+    title: "A key lacking the scope, sending the Idempotency-Key of another key's stored write: 403 API_KEY_INSUFFICIENT_SCOPE, not the stored response",
+    source: "Authentication: \"Key lacking the scope: HTTP 403, type permission_error, code API_KEY_INSUFFICIENT_SCOPE\"; Idempotency 3 (the replay of a request the key may make)",
+    precondition: "a conversation action sent with a key by the run's key (stored), then the same request and Idempotency-Key by a key of the team holding none of the action's scopes",
+  },
   "auth.sufficient-scope": {
     title: "A key holding exactly the documented scope is not refused for scope (success, or a documented non-scope error)",
     source: "security requirement scopes",

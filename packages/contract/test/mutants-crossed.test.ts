@@ -188,6 +188,30 @@ function writesReadOnly(taken: string[] = ['status', 'is_default'], where: Array
 }
 
 /**
+ * Idempotency looked up before the scope check: a write whose Idempotency-Key another key used on
+ * a success is sent upstream as that key's (so the stored answer comes back to any key of the team).
+ */
+function replaysBeforeScope(): Mutation {
+  const firstKeyOf = new Map<string, string>();
+  const auth = (q: ProxiedRequest) => q.headers.get('authorization') ?? q.headers.get('x-api-key') ?? '';
+  return {
+    request: (q) => {
+      const key = q.headers.get('idempotency-key');
+      const first = key ? firstKeyOf.get(key) : undefined;
+      if (!key || q.method === 'GET') return q;
+      if (first === undefined) {
+        firstKeyOf.set(key, auth(q));
+        return q;
+      }
+      const headers = new Headers(q.headers);
+      headers.delete('x-api-key');
+      headers.set('authorization', first);
+      return { ...q, headers };
+    },
+  };
+}
+
+/**
  * A receptionist that books on every calendar it was ever given: each read shows the calendars of
  * every earlier read of the line besides those now selected (a collection holding more than was selected).
  */
@@ -433,6 +457,13 @@ const CROSSED: Mutant[] = [
     only: ['receptionist.read-only'],
     allowWrites: true,
     mutation: () => writesReadOnly(),
+  },
+  {
+    name: 'replays a stored Idempotency-Key to a key of the team lacking the scope',
+    caughtBy: 'auth.scope-before-replay',
+    only: ['auth.scope-before-replay'],
+    allowWrites: true,
+    mutation: () => replaysBeforeScope(),
   },
   {
     name: "writes the agent's status sent alone, at the top or inside agent, and refuses is_default",

@@ -20,6 +20,7 @@ import './people.contract.js';
 import './people-update.contract.js';
 import './phone-numbers.contract.js';
 import './rate-limit-budget.contract.js';
+import './replay-scope.contract.js';
 import './search.contract.js';
 import './search-on-line.contract.js';
 import './summary-templates.contract.js';
