@@ -430,6 +430,11 @@ export const CHECKS = {
     source: "Limits: \"Read requests (GET) | 20 per second | all endpoints\", \"Write requests (POST, PUT, PATCH, DELETE) | 5 per second | all endpoints\"; info.x-svc-limits",
     precondition: "the run owns its key and paces at the documented rates (no --burst, --shared-key or --rate off); a write budget's worth of reads, then the writes among more reads, one more of each class than a window holds, outlasting one second",
   },
+  "rate-limit.write-burst": {
+    title: "A burst over the write limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted write and is 0 on a 429",
+    source: "info.x-svc-limits (write_requests_per_second) + RateLimited response + RateLimitRemainingHeader",
+    precondition: "more writes in one second than the documented limit: the action that leads a conversation to read, repeated (opt-in: --burst, with --allow-writes)",
+  },
   "reads.every-fixture": {
     title: "A read addressed by an id succeeds for every fixture of that kind the run knows (discovered or configured)",
     source: "path id parameters + the lists and config fixtures that name the ids",

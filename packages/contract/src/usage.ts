@@ -25,7 +25,8 @@ Options:
   --export-failures <dir>  One runnable sh script per failure (curl; exit 0 on the documented
                          answer, 1 on another; keys from the environment) and failures.txt
   --rate <r/w|off>       Requests per second, reads/writes (default: the contract's ${readRequestsPerSecond}/${writeRequestsPerSecond})
-  --burst                Also send a burst over the read limit and expect 429s
+  --burst                Also send a burst over the read limit and expect 429s (with
+                         --allow-writes, over the write limit too)
   --shared-key           Other clients (other shard jobs) use the key too: 429s are waited out;
                          without it a 429 within the run's own budget fails response.rate-limit-budget
   --timeout <ms>         Time limit of each request, body included (default 30000)

@@ -1,9 +1,10 @@
 // Politeness and rate limits: at the documented rates the suite provokes no 429 from a server
 // that enforces them; 429s that do come (the suite's limiter off here) are waited out and still
-// checked; and the opt-in burst finds a server's limit, or its absence.
+// checked; and the opt-in burst (of reads, and with --allow-writes of writes) finds a server's
+// limit, or its absence.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract } from '../src/run.js';
-import { json, mutatingProxy, sandbox, type Target } from './support/servers.js';
+import { json, type Mutation, mutatingProxy, sandbox, type Target } from './support/servers.js';
 
 let target: Target | undefined;
 afterEach(async () => {
@@ -20,6 +21,24 @@ const frozenClock = () => FROZEN;
 const base = (t: Target) => ({ baseUrl: t.url, apiKey: t.apiKey, config: t.config, quiet: true, print: false });
 const rateLimited = (report: Awaited<ReturnType<typeof runContract>>['report']) =>
   report.coverage.rows.filter((r) => r.codes.covered.includes('RATE_LIMIT_EXCEEDED')).map((r) => r.operationId);
+
+/**
+ * For the write burst: frozen until the sandbox has refused a write (the burst in one window), then
+ * running from there, so that the writes after it (the run's own put-backs) find the window gone
+ * once the run has waited out the 429, as on a real clock.
+ */
+function thawedAfterRefusal(): { clock: () => number; mutation: Mutation } {
+  let since: number | undefined;
+  return {
+    clock: () => (since === undefined ? FROZEN : FROZEN + Date.now() - since),
+    mutation: {
+      response: (r) => {
+        if (r.status === 429) since ??= Date.now();
+        return r;
+      },
+    },
+  };
+}
 
 describe('rate limits', () => {
   it('at the documented rates, a server that enforces them never answers 429', async () => {
@@ -93,6 +112,43 @@ describe('rate limits', () => {
       );
     } finally {
       await ownIds.close();
+    }
+  });
+
+  it('--burst --allow-writes: a server that limits writes answers 429 with retry_after_seconds', async () => {
+    const { clock, mutation } = thawedAfterRefusal();
+    target = await sandbox({ rateLimit: {}, clock });
+    const thawing = await mutatingProxy(target, mutation);
+    try {
+      const only = ['rate-limit.write-burst'];
+      const result = await runContract({ ...base(thawing), only, burst: true, allowWrites: true });
+      const burst = result.report.operations.flatMap((op) => op.checks).find((c) => c.id === only[0]);
+      expect(burst?.status).toBe('passed');
+      expect(burst?.details.join(' ')).toMatch(/^\d+ of 15 answered 429$/);
+      expect(result.report.failures).toEqual([]);
+    } finally {
+      await thawing.close();
+    }
+  });
+
+  it('--burst --allow-writes: a server whose write 429 says retryable false fails response.retryable', async () => {
+    const { clock, mutation } = thawedAfterRefusal();
+    target = await sandbox({ rateLimit: {}, clock });
+    const writesNotRetryable = await mutatingProxy(target, {
+      response: (r, q) =>
+        r.status === 429 && q.method !== 'GET'
+          ? json(mutation.response?.(r, q) ?? r, (b) => {
+              (b.error as Record<string, unknown>).retryable = false;
+            })
+          : r,
+    });
+    try {
+      const only = ['rate-limit.write-burst'];
+      const result = await runContract({ ...base(writesNotRetryable), only, burst: true, allowWrites: true });
+      const failures = result.report.failures.filter((f) => f.check === 'response.retryable');
+      expect(failures.map((f) => f.message).join('\n')).toMatch(/a rate-limit error must be retryable \(got false\)/);
+    } finally {
+      await writesNotRetryable.close();
     }
   });
 

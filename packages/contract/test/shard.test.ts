@@ -85,13 +85,13 @@ describe('one whole run and three shards merged, against the embedded sandbox', 
     // and a complete run with writes is gated on it by default.
     expect(single.report.coverage.inputs).toMatchObject({ percent: 100, min: 100 });
     expect(single.report.coverage.inputs.rows.flatMap((r) => r.missing)).toEqual([]);
-    // Every documented operation was exercised, and nothing is skipped but the opt-in burst and the
+    // Every documented operation was exercised, and nothing is skipped but the opt-in bursts (reads, writes) and the
     // budget check that needs the documented pace (this run's rate is off).
     expect(single.report.coverage.operations.exercised).toBe(single.report.coverage.operations.documented);
     const skipped = single.report.operations.flatMap((op) =>
       op.checks.filter((c) => c.status === 'skipped').map((c) => c.id),
     );
-    expect(skipped.sort()).toEqual(['rate-limit.burst', 'rate-limit.within-budget']);
+    expect(skipped.sort()).toEqual(['rate-limit.burst', 'rate-limit.within-budget', 'rate-limit.write-burst']);
   });
 
   it('runs each registered check in exactly one shard', () => {

@@ -1,13 +1,16 @@
 // Checks that belong to no operation: unknown paths, undocumented methods, and (opt-in) a burst
 // over the read limit. Expected codes are the catalogue's API-wide codes, found through the
 // contract's own route matching.
+import type { Operation } from '@svc/spec-runtime';
 import { API_WIDE } from '../catalogue.js';
 import { type Expected, errorProblems } from '../expectations/expect.js';
 import { API_WIDE_RESOURCE } from '../filters.js';
+import { need } from '../fixtures.js';
 import { MALFORMED_BODY } from '../generate/negatives.js';
 import { sample } from '../generate/schema.js';
-import { type Exchange, errorOf, header } from '../http/exchange.js';
-import { type CheckContext, type Held, type Problem, rule } from './harness.js';
+import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchange.js';
+import { actionTo } from './conversation-actions.js';
+import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { errorsOf, unless } from './problems.js';
 
 const where = { operationId: API_WIDE, resource: API_WIDE_RESOURCE, needs: {} };
@@ -115,7 +118,7 @@ rule({
   held: unroutedHeld,
 });
 
-/** A burst over the read limit: the read it repeats, its answers, and which of them were refused. */
+/** A burst over a rate limit: the request it repeats, its answers, and which of them were refused. */
 interface Burst {
   count: number;
   method: string;
@@ -126,26 +129,47 @@ interface Burst {
   limited: Exchange[];
 }
 
+/** More requests at once than twice the limit and five: some must meet the limit, whatever the window. */
+const overLimit = (perSecond: number) => perSecond * 2 + 5;
+
 async function sendBurst(t: CheckContext): Promise<Burst> {
   const op = t.spec.contract.operations.find((o) => o.method === 'GET' && o.parameters.every((p) => !p.required));
   if (!op) return t.skip('no read operation without required parameters');
-  const count = t.spec.contract.limits.readRequestsPerSecond * 2 + 5;
+  return burst(t, op, overLimit(t.spec.contract.limits.readRequestsPerSecond), { method: 'GET', path: op.path });
+}
+
+/**
+ * A burst over the write limit, of the one write that changes nothing when repeated: the action
+ * that leads a conversation to read (x-svc-transitions), on the first conversation listed. Its 429s
+ * are answers like any other, read by every exchange check (retryable, the code, the headers).
+ */
+async function sendWriteBurst(t: CheckContext): Promise<Burst> {
+  const op = t.op(WRITE_BURST_OP);
+  const contact = need((await t.fixtures()).contacts[0], 'a conversation (GET /v2/api/conversations listed none)');
+  const action = actionTo(t, 'read') ?? t.skip('no action leads to read (x-svc-transitions)');
+  const path = op.path.replace('{contact_number}', encodeURIComponent(contact));
+  const count = overLimit(t.spec.contract.limits.writeRequestsPerSecond);
+  return burst(t, op, count, { method: op.method, path, body: { action } });
+}
+
+/** `count` copies of `request` sent at once, past the run's own pacing; then the window waited out. */
+async function burst(t: CheckContext, op: Operation, count: number, request: ApiRequest): Promise<Burst> {
   // Each with its own X-Request-Id: a refusal is a response like any other, so it answers the id sent
   // ("If the client sends an X-Request-Id header, that value is used"), which response.request-id reads.
   const answers: Exchange[] = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      t.send({
-        method: 'GET',
-        path: op.path,
-        requestId: `${t.config.runId}-burst-${i + 1}`,
-        bypassRateLimit: true,
-        noRetry: true,
-      }),
+      t.send({ ...request, requestId: `${t.config.runId}-burst-${i + 1}`, bypassRateLimit: true, noRetry: true }),
     ),
   );
   const limited = answers.filter((e) => e.status === 429);
   const codes = op.codesByStatus.get(429) ?? new Set<string>();
-  const burst = { count, method: op.method, path: op.path, codes, remaining: t.spec.rateLimitHeaders.remaining };
+  const burst = {
+    count,
+    method: request.method,
+    path: request.path,
+    codes,
+    remaining: t.spec.rateLimitHeaders.remaining,
+  };
   // Leave the server's window as it was found before the next checks.
   const waits = limited.map((e) => errorOf(e)?.retry_after_seconds).filter(isWait);
   if (limited.length > 0)
@@ -219,5 +243,21 @@ rule({
   requests: sendBurst,
   problems: burstProblems,
   // Said once the burst met 429s, beside whatever the refusals got wrong.
+  held: ({ count, limited }) => (limited.length > 0 ? [{ detail: `${limited.length} of ${count} answered 429` }] : []),
+});
+
+const WRITE_BURST_OP = 'applyConversationAction';
+
+rule({
+  id: 'rate-limit.write-burst',
+  title:
+    'A burst over the write limit gives 429 with retry_after_seconds; X-RateLimit-Remaining falls with each admitted write and is 0 on a 429',
+  source: 'info.x-svc-limits (write_requests_per_second) + RateLimited response + RateLimitRemainingHeader',
+  precondition:
+    'more writes in one second than the documented limit: the action that leads a conversation to read, repeated (opt-in: --burst, with --allow-writes)',
+  ...statefulWrite(WRITE_BURST_OP, 'burst'),
+  needs: { burst: true, writes: true, stateful: true },
+  requests: sendWriteBurst,
+  problems: burstProblems,
   held: ({ count, limited }) => (limited.length > 0 ? [{ detail: `${limited.length} of ${count} answered 429` }] : []),
 });
