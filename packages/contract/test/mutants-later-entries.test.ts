@@ -2,7 +2,7 @@
 // checked only first, the param of a refusal naming another entry, a day's second interval, the
 // second mention of a note as its conversation lists it, the second page of a search, the author of
 // a thread the run started (and of a comment another key reads), a comment's second mention, a
-// receptionist's second calendar, the second of two transfer rules, the second of two tags added at once, a switch of a collection
+// receptionist's second calendar, the second of two transfer rules (stored, and its phone numbers checked), the second of two tags added at once, a switch of a collection
 // turned off, a day's second interval shown, a duplicate option label apart from its twin, a later new option's key, blanks
 // other than spaces. Each is the sandbox broken in one way the description
 // states, caught by name.
@@ -73,6 +73,21 @@ const firstTransferRuleKept: Mutation = {
     const body = bodyOf(q);
     if (q.method !== 'PATCH' || !isAgent(q) || !Array.isArray(body.transfer_rules)) return q;
     return { ...q, body: JSON.stringify({ ...body, transfer_rules: body.transfer_rules.slice(0, 1) }) };
+  },
+};
+
+/** A receptionist update that checks the phone numbers of its first transfer rule only: a later one's taken as valid. */
+const laterTransferNumbersUnchecked: Mutation = {
+  request: (q) => {
+    const rules = bodyOf(q).transfer_rules;
+    if (q.method !== 'PATCH' || !isAgent(q) || !Array.isArray(rules) || rules.length < 2) return q;
+    const e164 = (n: unknown) => typeof n !== 'string' || /^\+\d+$/.test(n);
+    const valid = (rule: Body) =>
+      Object.fromEntries(
+        Object.entries(rule).map(([k, v]) => [k, /_number$/.test(k) && !e164(v) ? '+14155550199' : v]),
+      );
+    const checked = [rules[0], ...(rules.slice(1) as Body[]).map(valid)];
+    return { ...q, body: JSON.stringify({ ...bodyOf(q), transfer_rules: checked }) };
   },
 };
 
@@ -283,6 +298,13 @@ const LATER: Mutant[] = [
     only: ['receptionist.collections-replaced'],
     allowWrites: true,
     mutation: firstTransferRuleKept,
+  },
+  {
+    name: "checks the phone numbers of a receptionist's first transfer rule only",
+    caughtBy: 'negative.phone-format',
+    only: ['updateReceptionist'],
+    allowWrites: true,
+    mutation: laterTransferNumbersUnchecked,
   },
   {
     name: "lists a note's later mentions under the first one's name",

@@ -31,6 +31,20 @@ export function setAt(root: unknown, path: Path, value: unknown): unknown {
   return copy;
 }
 
+/**
+ * The body with the list entry that holds `path` sent again after the list's last, `value` at the
+ * rest of the path in the copy: a rule on every entry, broken in a later one only. undefined where
+ * the path is in no list.
+ */
+export function inLaterEntry(root: unknown, path: Path, value: unknown): { body: unknown; path: Path } | undefined {
+  const at = path.findLastIndex((key) => typeof key === 'number');
+  const list = at < 0 ? undefined : path.slice(0, at).reduce<unknown>((node, key) => (node as never)?.[key], root);
+  if (!Array.isArray(list)) return undefined;
+  const later: Path = [...path.slice(0, at), list.length, ...path.slice(at + 1)];
+  const grown = setAt(root, path.slice(0, at), [...list, list[path[at] as number]]);
+  return { body: setAt(grown, later, value), path: later };
+}
+
 /** `options[0].label`: spec-runtime's name of a field, as its violations say it. */
 export const fieldName = (path: Path) => fieldNameOf(path.map(String));
 

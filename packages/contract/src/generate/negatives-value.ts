@@ -7,6 +7,7 @@ import { neighbourPrefixes } from './id-prefix-sets.js';
 import type { NegativeContext } from './negative-context.js';
 import {
   fieldName,
+  inLaterEntry,
   invalidEnumValue,
   NEIGHBOUR_SUFFIX,
   nonMatching,
@@ -43,8 +44,16 @@ function otherValueNegatives(ctx: NegativeContext, field: Field, value: unknown)
 }
 
 function phoneNegatives(ctx: NegativeContext, { at, path }: Field, value: unknown): void {
-  for (const bad of phoneVariants(typeof value === 'string' ? value : ctx.phoneExample))
+  const variants = phoneVariants(typeof value === 'string' ? value : ctx.phoneExample);
+  for (const bad of variants)
     ctx.push('negative.phone-format', `body ${at}=${preview(bad)}`, ctx.withBodyAt(path, bad));
+  // In a list, also in a later entry behind a valid one: a server may check the first entry only.
+  const later = inLaterEntry(ctx.baseline.body, path, variants[0]);
+  if (later)
+    ctx.push('negative.phone-format', `body ${fieldName(later.path)}=${preview(variants[0])} (a later entry)`, {
+      ...ctx.baseline,
+      body: later.body,
+    });
 }
 
 function enumNegative(ctx: NegativeContext, { at, path }: Field, values: unknown[]): void {
