@@ -125,6 +125,23 @@ const itemWholeWordsOnly = itemsNarrowed((text, terms) => {
   return terms.every((t) => words.has(t));
 });
 
+/**
+ * An item search that finds a word anywhere inside a word: a query of one word inside a word the
+ * run searched before (not at its start) is sent upstream as that word.
+ */
+function itemInsideWords(): Mutation {
+  const searched = new Set<string>();
+  return {
+    request: (q) => {
+      const query = isItemSearch(q) ? queryOf(q) : undefined;
+      if (typeof query !== 'string' || /\s/.test(query)) return q;
+      const whole = [...searched].find((w) => w.includes(query) && !w.startsWith(query));
+      searched.add(query);
+      return whole ? { ...q, body: JSON.stringify({ query: whole }) } : q;
+    },
+  };
+}
+
 /** Special characters kept in an item query: one with any character but letters, digits and spaces finds nothing. */
 const itemSpecialsKept = itemsNarrowed((_text, _terms, query) => !/[^\p{L}\p{N}\s]/u.test(query));
 
@@ -205,6 +222,12 @@ const SEARCH_MUTANTS: Mutant[] = [
     caughtBy: 'conversation-items.search',
     only: ['conversation-items.search'],
     mutation: itemWholeWordsOnly,
+  },
+  {
+    name: 'matches the words of an item search anywhere inside a word',
+    caughtBy: 'conversation-items.search',
+    only: ['conversation-items.search'],
+    mutation: () => itemInsideWords(),
   },
   {
     name: 'keeps special characters in an item search (a word wrapped in them matches nothing)',

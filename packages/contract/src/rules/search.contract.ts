@@ -183,12 +183,8 @@ async function searchConversations(t: CheckContext): Promise<ListSearch> {
     [wrapped(word), `${q(word)} with special characters around it`],
   ] as const)
     state.finds.push({ query, what, exchange: await searchList(t, query) });
-  if (word.length >= 4) {
-    const cut = word.length >= 6 ? 2 : 1;
-    const query = word.slice(cut);
-    const what = `${q(word)} less its first ${cut === 1 ? 'letter' : 'two letters'}`;
-    state.inside = { query, what, exchange: await searchList(t, query) };
-  }
+  const inside = insideOf(word);
+  if (inside) state.inside = { ...inside, exchange: await searchList(t, inside.query) };
   const both = `${word} ${wordNoTextHolds(t.config.runId)}`;
   state.findsNothing = {
     query: both,
@@ -303,20 +299,22 @@ interface ItemSearch {
   specialOnly: { exchange: Exchange; expected: Expected };
   blanksOnly: Exchange;
   prefixes: string[];
-  /** A word of a last item's summary (the conversation list shows it), and that item. */
-  word?: { word: string; item: string };
+  /** A word of a last item's summary (the conversation list shows it), that item, and the item as the list shows it. */
+  word?: { word: string; item: string; shown: Record<string, unknown> };
   alone?: Exchange;
   /** A prefix of the word, and the word wrapped in special characters: each must find the item the word found. */
   finds: Probe[];
+  /** The word less its first letters: the item only where it shows a word starting with them. */
+  inside?: Probe;
   both?: Probe;
 }
 
 /** A word of the summary of the first last item that shows one, with the item's id. */
-function summaryWord(page: Exchange): { word: string; item: string } | undefined {
+function summaryWord(page: Exchange): ItemSearch['word'] {
   for (const entry of entriesOf(page)) {
     const item = isObject(entry.last_item) ? entry.last_item : {};
     const [word] = wordsOf(item.summary);
-    if (word !== undefined && typeof item.id === 'string') return { word, item: item.id };
+    if (word !== undefined && typeof item.id === 'string') return { word, item: item.id, shown: item };
   }
   return undefined;
 }
@@ -342,13 +340,36 @@ async function searchItems(t: CheckContext): Promise<ItemSearch> {
     ] as const)
       if (variant !== undefined)
         finds.push({ query: variant, what, exchange: await t.call({ body: { query: variant } }) });
+  const inside = insideOf(found.word);
   return {
     ...state,
     word: found,
     alone,
     finds,
+    ...(inside ? { inside: { ...inside, exchange: await t.call({ body: { query: inside.query } }) } } : {}),
     both: { query, what: `${q(found.word)} and a word no item holds`, exchange: await t.call({ body: { query } }) },
   };
+}
+
+/** The word less its first letter (two, from six letters), where four letters at least are left to search. */
+function insideOf(word: string): { query: string; what: string } | undefined {
+  if (word.length < 4) return undefined;
+  const cut = word.length >= 6 ? 2 : 1;
+  return { query: word.slice(cut), what: `${q(word)} less its first ${cut === 1 ? 'letter' : 'two letters'}` };
+}
+
+/** The item found by the inside of its word only where it shows a word starting with it: words are prefix-matched. */
+function itemInsideProblems({ inside, word, prefixes }: ItemSearch): Problem[] {
+  if (!inside || !word || !ok(inside.exchange)) return [];
+  const found = itemIdsIn(inside.exchange.body, prefixes).includes(word.item);
+  return found && !startsAWord(word.shown, inside.query)
+    ? [
+        {
+          message: `query ${q(inside.query)} (${inside.what}) answered ${word.item}, which shows no word starting with it: words are prefix-matched, not found inside a word`,
+          exchange: inside.exchange,
+        },
+      ]
+    : [];
 }
 
 /**
@@ -378,7 +399,7 @@ function itemSearchProblems(s: ItemSearch): Problem[] {
     ...errorsOf(blanksOnly, specialOnly.expected, `query ${q(BLANKS_ONLY)} (blanks only)`),
   ];
   if (alone) problems.push(...statusIs(alone, isSuccess, `query ${q(word?.word ?? '')} (a word of ${word?.item})`));
-  problems.push(...variantProblems(s));
+  problems.push(...variantProblems(s), ...itemInsideProblems(s));
   if (!both) return problems;
   const refused = statusIs(both.exchange, isSuccess, `query ${q(both.query)} (${both.what})`);
   const shown = itemIdsIn(both.exchange.body, prefixes);
@@ -394,7 +415,7 @@ function itemSearchProblems(s: ItemSearch): Problem[] {
 rule({
   id: 'conversation-items.search',
   title:
-    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found',
+    'The item search for a prefix of a word of an item, for the word wrapped in special characters, and for the word with one inside it (stripped, the word again), answers an item; for the word less its first letters, not that item unless it shows a word starting with them; for the word and a word no item holds, none; special characters only, and blanks only, are 400 INVALID_SEARCH_QUERY; a search that finds several entries, read a page of one entry at a time, holds on each page a different entry it found',
   source: `POST /v2/api/conversations/items/search: "Keyword search of items"; ${SEARCH_RULES}. The answer's shape is not shown: an item is any value with an item id prefix (cll-, msg-), wherever it is`,
   precondition:
     "a word of a last item's summary (the conversation list) whose search alone answers an item id, and a query of non-ASCII special characters only, which the contract's pattern lets through, and one of blanks only",
