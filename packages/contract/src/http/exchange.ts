@@ -106,3 +106,13 @@ export function dataOf(exchange: Exchange): unknown {
   const body = exchange.body as { data?: unknown } | undefined;
   return typeof body === 'object' && body !== null ? body.data : undefined;
 }
+
+/**
+ * The one resource a lookup answers where its shape is not shown (the thread of an item): `data`
+ * itself, or the first entry of a `data` list (the list envelope, empty where there is none).
+ */
+export function lookedUpOf(exchange: Exchange): Record<string, unknown> | undefined {
+  const data = dataOf(exchange);
+  const one = Array.isArray(data) ? data[0] : data;
+  return typeof one === 'object' && one !== null && !Array.isArray(one) ? (one as Record<string, unknown>) : undefined;
+}

@@ -8,7 +8,7 @@
 // with the same author (it is stored, not taken from whoever reads).
 import { isObject } from '@svc/spec-runtime';
 import type { ItemFixture } from '../fixtures.js';
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, lookedUpOf } from '../http/exchange.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { data, ok, probeText, short, teamReaders } from './support.js';
 import { comment, entities, probeThread, readThread, type ThreadRead } from './threads.contract.js';
@@ -68,7 +68,7 @@ async function startedByRun(t: CheckContext): Promise<Authorship['started']> {
   for (const item of known.slice(0, t.config.fixturesPerKind ?? 20)) {
     const query = { entity_type: item.entityType, entity_id: item.id };
     const exchange = await t.call({ query }, {}, 'findThread');
-    const thread = data(exchange);
+    const thread = lookedUpOf(exchange);
     if (ok(exchange) && thread === undefined) threadless.push(item);
     const [first] = Array.isArray(thread?.comments) ? thread.comments.filter(isObject) : [];
     if (typeof thread?.id !== 'string' || typeof first?.content !== 'string' || !first.content.includes(mark)) continue;

@@ -15,7 +15,7 @@ import {
 import { textOfLength } from '../generate/boundaries.js';
 import { constraintId } from '../generate/constraints.js';
 import { MALFORMED_BODY } from '../generate/negative-values.js';
-import { type Exchange, errorOf, header } from '../http/exchange.js';
+import { type Exchange, errorOf, header, lookedUpOf } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
 import { replayTarget } from './conversation-items.contract.js';
@@ -50,10 +50,10 @@ function candidates(f: Fixtures): ItemFixture[] {
   return [...f.threadless, ...entities(f).filter((i) => !named.has(i.id))];
 }
 
-/** The thread of an item, through the lookup operation (its response shape is not shown: data.id). */
+/** The thread of an item, through the lookup operation (its response shape is not shown: data, or data's first entry). */
 async function findThread(t: CheckContext, item: ItemFixture): Promise<{ id?: string; exchange: Exchange }> {
   const exchange = await t.call({ query: { entity_type: item.entityType, entity_id: item.id } }, {}, 'findThread');
-  const d = data(exchange);
+  const d = lookedUpOf(exchange);
   return { ...(typeof d?.id === 'string' ? { id: d.id } : {}), exchange };
 }
 

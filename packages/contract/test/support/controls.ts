@@ -476,6 +476,23 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // GET /v2/api/threads: "its response shape is not shown".
+    name: 'answers the thread lookup in the list envelope (the thread as its one entry, none where the item has none)',
+    only: ['threads'],
+    allowWrites: true,
+    exercises: 'threads.lookup-by-kind',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/threads'
+          ? json(r, (b) => {
+              const list = b.data === null || b.data === undefined ? [] : [b.data];
+              b.data = list;
+              b.pagination = { page: 1, size: 20, total_count: list.length, total_pages: list.length, has_more: false };
+            })
+          : r,
+    },
+  },
+  {
     name: 'lists the custom fields in another order',
     only: ['listCustomFields', 'described.excludes'],
     exercises: 'described.excludes',
