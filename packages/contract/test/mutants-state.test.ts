@@ -136,6 +136,28 @@ function unarchiveMarksUnread(): Mutation {
   };
 }
 
+/** UNREAD taken as "back to the inbox": it unarchives the conversation too (its list entry says archived false). */
+function unreadUnarchives(): Mutation {
+  const unarchived = new Set<string>();
+  const contactOf = (q: ProxiedRequest) =>
+    decodeURIComponent(/^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1] ?? '');
+  return {
+    response: (r, q) => {
+      if (q.method === 'PUT' && r.status < 300 && contactOf(q)) {
+        if (bodyOf(q).action === 'UNREAD') unarchived.add(contactOf(q));
+        else if (bodyOf(q).action !== 'READ') unarchived.delete(contactOf(q));
+        return r;
+      }
+      if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return r;
+      return json(r, (b) => {
+        for (const entry of Array.isArray(b.data) ? (b.data as Array<Record<string, unknown>>) : [])
+          if (unarchived.has(String(entry.contact_number)) && typeof entry.archived === 'boolean')
+            entry.archived = false;
+      });
+    },
+  };
+}
+
 const fieldKeyOf = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$/.exec(pathOf(q))?.[1];
 type Field = Record<string, unknown>;
 const fieldsOf = (b: Record<string, unknown>) => (Array.isArray(b.data) ? (b.data as Field[]) : []);
@@ -374,6 +396,13 @@ const SEQUENCES: Mutant[] = [
     only: ['conversations.archive'],
     allowWrites: true,
     mutation: unarchiveMarksUnread,
+  },
+  {
+    name: 'unarchives a conversation on UNREAD',
+    caughtBy: 'conversations.archive',
+    only: ['conversations.archive'],
+    allowWrites: true,
+    mutation: unreadUnarchives,
   },
   {
     name: 'lists a custom field with the description a blank value cleared',

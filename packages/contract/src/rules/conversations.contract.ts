@@ -239,6 +239,8 @@ interface Archiving {
   itemsBefore?: ItemRead[];
   itemsAfter?: ItemRead[];
   again?: Exchange;
+  /** While archived: the actions that lead to unread and to read, each then the list entry read. */
+  whileArchived?: Array<{ action: string; exchange: Exchange; entry?: Record<string, unknown> }>;
   back?: Exchange;
   after?: Record<string, unknown>;
 }
@@ -258,6 +260,14 @@ async function archiveAndBack(t: CheckContext): Promise<Archiving> {
   const itemsAfter: ItemRead[] = [];
   for (const item of itemsBefore) itemsAfter.push(await readItem(t, item.id));
   const again = await act(t, contact, archive);
+  // UNREAD and READ: "any" state, "Also: none": the conversation stays archived (READ last, so
+  // the read state ARCHIVE left is the one UNARCHIVE finds).
+  const whileArchived: NonNullable<Archiving['whileArchived']> = [];
+  for (const action of [actionTo(t, 'unread'), actionTo(t, 'read')].filter((a) => a !== undefined)) {
+    const exchange = await act(t, contact, action);
+    const entry = ok(exchange) ? await entryOf(t, contact) : undefined;
+    whileArchived.push({ action, exchange, ...(entry ? { entry } : {}) });
+  }
   const back = await act(t, contact, unarchive);
   const after = await entryOf(t, contact);
   return {
@@ -267,6 +277,7 @@ async function archiveAndBack(t: CheckContext): Promise<Archiving> {
     itemsBefore,
     itemsAfter,
     again,
+    whileArchived,
     back,
     ...(observed ? { observed } : {}),
     ...(after ? { after } : {}),
@@ -319,6 +330,19 @@ function observedProblems({ archive, unarchive, archived, observed, back, after 
   ];
 }
 
+/** An action of another state sent while archived ("Also: none"): a 200, and the conversation still archived. */
+function whileArchivedProblems({ whileArchived = [] }: Archiving): Problem[] {
+  return whileArchived.flatMap(({ action, exchange, entry }) =>
+    !ok(exchange)
+      ? [{ message: `${action} on an archived conversation: expected 200, got ${exchange.status}`, exchange }]
+      : unless(
+          typeof entry?.archived !== 'boolean' || entry.archived,
+          `${action} on an archived conversation left it archived=${String(entry?.archived)}: its transition changes nothing else`,
+          exchange,
+        ),
+  );
+}
+
 function archivingProblems(s: Archiving): Problem[] {
   const { archive, unarchive, archived, again, back } = s;
   if (!ok(archived) || !again || !back)
@@ -326,6 +350,7 @@ function archivingProblems(s: Archiving): Problem[] {
   return [
     ...observedProblems(s),
     ...itemProblems(s),
+    ...whileArchivedProblems(s),
     ...unless(ok(again), `${archive} on an archived conversation: expected a 200 no-op, got ${again.status}`, again),
     ...unless(ok(back), `${unarchive} on an archived conversation: expected 200, got ${back.status}`, back),
   ];
@@ -352,10 +377,11 @@ function archivingObserved({ observed, itemsBefore = [], itemsAfter = [] }: Arch
 // ARCHIVE archives and marks every item read, repeated it is a no-op, UNARCHIVE brings it back.
 rule({
   id: 'conversations.archive',
-  title: 'ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so',
+  title:
+    'ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so, and UNREAD and READ sent while archived leave it archived',
   source: 'ConversationAction x-svc-transitions',
   precondition:
-    'a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived then unarchived',
+    'a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived, sent UNREAD then READ while archived, then unarchived',
   enforces: [
     'x-svc-transitions action ARCHIVE (any → archived)',
     'x-svc-transitions action UNARCHIVE (archived → unarchived)',
