@@ -114,11 +114,13 @@ function secondThreadByOthers(upstreamKey: string): Mutation {
   };
 }
 
+/** The contact number of a conversation action's path ('' for any other request). */
+const contactOf = (q: ProxiedRequest) =>
+  decodeURIComponent(/^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1] ?? '');
+
 /** A server whose UNARCHIVE also marks the conversation unread (its row says "Also: none"). */
 function unarchiveMarksUnread(): Mutation {
   const unread = new Set<string>();
-  const contactOf = (q: ProxiedRequest) =>
-    decodeURIComponent(/^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1] ?? '');
   return {
     response: (r, q) => {
       if (q.method === 'PUT' && r.status < 300 && contactOf(q)) {
@@ -139,8 +141,6 @@ function unarchiveMarksUnread(): Mutation {
 /** UNREAD taken as "back to the inbox": it unarchives the conversation too (its list entry says archived false). */
 function unreadUnarchives(): Mutation {
   const unarchived = new Set<string>();
-  const contactOf = (q: ProxiedRequest) =>
-    decodeURIComponent(/^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q))?.[1] ?? '');
   return {
     response: (r, q) => {
       if (q.method === 'PUT' && r.status < 300 && contactOf(q)) {
