@@ -31,6 +31,14 @@ export function setAt(root: unknown, path: Path, value: unknown): unknown {
   return copy;
 }
 
+/** The value at `path` (undefined where the path leads nowhere). */
+function valueAt(root: unknown, path: Path): unknown {
+  let node = root;
+  for (const key of path)
+    node = typeof node === 'object' && node !== null ? (node as Record<string | number, unknown>)[key] : undefined;
+  return node;
+}
+
 /**
  * The body with the list entry that holds `path` sent again after the list's last, `value` at the
  * rest of the path in the copy: a rule on every entry, broken in a later one only. undefined where
@@ -38,7 +46,7 @@ export function setAt(root: unknown, path: Path, value: unknown): unknown {
  */
 export function inLaterEntry(root: unknown, path: Path, value: unknown): { body: unknown; path: Path } | undefined {
   const at = path.findLastIndex((key) => typeof key === 'number');
-  const list = at < 0 ? undefined : path.slice(0, at).reduce<unknown>((node, key) => (node as never)?.[key], root);
+  const list = at < 0 ? undefined : valueAt(root, path.slice(0, at));
   if (!Array.isArray(list)) return undefined;
   const later: Path = [...path.slice(0, at), list.length, ...path.slice(at + 1)];
   const grown = setAt(root, path.slice(0, at), [...list, list[path[at] as number]]);

@@ -645,7 +645,7 @@ function withSeveralIntervals(entries: unknown[]): unknown[] {
  */
 function withOneMore(original: unknown, mark: string): unknown[] | undefined {
   if (!Array.isArray(original) || original.length === 0 || withoutSmallest(original).length >= 2) return undefined;
-  const sizes = original.map((e) => JSON.stringify(e)?.length ?? 0);
+  const sizes = entrySizes(original);
   const richest: unknown = original[sizes.indexOf(Math.max(...sizes))];
   const namesById = (entry: Json) => Object.entries(entry).some(([k, v]) => /(^|_)id$/.test(k) && v !== null);
   if (!isObject(richest) || namesById(richest)) return undefined;
@@ -653,8 +653,11 @@ function withOneMore(original: unknown, mark: string): unknown[] | undefined {
   return prose ? [...original, { ...richest, [prose[0]]: `${prose[1]}${mark}` }] : undefined;
 }
 
+/** Each entry's size as JSON: the smallest goes first, the richest is copied. */
+const entrySizes = (entries: readonly unknown[]) => entries.map((e) => JSON.stringify(e)?.length ?? 0);
+
 function withoutSmallest(entries: readonly unknown[]): unknown[] {
-  const sizes = entries.map((e) => JSON.stringify(e)?.length ?? 0);
+  const sizes = entrySizes(entries);
   const smallest = sizes.indexOf(Math.min(...sizes));
   return entries.filter((_, i) => i !== smallest);
 }

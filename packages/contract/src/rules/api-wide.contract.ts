@@ -10,7 +10,7 @@ import { MALFORMED_BODY } from '../generate/negatives.js';
 import { sample } from '../generate/schema.js';
 import { type ApiRequest, type Exchange, errorOf, header } from '../http/exchange.js';
 import { actionTo } from './conversation-actions.js';
-import { type CheckContext, type Held, type Problem, rule, statefulWrite } from './harness.js';
+import { type CheckContext, encodePath, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { errorsOf, unless } from './problems.js';
 
 const where = { operationId: API_WIDE, resource: API_WIDE_RESOURCE, needs: {} };
@@ -147,7 +147,7 @@ async function sendWriteBurst(t: CheckContext): Promise<Burst> {
   const op = t.op(WRITE_BURST_OP);
   const contact = need((await t.fixtures()).contacts[0], 'a conversation (GET /v2/api/conversations listed none)');
   const action = actionTo(t, 'read') ?? t.skip('no action leads to read (x-svc-transitions)');
-  const path = op.path.replace('{contact_number}', encodeURIComponent(contact));
+  const path = encodePath(op, { contact_number: contact });
   const count = overLimit(t.spec.contract.limits.writeRequestsPerSecond);
   return burst(t, op, count, { method: op.method, path, body: { action } });
 }

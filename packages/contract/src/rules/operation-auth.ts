@@ -296,7 +296,7 @@ interface ScopeRefusal {
 }
 
 /** A key's scopes for the report: those it lacks where it holds most of them. */
-function holdingOf(spec: Spec, key: ConfigKey): string {
+export function holdingOf(spec: Spec, key: ConfigKey): string {
   const all = Object.keys(spec.contract.scopes);
   const lacking = all.filter((scope) => !key.scopes.includes(scope));
   if (key.scopes.length > all.length / 2) return `every scope but ${lacking.join(', ')}`;

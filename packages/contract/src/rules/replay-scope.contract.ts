@@ -10,7 +10,7 @@ import { type Exchange, header } from '../http/exchange.js';
 import type { ConfigKey } from '../types.js';
 import { actionTo } from './conversation-actions.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
-import { keysLackingScope } from './operation-auth.js';
+import { holdingOf, keysLackingScope } from './operation-auth.js';
 import { errorsOf, unless } from './problems.js';
 import { ok } from './support.js';
 
@@ -44,7 +44,7 @@ async function replayToKeyWithoutScope(t: CheckContext): Promise<ScopeReplay> {
 function scopeReplayProblems({ first, expected, other }: ScopeReplay, t: CheckContext): Problem[] {
   if (!other) return [{ message: `the keyed action: expected 200, got ${first.status}`, exchange: first }];
   const { key, exchange } = other;
-  const what = `the action sent again with its Idempotency-Key by key "${key.name}", which holds ${key.scopes.join(', ') || 'no scope'}`;
+  const what = `the action sent again with its Idempotency-Key by key "${key.name}", which holds ${holdingOf(t.spec, key)}`;
   const replayed = t.spec.idempotencyReplayedHeader;
   return [
     ...errorsOf(exchange, expected, what),
