@@ -82,11 +82,27 @@ describe('replays', () => {
         REPLAYED,
       ).map((p) => p.message),
     ).toEqual([
-      `a keyed comment, repeat 2 of the key: expected the stored 201 with ${REPLAYED}: true, got 201 (${REPLAYED}: null) {"data":{"id":"thc-2"}}`,
+      `a keyed comment, repeat 2 of the key: expected the stored 201 with ${REPLAYED}: true, got ${REPLAYED}: null; a body unlike the stored one at data.id: "thc-2" (stored: "thc-1")`,
     ]);
     const failed = answer(500, {});
     expect(replayProblems({ what: 'a keyed comment', first: failed, again: [], requestIds }, REPLAYED)).toEqual([
       { message: 'a keyed comment with an Idempotency-Key: expected 2xx, got 500', exchange: failed },
+    ]);
+  });
+
+  it('names where a replay marked replayed first departs from the stored body', () => {
+    const grown = answer(
+      201,
+      { data: { id: 'thc-1', comments: [{ id: 'a' }, { id: 'b', count: 3 }] } },
+      { [REPLAYED]: 'true' },
+    );
+    const storedFirst = answer(201, { data: { id: 'thc-1', comments: [{ id: 'a' }, { id: 'b', count: 2 }] } });
+    expect(
+      replayProblems({ what: 'a keyed comment', first: storedFirst, again: [grown], requestIds }, REPLAYED).map(
+        (p) => p.message,
+      ),
+    ).toEqual([
+      `a keyed comment, repeat 1 of the key: expected the stored 201 with ${REPLAYED}: true, got a body unlike the stored one at data.comments[1].count: 3 (stored: 2)`,
     ]);
   });
 

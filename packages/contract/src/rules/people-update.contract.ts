@@ -5,8 +5,7 @@
 // team that may search, and a deal that links the person, whose `person` names are shown), then as
 // put back. Each check sends the declared undo last; the undo ledger sends it once more at the end.
 import { ownExample, requestBodyMedia } from '@svc/spec-runtime/walk';
-import type { ApiRequest } from '../http/exchange.js';
-import { type Exchange, header } from '../http/exchange.js';
+import type { ApiRequest, Exchange } from '../http/exchange.js';
 import type { PersonUpdateFixture } from '../types.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
@@ -14,7 +13,6 @@ import {
   asKey,
   deepEqual,
   IDEMPOTENCY_REPLAY,
-  isStoredReplay,
   type Json,
   objectWithId,
   ok,
@@ -22,6 +20,7 @@ import {
   replayProblems,
   sendRepeats,
   short,
+  storedReplayProblems,
   teamReaders,
 } from './support.js';
 
@@ -249,10 +248,11 @@ rule({
     if (!ok(undone)) return refused('the declared undo (fixtures.person_update.undo)', undone);
     const replayed = t.spec.idempotencyReplayedHeader;
     return [
-      ...unless(
-        isStoredReplay(first, again, replayed),
-        `the update of ${person.id} sent again with its key after the undo: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
+      ...storedReplayProblems(
+        `the update of ${person.id} sent again with its key after the undo`,
+        first,
         again,
+        replayed,
       ),
       ...(after
         ? unless(

@@ -177,9 +177,41 @@ export function objectWithId(value: unknown, id: string, depth = 0): Json | unde
   return undefined;
 }
 
-/** Whether `again` is the stored response of `first` replayed: same status and body, marked replayed. */
-export function isStoredReplay(first: Exchange, again: Exchange, replayed: string): boolean {
-  return again.status === first.status && header(again, replayed) === 'true' && deepEqual(again.body, first.body);
+/** Where two JSON values first differ (`data.comments[2].id`) and what each holds there; undefined when equal. */
+export function firstDifference(
+  stored: unknown,
+  got: unknown,
+  at = '',
+): { at: string; stored: unknown; got: unknown } | undefined {
+  if (deepEqual(stored, got)) return undefined;
+  if (Array.isArray(stored) && Array.isArray(got) && stored.length === got.length) {
+    const i = stored.findIndex((entry, n) => !deepEqual(entry, got[n]));
+    return firstDifference(stored[i], got[i], `${at}[${i}]`);
+  }
+  if (isObject(stored) && isObject(got)) {
+    const key = [...new Set([...Object.keys(stored), ...Object.keys(got)])].find((k) => !deepEqual(stored[k], got[k]));
+    if (key !== undefined) return firstDifference(stored[key], got[key], at ? `${at}.${key}` : key);
+  }
+  return { at: at || '(the whole body)', stored, got };
+}
+
+/**
+ * `again` must be the stored response of `first` replayed: the same status and body, marked
+ * replayed. The problem names each of the three it broke, and where the body first differs.
+ */
+export function storedReplayProblems(what: string, first: Exchange, again: Exchange, replayed: string): Problem[] {
+  const marked = header(again, replayed);
+  const body = firstDifference(first.body, again.body);
+  const broken = [
+    ...(again.status === first.status ? [] : [`status ${again.status}`]),
+    ...(marked === 'true' ? [] : [`${replayed}: ${JSON.stringify(marked ?? null)}`]),
+    ...(body ? [`a body unlike the stored one at ${body.at}: ${short(body.got)} (stored: ${short(body.stored)})`] : []),
+  ];
+  return unless(
+    broken.length === 0,
+    `${what}: expected the stored ${first.status} with ${replayed}: true, got ${broken.join('; ')}`,
+    again,
+  );
 }
 
 /** What a request sent with another key of the config adds to it (nothing for the run's own key). */
@@ -296,13 +328,7 @@ export function replayProblems(repeats: Repeats, replayed: string): Problem[] {
         )
       : []),
     ...unless(header(first, replayed) !== 'true', `${what}: the first execution says ${replayed}: true`, first),
-    ...again.flatMap((x, i) =>
-      unless(
-        isStoredReplay(first, x, replayed),
-        `${what}, repeat ${i + 1} of the key: expected the stored ${first.status} with ${replayed}: true, got ${x.status} (${replayed}: ${JSON.stringify(header(x, replayed) ?? null)}) ${short(x.body)}`,
-        x,
-      ),
-    ),
+    ...again.flatMap((x, i) => storedReplayProblems(`${what}, repeat ${i + 1} of the key`, first, x, replayed)),
     ...repeatRequestIdProblems(repeats),
   ];
 }

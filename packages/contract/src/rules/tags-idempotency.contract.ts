@@ -7,7 +7,7 @@ import { type Exchange, header } from '../http/exchange.js';
 import { replayTarget } from './conversation-items.contract.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { data, FAILED_NOT_CONSUMED, isStoredReplay, ok, short } from './support.js';
+import { data, FAILED_NOT_CONSUMED, ok, short, storedReplayProblems } from './support.js';
 
 const ADD = 'addConversationItemTags';
 const REMOVE = 'removeConversationItemTag';
@@ -39,10 +39,11 @@ function addRerunProblems({ item, tag, first, removed, again, after }: AddRerun,
   if (!ok(removed)) return unless(false, `taking ${tag} off ${item}: expected 2xx, got ${removed.status}`, removed);
   const replayed = t.spec.idempotencyReplayedHeader;
   return [
-    ...unless(
-      isStoredReplay(first, again, replayed),
-      `adding ${tag} to ${item} sent again with its key after the tag was taken off: expected the stored ${first.status} with ${replayed}: true, got ${again.status} (${replayed}: ${JSON.stringify(header(again, replayed) ?? null)}) ${short(again.body)}`,
+    ...storedReplayProblems(
+      `adding ${tag} to ${item} sent again with its key after the tag was taken off`,
+      first,
       again,
+      replayed,
     ),
     ...(after?.tags
       ? unless(
