@@ -135,10 +135,10 @@ export const CHECKS = {
     precondition: "a contact with a conversation on two of the team's lines (each line's list, svc_number), whose entries show a read state",
   },
   "conversations.archive": {
-    title: "ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so, and UNREAD and READ sent while archived leave it archived",
+    title: "ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so, UNARCHIVE straight after ARCHIVE leaves it read, and UNREAD and READ sent while archived leave it archived",
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action ARCHIVE (any → archived)","x-svc-transitions action UNARCHIVE (archived → unarchived)"],
-    precondition: "a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived, sent UNREAD then READ while archived, then unarchived",
+    precondition: "a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), made unread first where its list entry reads read; archived, unarchived straight away, archived again, sent UNREAD then READ while archived, then unarchived",
   },
   "conversations.replay-not-rerun": {
     title: "A keyed action sent again after its opposite is replayed, not run again: the conversation keeps the state the opposite left",

@@ -158,6 +158,36 @@ function unreadUnarchives(): Mutation {
   };
 }
 
+/** UNARCHIVE brings back the unread state ARCHIVE found (until READ or UNREAD is sent): its list entry says read false. */
+function unarchiveRestoresUnread(): Mutation {
+  const lastRead = new Map<string, unknown>();
+  const archivedUnread = new Set<string>();
+  const unreadAgain = new Set<string>();
+  return {
+    response: (r, q) => {
+      const contact = contactOf(q);
+      if (q.method === 'PUT' && r.status < 300 && contact) {
+        const action = bodyOf(q).action;
+        if (action === 'ARCHIVE' && lastRead.get(contact) === false) archivedUnread.add(contact);
+        if (action === 'UNARCHIVE' && archivedUnread.delete(contact)) unreadAgain.add(contact);
+        if (action === 'READ' || action === 'UNREAD') {
+          archivedUnread.delete(contact);
+          unreadAgain.delete(contact);
+        }
+        return r;
+      }
+      if (q.method !== 'GET' || pathOf(q) !== '/v2/api/conversations') return r;
+      return json(r, (b) => {
+        for (const entry of Array.isArray(b.data) ? (b.data as Array<Record<string, unknown>>) : []) {
+          const number = String(entry.contact_number);
+          if (unreadAgain.has(number) && typeof entry.read === 'boolean') entry.read = false;
+          lastRead.set(number, entry.read);
+        }
+      });
+    },
+  };
+}
+
 const fieldKeyOf = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$/.exec(pathOf(q))?.[1];
 type Field = Record<string, unknown>;
 const fieldsOf = (b: Record<string, unknown>) => (Array.isArray(b.data) ? (b.data as Field[]) : []);
@@ -403,6 +433,13 @@ const SEQUENCES: Mutant[] = [
     only: ['conversations.archive'],
     allowWrites: true,
     mutation: unreadUnarchives,
+  },
+  {
+    name: 'brings back on UNARCHIVE the unread state ARCHIVE found',
+    caughtBy: 'conversations.archive',
+    only: ['conversations.archive'],
+    allowWrites: true,
+    mutation: unarchiveRestoresUnread,
   },
   {
     name: 'lists a custom field with the description a blank value cleared',

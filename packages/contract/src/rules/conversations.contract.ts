@@ -229,6 +229,15 @@ async function conversationToArchive(t: CheckContext): Promise<{ contact: string
   return { contact, items: reads.filter((r) => r.contact === contact) };
 }
 
+/**
+ * A conversation whose list entry reads read=true is made unread first (UNREAD: "any → unread"), so
+ * that ARCHIVE has a read state to change and UNARCHIVE one it could wrongly bring back.
+ */
+async function unreadFirst(t: CheckContext, contact: string): Promise<void> {
+  const toUnread = actionTo(t, 'unread');
+  if (toUnread && (await entryOf(t, contact))?.read === true) await act(t, contact, toUnread);
+}
+
 interface Archiving {
   archive: string;
   unarchive: string;
@@ -239,6 +248,8 @@ interface Archiving {
   itemsBefore?: ItemRead[];
   itemsAfter?: ItemRead[];
   again?: Exchange;
+  /** UNARCHIVE straight after ARCHIVE, then the list entry; ARCHIVE is then sent once more for what follows. */
+  straight?: { back: Exchange; after?: Record<string, unknown>; rearchived: Exchange };
   /** While archived: the actions that lead to unread and to read, each then the list entry read. */
   whileArchived?: Array<{ action: string; exchange: Exchange; entry?: Record<string, unknown> }>;
   back?: Exchange;
@@ -254,12 +265,20 @@ async function archiveAndBack(t: CheckContext): Promise<Archiving> {
   const unarchive = actionOf('unarchived');
   if (archive === undefined || unarchive === undefined)
     return t.skip('ConversationAction x-svc-transitions names no archived/unarchived states');
+  await unreadFirst(t, contact);
   const archived = await act(t, contact, archive);
   if (!ok(archived)) return { archive, unarchive, archived };
   const observed = await entryOf(t, contact);
   const itemsAfter: ItemRead[] = [];
   for (const item of itemsBefore) itemsAfter.push(await readItem(t, item.id));
   const again = await act(t, contact, archive);
+  // UNARCHIVE straight after ARCHIVE, "Also: none": the conversation stays as ARCHIVE left it (read).
+  const straightBack = await act(t, contact, unarchive);
+  const straight = {
+    back: straightBack,
+    ...(ok(straightBack) ? { after: await entryOf(t, contact) } : {}),
+    rearchived: await act(t, contact, archive),
+  };
   // UNREAD and READ: "any" state, "Also: none": the conversation stays archived (READ last, so
   // the read state ARCHIVE left is the one UNARCHIVE finds).
   const whileArchived: NonNullable<Archiving['whileArchived']> = [];
@@ -277,6 +296,7 @@ async function archiveAndBack(t: CheckContext): Promise<Archiving> {
     itemsBefore,
     itemsAfter,
     again,
+    straight,
     whileArchived,
     back,
     ...(observed ? { observed } : {}),
@@ -312,21 +332,49 @@ function observedProblems({ archive, unarchive, archived, observed, back, after 
           archived,
         )
       : []),
-    ...(typeof after?.archived === 'boolean' && back
+    ...unarchivedProblems(archive, unarchive, observed, back, after),
+  ];
+}
+
+/** After UNARCHIVE (its row: "Also: none"): the conversation unarchived, with the read state ARCHIVE left. */
+function unarchivedProblems(
+  archive: string,
+  unarchive: string,
+  observed: Record<string, unknown> | undefined,
+  back: Exchange | undefined,
+  after: Record<string, unknown> | undefined,
+): Problem[] {
+  if (!back) return [];
+  return [
+    ...(typeof after?.archived === 'boolean'
       ? unless(
           after.archived === false,
           `after ${unarchive} the conversation reads archived=${String(after.archived)}`,
           back,
         )
       : []),
-    // UNARCHIVE's row says "Also: none": the read state ARCHIVE left stays.
-    ...(typeof after?.read === 'boolean' && typeof observed?.read === 'boolean' && back
+    ...(typeof after?.read === 'boolean' && typeof observed?.read === 'boolean'
       ? unless(
           after.read === observed.read,
           `${unarchive} changed the conversation's read state (read=${String(observed.read)} after ${archive}, read=${String(after.read)} after ${unarchive}); its transition changes nothing else`,
           back,
         )
       : []),
+  ];
+}
+
+/** UNARCHIVE straight after ARCHIVE: a 200, unarchived with the read state ARCHIVE left; then ARCHIVE again succeeds. */
+function straightProblems({ archive, unarchive, observed, straight }: Archiving): Problem[] {
+  if (!straight) return [];
+  const { back, after, rearchived } = straight;
+  if (!ok(back))
+    return [{ message: `${unarchive} straight after ${archive}: expected 200, got ${back.status}`, exchange: back }];
+  return [
+    ...unarchivedProblems(archive, unarchive, observed, back, after).map((p) => ({
+      ...p,
+      message: `straight after ${archive}: ${p.message}`,
+    })),
+    ...unless(ok(rearchived), `${archive} after ${unarchive}: expected 200, got ${rearchived.status}`, rearchived),
   ];
 }
 
@@ -350,6 +398,7 @@ function archivingProblems(s: Archiving): Problem[] {
   return [
     ...observedProblems(s),
     ...itemProblems(s),
+    ...straightProblems(s),
     ...whileArchivedProblems(s),
     ...unless(ok(again), `${archive} on an archived conversation: expected a 200 no-op, got ${again.status}`, again),
     ...unless(ok(back), `${unarchive} on an archived conversation: expected 200, got ${back.status}`, back),
@@ -378,10 +427,10 @@ function archivingObserved({ observed, itemsBefore = [], itemsAfter = [] }: Arch
 rule({
   id: 'conversations.archive',
   title:
-    'ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so, and UNREAD and READ sent while archived leave it archived',
+    'ARCHIVE then UNARCHIVE succeed, each repeatable; the archived conversation and its items read back so, UNARCHIVE straight after ARCHIVE leaves it read, and UNREAD and READ sent while archived leave it archived',
   source: 'ConversationAction x-svc-transitions',
   precondition:
-    'a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), archived, sent UNREAD then READ while archived, then unarchived',
+    'a conversation of the team with an unread item where the fixtures show one (its items read singly before and after ARCHIVE), made unread first where its list entry reads read; archived, unarchived straight away, archived again, sent UNREAD then READ while archived, then unarchived',
   enforces: [
     'x-svc-transitions action ARCHIVE (any → archived)',
     'x-svc-transitions action UNARCHIVE (archived → unarchived)',
