@@ -142,7 +142,7 @@ function untouchedProblems(
     .filter((name) => !sent.includes(name))
     .flatMap((name) => {
       const [was, now] = [stateOf(rules, before, name), stateOf(rules, after, name)];
-      return unless(deepEqual(now, was), why(name, was, now), exchange);
+      return unless(sameAsSets(now, was), why(name, was, now), exchange);
     });
 }
 
@@ -933,7 +933,7 @@ rule({
           ),
           // Beyond the values and collections written: the rest of the configuration (websites, files, prompt) too.
           ...unless(
-            after === undefined || deepEqual(withoutPathAndTimes(after, []), withoutPathAndTimes(before, [])),
+            after === undefined || sameAsSets(withoutPathAndTimes(after, []), withoutPathAndTimes(before, [])),
             `the configuration changed when written back as read: ${short(after)}`,
             written,
           ),

@@ -179,13 +179,16 @@ function changeError(r: ProxiedResponse, change: (error: Record<string, unknown>
 const scopesNamed = (text: unknown) => (typeof text === 'string' ? (text.match(/\b[A-Z]+(?:_[A-Z]+)+\b/g) ?? []) : []);
 
 /** Every list of objects within a value sorted longest entry first (so that a set sent with one entry more, last, comes back otherwise). */
-function sortListsWithin(value: unknown): void {
+/** Reorders, in place, every list of objects within a value (at any depth). */
+function reorderListsWithin(value: unknown, reorder: (list: object[]) => void): void {
   if (Array.isArray(value)) {
-    for (const entry of value) sortListsWithin(entry);
-    if (value.every((e) => typeof e === 'object' && e !== null))
-      value.sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length);
-  } else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) sortListsWithin(v);
+    for (const entry of value) reorderListsWithin(entry, reorder);
+    if (value.every((e) => typeof e === 'object' && e !== null)) reorder(value);
+  } else if (typeof value === 'object' && value !== null)
+    for (const v of Object.values(value)) reorderListsWithin(v, reorder);
 }
+
+const longestFirst = (list: object[]) => list.sort((a, b) => JSON.stringify(b).length - JSON.stringify(a).length);
 
 export const CONTROLS: Control[] = [
   {
@@ -472,7 +475,20 @@ export const CONTROLS: Control[] = [
     allowWrites: true,
     exercises: 'receptionist.collections-replaced',
     mutation: {
-      response: (r, q) => (r.status === 200 && isAgent(q) ? json(r, (b) => sortListsWithin(b.data)) : r),
+      response: (r, q) =>
+        r.status === 200 && isAgent(q) ? json(r, (b) => reorderListsWithin(b.data, longestFirst)) : r,
+    },
+  },
+  {
+    // The same, in an order that depends on the order stored: a configuration read, written back
+    // and read again comes back in the order first given (reversed twice).
+    name: "gives a receptionist's lists in the reverse of the order it holds them in (days, openings, rules)",
+    only: ['getReceptionist', 'updateReceptionist'],
+    allowWrites: true,
+    exercises: 'receptionist.write-back',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && isAgent(q) ? json(r, (b) => reorderListsWithin(b.data, (list) => list.reverse())) : r,
     },
   },
   {
