@@ -687,9 +687,9 @@ export const CHECKS = {
     precondition: "a key of another team (kind other-team) whose tag list answers 2xx without the name; the name added to an item of the run's team, then that list read again",
   },
   "threads.comment-author": {
-    title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author, as do the first comments of the threads it started, whoever the item's user, and another key of the team reads the same author",
+    title: "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author, as do the first comments of the threads it started, whoever the item's user; a key whose owner the config names writes comments naming that owner; and another key of the team reads the same author",
     source: "ThreadComment user (NoteUser: \"author of a note or comment\")",
-    precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key; the threads the run started on known items (looked up by item); another key of the team that may read threads (--config)",
+    precondition: "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key; a comment by each key of the team whose config entry names its owner (user_id), one per owner; the threads the run started on known items (looked up by item); another key of the team that may read threads (--config)",
   },
   "threads.comment-then-read": {
     title: "An added comment (the fourth or later) reads back at the end of the thread, comment_count follows, for the run's key and the team's other keys that may read the thread",

@@ -118,6 +118,7 @@ const searchDroppedAfterPageOne: Mutation = {
 
 /** A teammate of the sandbox's run key owner (Dana Reyes): the user a faulty author lookup names. */
 const LEO = { id: 'usr-7Kp2Wn5d', name: 'Leo Park' };
+const DANA = { id: 'usr-4TgB81cd', name: 'Dana Reyes' };
 
 const isThreadAnswer = (q: { method: string; path: string }) =>
   (q.method === 'POST' && pathOf(q as never) === '/v2/api/threads') ||
@@ -141,6 +142,20 @@ const authorsOfTheReader = (upstream: Target): Mutation => ({
     isThreadRead(q) && !(q.headers.get('authorization') ?? '').includes(mainKey(upstream))
       ? json(r, (b) => {
           for (const c of (dataIn(b)?.comments as Body[] | undefined) ?? []) c.user = LEO;
+        })
+      : r,
+});
+
+/** Every comment credited to the account's owner (the run key's, Dana Reyes), whichever key wrote it. */
+const creditedToAccountOwner = (upstream: Target): Mutation => ({
+  response: (r, q) =>
+    q.method === 'POST' &&
+    pathOf(q).endsWith('/comments') &&
+    r.status === 201 &&
+    !(q.headers.get('authorization') ?? '').includes(mainKey(upstream))
+      ? json(r, (b) => {
+          const added = dataIn(b);
+          if (added) added.user = DANA;
         })
       : r,
 });
@@ -331,6 +346,13 @@ const LATER: Mutant[] = [
     only: ['threads.comment-author'],
     allowWrites: true,
     mutation: authorsOfTheReader,
+  },
+  {
+    name: "credits every comment to the account's owner, not to the owner of the key that wrote it",
+    caughtBy: 'threads.comment-author',
+    only: ['threads.comment-author'],
+    allowWrites: true,
+    mutation: creditedToAccountOwner,
   },
   {
     name: "lists a comment's later mentions with the first one's deleted flag",

@@ -105,7 +105,7 @@ export function sameEntries(a: unknown, b: unknown): boolean {
 }
 
 /** Kinds of config key that are not of the run's team, or may not call at all. */
-const NOT_A_TEAM_CALLER = new Set(['revoked', 'trial', 'other-team', 'legacy-workspace']);
+export const NOT_A_TEAM_CALLER = new Set(['revoked', 'trial', 'other-team', 'legacy-workspace']);
 
 /**
  * Keys of the run's team, other than the run's, that may read through `read` on `line`: a

@@ -7,10 +7,12 @@
 // name that author too, whoever the item's user is; and another key of the team reads each comment
 // with the same author (it is stored, not taken from whoever reads).
 import { isObject } from '@svc/spec-runtime';
+import { scopeStanding } from '@svc/spec-runtime/facts';
 import type { ItemFixture } from '../fixtures.js';
 import { type Exchange, lookedUpOf } from '../http/exchange.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
-import { data, ok, probeText, short, teamReaders } from './support.js';
+import { unless } from './problems.js';
+import { asKey, data, NOT_A_TEAM_CALLER, ok, probeText, short, teamReaders } from './support.js';
 import { comment, entities, probeThread, readThread, type ThreadRead } from './threads.contract.js';
 
 /** At most this many threads are read to find two started by different users. */
@@ -35,9 +37,18 @@ async function startersOf(t: CheckContext): Promise<Array<{ thread: string; star
   return found;
 }
 
+/** A comment written with a key whose config entry names its owner (user_id). */
+interface ByOwner {
+  key: string;
+  owner: string;
+  added: Exchange;
+}
+
 /** The comments, the threads the run started, and the comments read by another key of the team. */
 interface Authorship {
   authored: Authored[];
+  /** Comments by keys of the team whose owners the config names, one key per owner. */
+  byOwners: ByOwner[];
   /** Threads of known items whose first comment carries the run's id: started by the run's key. */
   started: Array<{ thread: string; item: string; starter?: string; exchange: Exchange }>;
   /** Each thread commented on, read by the run's key and by another key of the team. */
@@ -87,9 +98,36 @@ async function startedByRun(t: CheckContext): Promise<Authorship['started']> {
   return started;
 }
 
+/**
+ * One key of the team per owner the config names (user_id), each commenting on the first of the
+ * threads that it may reach (a line-limited key is refused the threads of other lines).
+ */
+async function commentsByOwners(t: CheckContext, threads: string[]): Promise<ByOwner[]> {
+  const op = t.op('addThreadComment');
+  const owned = t.config.config.keys.filter(
+    (k) =>
+      k.user_id !== undefined &&
+      k.key !== t.config.apiKey &&
+      !NOT_A_TEAM_CALLER.has(k.kind ?? 'active') &&
+      scopeStanding(op, k.scopes) !== 'insufficient',
+  );
+  const byOwners: ByOwner[] = [];
+  for (const key of owned.filter((k, i) => owned.findIndex((o) => o.user_id === k.user_id) === i)) {
+    for (const thread of threads) {
+      const added = await comment(t, thread, probeText(t, `comment by ${key.name}`), asKey(key));
+      if (added.status === 403 || added.status === 404) continue;
+      byOwners.push({ key: key.name, owner: key.user_id as string, added });
+      break;
+    }
+  }
+  return byOwners;
+}
+
 async function authorship(t: CheckContext): Promise<Authorship> {
   const authored = await commentOnTwoStarters(t);
   const started = await startedByRun(t);
+  const threads = [...new Set([...authored.map((a) => a.thread), ...started.map((s) => s.thread)])];
+  const byOwners = await commentsByOwners(t, threads);
   const [reader] = teamReaders(t, t.op('getThread'), t.op('addThreadComment'), '');
   const readBy: Authorship['readBy'] = [];
   for (const { thread } of reader ? authored : [])
@@ -98,7 +136,20 @@ async function authorship(t: CheckContext): Promise<Authorship> {
       own: await readThread(t, thread),
       other: await readThread(t, thread, reader),
     });
-  return { authored, started, readBy };
+  return { authored, byOwners, started, readBy };
+}
+
+/** A comment by a key whose owner the config names names that owner as its user. */
+function ownerProblems({ byOwners }: Authorship): Problem[] {
+  return byOwners.flatMap(({ key, owner, added }) =>
+    !ok(added)
+      ? [{ message: `a comment by key "${key}": expected 201, got ${added.status}`, exchange: added }]
+      : unless(
+          userIdOf(data(added)?.user) === owner,
+          `a comment by key "${key}", owned by ${owner} (its config entry), names ${short(userIdOf(data(added)?.user))} as its user`,
+          added,
+        ),
+  );
 }
 
 /** A thread the run's key started names the author of its comments as its first comment's user. */
@@ -151,15 +202,15 @@ function authorProblems(authored: Authored[]): Problem[] {
 rule({
   id: 'threads.comment-author',
   title:
-    "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author, as do the first comments of the threads it started, whoever the item's user, and another key of the team reads the same author",
+    "A comment's user is the owner of the key that wrote it, whoever started the thread: one key's comments on threads started by different users name one author, as do the first comments of the threads it started, whoever the item's user; a key whose owner the config names writes comments naming that owner; and another key of the team reads the same author",
   source: 'ThreadComment user (NoteUser: "author of a note or comment")',
   precondition:
-    "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key; the threads the run started on known items (looked up by item); another key of the team that may read threads (--config)",
+    "two threads whose first comments name different users (the run's probe thread and known ones, read first), each given a comment by the run's key; a comment by each key of the team whose config entry names its owner (user_id), one per owner; the threads the run started on known items (looked up by item); another key of the team that may read threads (--config)",
   ...statefulWrite('addThreadComment'),
   requests: authorship,
-  problems: (s) => [...authorProblems(s.authored), ...startedProblems(s), ...readerProblems(s)],
+  problems: (s) => [...authorProblems(s.authored), ...ownerProblems(s), ...startedProblems(s), ...readerProblems(s)],
   notReached: ({ authored }) =>
     authored.length === 0 ? `no two of the threads read (at most ${READS}) were started by different users` : undefined,
-  passed: ({ authored, started, readBy }) =>
-    `comments on ${authored.map((a) => `${a.thread} (started by ${a.starter})`).join(' and ')} name one author; so do the first comments of the ${started.length} threads the run started${readBy.length > 0 ? `, and key "${readBy[0]?.key}" reads the same authors` : ''}`,
+  passed: ({ authored, byOwners, started, readBy }) =>
+    `comments on ${authored.map((a) => `${a.thread} (started by ${a.starter})`).join(' and ')} name one author; so do the first comments of the ${started.length} threads the run started${byOwners.length > 0 ? `; comments by ${byOwners.map((b) => `"${b.key}"`).join(', ')} name their owners` : ''}${readBy.length > 0 ? `, and key "${readBy[0]?.key}" reads the same authors` : ''}`,
 });
