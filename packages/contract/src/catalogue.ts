@@ -64,9 +64,9 @@ export const CHECKS = {
     precondition: "a key of an account on a trial plan (a config key of kind trial)",
   },
   "auth.unknown-key": {
-    title: "Unknown key: 401 with a listed code, before any lookup (an unknown id too)",
-    source: "401 response",
-    precondition: "a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id",
+    title: "Unknown key: 401 with a listed code, before any lookup (an unknown id too); the run's key in another case is unknown too",
+    source: "401 response; API_KEY_INVALID \"Key invalid or does not exist\"",
+    precondition: "a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id; the run's key with each letter's case swapped, on the baseline",
   },
   "boundary.inside": {
     title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted",

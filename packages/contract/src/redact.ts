@@ -182,6 +182,29 @@ export class SeenKeys {
   };
 }
 
+/** A key with the case of each letter swapped (undefined where it has no letters): another string, so a key no team holds. */
+export function caseSwapped(key: string): string | undefined {
+  const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  return swapped === key ? undefined : swapped;
+}
+
+/**
+ * The placeholder of a key sent with each letter's case swapped: a shell expression that makes it
+ * from the key's own placeholder, so a reproduced curl still sends it (replay/sent.ts reads it).
+ */
+export const caseSwappedPlaceholder = (placeholder: string): string =>
+  `$(printf %s "${placeholder}" | tr a-zA-Z A-Za-z)`;
+
+/** The secrets, each also in its case-swapped form: a run sends the run key so (auth.unknown-key). */
+export function withCaseSwapped(secrets: readonly Secret[]): Secret[] {
+  return secrets.flatMap((secret) => {
+    const swapped = caseSwapped(secret.value);
+    return swapped === undefined
+      ? [secret]
+      : [secret, { value: swapped, placeholder: caseSwappedPlaceholder(secret.placeholder) }];
+  });
+}
+
 /** The placeholder of a key: the variable it came from, else a name. */
 export function placeholderFor(name: string, env?: string): string {
   return env ? `\${${env}}` : `<redacted:${name}>`;

@@ -4,7 +4,7 @@
 import { createPacer, unpaced } from '@svc/api-client/pacer';
 import { ApiClient } from './http/client.js';
 import { Recorder } from './recorder.js';
-import { createRedactor, placeholderFor, type Redactor } from './redact.js';
+import { createRedactor, placeholderFor, type Redactor, withCaseSwapped } from './redact.js';
 import { loadSpec, type Spec } from './spec.js';
 import type { SessionConfig } from './types.js';
 import { foundStateOf } from './undo/found-state.js';
@@ -24,10 +24,12 @@ export interface Session {
 
 export function createSession(config: SessionConfig): Session {
   const spec = loadSpec();
-  const redact = createRedactor([
-    { value: config.apiKey, placeholder: placeholderFor('api-key', config.apiKeyEnv) },
-    ...config.config.keys.map((k) => ({ value: k.key, placeholder: placeholderFor(k.name, k.env) })),
-  ]);
+  const redact = createRedactor(
+    withCaseSwapped([
+      { value: config.apiKey, placeholder: placeholderFor('api-key', config.apiKeyEnv) },
+      ...config.config.keys.map((k) => ({ value: k.key, placeholder: placeholderFor(k.name, k.env) })),
+    ]),
+  );
   // The run owns its key unless it shares it (--shared-key) or exceeds its budget on purpose (--burst).
   const ownsKey = config.sharedKey !== true && !config.burst;
   const recorder = new Recorder(spec, redact, config.apiKey, config.profile === 'mock', ownsKey);

@@ -84,6 +84,21 @@ function anyScheme(upstream: Target): Mutation {
   };
 }
 
+/** A server that looks keys up without their case: a key in another case is taken as the key. */
+function keyInAnyCase(upstream: Target): Mutation {
+  return {
+    request: (q) => {
+      const sent = q.headers.get('authorization') ?? '';
+      const key = sent.trim().split(/\s+/).pop() ?? '';
+      const known = knownKeys(upstream).find((k) => k !== key && k.toLowerCase() === key.toLowerCase());
+      if (known === undefined) return q;
+      const headers = new Headers(q.headers);
+      headers.set('authorization', `Api-Key ${known}`);
+      return { ...q, headers };
+    },
+  };
+}
+
 /**
  * A server that checks the resource a scope names, not reading against writing: a tag write sent
  * with a key holding TAGS_READ goes through (as the all-scopes key); any other key is refused.
@@ -335,6 +350,12 @@ const CROSSED: Mutant[] = [
     caughtBy: 'auth.malformed-header',
     only: ['listTags', 'auth.malformed-header'],
     mutation: anyScheme,
+  },
+  {
+    name: 'takes a key written in another case as the key',
+    caughtBy: 'auth.unknown-key',
+    only: ['listTags', 'auth.unknown-key'],
+    mutation: keyInAnyCase,
   },
   {
     name: 'lets a key holding the read scope of a resource write it (TAGS_READ adds tags)',

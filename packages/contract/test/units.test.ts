@@ -1,6 +1,7 @@
 // The small modules on their own: redaction, curl, --only, options, the config
 // file, the negative-input generator (its expectations come from spec-runtime), the response
 // checks, the key choice of the scope check, and the report writers.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, mergeConfigs, parseConfig } from '../src/config.js';
 import { RateWindows } from '../src/exchange-checks/rate-windows.js';
@@ -11,7 +12,8 @@ import { negativeCases, phoneVariants } from '../src/generate/negatives.js';
 import { WritesDisabledError } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { parseCli, parseRate, USAGE } from '../src/options.js';
-import { createRedactor } from '../src/redact.js';
+import { createRedactor, withCaseSwapped } from '../src/redact.js';
+import { resolveRequest } from '../src/replay/sent.js';
 import { toCurl } from '../src/report/curl.js';
 import { renderJunit } from '../src/report/junit.js';
 import { buildReport } from '../src/report/model.js';
@@ -74,6 +76,32 @@ describe('redaction', () => {
     // The recorder's pass, then the report's values, then the file's: the same text each time.
     expect(redact(redact(once))).toBe(once);
     expect(redact(JSON.stringify({ message: once }))).toBe(JSON.stringify({ message: once }));
+  });
+});
+
+describe('a key sent in another case (auth.unknown-key)', () => {
+  const secrets = withCaseSwapped([{ value: 'sbx_Key_9', placeholder: '${SVC_API_KEY}' }]);
+
+  it('is redacted too, by a shell expression that makes it from the key', () => {
+    const redacted = createRedactor(secrets)('curl -H "Authorization: Api-Key SBX_kEY_9"');
+    expect(redacted).toBe('curl -H "Authorization: Api-Key $(printf %s "${SVC_API_KEY}" | tr a-zA-Z A-Za-z)"');
+    const made = execFileSync('/bin/sh', ['-c', `printf %s "${redacted.slice(redacted.indexOf('$('), -1)}"`], {
+      env: { SVC_API_KEY: 'sbx_Key_9', PATH: process.env.PATH },
+    });
+    expect(made.toString()).toBe('SBX_kEY_9');
+  });
+
+  it('is filled in again by a replay, from the key in the environment', () => {
+    const request = {
+      seq: 1,
+      method: 'GET',
+      url: 'http://h/v2/api/tags',
+      headers: { Authorization: 'Api-Key $(printf %s "${SVC_API_KEY}" | tr a-zA-Z A-Za-z)' },
+      durationMs: 1,
+    };
+    expect(resolveRequest(request, 'http://h', 'http://h', { SVC_API_KEY: 'sbx_Key_9' })).toMatchObject({
+      headers: { Authorization: 'Api-Key SBX_kEY_9' },
+    });
   });
 });
 

@@ -7,7 +7,7 @@
 // replayed and now passes, 1 otherwise; usage errors are thrown (exit 2).
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from '../http/bounded-fetch.js';
 import { errorCode } from '../http/exchange.js';
-import { createRedactor, type Redactor } from '../redact.js';
+import { createRedactor, type Redactor, withCaseSwapped } from '../redact.js';
 import { redactValues } from '../redact-forms.js';
 import type { Failure, SentRequest } from '../report/shape.js';
 import { escapeControls } from '../report/terminal-safe.js';
@@ -211,7 +211,9 @@ function redactorOf(sources: readonly ReplaySource[], env: Record<string, string
     sources.flatMap((s) => s.failures.flatMap((f) => (f.request ? sentTexts(f.request).flatMap(variablesIn) : []))),
   );
   return createRedactor(
-    [...variables].flatMap((v) => (env[v] ? [{ value: env[v] as string, placeholder: `\${${v}}` }] : [])),
+    withCaseSwapped(
+      [...variables].flatMap((v) => (env[v] ? [{ value: env[v] as string, placeholder: `\${${v}}` }] : [])),
+    ),
   );
 }
 

@@ -3,9 +3,13 @@
 // from no variable), and a placeholder is only ever filled from the environment, never from the
 // file. A config key without a variable is read from SVC_KEY_<NAME> (its name in capitals, every
 // other character `_`). The URL moves to another server by swapping the run's base URL.
+import { caseSwapped } from '../redact.js';
 import type { SentRequest } from '../report/shape.js';
 
 const ENV_PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+// A key sent with each letter's case swapped (redact.ts caseSwappedPlaceholder), filled before the
+// plain placeholders: linear, each part literal or one character class.
+const CASE_SWAPPED_PLACEHOLDER = /\$\(printf %s "\$\{([A-Za-z_][A-Za-z0-9_]*)\}" \| tr a-zA-Z A-Za-z\)/g;
 // A name between `<redacted:` and `>`, without `<` or `>` in it: linear, nothing to backtrack. The
 // redactor never nests a placeholder now, but a report written before it did holds a key named by
 // its own value (the sandbox's demo keys) as `<redacted:<redacted:name>>`: read as `name` too.
@@ -60,7 +64,10 @@ export function resolveRequest(
 ): Resolved | { missing: string[] } {
   const missing = [...new Set(sentTexts(request).flatMap(variablesIn))].filter((v) => !env[v]);
   if (missing.length > 0) return { missing };
-  const fill = (text: string) => withKeyVariables(text).replace(ENV_PLACEHOLDER, (_all, v: string) => env[v] as string);
+  const fill = (text: string) =>
+    withKeyVariables(text)
+      .replace(CASE_SWAPPED_PLACEHOLDER, (_all, v: string) => caseSwapped(env[v] as string) ?? (env[v] as string))
+      .replace(ENV_PLACEHOLDER, (_all, v: string) => env[v] as string);
   const path = pathOf(request.url, runBaseUrl);
   return {
     url: `${baseUrl.replace(/\/+$/, '')}${fill(path)}`,

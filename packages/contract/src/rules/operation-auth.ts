@@ -15,7 +15,7 @@ import {
 import { negativeCases } from '../generate/negatives.js';
 import { isPhone } from '../generate/schema.js';
 import { type ApiRequest, dataOf, type Exchange, errorOf } from '../http/exchange.js';
-import { redactedAnywhere } from '../redact.js';
+import { caseSwapped, redactedAnywhere } from '../redact.js';
 import type { Spec } from '../spec.js';
 import type { ConfigKey } from '../types.js';
 import { type CheckContext, checkDescription, rule } from './harness.js';
@@ -225,6 +225,15 @@ async function sendUnauthenticated(
   return sent;
 }
 
+/** A key no team holds; then the run's own key in another case (a server matching keys without case takes it). */
+async function sendUnknownKeys(u: OperationUnderTest, t: CheckContext): Promise<Unauthenticated[]> {
+  const sent = await sendUnauthenticated(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` });
+  const swapped = caseSwapped(t.config.apiKey);
+  if (swapped === undefined) return sent;
+  const exchange = await t.call(await u.baseline(t), { auth: { kind: 'key', key: swapped }, ...refusedHeaders(u, t) });
+  return [...sent, { what: "the baseline with the run's key, each letter in the other case", exchange }];
+}
+
 /** No key, a malformed Authorization header, an unknown key: each the documented 401. */
 export function authenticationRules(u: OperationUnderTest): void {
   const { spec, op, where, changesData } = u;
@@ -276,13 +285,14 @@ export function authenticationRules(u: OperationUnderTest): void {
   });
   rule({
     id: 'auth.unknown-key',
-    title: 'Unknown key: 401 with a listed code, before any lookup (an unknown id too)',
-    source: '401 response',
+    title:
+      "Unknown key: 401 with a listed code, before any lookup (an unknown id too); the run's key in another case is unknown too",
+    source: '401 response; API_KEY_INVALID "Key invalid or does not exist"',
     precondition:
-      'a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id',
+      "a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id; the run's key with each letter's case swapped, on the baseline",
     ...where,
     needs: { writes: changesData, keys: true },
-    requests: (t) => sendUnauthenticated(u, t, { kind: 'key', key: `svc_contract_unknown_${t.config.runId}` }),
+    requests: (t) => sendUnknownKeys(u, t),
     problems: unauthenticatedProblems,
   });
 }
