@@ -50,6 +50,12 @@ async function actOnOtherTeamsContact(t: CheckContext): Promise<CrossedAction> {
   const ours = new Set((await entriesOf(t)).entries.map((e) => e.contact_number));
   // A contact only the other team holds: the run's team has nothing the action could change.
   const before = theirs.entries.find((e) => !ours.has(e.contact_number) && typeof e.archived === 'boolean');
+  // The description shows no field of a conversation's state: a server may keep it to itself.
+  if (theirs.entries.length > 0 && !theirs.entries.some((e) => typeof e.archived === 'boolean'))
+    return t.skip(
+      "not observable: no entry of the other team's list shows whether it is archived (the description shows no field of a conversation's state)",
+      'option',
+    );
   if (!before)
     return {
       other: other.name,

@@ -492,6 +492,25 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // The description shows no field of a conversation's state: a list entry without `read` and
+    // `archived` conforms, and the rules about that state cannot be judged (skipped, not counted).
+    name: 'lists conversations without their read and archived state',
+    only: ['applyConversationAction'],
+    allowWrites: true,
+    exercises: 'conversations.archive',
+    mutation: {
+      response: (r, q) =>
+        r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/conversations'
+          ? json(r, (b) => {
+              for (const entry of Array.isArray(b.data) ? (b.data as Array<Record<string, unknown>>) : []) {
+                delete entry.read;
+                delete entry.archived;
+              }
+            })
+          : r,
+    },
+  },
+  {
     // GET /v2/api/threads: "its response shape is not shown".
     name: 'answers the thread lookup in the list envelope (the thread as its one entry, none where the item has none)',
     only: ['threads'],
