@@ -14,8 +14,25 @@ import {
   mainKey,
   removeOutputs,
 } from './support/mutants.js';
-import { isAgent, isBatch, isNotesList, isTagAdd, isThreadLookup, isThreadRead } from './support/requests.js';
-import { bodyOf, dataIn, errorIn, json, type Mutation, pathOf, type Target } from './support/servers.js';
+import {
+  isAgent,
+  isBatch,
+  isNotesList,
+  isTagAdd,
+  isTagRemoval,
+  isThreadLookup,
+  isThreadRead,
+} from './support/requests.js';
+import {
+  bodyOf,
+  dataIn,
+  errorIn,
+  json,
+  type Mutation,
+  type ProxiedRequest,
+  pathOf,
+  type Target,
+} from './support/servers.js';
 
 afterAll(removeOutputs);
 
@@ -197,6 +214,30 @@ const firstTagStored: Mutation = {
   },
 };
 
+/** A tag add that checks only its first entry for a conflict: a later tag already on the item is skipped, the rest added. */
+function laterDuplicateTagSkipped(): Mutation {
+  const onItem = new Map<string, Set<string>>();
+  const itemOf = (q: ProxiedRequest) => /^\/v2\/api\/conversations\/items\/([^/]+)\/tags/.exec(pathOf(q))?.[1];
+  const heldBy = (item: string) => onItem.get(item) ?? onItem.set(item, new Set()).get(item) ?? new Set<string>();
+  return {
+    request: (q) => {
+      const tags = bodyOf(q).tags;
+      const item = itemOf(q);
+      if (!isTagAdd(q) || item === undefined || !Array.isArray(tags) || tags.length < 2) return q;
+      const kept = tags.filter((tag, i) => i === 0 || !heldBy(item).has(String(tag)));
+      return kept.length === tags.length ? q : { ...q, body: JSON.stringify({ ...bodyOf(q), tags: kept }) };
+    },
+    response: (r, q) => {
+      const item = itemOf(q);
+      if (item === undefined || r.status >= 300) return r;
+      const tags = bodyOf(q).tags;
+      if (isTagAdd(q) && Array.isArray(tags)) for (const tag of tags) heldBy(item).add(String(tag));
+      if (isTagRemoval(q)) heldBy(item).delete(decodeURIComponent(pathOf(q).split('/').pop() ?? ''));
+      return r;
+    },
+  };
+}
+
 /** A receptionist that empties its calendar selection when SCHEDULING is turned off (calendars not sent). */
 const schedulingOffClearsCalendars: Mutation = {
   request: (q) => {
@@ -259,6 +300,13 @@ const onlySpacesBlank: Mutation = {
 };
 
 const LATER: Mutant[] = [
+  {
+    name: 'adds the other tags where a tag already on the item is not the first one named',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: laterDuplicateTagSkipped,
+  },
   {
     name: 'checks the prefix of the first id of a batch only',
     caughtBy: 'negative.id-prefix',

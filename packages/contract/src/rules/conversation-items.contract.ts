@@ -75,7 +75,14 @@ interface TagRoundTrip {
   removedAgain?: Exchange;
   restored?: Exchange;
   /** The tag and another team tag added together, then each removed (the second first). */
-  pair?: { companion: string; added: Exchange; removedSecond?: Exchange; removedFirst?: Exchange };
+  pair?: {
+    companion: string;
+    added: Exchange;
+    removedSecond?: Exchange;
+    removedFirst?: Exchange;
+    /** The tag put back alone, then sent again behind the companion: the conflict in a later entry. */
+    behind?: Exchange;
+  };
   /** The body's tags take a single tag (minItems 1): the add exercised that bound from inside. */
   single: boolean;
 }
@@ -140,7 +147,9 @@ async function tagRoundTrip(t: CheckContext, tag: string, trip: string, companio
 /**
  * The tag and another team tag added in one request, then each removed: the second tag named is
  * stored too (a server whose loop stops after the first answers 404 TAG_NOT_FOUND for it). Where the
- * other is already on the item (409), nothing is judged and the tag is taken off again.
+ * other is already on the item (409), nothing is judged and the tag is taken off again. Then the tag
+ * alone, and both again with the tag second: the tag already there is a conflict in a later entry
+ * too (a server that checks the first entry only adds the other); both taken off after.
  */
 async function addPair(
   t: CheckContext,
@@ -160,7 +169,15 @@ async function addPair(
     await remove(tag);
     return { companion, added };
   }
-  return { companion, added, removedSecond: await remove(companion), removedFirst: await remove(tag) };
+  const removed = { removedSecond: await remove(companion), removedFirst: await remove(tag) };
+  if (!ok(removed.removedSecond) || !ok(removed.removedFirst)) return { companion, added, ...removed };
+  const send = (tags: string[]) =>
+    t.call({ params: { id: item }, body: { tags } }, headers('addConversationItemTags'), 'addConversationItemTags');
+  if (!ok(await send([tag]))) return { companion, added, ...removed };
+  const behind = await send([companion, tag]);
+  if (ok(behind)) await remove(companion);
+  await remove(tag);
+  return { companion, added, ...removed, behind };
 }
 
 function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
@@ -182,14 +199,20 @@ function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
       'removing it again',
     ),
     ...(restored ? unless(ok(restored), `restoring ${tag} on ${item} failed`, restored) : []),
-    ...pairProblems(s),
+    ...pairProblems(s, t),
   ];
 }
 
-function pairProblems({ item, tag, pair }: TagRoundTrip): Problem[] {
+function pairProblems({ item, tag, pair }: TagRoundTrip, t: CheckContext): Problem[] {
   if (!pair?.removedSecond || !pair.removedFirst) return [];
   const both = `${tag} and ${pair.companion}, added to ${item} together`;
+  const conflict = {
+    status: 409,
+    codes: ownCodes(t.spec, t.op('addConversationItemTags'), 409),
+    why: `${tag} is already on ${item}`,
+  };
   return [
+    ...(pair.behind ? errorsOf(pair.behind, conflict, `${pair.companion} then ${tag}, ${tag} already on ${item}`) : []),
     ...unless(
       ok(pair.removedSecond),
       `${both}: removing ${pair.companion}, the second, gave ${pair.removedSecond.status} (it was not stored)`,
@@ -224,11 +247,11 @@ async function tagRoundTrips(t: CheckContext): Promise<TagRoundTrip[]> {
 rule({
   id: 'tags.add-remove',
   title:
-    'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored)',
+    'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored); a tag already on the item sent behind another (409)',
   source:
     'addConversationItemTags / removeConversationItemTag; TagName: "In a URL path it is URL-encoded (for example Follow%20up)"',
   precondition:
-    'an item and a tag it does not carry yet (a team tag, else one new to the team), then it and another team tag together, then, where the team has one, a team tag whose name needs percent-encoding',
+    'an item and a tag it does not carry yet (a team tag, else one new to the team), then it and another team tag together, then the tag alone and both again with the tag second, then, where the team has one, a team tag whose name needs percent-encoding',
   ...statefulWrite('addConversationItemTags'),
   requests: tagRoundTrips,
   problems: (trips, t) => trips.flatMap((trip) => tagRoundTripProblems(trip, t)),
