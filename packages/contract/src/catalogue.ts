@@ -69,7 +69,7 @@ export const CHECKS = {
     precondition: "a request the server must refuse: a key no team holds, on the baseline and, where the operation takes an id, on an unknown id; the run's key with each letter's case swapped, on the baseline",
   },
   "boundary.inside": {
-    title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted",
+    title: "Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted; a string at its maximum holds apostrophes, \"&\", quotes, \"<>\" and \"é\" where its pattern allows them",
     source: "minimum/maximum, minLength/maxLength, maxItems",
     precondition: "requests with one value exactly at each documented limit, the rest valid",
   },

@@ -33,6 +33,16 @@ const digitsOnlyLabelRefused: Mutation = {
   },
 };
 
+/** A server whose label rule refuses apostrophes ("Partner's seats"): sent on as a label without a letter, which it refuses. */
+const apostropheLabelRefused: Mutation = {
+  request: (q) => {
+    const label = bodyOf(q).label;
+    return isFieldUpdate(q) && typeof label === 'string' && /['\u2019]/.test(label)
+      ? withBody(q, { ...bodyOf(q), label: '!!!' })
+      : q;
+  },
+};
+
 /** A server that reads an empty options list as none sent, on every type. */
 const emptyOptionsIgnored: Mutation = {
   request: (q) => {
@@ -96,6 +106,13 @@ const unknownFieldUnnamed: Mutation = {
 };
 
 const ALTERNATIVES: Mutant[] = [
+  {
+    name: 'refuses a custom field label with an apostrophe',
+    caughtBy: 'boundary.inside',
+    only: ['updateCustomField'],
+    allowWrites: true,
+    mutation: apostropheLabelRefused,
+  },
   {
     name: 'refuses a custom field label of digits alone',
     caughtBy: 'custom-fields.label-digits-only',

@@ -19,11 +19,19 @@ export interface BoundaryCase {
 }
 
 /**
- * A text of exactly n characters: the prefix, then characters two bytes long in UTF-8 (é). The
- * limits count characters: a server counting bytes refuses it where an ASCII text of n passes.
+ * Characters people write in names and notes (a typographic and a plain apostrophe, an ampersand,
+ * quotes, angle brackets) that no text rule of the contract refuses: a server that refuses or
+ * rewrites them ("Partner's seats" refused, "&" stored as "&amp;") shows it on a valid text.
  */
-export function textOfLength(prefix: string, n: number): string {
-  return prefix.padEnd(n, '\u00e9').slice(0, n);
+const WRITTEN = '\u2019\'&"<> ';
+
+/**
+ * A text of exactly n characters: the prefix, the characters people write, then characters two
+ * bytes long in UTF-8 (é). The limits count characters: a server counting bytes refuses it where an
+ * ASCII text of n passes. `plain`: without the written characters, for a pattern that refuses them.
+ */
+export function textOfLength(prefix: string, n: number, plain = false): string {
+  return `${prefix}${plain ? '' : WRITTEN}`.padEnd(n, '\u00e9').slice(0, n);
 }
 
 export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, withBody: boolean): BoundaryCase[] {
@@ -64,19 +72,13 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
       const current = (body as Record<string, unknown>)[name];
       if (typesOf(schema).includes('string') && schema.enum === undefined) {
         const max = schema.maxLength;
-        // Where a pattern refuses the two-byte text, the limit is still met in ASCII.
-        if (
-          typeof max === 'number' &&
-          !push(
-            `body ${name} of ${max} characters (${2 * max - 1} bytes in UTF-8)`,
-            set(textOfLength('x', max)),
-            'body',
-            name,
-            'maxLength',
-            max,
-          )
-        )
-          push(`body ${name} of ${max} characters`, set('x'.repeat(max)), 'body', name, 'maxLength', max);
+        // Where a pattern refuses the written characters, then the two-byte text, the limit is still met in ASCII.
+        const atMax = (text: string, label: string) =>
+          typeof max === 'number' && push(label, set(text), 'body', name, 'maxLength', max);
+        if (typeof max === 'number')
+          atMax(textOfLength('x', max), `body ${name} of ${max} characters (quotes, "&", "<", "é"...)`) ||
+            atMax(textOfLength('x', max, true), `body ${name} of ${max} characters (${2 * max - 1} bytes in UTF-8)`) ||
+            atMax('x'.repeat(max), `body ${name} of ${max} characters`);
         if (typeof schema.minLength === 'number' && schema.minLength > 0)
           push(
             `body ${name} of ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}`,

@@ -95,7 +95,7 @@ export const NEGATIVE_CHECKS: { [kind in NegativeKind]: ReturnType<typeof checkD
 export const BOUNDARY_INSIDE = checkDescription({
   id: 'boundary.inside',
   title:
-    'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted',
+    'Values at each documented limit (page and size at their bounds, strings and lists of exactly the maximum) are accepted; a string at its maximum holds apostrophes, "&", quotes, "<>" and "é" where its pattern allows them',
   source: 'minimum/maximum, minLength/maxLength, maxItems',
   precondition: 'requests with one value exactly at each documented limit, the rest valid',
 });
