@@ -83,6 +83,24 @@ describe('the triage of the mutation run', () => {
     expect(check.counts).toMatchObject({ 'killed-by': 1, 'not-observable': 1, equivalent: 1 });
   });
 
+  it("takes a run stopped by Stryker's hit limit as no contradiction of the check a killed-by names", () => {
+    const run = results([
+      ['Timeout', 'Hit limit reached (1041/1000)'],
+      ['Killed', "failed: ['x.y']"],
+    ]);
+    const check = checkTriage(
+      run,
+      {
+        mutants: [
+          { ...at(1), kind: 'killed-by', check: 'response.schema' },
+          { ...at(2), kind: 'killed-by', check: 'response.schema' },
+        ],
+      },
+      { checkIds: new Set(['response.schema']) },
+    );
+    expect(check.problems).toEqual([expect.stringContaining("but the run failed on: failed: ['x.y']")]);
+  });
+
   it('wants open to name a marker of the spec and a control, sandbox-own a README section, a check that exists', () => {
     const run = results([['Survived'], ['NoCoverage'], ['Killed', "failed: ['tags.other']"]]);
     const check = checkTriage(
