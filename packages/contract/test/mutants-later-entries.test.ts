@@ -163,19 +163,26 @@ const authorsOfTheReader = (upstream: Target): Mutation => ({
       : r,
 });
 
-/** Every comment credited to the account's owner (the run key's, Dana Reyes), whichever key wrote it. */
-const creditedToAccountOwner = (upstream: Target): Mutation => ({
-  response: (r, q) =>
-    q.method === 'POST' &&
-    pathOf(q).endsWith('/comments') &&
-    r.status === 201 &&
-    !(q.headers.get('authorization') ?? '').includes(mainKey(upstream))
-      ? json(r, (b) => {
+/** Every comment credited to the account's owner (the run key's, Dana Reyes), whichever key wrote it: stored so, read so. */
+function creditedToAccountOwner(upstream: Target): Mutation {
+  const byOthers = new Set<string>();
+  return {
+    response: (r, q) => {
+      const byOther = !(q.headers.get('authorization') ?? '').includes(mainKey(upstream));
+      if (q.method === 'POST' && pathOf(q).endsWith('/comments') && r.status === 201 && byOther)
+        return json(r, (b) => {
           const added = dataIn(b);
+          if (typeof added?.id === 'string') byOthers.add(added.id);
           if (added) added.user = DANA;
-        })
-      : r,
-});
+        });
+      if (!isThreadRead(q)) return r;
+      return json(r, (b) => {
+        for (const c of (dataIn(b)?.comments as Body[] | undefined) ?? [])
+          if (byOthers.has(String(c.id))) c.user = DANA;
+      });
+    },
+  };
+}
 
 /** A thread whose comments' later mentions carry the first mention's deleted flag (computed once per comment). */
 const mentionFlagComputedOnce: Mutation = {

@@ -37,11 +37,13 @@ async function startersOf(t: CheckContext): Promise<Array<{ thread: string; star
   return found;
 }
 
-/** A comment written with a key whose config entry names its owner (user_id). */
+/** A comment written with a key whose config entry names its owner (user_id), and its thread read after. */
 interface ByOwner {
   key: string;
   owner: string;
+  content: string;
   added: Exchange;
+  read?: ThreadRead;
 }
 
 /** The comments, the threads the run started, and the comments read by another key of the team. */
@@ -113,10 +115,13 @@ async function commentsByOwners(t: CheckContext, threads: string[]): Promise<ByO
   );
   const byOwners: ByOwner[] = [];
   for (const key of owned.filter((k, i) => owned.findIndex((o) => o.user_id === k.user_id) === i)) {
+    // Numbered, never named: a key's name may be the key itself, and the content is stored.
+    const content = probeText(t, `comment by the key of owner ${byOwners.length + 1}`);
     for (const thread of threads) {
-      const added = await comment(t, thread, probeText(t, `comment by ${key.name}`), asKey(key));
+      const added = await comment(t, thread, content, asKey(key));
       if (added.status === 403 || added.status === 404) continue;
-      byOwners.push({ key: key.name, owner: key.user_id as string, added });
+      const read = ok(added) ? await readThread(t, thread) : undefined;
+      byOwners.push({ key: key.name, owner: key.user_id as string, content, added, ...(read ? { read } : {}) });
       break;
     }
   }
@@ -141,15 +146,21 @@ async function authorship(t: CheckContext): Promise<Authorship> {
 
 /** A comment by a key whose owner the config names names that owner as its user. */
 function ownerProblems({ byOwners }: Authorship): Problem[] {
-  return byOwners.flatMap(({ key, owner, added }) =>
-    !ok(added)
-      ? [{ message: `a comment by key "${key}": expected 201, got ${added.status}`, exchange: added }]
-      : unless(
-          userIdOf(data(added)?.user) === owner,
-          `a comment by key "${key}", owned by ${owner} (its config entry), names ${short(userIdOf(data(added)?.user))} as its user`,
-          added,
-        ),
-  );
+  return byOwners.flatMap(({ key, owner, content, added, read }) => {
+    if (!ok(added))
+      return [{ message: `a comment by key "${key}": expected 201, got ${added.status}`, exchange: added }];
+    // The comment as its thread shows it (the add's answer is not shown), else as the answer shows it.
+    const stored = read?.comments.find((c) => c.content === content);
+    const [user, exchange] = stored
+      ? [userIdOf(stored.user), read?.exchange ?? added]
+      : [userIdOf(data(added)?.user), added];
+    if (user === undefined) return [];
+    return unless(
+      user === owner,
+      `a comment by key "${key}", owned by ${owner} (its config entry), names ${user} as its user`,
+      exchange,
+    );
+  });
 }
 
 /** A thread the run's key started names the author of its comments as its first comment's user. */

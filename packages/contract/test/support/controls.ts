@@ -511,6 +511,22 @@ export const CONTROLS: Control[] = [
     },
   },
   {
+    // POST /v2/api/threads/{id}/comments: "its body and response are not shown".
+    name: "answers a comment's add with the comment's id alone",
+    only: ['threads'],
+    allowWrites: true,
+    exercises: 'threads.comment-author',
+    mutation: {
+      response: (r, q) =>
+        r.status < 300 && q.method === 'POST' && /^\/v2\/api\/threads\/[^/]+\/comments$/.test(pathOf(q))
+          ? json(r, (b) => {
+              const id = (b.data as Record<string, unknown> | undefined)?.id;
+              b.data = { id };
+            })
+          : r,
+    },
+  },
+  {
     // GET /v2/api/threads: "its response shape is not shown".
     name: 'answers the thread lookup in the list envelope (the thread as its one entry, none where the item has none)',
     only: ['threads'],

@@ -28,6 +28,12 @@ const under = (prefix: string, marker: string) => new RegExp(`^${esc(prefix)}\\S
 
 export const MARKER_RULES: MarkerRule[] = [
   {
+    markers: new RegExp(`^${esc(PATHS)}/threads/\\{id\\}/comments/post/responses/(200|201) x-svc-unspecified$`),
+    controls: ["answers a comment's add with the comment's id alone"],
+    reason:
+      "A comment's author, content and mentions are read from its thread, which shows them; the add's answer only where the thread does not.",
+  },
+  {
     markers: at(`${PATHS}/threads/get/responses/200`, 'x-svc-unspecified'),
     controls: [
       'answers the thread lookup in the list envelope (the thread as its one entry, none where the item has none)',
