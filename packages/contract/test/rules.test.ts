@@ -190,14 +190,15 @@ describe('boundary values from inside', () => {
       'query size=100',
     ]);
     expect(boundaryCases(spec, op('upsertCurrentDialingQueue'), { body: {} }, true).map((c) => c.label)).toEqual([
-      'body name of 255 characters (509 bytes in UTF-8)',
+      'body name of 255 characters (quotes, "&", "<>", "é": 504 bytes in UTF-8)',
       'body name of 1 character',
     ]);
-    // Characters, not bytes: one ASCII letter, then characters two bytes long each.
+    // Characters, not bytes: one ASCII letter, the punctuation people write, then characters two bytes long each.
     const [atMax] = boundaryCases(spec, op('upsertCurrentDialingQueue'), { body: {} }, true);
     const name = String((atMax?.request.body as { name?: string } | undefined)?.name);
     expect([...name]).toHaveLength(255);
-    expect(Buffer.byteLength(name, 'utf8')).toBe(509);
+    expect(name.startsWith('x\u2019\'&"<> \u00e9')).toBe(true);
+    expect(Buffer.byteLength(name, 'utf8')).toBe(504);
     expect(boundaryCases(spec, op('upsertCurrentDialingQueue'), { body: {} }, false)).toEqual([]);
   });
 });

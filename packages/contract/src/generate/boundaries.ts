@@ -76,7 +76,10 @@ export function boundaryCases(spec: Spec, op: Operation, baseline: OpRequest, wi
         const atMax = (text: string, label: string) =>
           typeof max === 'number' && push(label, set(text), 'body', name, 'maxLength', max);
         if (typeof max === 'number')
-          atMax(textOfLength('x', max), `body ${name} of ${max} characters (quotes, "&", "<", "é"...)`) ||
+          atMax(
+            textOfLength('x', max),
+            `body ${name} of ${max} characters (quotes, "&", "<>", "é": ${Buffer.byteLength(textOfLength('x', max))} bytes in UTF-8)`,
+          ) ||
             atMax(textOfLength('x', max, true), `body ${name} of ${max} characters (${2 * max - 1} bytes in UTF-8)`) ||
             atMax('x'.repeat(max), `body ${name} of ${max} characters`);
         if (typeof schema.minLength === 'number' && schema.minLength > 0)
