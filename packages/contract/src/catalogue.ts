@@ -395,6 +395,11 @@ export const CHECKS = {
     source: "NoteMention deleted: \"true when the mentioned user has since been removed from the team\"; ConversationNote \"mentions (array of NoteMention)\"",
     precondition: "a known note mentioning a member removed from the team (fixtures.removed_user_ids: no operation removes one), read by id and in its conversation's notes; a note mentioning several, listed too (each mention as read by id)",
   },
+  "notes.mention-name": {
+    title: "A known note's mention carries the mentioned user's name (as its content writes it, or as the API names that user), or null; never another user's",
+    source: "NoteMention: \"user_id string; name string or null\"; Mention syntax \"@[<display_name>](usr-<id>)\"",
+    precondition: "known notes with mentions, read by id; the names the API gives users, from the notes' authors (NoteUser)",
+  },
   "people.replay-not-rerun": {
     title: "A keyed person update sent again after its undo is the stored response replayed, not applied again: the person keeps the undo",
     source: "Idempotency 3: \"returns the stored response with the header Idempotency-Replayed: true, and the operation is not re-executed\"; \"PUT /v2/api/crm/people/{id} | Updates a person\"",

@@ -84,6 +84,19 @@ function anyScheme(upstream: Target): Mutation {
   };
 }
 
+/** A note whose mentions are joined on the note's author: each carries the author's name. */
+const mentionsNamedAfterAuthor: Mutation = {
+  response: (r, q) =>
+    isNoteRead(q)
+      ? json(r, (b) => {
+          const note = b.data as Record<string, unknown> | undefined;
+          const author = (note?.user as Record<string, unknown> | undefined)?.name;
+          for (const m of Array.isArray(note?.mentions) ? (note.mentions as Array<Record<string, unknown>>) : [])
+            m.name = author;
+        })
+      : r,
+};
+
 /** A server that looks keys up without their case: a key in another case is taken as the key. */
 function keyInAnyCase(upstream: Target): Mutation {
   return {
@@ -350,6 +363,12 @@ const CROSSED: Mutant[] = [
     caughtBy: 'auth.malformed-header',
     only: ['listTags', 'auth.malformed-header'],
     mutation: anyScheme,
+  },
+  {
+    name: "names each mention of a note after the note's author",
+    caughtBy: 'notes.mention-name',
+    only: ['notes.mention-name'],
+    mutation: mentionsNamedAfterAuthor,
   },
   {
     name: 'takes a key written in another case as the key',

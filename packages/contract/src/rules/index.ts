@@ -16,6 +16,7 @@ import './dialer-queues-by-email.contract.js';
 import './dialer-queues-key-owner.contract.js';
 import './dialer-queues.contract.js';
 import './notes.contract.js';
+import './notes-mention-name.contract.js';
 import './people.contract.js';
 import './people-update.contract.js';
 import './phone-numbers.contract.js';
