@@ -214,6 +214,11 @@ export const CHECKS = {
     enforces: ["x-svc-option-rules RENAME_BY_KEY","x-svc-option-rules NEW_WITHOUT_MATCHING_KEY","x-svc-option-rules REMOVE_MISSING","x-svc-merge-rules custom-field replaced"],
     precondition: "an editable DROPDOWN field with at least one option (created through the service): a new option added, renamed, its old label given to another new option, both removed, then the label sent alone; new options added four at once (a label spelling a kept key, a key matching no option, the first new label again)",
   },
+  "custom-fields.options-listed": {
+    title: "An option renamed through PATCH shows in the custom field list with its new label (the list read before and after)",
+    source: "updateCustomField options: \"Replaces the full option list\"; \"To rename an option, send its current key with the new label\"; listCustomFields options \"Present for DROPDOWN fields\"",
+    precondition: "an editable custom field with options, the whole list read, its first option renamed (its key with a new label), the list read again; the options put back after",
+  },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused, an empty list of them too",
     source: "x-svc-option-rules DROPDOWN_ONLY; CustomFieldResponse (options required for DROPDOWN)",

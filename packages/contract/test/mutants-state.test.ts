@@ -192,6 +192,23 @@ const fieldKeyOf = (q: ProxiedRequest) => /^\/v2\/api\/crm\/attributes\/([^/]+)$
 type Field = Record<string, unknown>;
 const fieldsOf = (b: Record<string, unknown>) => (Array.isArray(b.data) ? (b.data as Field[]) : []);
 
+/** A server whose list shows each field's options as its first listing showed them (a cache never refreshed). */
+function listKeepsFirstOptions(): Mutation {
+  const first = new Map<string, unknown>();
+  return {
+    response: (r, q) =>
+      isFieldList(q)
+        ? json(r, (b) => {
+            for (const f of fieldsOf(b)) {
+              const key = String(f.key);
+              if (!first.has(key)) first.set(key, f.options);
+              else if (f.options !== undefined) f.options = first.get(key);
+            }
+          })
+        : r,
+  };
+}
+
 /** A server whose list keeps showing a description after a blank value cleared it. */
 function listKeepsClearedDescription(): Mutation {
   const last = new Map<string, string>();
@@ -440,6 +457,13 @@ const SEQUENCES: Mutant[] = [
     only: ['conversations.archive'],
     allowWrites: true,
     mutation: unarchiveRestoresUnread,
+  },
+  {
+    name: "lists each custom field's options as its first listing showed them",
+    caughtBy: 'custom-fields.options-listed',
+    only: ['custom-fields.options-listed'],
+    allowWrites: true,
+    mutation: listKeepsFirstOptions,
   },
   {
     name: 'lists a custom field with the description a blank value cleared',

@@ -307,3 +307,80 @@ rule({
     readings: 'refused, or accepted and ignored: not stated (x-svc-unspecified)',
   }),
 });
+
+type Option = { key: string; label: string };
+
+const optionsOf = (entry: Record<string, unknown> | undefined): Option[] | undefined =>
+  Array.isArray(entry?.options)
+    ? entry.options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) }))
+    : undefined;
+
+interface OptionRenamed {
+  key: string;
+  option: Option;
+  label: string;
+  changed: Exchange;
+  /** The field as the whole list shows it after the rename (the list read before it too). */
+  shown?: Record<string, unknown>;
+  last?: Exchange;
+  restored?: Exchange;
+}
+
+/**
+ * A dropdown's first option renamed ("send its current key with the new label"), the whole list
+ * read before and after: a list kept from an earlier read shows the old label. Put back after.
+ */
+async function renameOption(t: CheckContext): Promise<OptionRenamed> {
+  const writable = writableSource(t);
+  const field = (await t.fixtures()).customFields.find((f) => writable(f) && (f.options?.length ?? 0) > 0);
+  if (!field) return t.skip('no editable custom field with options (GET /v2/api/crm/attributes)', 'config');
+  const options = optionsOf((await listed(t)).entries.find((e) => e.key === field.key)) ?? field.options ?? [];
+  const [option] = options;
+  if (!option) return t.skip(`${field.key} lists no options now`, 'config');
+  const max = t.spec.schema('CustomFieldOptionLabel')?.maxLength;
+  const label = `${option.label} (svc-contract ${t.config.runId})`.slice(0, typeof max === 'number' ? max : undefined);
+  const renamed = options.map((o) => (o.key === option.key ? { key: o.key, label } : o));
+  const changed = await t.call({ params: { key: field.key }, body: { options: renamed } }, {}, UPDATE);
+  const base = { key: field.key, option, label, changed };
+  if (!ok(changed)) return base;
+  const { entries, last } = await listed(t);
+  const shown = entries.find((e) => e.key === field.key);
+  const restored = await t.call({ params: { key: field.key }, body: { options } }, {}, UPDATE);
+  return { ...base, ...(shown ? { shown } : {}), ...(last ? { last } : {}), restored };
+}
+
+function renamedProblems({ key, option, label, changed, shown, last, restored }: OptionRenamed): Problem[] {
+  if (!ok(changed))
+    return [
+      { message: `renaming option ${option.key} of ${key}: expected 200, got ${changed.status}`, exchange: changed },
+    ];
+  const listedOption = optionsOf(shown)?.find((o) => o.key === option.key);
+  return [
+    ...unless(
+      listedOption === undefined || listedOption.label === label,
+      `the list shows option ${option.key} of ${key} labelled ${short(listedOption?.label)} after it was renamed ${short(label)}`,
+      last,
+    ),
+    ...unless(
+      restored === undefined || ok(restored),
+      `putting the options of ${key} back failed (${restored?.status})`,
+      restored,
+    ),
+  ];
+}
+
+rule({
+  id: 'custom-fields.options-listed',
+  title:
+    'An option renamed through PATCH shows in the custom field list with its new label (the list read before and after)',
+  source:
+    'updateCustomField options: "Replaces the full option list"; "To rename an option, send its current key with the new label"; listCustomFields options "Present for DROPDOWN fields"',
+  precondition:
+    'an editable custom field with options, the whole list read, its first option renamed (its key with a new label), the list read again; the options put back after',
+  ...statefulWrite(UPDATE),
+  requests: renameOption,
+  problems: renamedProblems,
+  notReached: ({ changed, shown }) =>
+    ok(changed) && optionsOf(shown) === undefined ? 'the list shows the field without its options' : undefined,
+  passed: ({ key, option }) => `${key}: option ${option.key} listed with its new label, then put back`,
+});
