@@ -255,10 +255,10 @@ export const CHECKS = {
     precondition: "a thread with two comments or more (fixtures.thread_ids, or discovered threads)",
   },
   "dialer-queues.by-email": {
-    title: "A teammate's email sent without user_id selects that teammate's queue",
+    title: "A teammate's email sent without user_id selects that teammate's queue, and a change sent so leaves the key owner's queue as it was",
     source: "UpdateDialingQueueRequest email: \"Optional. Teammate's email; used only when user_id is absent.\" (PATCH /v2/api/dialing-queues/current)",
     enforces: ["x-svc-input-rules precedence user_id, email"],
-    precondition: "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails)",
+    precondition: "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails); then named with a new queue name, the key owner's queue read again (its name put back after)",
   },
   "dialer-queues.each-value": {
     title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",

@@ -84,6 +84,23 @@ function anyScheme(upstream: Target): Mutation {
   };
 }
 
+/** A queue update aimed at a teammate (email or user_id) that also renames the key owner's own queue. */
+function teammateChangeAlsoOwn(): Mutation {
+  let ownName: unknown;
+  return {
+    response: (r, q) => {
+      if (!isQueue(q) || r.status >= 300) return r;
+      const body = bodyOf(q);
+      const aimed = typeof body.email === 'string' || typeof body.user_id === 'string';
+      if (aimed && typeof body.name === 'string') ownName = body.name;
+      if (aimed || ownName === undefined) return r;
+      return json(r, (b) => {
+        if (b.data && typeof b.data === 'object') (b.data as Record<string, unknown>).name = ownName;
+      });
+    },
+  };
+}
+
 /** A note whose mentions are joined on the note's author: each carries the author's name. */
 const mentionsNamedAfterAuthor: Mutation = {
   response: (r, q) =>
@@ -363,6 +380,13 @@ const CROSSED: Mutant[] = [
     caughtBy: 'auth.malformed-header',
     only: ['listTags', 'auth.malformed-header'],
     mutation: anyScheme,
+  },
+  {
+    name: "renames the key owner's queue too when a teammate's is renamed by email",
+    caughtBy: 'dialer-queues.by-email',
+    only: ['dialer-queues.by-email'],
+    allowWrites: true,
+    mutation: teammateChangeAlsoOwn,
   },
   {
     name: "names each mention of a note after the note's author",
