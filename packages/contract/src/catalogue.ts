@@ -217,7 +217,7 @@ export const CHECKS = {
   "custom-fields.options-listed": {
     title: "An option renamed through PATCH shows in the custom field list with its new label (the list read before and after)",
     source: "updateCustomField options: \"Replaces the full option list\"; \"To rename an option, send its current key with the new label\"; listCustomFields options \"Present for DROPDOWN fields\"",
-    precondition: "an editable custom field with options, the whole list read, its first option renamed (its key with a new label), the list read again; the options put back after",
+    precondition: "an editable custom field with options, the whole list read (showing its options: where it shows none, skipped as not observable), its first option renamed (its key with a new label), the list read again; the options put back after",
   },
   "custom-fields.options-not-supported": {
     title: "Options on a field of a type without options are refused, an empty list of them too",

@@ -192,8 +192,7 @@ export function caseSwapped(key: string): string | undefined {
  * The placeholder of a key sent with each letter's case swapped: a shell expression that makes it
  * from the key's own placeholder, so a reproduced curl still sends it (replay/sent.ts reads it).
  */
-const caseSwappedPlaceholder = (placeholder: string): string =>
-  `$(printf %s "${placeholder}" | tr a-zA-Z A-Za-z)`;
+const caseSwappedPlaceholder = (placeholder: string): string => `$(printf %s "${placeholder}" | tr a-zA-Z A-Za-z)`;
 
 /** The secrets, each also in its case-swapped form: a run sends the run key so (auth.unknown-key). */
 export function withCaseSwapped(secrets: readonly Secret[]): Secret[] {

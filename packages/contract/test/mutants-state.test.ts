@@ -352,16 +352,16 @@ function replayRunsAgain(): Mutation {
 
 /** A server whose rename of a queue empties its number entries from then on. */
 function renameEmptiesNumbers(): Mutation {
-  let renamed = false;
+  // Per queue (its assignee): renaming a teammate's queue empties that one only.
+  const renamed = new Set<unknown>();
   return {
     response: (r, q) => {
       if (!isQueueWrite(q) || r.status !== 200) return r;
-      if (typeof bodyOf(q).name === 'string') renamed = true;
-      return renamed
-        ? json(r, (b) => {
-            (b.data as Field).numbers = [];
-          })
-        : r;
+      return json(r, (b) => {
+        const queue = b.data as Field;
+        if (typeof bodyOf(q).name === 'string') renamed.add(queue.assignee_id);
+        if (renamed.has(queue.assignee_id)) queue.numbers = [];
+      });
     },
   };
 }

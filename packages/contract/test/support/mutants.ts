@@ -579,7 +579,7 @@ export const MUTANTS: Mutant[] = [
     allowWrites: true,
     mutation: {
       response: (r, q) =>
-        q.method === 'PATCH' && /"label":"[^"]{255}"/.test(q.body ?? '')
+        q.method === 'PATCH' && [...String(bodyOf(q).label ?? '')].length === 255
           ? json({ ...r, status: 400 }, (b) =>
               Object.assign(b, {
                 data: undefined,
