@@ -13,7 +13,16 @@ import { actionSchema, actionTo } from './conversation-actions.js';
 import { type CheckContext, contractOperation, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
-import { deepEqual, IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats, short } from './support.js';
+import {
+  deepEqual,
+  IDEMPOTENCY_REPLAY,
+  notObservable,
+  ok,
+  type Repeats,
+  replayProblems,
+  sendRepeats,
+  short,
+} from './support.js';
 
 const OP = 'applyConversationAction';
 
@@ -21,13 +30,9 @@ async function act(t: CheckContext, contact: string, action: string): Promise<Ex
   return t.call({ params: { contact_number: contact }, body: { action } }, {}, 'applyConversationAction');
 }
 
-/**
- * Why a rule about a conversation's read state cannot be judged on a server whose entries show none:
- * the description shows no field of that state, so a server may keep it to itself (skipped by
- * option, not counted, as a state the API cannot bring about is).
- */
-const unobservable = (where: string) =>
-  `not observable: ${where} shows no read state (the description shows no field of a conversation's state)`;
+/** A rule about a conversation's read state, on a server whose entries show none (see notObservable). */
+const readStateUnshown = (t: CheckContext, where: string) =>
+  notObservable(t, `${where} shows no read state (the description shows no field of a conversation's state)`);
 
 /** The conversation's list entry, if the first page shows it. */
 async function entryOf(t: CheckContext, contact: string): Promise<Record<string, unknown> | undefined> {
@@ -145,7 +150,7 @@ async function replayAfterOpposite(t: CheckContext): Promise<Rerun> {
   const toRead = actionTo(t, 'read') ?? t.skip('no action leads to read (x-svc-transitions)');
   const toUnread = actionTo(t, 'unread') ?? t.skip('no action leads to unread (x-svc-transitions)');
   const entry = await entryOf(t, contact);
-  if (entry && typeof entry.read !== 'boolean') return t.skip(unobservable(`the list entry of ${contact}`), 'option');
+  if (entry && typeof entry.read !== 'boolean') return readStateUnshown(t, `the list entry of ${contact}`);
   const before = entry?.read;
   const base = { contact, toRead, toUnread };
   if (typeof before !== 'boolean') return base;
@@ -700,7 +705,7 @@ async function contactOnTwoLines(t: CheckContext): Promise<OneLine> {
         return { contact: e.contact_number, acted: { line, read: e.read }, other: first };
       seen.set(e.contact_number, { line, read: e.read });
     }
-  if (listed > 0 && seen.size === 0) return t.skip(unobservable("no entry of the lines' lists"), 'option');
+  if (listed > 0 && seen.size === 0) return readStateUnshown(t, "no entry of the lines' lists");
   return {};
 }
 

@@ -11,7 +11,7 @@ import { writableSource } from './custom-field-source.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { pagingOf } from './lists-walk.js';
 import { errorsOf, unless } from './problems.js';
-import { asKey, ok, short, teamReaders } from './support.js';
+import { asKey, notObservable, ok, short, teamReaders } from './support.js';
 
 const LIST = 'listCustomFields';
 const UPDATE = 'updateCustomField';
@@ -110,9 +110,12 @@ function otherKeysProblems({ key, was, label, others }: Relabel): Problem[] {
   });
 }
 
-/** The contract's label limit (CustomFieldLabel.maxLength), so that the probe label stays valid. */
-function maxLabel(t: CheckContext): number | undefined {
-  const max = t.spec.schema('CustomFieldLabel')?.maxLength;
+/** The contract's label limit (CustomFieldLabel's maxLength, or an option label's), so that a probe label stays valid. */
+function maxLabel(
+  t: CheckContext,
+  schema: 'CustomFieldLabel' | 'CustomFieldOptionLabel' = 'CustomFieldLabel',
+): number | undefined {
+  const max = t.spec.schema(schema)?.maxLength;
   return typeof max === 'number' ? max : undefined;
 }
 
@@ -337,14 +340,10 @@ async function renameOption(t: CheckContext): Promise<OptionRenamed> {
   const options = optionsOf((await listed(t)).entries.find((e) => e.key === field.key));
   // "Each list item shows key, label and type": a list may leave options out, and then shows no rename.
   if (options === undefined)
-    return t.skip(
-      `not observable: the list shows ${field.key} without its options (each item shows key, label and type)`,
-      'option',
-    );
+    return notObservable(t, `the list shows ${field.key} without its options (each item shows key, label and type)`);
   const [option] = options;
   if (!option) return t.skip(`${field.key} lists no options now`, 'config');
-  const max = t.spec.schema('CustomFieldOptionLabel')?.maxLength;
-  const label = `${option.label} (svc-contract ${t.config.runId})`.slice(0, typeof max === 'number' ? max : undefined);
+  const label = `${option.label} (svc-contract ${t.config.runId})`.slice(0, maxLabel(t, 'CustomFieldOptionLabel'));
   const renamed = options.map((o) => (o.key === option.key ? { key: o.key, label } : o));
   const changed = await t.call({ params: { key: field.key }, body: { options: renamed } }, {}, UPDATE);
   const base = { key: field.key, option, label, changed };

@@ -3,27 +3,14 @@
 // user), so either passes, as does null ("string or null"); a name the API gives another user, or
 // any other name for a user whose own the API shows, is not the mentioned user's. Notes are not
 // written by the API: the known notes are read, their authors giving the names the API uses.
-import { isObject } from '@svc/spec-runtime';
+import { idPrefixOf, isObject } from '@svc/spec-runtime';
+import { scanMentions } from '@svc/spec-runtime/facts';
 import type { Exchange } from '../http/exchange.js';
 import { loadSpec } from '../spec.js';
 import { type CheckContext, contractOperation, type Problem, rule } from './harness.js';
 import { data, short } from './support.js';
 
 const OP = 'getConversationNote';
-
-/** `@[<display_name>](usr-<id>)` in a text: each user id with the display names written for it (a plain scan). */
-export function writtenMentions(text: string): Map<string, string[]> {
-  const written = new Map<string, string[]>();
-  for (let at = text.indexOf('@['); at >= 0; at = text.indexOf('@[', at + 2)) {
-    const close = text.indexOf('](', at + 2);
-    const end = close < 0 ? -1 : text.indexOf(')', close + 2);
-    if (end < 0) break;
-    const [name, id] = [text.slice(at + 2, close), text.slice(close + 2, end)];
-    if (name.includes('@[')) continue;
-    written.set(id, [...(written.get(id) ?? []), name]);
-  }
-  return written;
-}
 
 interface NoteRead {
   id: string;
@@ -40,12 +27,13 @@ function authorNames(reads: NoteRead[]): Map<string, string> {
   return names;
 }
 
-function mentionNameProblems(reads: NoteRead[]): Problem[] {
+function mentionNameProblems(reads: NoteRead[], userPrefix: string): Problem[] {
   const named = authorNames(reads);
   return reads.flatMap(({ id, exchange }) => {
     const note = data(exchange);
     const content = typeof note?.content === 'string' ? note.content : '';
-    const written = writtenMentions(content);
+    // The syntax read as the sandbox and response.mentions read it (each user's first spelling).
+    const written = new Map(scanMentions(content, userPrefix).map((m) => [m.userId, [m.displayName]]));
     const mentions = Array.isArray(note?.mentions) ? note.mentions.filter(isObject) : [];
     return mentions.flatMap((m) => {
       const [user, name] = [String(m.user_id), m.name];
@@ -81,7 +69,7 @@ rule({
       reads.push({ id, exchange: await t.call({ params: { id } }) });
     return reads;
   },
-  problems: mentionNameProblems,
+  problems: (reads, t) => mentionNameProblems(reads, idPrefixOf(t.spec.contract, 'UserId')),
   notReached: (reads) =>
     reads.some((r) => {
       const mentions = data(r.exchange)?.mentions;

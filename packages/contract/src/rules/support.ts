@@ -80,6 +80,15 @@ export function otherCallers(t: CheckContext, op: Operation = t.op()): ConfigKey
   return [ofKind('line-limited'), ofKind('active')].filter((k): k is ConfigKey => k !== undefined);
 }
 
+/**
+ * A skip for a state the server keeps to itself where the description shows no field of it (a
+ * conversation's read state; options a list may leave out): no run could judge the rule there, so
+ * it is skipped by option, not counted, as a state the API cannot bring about is.
+ */
+export function notObservable(t: CheckContext, what: string): never {
+  return t.skip(`not observable: ${what}`, 'option');
+}
+
 /** The members removed from the team the config names (no operation removes one), or a skip by option. */
 export function removedMembers(t: CheckContext): string[] {
   const named = t.config.config.fixtures.removed_user_ids ?? [];

@@ -9,7 +9,7 @@ import type { ConfigKey } from '../types.js';
 import { actionTo } from './conversation-actions.js';
 import { type CheckContext, type Problem, rule, statefulWrite } from './harness.js';
 import { unless } from './problems.js';
-import { ok, otherTeamKey, short } from './support.js';
+import { notObservable, ok, otherTeamKey, short } from './support.js';
 
 const OP = 'applyConversationAction';
 const LIST = 'listConversations';
@@ -52,9 +52,9 @@ async function actOnOtherTeamsContact(t: CheckContext): Promise<CrossedAction> {
   const before = theirs.entries.find((e) => !ours.has(e.contact_number) && typeof e.archived === 'boolean');
   // The description shows no field of a conversation's state: a server may keep it to itself.
   if (theirs.entries.length > 0 && !theirs.entries.some((e) => typeof e.archived === 'boolean'))
-    return t.skip(
-      "not observable: no entry of the other team's list shows whether it is archived (the description shows no field of a conversation's state)",
-      'option',
+    return notObservable(
+      t,
+      "no entry of the other team's list shows whether it is archived (the description shows no field of a conversation's state)",
     );
   if (!before)
     return {
