@@ -4,7 +4,7 @@
 // it has them; a fresh clone (CI) has none, and would start these last.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const WAITING = ['sandbox-config.test.ts', 'ci.test.ts', 'shared-key.test.ts'];
+const WAITING = ['sandbox-config.test.ts', 'ci.test.ts', 'shared-key.test.ts', 'mutants-limits.test.ts'];
 
 const rank = (file: TestSpecification) => {
   const index = WAITING.findIndex((name) => file.moduleId.endsWith(`/test/${name}`));
