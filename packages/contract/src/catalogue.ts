@@ -226,10 +226,10 @@ export const CHECKS = {
     precondition: "a request the server must refuse: options sent to an editable field of each type without options (a server may drop them on one type only), and an empty options list sent to one of them",
   },
   "custom-fields.partial-update": {
-    title: "Only the fields sent change: the label sent alone keeps the options and a description set first",
+    title: "Only the fields sent change: the label sent alone keeps the options and a description set first, and the description sent alone next keeps the new label",
     source: "UpdateCustomFieldRequest",
     enforces: ["x-svc-merge-rules custom-field merged","x-svc-merge-rules custom-field replaced"],
-    precondition: "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
+    precondition: "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it); then an update after the label's, sending the description alone",
   },
   "deals.money-names-agree": {
     title: "A deal that states its monetary value under both names (amount and value) states the same value in both",
@@ -324,7 +324,7 @@ export const CHECKS = {
     precondition: "a read with optional query parameters, each sent with each value the contract names",
   },
   "lists.walk": {
-    title: "A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree",
+    title: "A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree, and the page after the last is a page, never refused as invalid",
     source: "Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max",
     precondition: "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
   },

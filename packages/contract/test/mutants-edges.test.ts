@@ -55,6 +55,48 @@ const emptyPastTheEnd: Mutation = {
       : r,
 };
 
+/** A page past the last refused as a page number out of range (400 INVALID_PAGE_SIZE), not answered empty. */
+const pastTheEndRefused: Mutation = {
+  response: (r, q) => {
+    if (!isFieldList(q) || r.status !== 200 || Number(queryOf(q).get('page')) <= 1) return r;
+    const { data } = JSON.parse(r.body) as { data?: unknown };
+    if (!Array.isArray(data) || data.length > 0) return r;
+    return json({ ...r, status: 400 }, (b) => {
+      b.error = {
+        type: 'validation_error',
+        code: 'INVALID_PAGE_SIZE',
+        message: `page ${queryOf(q).get('page')} is out of range.`,
+        param: 'page',
+        request_id: r.headers.get('x-request-id'),
+      };
+      delete b.data;
+      delete b.pagination;
+    });
+  },
+};
+
+/**
+ * The conversation list narrowed to a line counts its pages at the default size (20), whatever size
+ * was asked: total_pages and has_more say one page where a small size makes two.
+ */
+const lineCountedAtDefaultSize: Mutation = {
+  response: (r, q) =>
+    isConversationList(q) && r.status === 200 && queryOf(q).has('svc_number') && queryOf(q).has('size')
+      ? json(r, (b) => {
+          const paging = b.pagination as {
+            page?: number;
+            total_count?: number;
+            total_pages?: number;
+            has_more?: boolean;
+          };
+          if (typeof paging?.total_count !== 'number' || typeof paging.page !== 'number') return;
+          const pages = Math.ceil(paging.total_count / 20);
+          if (paging.total_pages !== undefined) paging.total_pages = pages;
+          paging.has_more = paging.page < pages;
+        })
+      : r,
+};
+
 /** INVALID_PAGE_SIZE names the page parameter. */
 const sizeNamedPage: Mutation = {
   response: (r) =>
@@ -194,6 +236,20 @@ const EDGES: Mutant[] = [
     caughtBy: 'lists.walk',
     only: ['listConversations'],
     mutation: emptyPastTheEnd,
+  },
+  {
+    // The page after the last breaks no stated rule of the page number ("at least 1").
+    name: 'refuses the page after the last as out of range (400 INVALID_PAGE_SIZE)',
+    caughtBy: 'lists.walk',
+    only: ['listCustomFields'],
+    mutation: pastTheEndRefused,
+  },
+  {
+    // A line holds few conversations: only a walk at a size below its count has two pages to count.
+    name: "counts a line's conversation pages at the default size, not the one asked",
+    caughtBy: 'lists.walk',
+    only: ['listConversations'],
+    mutation: lineCountedAtDefaultSize,
   },
   {
     name: 'names the page parameter in an INVALID_PAGE_SIZE',

@@ -13,7 +13,15 @@ import {
   stickyQueueTarget,
 } from './support/mutants.js';
 import { isAgent } from './support/requests.js';
-import { bodyOf, json, type Mutation, type ProxiedResponse, pathOf, type Target } from './support/servers.js';
+import {
+  bodyOf,
+  json,
+  type Mutation,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  pathOf,
+  type Target,
+} from './support/servers.js';
 
 afterAll(removeOutputs);
 
@@ -235,6 +243,27 @@ function storedBriefly(): Mutation {
   };
 }
 
+/**
+ * A custom field's update that sends no label writes back the label the field's first answered
+ * update showed (a stale copy): the update after a label change undoes it.
+ */
+function staleLabelWrittenBack(): Mutation {
+  const first = new Map<string, unknown>();
+  const isFieldUpdate = (q: ProxiedRequest) =>
+    q.method === 'PATCH' && /^\/v2\/api\/crm\/attributes\/[^/]+$/.test(pathOf(q));
+  return {
+    request: (q) => {
+      const sent = bodyOf(q);
+      if (!isFieldUpdate(q) || sent.label !== undefined || !first.has(pathOf(q))) return q;
+      return { ...q, body: JSON.stringify({ ...sent, label: first.get(pathOf(q)) }) };
+    },
+    response: (r, q) => {
+      if (isFieldUpdate(q) && r.status === 200 && !first.has(pathOf(q))) first.set(pathOf(q), dataOf(r)?.label);
+      return r;
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'applies an update naming no one that changes something to the teammate the key named last',
@@ -304,6 +333,13 @@ const SEQUENCES: Mutant[] = [
     only: ['idempotency.replay', 'idempotency.kept'],
     allowWrites: true,
     mutation: storedBriefly,
+  },
+  {
+    name: 'writes back the label a custom field had before its first change on the update after it',
+    caughtBy: 'custom-fields.partial-update',
+    only: ['custom-fields.partial-update'],
+    allowWrites: true,
+    mutation: staleLabelWrittenBack,
   },
 ];
 

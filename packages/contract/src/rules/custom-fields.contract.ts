@@ -115,6 +115,8 @@ interface LabelChange {
   primed?: Exchange;
   probe: string;
   changed: Exchange;
+  /** The description put back alone, straight after the label changed: an update after an update. */
+  followed?: Exchange;
   restored?: Exchange;
 }
 
@@ -131,6 +133,16 @@ function keptDescription({ primed, probe, changed }: LabelChange): Problem[] {
     descriptionOf(changed) === probe,
     `the description changed although only the label was sent: ${short(descriptionOf(changed))}`,
     changed,
+  );
+}
+
+/** The label the update before wrote is kept by the next update, which sends the description alone. */
+function keptLabel({ label, followed }: LabelChange): Problem[] {
+  if (!followed) return [];
+  return unless(
+    ok(followed) && data(followed)?.label === label,
+    `a later update sending the description alone left the label ${short(data(followed)?.label)}, not ${short(label)} as the update before set it (${followed.status})`,
+    followed,
   );
 }
 
@@ -154,6 +166,7 @@ function partialUpdateProblems(change: LabelChange): Problem[] {
         )
       : []),
     ...keptDescription(change),
+    ...keptLabel(change),
     ...unless(
       ok(restored) && data(restored)?.label === field.label,
       `restoring the label of ${field.key} failed (${restored.status})`,
@@ -176,15 +189,20 @@ async function changeLabelAlone(t: CheckContext): Promise<LabelChange> {
   const changed = await patch(t, field.key, { label });
   const base = { field, label, ...(primed ? { primed } : {}), probe, changed };
   if (!ok(changed)) return base;
-  // Put back: the label, and the description as it was ("a blank value clears it").
+  // Put back: the description as it was ("a blank value clears it"), alone first, so that a second
+  // update follows the label's (a server writing a stale copy back would lose the label there);
+  // then the label.
   const description = typeof original === 'string' && original.trim() !== '' ? original : ' ';
-  return { ...base, restored: await patch(t, field.key, { label: field.label, ...(shown ? { description } : {}) }) };
+  const followed = shown ? await patch(t, field.key, { description }) : undefined;
+  const restored = await patch(t, field.key, { label: field.label, ...(shown ? { description } : {}) });
+  return { ...base, ...(followed ? { followed } : {}), restored };
 }
 
 // The label sent alone changes the label and nothing else (a description set first is kept); both are put back.
 rule({
   id: 'custom-fields.partial-update',
-  title: 'Only the fields sent change: the label sent alone keeps the options and a description set first',
+  title:
+    'Only the fields sent change: the label sent alone keeps the options and a description set first, and the description sent alone next keeps the new label',
   source: 'UpdateCustomFieldRequest',
   enforces: [
     // These two added by the full sentence audit of partial updates and x-svc-response-rules (issue 24, item 5).
@@ -192,7 +210,7 @@ rule({
     'x-svc-merge-rules custom-field replaced',
   ],
   precondition:
-    "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it)",
+    "the fields the label leaves untouched hold values a faulty reset would not write: the field's options, and a description set first (where the answers show it); then an update after the label's, sending the description alone",
   ...statefulWrite(OP),
   requests: changeLabelAlone,
   problems: partialUpdateProblems,

@@ -86,8 +86,11 @@ async function walkBoth(t: CheckContext, base: OpRequest, names: { page: string;
   const total = Number(whole.pages[0]?.pagination.total_count ?? 0);
   const least = Math.max(SMALL, Math.ceil(total / MAX_PAGES));
   // A size that leaves the last page partly filled, where one near the least does: its page
-  // still says the size asked for, not the count it holds.
-  const size = [least, least + 1, least + 2].find((s) => total > s && total % s !== 0) ?? least;
+  // still says the size asked for, not the count it holds. A list no longer than the least (a
+  // line's share of the conversations) is walked a page short of its count, so it has two pages.
+  const size =
+    [least, least + 1, least + 2].find((s) => total > s && total % s !== 0) ??
+    (total > least ? least : Math.max(1, total - 1));
   const small = await walk(t, base, names, size, extra);
   return { small, whole };
 }
@@ -202,6 +205,12 @@ function walkProblems(w: Walk, reference: unknown[]): Problem[] {
       exchange: lastPage.exchange,
     });
   const past = w.past ? pageOf(w.past) : undefined;
+  if (w.past && !past && w.past.status === 400)
+    problems.push({
+      message:
+        `size ${w.size}: the page after the last (page ${w.pages.length + 1}, a page number the contract allows) was refused as invalid: 400 ${errorCode(w.past) ?? ''}`.trimEnd(),
+      exchange: w.past,
+    });
   if (past && past.entries.length > 0)
     problems.push({
       message: `size ${w.size}: the page after the last holds ${past.entries.length} entries`,

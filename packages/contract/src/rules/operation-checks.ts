@@ -101,7 +101,7 @@ function readReachRules(u: OperationUnderTest): void {
     rule({
       id: 'lists.walk',
       title:
-        'A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree',
+        'A paged list walked whole at a small size, at the largest, and on one page exactly filled: the pages partition it, the counts agree, and the page after the last is a page, never refused as invalid',
       source: 'Pagination (page, size, total_count, total_pages, has_more) + info.x-svc-limits.page_size_max',
       precondition:
         "a list of the team holding more entries than one small page (the team's data), and each line's share of it where the list filters by line",
