@@ -6,7 +6,6 @@
 // values are recognised by the schema of the parameter they will be used for (a `usr-` id, an
 // E.164 number), never by an invented field name. A discovery request that fails is a failed
 // check (fixtures.discovery), not a reason to skip.
-import { idPrefixes } from '@svc/spec-runtime';
 import { discoverConversations } from './discovery/conversations.js';
 import { discoverCustomFields } from './discovery/custom-fields.js';
 import { discoverLines, discoverUsers } from './discovery/directory.js';
@@ -50,14 +49,9 @@ export function need<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-/** ThreadEntityType's values paired with ThreadEntityId's prefixes (the contract lists both in the same order). */
+/** The kind (ThreadEntityType) an item id's prefix names. */
 export function entityTypeOf({ spec }: Pick<Session, 'spec'>, id: string): string | undefined {
-  const types = spec.schema('ThreadEntityType')?.enum;
-  const idSchema = spec.schema('ThreadEntityId');
-  const prefixes = idSchema ? idPrefixes(idSchema) : [];
-  if (!Array.isArray(types) || types.length !== prefixes.length) return undefined;
-  const index = prefixes.findIndex((p) => id.startsWith(p));
-  return index >= 0 ? String(types[index]) : undefined;
+  return spec.entityKinds.find((k) => id.startsWith(k.prefix))?.type;
 }
 
 export function fixtures(session: Session): Promise<Fixtures> {

@@ -3,7 +3,14 @@
 // the headers every response carries, the operations not yet specified) at hand. Everything here
 // is read from the bundle by spec-runtime.
 import { createRequire } from 'node:module';
-import { type Contract, isObject, loadContract, type Operation, serverHeaderNames } from '@svc/spec-runtime';
+import {
+  type Contract,
+  idPrefixes,
+  isObject,
+  loadContract,
+  type Operation,
+  serverHeaderNames,
+} from '@svc/spec-runtime';
 import {
   apiWideCode,
   componentSchema,
@@ -51,7 +58,21 @@ function specOf(contract: Contract) {
     /** The node at a local pointer with `$ref`s followed. */
     resolve: (pointer: string) => contract.resolve(pointer),
     schema: (name: string) => componentSchema(contract, name),
+    /** Each kind of conversation item with the id prefix that names it ("Identifier prefixes"). */
+    entityKinds: entityKinds(contract),
   };
+}
+
+/**
+ * ThreadEntityType's values paired with ThreadEntityId's prefixes, which the contract lists in the
+ * same order (CALL cll-, TEXT_MESSAGE msg-, CONVERSATION_NOTE not-); none where it does not pair them.
+ */
+function entityKinds(contract: Contract): Array<{ prefix: string; type: string }> {
+  const types = componentSchema(contract, 'ThreadEntityType')?.enum;
+  const idSchema = componentSchema(contract, 'ThreadEntityId');
+  const prefixes = idSchema ? idPrefixes(idSchema) : [];
+  if (!Array.isArray(types) || types.length !== prefixes.length) return [];
+  return prefixes.map((prefix, i) => ({ prefix, type: String(types[i]) }));
 }
 
 function changesData(contract: Contract, method: string, path: string): boolean {

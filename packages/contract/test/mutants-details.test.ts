@@ -210,6 +210,20 @@ const hasMoreOnExactLastPage: Mutation = {
       : r,
 };
 
+/** A thread on an unknown text message refused with TEXT_MESSAGE_NOT_FOUND (the create lists CONVERSATION_ITEM_NOT_FOUND). */
+const unknownMessageOwnCode: Mutation = {
+  response: (r, q) =>
+    r.status === 404 &&
+    q.method === 'POST' &&
+    pathOf(q) === '/v2/api/threads' &&
+    bodyOf(q).entity_type === 'TEXT_MESSAGE'
+      ? json(r, (b) => {
+          const error = b.error as Body | undefined;
+          if (error) error.code = 'TEXT_MESSAGE_NOT_FOUND';
+        })
+      : r,
+};
+
 const DETAILS: Mutant[] = [
   {
     name: "states a deal's value in cents beside its amount",
@@ -285,6 +299,14 @@ const DETAILS: Mutant[] = [
     only: ['receptionist.merge-rules'],
     allowWrites: true,
     mutation: blankKnowledgeIgnored,
+  },
+  {
+    // Only an unknown id of each kind, its kind beside it, reaches a lookup of that kind's own.
+    name: "refuses a thread on an unknown text message with that kind's own not-found code",
+    caughtBy: 'negative.unknown-id',
+    only: ['createThread'],
+    allowWrites: true,
+    mutation: unknownMessageOwnCode,
   },
   {
     name: 'answers a thread on a note on no line without a contact number',

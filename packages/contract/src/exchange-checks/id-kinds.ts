@@ -2,33 +2,17 @@
 // prefixes": cll- a call, msg- a text message, not- a conversation note). The contract lists
 // ThreadEntityType's values and ThreadEntityId's prefixes in the same order, so the pairing is
 // read from it, not typed here. Bounded: the answer's data and at most one list of it.
-import { idPrefixes, isObject } from '@svc/spec-runtime';
+import { isObject } from '@svc/spec-runtime';
 import { dataOf, type Exchange } from '../http/exchange.js';
 import type { Spec } from '../spec.js';
 
 /** Most entries of a list answer looked at (the documented page size limit). */
 const MAX_ENTRIES = 100;
 
-const pairsOf = new WeakMap<Spec, Array<{ prefix: string; type: string }> | null>();
-
-/** Each entity id prefix with the entity_type it implies, or null where the contract does not pair them. */
-function pairs(spec: Spec): Array<{ prefix: string; type: string }> | null {
-  if (pairsOf.has(spec)) return pairsOf.get(spec) ?? null;
-  const types = spec.schema('ThreadEntityType')?.enum;
-  const idSchema = spec.schema('ThreadEntityId');
-  const prefixes = idSchema ? idPrefixes(idSchema) : [];
-  const paired =
-    Array.isArray(types) && types.length === prefixes.length && prefixes.length > 0
-      ? prefixes.map((prefix, i) => ({ prefix, type: String(types[i]) }))
-      : null;
-  pairsOf.set(spec, paired);
-  return paired;
-}
-
 /** The problems of the threads an answer holds (undefined where it holds none). */
 export function idKindProblems(spec: Spec, exchange: Exchange): string[] | undefined {
-  const paired = pairs(spec);
-  if (!paired || exchange.status < 200 || exchange.status >= 300) return undefined;
+  const paired = spec.entityKinds;
+  if (paired.length === 0 || exchange.status < 200 || exchange.status >= 300) return undefined;
   const data = dataOf(exchange);
   const candidates = Array.isArray(data) ? data.slice(0, MAX_ENTRIES) : [data];
   const entities = candidates.filter(

@@ -78,16 +78,12 @@ function idPathNegatives(ctx: NegativeContext, p: OperationParameter, withParam:
  * code named for a kind is the kind's word with _NOT_FOUND, where the operation lists one.
  */
 function ofItsKind(ctx: NegativeContext, nf: Expected, prefix: string): Expected {
-  const types = ctx.spec.schema('ThreadEntityType')?.enum;
-  const idSchema = ctx.spec.schema('ThreadEntityId');
-  const prefixes = idSchema ? idPrefixes(idSchema) : [];
-  if (!Array.isArray(types) || types.length !== prefixes.length) return nf;
-  const kind = types[prefixes.indexOf(prefix)];
+  const kind = ctx.spec.entityKinds.find((k) => k.prefix === prefix)?.type;
   if (kind === undefined) return nf;
-  const others = types.filter((t) => t !== kind).map((t) => `${String(t)}_NOT_FOUND`);
+  const others = ctx.spec.entityKinds.filter((k) => k.type !== kind).map((k) => `${k.type}_NOT_FOUND`);
   const codes = nf.codes.filter((c) => !others.includes(c));
   if (codes.length === nf.codes.length || codes.length === 0) return nf;
-  return { ...nf, codes, why: `${nf.why}: a ${prefix} id names a ${String(kind)}, not another kind` };
+  return { ...nf, codes, why: `${nf.why}: a ${prefix} id names a ${kind}, not another kind` };
 }
 
 export function queryNegatives(ctx: NegativeContext): void {

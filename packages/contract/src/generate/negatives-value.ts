@@ -114,6 +114,30 @@ function idNegatives(ctx: NegativeContext, { at, path, s }: Field, value: string
       expected: { status: 404, codes: [...listed], why: `no ${at} ${unknown}` },
       idPrefix: prefix,
     });
+    otherKindsUnknown(ctx, at, prefix, [...listed]);
+  }
+}
+
+/**
+ * Where the body names an item by its kind and id (a thread's entity_type and entity_id), an
+ * unknown id of each other kind too, its kind beside it: a server may look each kind up its own
+ * way, and answer an unknown text message otherwise than an unknown call.
+ */
+function otherKindsUnknown(ctx: NegativeContext, at: string, prefix: string, codes: string[]): void {
+  const kinds = ctx.spec.entityKinds;
+  const body = ctx.baseline.body;
+  const own = kinds.find((k) => k.prefix === prefix)?.type;
+  if (own === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const kindField = Object.keys(body).find((name) => (body as Record<string, unknown>)[name] === own);
+  if (kindField === undefined) return;
+  for (const other of kinds.filter((k) => k.prefix !== prefix)) {
+    const unknown = `${other.prefix}${UNKNOWN_SUFFIX}`;
+    ctx.push(
+      'negative.unknown-id',
+      `body ${at}=${unknown}, ${kindField}=${other.type}`,
+      { ...ctx.baseline, body: { ...body, [at]: unknown, [kindField]: other.type } },
+      { expected: { status: 404, codes, why: `no ${other.type} ${unknown}` }, idPrefix: other.prefix },
+    );
   }
 }
 
