@@ -169,7 +169,7 @@ export const CHECKS = {
     title: "A description is set, and a blank value clears it (\"description: settable on update; a blank value clears it\"): read back absent, null or empty, never the blank sent",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
-    precondition: "an editable field whose answers show its description (set, then cleared, then put back)",
+    precondition: "an editable field whose answers or list entry show its description (set, then cleared, then put back; where neither shows it, skipped as not observable)",
   },
   "custom-fields.key-and-type-immutable": {
     title: "Another key or type sent to a custom field is refused or ignored: the field's key and type never change",
@@ -258,7 +258,7 @@ export const CHECKS = {
     title: "A teammate's email sent without user_id selects that teammate's queue, and a change sent so leaves the key owner's queue as it was",
     source: "UpdateDialingQueueRequest email: \"Optional. Teammate's email; used only when user_id is absent.\" (PATCH /v2/api/dialing-queues/current)",
     enforces: ["x-svc-input-rules precedence user_id, email"],
-    precondition: "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails); then named with a new queue name, the key owner's queue read again (its name put back after)",
+    precondition: "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails, else each user read by id); then named with a new queue name, the key owner's queue read again (its name put back after)",
   },
   "dialer-queues.each-value": {
     title: "Each enum value of the queue's settings is applied and answered; user_id wins over email",

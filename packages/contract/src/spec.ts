@@ -60,7 +60,16 @@ function specOf(contract: Contract) {
     schema: (name: string) => componentSchema(contract, name),
     /** Each kind of conversation item with the id prefix that names it ("Identifier prefixes"). */
     entityKinds: entityKinds(contract),
+    /** The custom field types whose answers carry options (CustomFieldResponse: if type is DROPDOWN then options). */
+    optionFieldTypes: optionFieldTypes(contract),
   };
+}
+
+function optionFieldTypes(contract: Contract): string[] {
+  const data = componentSchema(contract, 'CustomFieldResponse')?.properties;
+  const condition = isObject(data) && isObject(data.data) ? data.data.if : undefined;
+  const type = isObject(condition) && isObject(condition.properties) ? condition.properties.type : undefined;
+  return isObject(type) && typeof type.const === 'string' ? [type.const] : [];
 }
 
 /**

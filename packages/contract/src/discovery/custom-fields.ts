@@ -1,8 +1,9 @@
 // The team's custom fields (GET /v2/api/crm/attributes at the largest page size). The list need
 // only show key, label and type ("Each list item shows key, label and type"); where an entry does
-// not show its source, and writes are allowed, an update sending no field (all are optional, so it
-// changes nothing) answers the whole field: its options and its source, or the 409 of a field an
-// integration manages. Without writes the entry stays as listed (the checks that need more write).
+// not show its source, or is of a type with options and shows none, and writes are allowed, an
+// update sending no field (all are optional, so it changes nothing) answers the whole field ("key,
+// label, type, options, source"), or the 409 of a field an integration manages. Without writes the
+// entry stays as listed (the checks that need more write).
 import { isObject } from '@svc/spec-runtime';
 import { errorCode } from '../http/exchange.js';
 import type { Session } from '../session.js';
@@ -46,8 +47,11 @@ export async function discoverCustomFields(session: Session): Promise<CustomFiel
   const fields = listOf(await discoveryGet(session, '/v2/api/crm/attributes', { size: session.spec.pageSizeMax }))
     .filter(isObject)
     .filter((f) => typeof f.key === 'string');
+  const optionTypes = session.spec.optionFieldTypes;
+  const partial = (f: Record<string, unknown>) =>
+    !('source' in f) || (!('options' in f) && optionTypes.includes(String(f.type)));
   const found: CustomFieldFixture[] = [];
   for (const f of fields)
-    found.push(!('source' in f) && session.config.allowWrites ? await completed(session, fieldOf(f)) : fieldOf(f));
+    found.push(partial(f) && session.config.allowWrites ? await completed(session, fieldOf(f)) : fieldOf(f));
   return found;
 }

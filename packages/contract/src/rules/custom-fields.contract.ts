@@ -17,7 +17,7 @@ import { bodyParamProblem } from './negative-param.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { BOUNDARY_INSIDE, NEGATIVE_CHECKS } from './operation-inputs.js';
 import { errorsOf, isSuccess, statusIs, unless } from './problems.js';
-import { data, deepEqual, lengthLimits, ok, short } from './support.js';
+import { data, deepEqual, lengthLimits, notObservable, ok, short } from './support.js';
 
 const PROBE_LABEL = 'Svc contract probe';
 
@@ -87,14 +87,6 @@ function optionsOf(exchange: Exchange): Option[] | undefined {
   return Array.isArray(options)
     ? options.filter(isObject).map((o) => ({ key: String(o.key), label: String(o.label) }))
     : undefined;
-}
-
-/** The field type whose answers must carry options (CustomFieldResponse: if type is DROPDOWN then options). */
-function optionTypesOf(t: CheckContext): string[] {
-  const data = t.spec.schema('CustomFieldResponse')?.properties;
-  const condition = isObject(data) && isObject(data.data) ? data.data.if : undefined;
-  const type = isObject(condition) && isObject(condition.properties) ? condition.properties.type : undefined;
-  return isObject(type) && typeof type.const === 'string' ? [type.const] : [];
 }
 
 operationChecks('listCustomFields', { baseline: () => ({}) });
@@ -252,10 +244,13 @@ async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear
       { params: { key: field.key }, body: { description } },
       documentedHeaders(t.op(), `${t.config.runId}-description-${++n}`),
     );
-  const current = data(await patch(t, field.key, { label: field.label }));
-  if (!current || !('description' in current))
-    return t.skip('the field as answered shows no description, so it could not be put back');
-  const original = current.description;
+  // The update's answer need not show the description ("with key, label, type, options, source");
+  // the list may ("each list item shows key, label and type"): the one it had is read from either.
+  const answered = await patch(t, field.key, { label: field.label });
+  const listedBefore = answerShowsDescription(answered) ? undefined : (await listedEntry(t, field.key)).entry;
+  if (listedBefore && !('description' in listedBefore))
+    return notObservable(t, `neither the update's answer nor the list shows the description of ${field.key}`);
+  const original = listedBefore ? listedBefore.description : data(answered)?.description;
   const probe = `svc-contract ${t.config.runId}`;
   const set = await send(probe);
   const listedSet = await listedEntry(t, field.key);
@@ -265,6 +260,9 @@ async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear
   if (typeof original !== 'string' || original.trim() === '') return base;
   return { ...base, restored: await send(original) };
 }
+
+const answerShowsDescription = (exchange: Exchange) =>
+  isObject(data(exchange)) && 'description' in (data(exchange) as object);
 
 /** "A blank value clears it": a cleared description is absent, null or empty, never the blank sent. */
 const isCleared = (value: unknown) => value === undefined || value === null || value === '';
@@ -283,6 +281,9 @@ function descriptionProblems({
   // The list need not show a description ("each list item shows key, label and type"); one it shows is the current one.
   const shownSet = listedSet?.entry?.description;
   const shownCleared = listedCleared?.entry?.description;
+  // The description set, as the answer shows it, else as the list does.
+  const setInAnswer = answerShowsDescription(set);
+  const seenSet = setInAnswer ? data(set)?.description : shownSet;
   return [
     ...unless(
       !ok(set) || shownSet === undefined || shownSet === probe,
@@ -295,9 +296,9 @@ function descriptionProblems({
       listedCleared?.last,
     ),
     ...unless(
-      ok(set) && data(set)?.description === probe,
-      `setting the description: got ${set.status} ${short(data(set)?.description)}`,
-      set,
+      ok(set) && seenSet === probe,
+      `setting the description: got ${set.status} ${short(seenSet)}${setInAnswer ? '' : ' (as listed: the answer shows no description)'}`,
+      setInAnswer ? set : (listedSet?.last ?? set),
     ),
     ...unless(ok(cleared) && blank, `a blank description clears it: got ${cleared.status} ${short(left)}`, cleared),
     ...(restored
@@ -307,13 +308,14 @@ function descriptionProblems({
 }
 
 // "description: a blank value clears it": set, cleared with a blank, put back as it was; each
-// answer read back. Only where the answer shows the description (so the original is known).
+// answer read back. Only where the answer or the list shows the description (so the original is known).
 rule({
   id: 'custom-fields.description',
   title:
     'A description is set, and a blank value clears it ("description: settable on update; a blank value clears it"): read back absent, null or empty, never the blank sent',
   source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
-  precondition: 'an editable field whose answers show its description (set, then cleared, then put back)',
+  precondition:
+    'an editable field whose answers or list entry show its description (set, then cleared, then put back; where neither shows it, skipped as not observable)',
   enforces: ['x-svc-input-rules blank-clears description'],
   ...statefulWrite(OP),
   requests: setAndClearDescription,
@@ -806,7 +808,7 @@ rule({
     // nothing: whether other types show `options: []` is not shown (x-svc-unspecified).
     const fields = editable(t, await t.fixtures());
     const typesWithOptions = new Set([
-      ...optionTypesOf(t),
+      ...t.spec.optionFieldTypes,
       ...fields.filter((x) => (x.options?.length ?? 0) > 0).map((x) => x.type),
     ]);
     if (typesWithOptions.size === 0)

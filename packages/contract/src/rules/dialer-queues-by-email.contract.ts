@@ -42,7 +42,7 @@ async function sendByEmail(t: CheckContext): Promise<ByEmail> {
   const teammate = (await teammates(t)).find((m) => m.id !== owner);
   if (!teammate)
     return t.skip(
-      `no teammate other than the key's owner with a known email: GET /v2/api/users shows none (its shape is not shown); name one in fixtures.teammate_emails`,
+      `no teammate other than the key's owner with a known email: neither GET /v2/api/users nor a user read by id shows one (their shape is not shown); name one in fixtures.teammate_emails`,
       'config',
     );
   const exchange = await t.call({ body: { email: teammate.email } }, {}, OP);
@@ -94,7 +94,7 @@ rule({
     'UpdateDialingQueueRequest email: "Optional. Teammate\'s email; used only when user_id is absent." (PATCH /v2/api/dialing-queues/current)',
   enforces: ['x-svc-input-rules precedence user_id, email'],
   precondition:
-    "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails); then named with a new queue name, the key owner's queue read again (its name put back after)",
+    "a teammate other than the key's owner, named by email alone (fixtures.teammate_emails, or GET /v2/api/users where its entries show emails, else each user read by id); then named with a new queue name, the key owner's queue read again (its name put back after)",
   ...statefulWrite(OP),
   requests: sendByEmail,
   problems: byEmailProblems,

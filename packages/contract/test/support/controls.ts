@@ -53,6 +53,19 @@ function answerError(
   return { status, headers, body: JSON.stringify({ error }) };
 }
 
+/** A field left out of the data (an object, or each entry of a list) of the 200s `picks` picks. */
+function leavesOut(picks: (q: ProxiedRequest) => boolean, field: string): Mutation {
+  return {
+    response: (r, q) =>
+      picks(q) && r.status === 200
+        ? json(r, (b) => {
+            for (const entry of Array.isArray(b.data) ? b.data : [b.data])
+              if (entry && typeof entry === 'object') delete (entry as Record<string, unknown>)[field];
+          })
+        : r,
+  };
+}
+
 /** The error code of a JSON error response, if it is one. */
 function codeOf(r: ProxiedResponse): string | undefined {
   try {
@@ -226,16 +239,7 @@ export const CONTROLS: Control[] = [
     name: 'never shows a custom field description in its answers',
     only: ['custom-fields.partial-update'],
     allowWrites: true,
-    mutation: {
-      response: (r, q) =>
-        q.path.startsWith('/v2/api/crm/attributes') && r.status === 200
-          ? json(r, (b) => {
-              const d = b.data;
-              for (const f of Array.isArray(d) ? d : [d])
-                if (f && typeof f === 'object') delete (f as Record<string, unknown>).description;
-            })
-          : r,
-    },
+    mutation: leavesOut((q) => q.path.startsWith('/v2/api/crm/attributes'), 'description'),
     exercises: 'custom-fields.partial-update',
   },
   {
@@ -310,6 +314,30 @@ export const CONTROLS: Control[] = [
             })
           : r,
     },
+  },
+  {
+    // The update's 200 shows "key, label, type, options, source": the description may show in the list alone.
+    name: "shows a custom field's description in the list only, never in an update's answer",
+    only: ['custom-fields.description'],
+    allowWrites: true,
+    exercises: 'custom-fields.description',
+    mutation: leavesOut((q) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/'), 'description'),
+  },
+  {
+    // "Each list item shows key, label and type": a dropdown's options may show in an update's answer alone.
+    name: 'lists each custom field without its options, its source listed',
+    only: ['custom-fields.option-rules'],
+    allowWrites: true,
+    exercises: 'custom-fields.option-rules',
+    mutation: leavesOut((q) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes', 'options'),
+  },
+  {
+    // "Request and response shapes for … users …: not shown": the list may leave emails to the user read by id.
+    name: 'lists the users without their emails (each read by id shows one)',
+    only: ['dialer-queues.by-email'],
+    allowWrites: true,
+    exercises: 'dialer-queues.by-email',
+    mutation: leavesOut((q) => q.method === 'GET' && pathOf(q) === '/v2/api/users', 'email'),
   },
   {
     name: 'expects the single values of a receptionist update inside an agent block, refusing them flat',
