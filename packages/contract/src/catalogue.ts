@@ -119,10 +119,10 @@ export const CHECKS = {
     precondition: "a call shown through the API to hold a completed summary (read 2xx with a documented template key), then read with a template key made up for the run",
   },
   "conversations.action-idempotent": {
-    title: "Every conversation action repeated is a 200 no-op",
+    title: "Every conversation action repeated is a 200 no-op: the same answer, and the conversation's list entry unchanged",
     source: "ConversationAction x-svc-transitions",
     enforces: ["x-svc-transitions action READ (any → read)","x-svc-transitions action UNREAD (any → unread)"],
-    precondition: "a conversation already in each action's target state: each action sent twice",
+    precondition: "a conversation already in each action's target state: each action sent twice, the list read after each",
   },
   "conversations.action-on-line": {
     title: "An action scoped to each line of the team (svc_number) is accepted",

@@ -264,6 +264,51 @@ function staleLabelWrittenBack(): Mutation {
   };
 }
 
+/** A conversation action sent again in the state it already brought moves the conversation's last_activity. */
+function repeatTouches(): Mutation {
+  const last = new Map<string, unknown>();
+  const touched = new Map<string, string>();
+  return {
+    request: (q) => {
+      const action = /^\/v2\/api\/conversations\/([^/]+)\/action$/.exec(pathOf(q));
+      if (q.method !== 'PUT' || !action?.[1]) return q;
+      const contact = decodeURIComponent(action[1]);
+      const sent = bodyOf(q).action;
+      if (last.get(contact) === sent) touched.set(contact, new Date(Date.now() + 60_000).toISOString());
+      last.set(contact, sent);
+      return q;
+    },
+    response: (r, q) =>
+      q.method === 'GET' && pathOf(q) === '/v2/api/conversations' && r.status === 200
+        ? json(r, (b) => {
+            for (const entry of (b.data ?? []) as Field[]) {
+              const at = touched.get(String(entry.contact_number));
+              if (at) entry.last_activity = at;
+            }
+          })
+        : r,
+  };
+}
+
+/** A replayed update of a person is executed again: the people search shows it touched once more. */
+function replayedPersonTouched(): Mutation {
+  const touched = new Map<string, string>();
+  return {
+    response: (r, q) => {
+      const person = /^\/v2\/api\/crm\/people\/(per-[^/]+)$/.exec(pathOf(q))?.[1];
+      if (q.method === 'PUT' && person && r.headers.get('idempotency-replayed') === 'true')
+        touched.set(person, new Date(Date.now() + 60_000).toISOString().replace(/\.\d+Z$/, 'Z'));
+      if (q.method !== 'POST' || pathOf(q) !== '/v2/api/crm/people/search' || r.status !== 200) return r;
+      return json(r, (b) => {
+        for (const entry of (b.data ?? []) as Field[]) {
+          const at = touched.get(String(entry.id));
+          if (at) entry.updated_at = at;
+        }
+      });
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'applies an update naming no one that changes something to the teammate the key named last',
@@ -340,6 +385,20 @@ const SEQUENCES: Mutant[] = [
     only: ['custom-fields.partial-update'],
     allowWrites: true,
     mutation: staleLabelWrittenBack,
+  },
+  {
+    name: "moves a conversation's last_activity on an action repeated in the state it brought",
+    caughtBy: 'conversations.action-idempotent',
+    only: ['conversations.action-idempotent'],
+    allowWrites: true,
+    mutation: repeatTouches,
+  },
+  {
+    name: 'executes a replayed update of a person again (the search shows it touched)',
+    caughtBy: 'idempotency.replay',
+    only: ['updatePerson'],
+    allowWrites: true,
+    mutation: replayedPersonTouched,
   },
 ];
 

@@ -15,6 +15,7 @@ import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { unless } from './problems.js';
 import {
   deepEqual,
+  firstDifference,
   IDEMPOTENCY_REPLAY,
   notObservable,
   ok,
@@ -84,31 +85,61 @@ rule({
     ),
 });
 
-// Every action is idempotent: sent twice, the second is the same 200 no-op.
+interface Repeated {
+  action: string;
+  first: Exchange;
+  again: Exchange;
+  /** The conversation's list entry after the first and after the repeat: a no-op leaves it as it was. */
+  entries: [Record<string, unknown> | undefined, Record<string, unknown> | undefined];
+}
+
+function changedEntry(action: string, before: unknown, after: unknown, again: Exchange): Problem[] {
+  const difference = before && after ? firstDifference(before, after) : undefined;
+  if (!difference) return [];
+  const { at, stored, got } = difference;
+  return [
+    {
+      message: `${action} repeated changed the conversation's list entry: ${at || 'the entry'} ${short(got)} (before the repeat: ${short(stored)})`,
+      exchange: again,
+    },
+  ];
+}
+
+function repeatedProblems({ action, first, again, entries: [before, after] }: Repeated): Problem[] {
+  if (!ok(first)) return [{ message: `${action}: expected 200, got ${first.status}`, exchange: first }];
+  return [
+    ...unless(
+      again.status === first.status && deepEqual(again.body, first.body),
+      `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`,
+      again,
+    ),
+    ...changedEntry(action, before, after, again),
+  ];
+}
+
+// Every action is idempotent: sent twice, the second is the same 200 no-op, and the conversation
+// as listed is the same after it as before it.
 rule({
   id: 'conversations.action-idempotent',
-  title: 'Every conversation action repeated is a 200 no-op',
+  title:
+    "Every conversation action repeated is a 200 no-op: the same answer, and the conversation's list entry unchanged",
   source: 'ConversationAction x-svc-transitions',
-  precondition: "a conversation already in each action's target state: each action sent twice",
+  precondition:
+    "a conversation already in each action's target state: each action sent twice, the list read after each",
   enforces: ['x-svc-transitions action READ (any → read)', 'x-svc-transitions action UNREAD (any → unread)'],
   ...statefulWrite(OP),
   requests: async (t) => {
     const contact = await aConversation(t);
-    const pairs: Array<{ action: string; first: Exchange; again: Exchange }> = [];
-    for (const action of actionSchema(t).actions)
-      pairs.push({ action, first: await act(t, contact, action), again: await act(t, contact, action) });
-    return pairs;
+    const repeats: Repeated[] = [];
+    for (const action of actionSchema(t).actions) {
+      const first = await act(t, contact, action);
+      const before = await entryOf(t, contact);
+      const again = await act(t, contact, action);
+      repeats.push({ action, first, again, entries: [before, await entryOf(t, contact)] });
+    }
+    return repeats;
   },
-  problems: (pairs) =>
-    pairs.flatMap(({ action, first, again }) =>
-      ok(first)
-        ? unless(
-            again.status === first.status && deepEqual(again.body, first.body),
-            `${action} repeated: expected the same ${first.status} no-op, got ${again.status} ${short(again.body)}`,
-            again,
-          )
-        : [{ message: `${action}: expected 200, got ${first.status}`, exchange: first }],
-    ),
+  problems: (repeats) => repeats.flatMap(repeatedProblems),
 });
 
 // Idempotency is stated for every write method: here on a PUT (a READ action is a no-op anyway).

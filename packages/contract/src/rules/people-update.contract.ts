@@ -4,6 +4,7 @@
 // record does: the team's reads show the person as updated (a people search, by every key of the
 // team that may search, and a deal that links the person, whose `person` names are shown), then as
 // put back. Each check sends the declared undo last; the undo ledger sends it once more at the end.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ownExample, requestBodyMedia } from '@svc/spec-runtime/walk';
 import type { ApiRequest, Exchange } from '../http/exchange.js';
 import type { PersonUpdateFixture } from '../types.js';
@@ -12,6 +13,7 @@ import { unless } from './problems.js';
 import {
   asKey,
   deepEqual,
+  firstDifference,
   IDEMPOTENCY_REPLAY,
   type Json,
   objectWithId,
@@ -113,19 +115,56 @@ function refused(what: string, exchange: Exchange): Problem[] {
 
 const { method } = contractOperation(OP);
 
+/** How long before the last repeat of the update, so that an execution again shows in a timestamp of whole seconds. */
+const EXECUTED_AGAIN_SHOWS_AFTER_MS = 1100;
+
+interface ReplayedUpdate {
+  replayed: string;
+  repeats: Repeats;
+  /** The person as the run key's search shows it after the first update, and after its repeats. */
+  searched: View[];
+  undone: Exchange;
+}
+
+/** "The operation is not re-executed": the person searched after the repeats is as after the first update. */
+function reExecuted({ searched: [before, after] }: ReplayedUpdate): Problem[] {
+  const difference = before?.entry && after?.entry ? firstDifference(before.entry, after.entry) : undefined;
+  if (!difference || !after) return [];
+  return [
+    {
+      message: `the repeats replayed the update but changed the person as searched: ${difference.at} ${short(difference.got)} (after the first update: ${short(difference.stored)}): the operation was executed again`,
+      exchange: after.exchange,
+    },
+  ];
+}
+
 rule({
   ...IDEMPOTENCY_REPLAY,
   ...statefulWrite(OP, method),
-  requests: async (t): Promise<{ replayed: string; repeats: Repeats; undone: Exchange }> => {
+  requests: async (t): Promise<ReplayedUpdate> => {
     const person = declared(t);
-    const repeats = await sendRepeats(t, `${method} the declared update of ${person.id}`, 'replay', (keyed) =>
-      update(t, person, person.body, keyed),
+    const [runKeySearch] = readers(t, person, []);
+    const searched: View[] = [];
+    const repeats = await sendRepeats(
+      t,
+      `${method} the declared update of ${person.id}`,
+      'replay',
+      async (keyed, n) => {
+        if (n === 1 && runKeySearch) searched.push(...(await views(person, [runKeySearch])));
+        // Timestamps may count whole seconds: the last repeat comes a second later, so that an
+        // update executed again moves them.
+        if (n === 3) await sleep(EXECUTED_AGAIN_SHOWS_AFTER_MS);
+        return update(t, person, person.body, keyed);
+      },
     );
-    return { replayed: t.spec.idempotencyReplayedHeader, repeats, undone: await update(t, person, person.undo) };
+    if (searched.length > 0 && runKeySearch) searched.push(...(await views(person, [runKeySearch])));
+    const undone = await update(t, person, person.undo);
+    return { replayed: t.spec.idempotencyReplayedHeader, repeats, searched, undone };
   },
-  problems: ({ replayed, repeats, undone }) => [
-    ...replayProblems(repeats, replayed),
-    ...(ok(repeats.first) ? refused('the declared undo (fixtures.person_update.undo)', undone) : []),
+  problems: (s) => [
+    ...replayProblems(s.repeats, s.replayed),
+    ...reExecuted(s),
+    ...(ok(s.repeats.first) ? refused('the declared undo (fixtures.person_update.undo)', s.undone) : []),
   ],
   passed: ({ repeats }) => `${repeats.what}: 3 repeats replayed, then put back`,
 });
