@@ -166,7 +166,7 @@ export const CHECKS = {
     precondition: "a custom field the team deleted (fixtures.deleted_field_keys: no operation deletes one)",
   },
   "custom-fields.description": {
-    title: "A description is set, and a blank value clears it (\"description: settable on update; a blank value clears it\"): read back absent, null or empty, never the blank sent",
+    title: "A description is set, and a blank value clears it (\"description: settable on update; a blank value clears it\"): read back absent, null or empty, never the blank sent; a label sent in the same update is applied too",
     source: "UpdateCustomFieldRequest x-svc-input-rules blank-clears",
     enforces: ["x-svc-input-rules blank-clears description"],
     precondition: "an editable field whose answers or list entry show its description (set, then cleared, then put back; where neither shows it, skipped as not observable)",

@@ -97,6 +97,28 @@ const lineCountedAtDefaultSize: Mutation = {
       : r,
 };
 
+/** A custom field update sending a label and a description stores the description alone, its answer echoing both. */
+function labelDroppedBesideDescription(): Mutation {
+  const echoed = new Map<string, unknown>();
+  const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
+  return {
+    request: (q) => {
+      const { label, ...rest } = bodyOf(q);
+      if (!isFieldUpdate(q) || label === undefined || rest.description === undefined) return q;
+      echoed.set(pathOf(q), label);
+      return { ...q, body: JSON.stringify(rest) };
+    },
+    response: (r, q) => {
+      const label = echoed.get(pathOf(q));
+      if (!isFieldUpdate(q) || label === undefined) return r;
+      echoed.delete(pathOf(q));
+      return json(r, (b) => {
+        if (b.data && typeof b.data === 'object') (b.data as Record<string, unknown>).label = label;
+      });
+    },
+  };
+}
+
 /** INVALID_PAGE_SIZE names the page parameter. */
 const sizeNamedPage: Mutation = {
   response: (r) =>
@@ -250,6 +272,13 @@ const EDGES: Mutant[] = [
     caughtBy: 'lists.walk',
     only: ['listConversations'],
     mutation: lineCountedAtDefaultSize,
+  },
+  {
+    name: 'stores only the description of an update that also sends a label, echoing both',
+    caughtBy: 'custom-fields.description',
+    only: ['custom-fields.description'],
+    allowWrites: true,
+    mutation: labelDroppedBesideDescription,
   },
   {
     name: 'names the page parameter in an INVALID_PAGE_SIZE',

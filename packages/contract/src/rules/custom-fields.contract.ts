@@ -167,11 +167,15 @@ function partialUpdateProblems(change: LabelChange): Problem[] {
   ];
 }
 
+/** The field's label with a mark of the run's, kept within the contract's label limit (CustomFieldLabel.maxLength). */
+function probeLabel(t: CheckContext, field: CustomFieldFixture): string {
+  const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
+  return `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
+}
+
 async function changeLabelAlone(t: CheckContext): Promise<LabelChange> {
   const field = labelled(t, await t.fixtures());
-  // Kept within the contract's label limit (CustomFieldLabel.maxLength), so a long label stays valid.
-  const maxLength = t.spec.schema('CustomFieldLabel')?.maxLength;
-  const label = `${field.label} (svc-contract)`.slice(0, typeof maxLength === 'number' ? maxLength : undefined);
+  const label = probeLabel(t, field);
   // The precondition: a description that a reset or a merge writing defaults would not keep. Only
   // where the answer shows the description, so that the one it had can be put back.
   const original = descriptionOf(await patch(t, field.key, { label: field.label }));
@@ -219,6 +223,8 @@ rule({
 interface DescriptionClear {
   field: CustomFieldFixture;
   probe: string;
+  /** The label sent with the description (both fields in one update: each must be applied). */
+  label: string;
   set: Exchange;
   /** The field's list entry after the description was set, and after it was cleared. */
   listedSet?: Listed;
@@ -239,9 +245,9 @@ async function listedEntry(t: CheckContext, key: string): Promise<Listed> {
 async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear> {
   const field = labelled(t, await t.fixtures());
   let n = 0;
-  const send = (description: string) =>
+  const send = (description: string, extra: Record<string, unknown> = {}) =>
     t.call(
-      { params: { key: field.key }, body: { description } },
+      { params: { key: field.key }, body: { description, ...extra } },
       documentedHeaders(t.op(), `${t.config.runId}-description-${++n}`),
     );
   // The update's answer need not show the description ("with key, label, type, options, source");
@@ -252,11 +258,13 @@ async function setAndClearDescription(t: CheckContext): Promise<DescriptionClear
     return notObservable(t, `neither the update's answer nor the list shows the description of ${field.key}`);
   const original = listedBefore ? listedBefore.description : data(answered)?.description;
   const probe = `svc-contract ${t.config.runId}`;
-  const set = await send(probe);
+  // Set with a new label in the same update, cleared with the label put back: both fields applied each time.
+  const label = probeLabel(t, field);
+  const set = await send(probe, { label });
   const listedSet = await listedEntry(t, field.key);
-  const cleared = await send(' ');
+  const cleared = await send(' ', { label: field.label });
   const listedCleared = await listedEntry(t, field.key);
-  const base = { field, probe, set, listedSet, cleared, listedCleared };
+  const base = { field, probe, label, set, listedSet, cleared, listedCleared };
   if (typeof original !== 'string' || original.trim() === '') return base;
   return { ...base, restored: await send(original) };
 }
@@ -267,7 +275,21 @@ const answerShowsDescription = (exchange: Exchange) =>
 /** "A blank value clears it": a cleared description is absent, null or empty, never the blank sent. */
 const isCleared = (value: unknown) => value === undefined || value === null || value === '';
 
-function descriptionProblems({
+/** Both fields of one update applied: the list shows the label sent with the description. */
+function labelSentWith({ field, label, set, listedSet }: DescriptionClear): Problem[] {
+  const shown = listedSet?.entry?.label;
+  return unless(
+    !ok(set) || shown === undefined || shown === label,
+    `the label ${short(label)} and a description sent in one update: the list shows the label ${short(shown)}`,
+    listedSet?.last,
+  );
+}
+
+function descriptionProblems(clear: DescriptionClear): Problem[] {
+  return [...ownDescriptionProblems(clear), ...labelSentWith(clear)];
+}
+
+function ownDescriptionProblems({
   field,
   probe,
   set,
@@ -312,7 +334,7 @@ function descriptionProblems({
 rule({
   id: 'custom-fields.description',
   title:
-    'A description is set, and a blank value clears it ("description: settable on update; a blank value clears it"): read back absent, null or empty, never the blank sent',
+    'A description is set, and a blank value clears it ("description: settable on update; a blank value clears it"): read back absent, null or empty, never the blank sent; a label sent in the same update is applied too',
   source: 'UpdateCustomFieldRequest x-svc-input-rules blank-clears',
   precondition:
     'an editable field whose answers or list entry show its description (set, then cleared, then put back; where neither shows it, skipped as not observable)',
