@@ -276,7 +276,7 @@ const answerShowsDescription = (exchange: Exchange) =>
 const isCleared = (value: unknown) => value === undefined || value === null || value === '';
 
 /** Both fields of one update applied: the list shows the label sent with the description. */
-function labelSentWith({ field, label, set, listedSet }: DescriptionClear): Problem[] {
+function labelSentWith({ label, set, listedSet }: DescriptionClear): Problem[] {
   const shown = listedSet?.entry?.label;
   return unless(
     !ok(set) || shown === undefined || shown === label,
