@@ -267,9 +267,9 @@ export const CHECKS = {
     precondition: "the queue of the key's owner, each setting sent each of its values; for the precedence, the queue's own assignee (user_id) with an email matching no one",
   },
   "dialer-queues.key-owner": {
-    title: "Each key's update naming no teammate reaches its own owner's queue, whoever owns the run key",
+    title: "Each key's update naming no teammate reaches its own owner's queue, whoever owns the run key; that owner's queue renamed by the run key (user_id) reads renamed through the owner's own key",
     source: "PATCH /v2/api/dialing-queues/current: \"creates or updates the config of the queue of the API key owner\"",
-    precondition: "another key of the team that may write the queue whose owner (its config entry's user_id) is not the run key's owner, sending an empty update",
+    precondition: "another key of the team that may write the queue whose owner (its config entry's user_id) is not the run key's owner, sending an empty update; then its owner's queue renamed by the run key naming that user_id (the name put back after)",
   },
   "dialer-queues.other-caller": {
     title: "Another key of the team updating the run key's queue with user_id alone touches nothing: every field (creator_id too) as the run key's empty update showed it",

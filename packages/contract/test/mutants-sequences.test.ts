@@ -7,6 +7,7 @@ import {
   isQueueWrite,
   itCatchesEachByName,
   itPassesEachAgainstTheSandbox,
+  keepsFirstAnswers,
   type Mutant,
   REMOVED_USER,
   removeOutputs,
@@ -385,6 +386,14 @@ const SEQUENCES: Mutant[] = [
     only: ['custom-fields.partial-update'],
     allowWrites: true,
     mutation: staleLabelWrittenBack,
+  },
+  {
+    // Another key's own queue, as it first read it: a change the run key made for its owner never shows to it.
+    name: "keeps each other key's own queue as it first read it, whatever is changed for its owner",
+    caughtBy: 'dialer-queues.key-owner',
+    only: ['dialer-queues.key-owner'],
+    allowWrites: true,
+    mutation: keepsFirstAnswers((q) => isQueueWrite(q) && Object.keys(bodyOf(q)).length === 0, false),
   },
   {
     name: "moves a conversation's last_activity on an action repeated in the state it brought",
