@@ -647,7 +647,7 @@ export const CHECKS = {
     precondition: "a summary template deactivated before the run (fixtures.inactive_summary_template_ids: no operation reads a template)",
   },
   "tags.add-remove": {
-    title: "Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored); a tag already on the item sent behind another (409)",
+    title: "Tags: add, add again (409), remove, remove again (404); the tag added shows on the item to the team's other keys that read it; a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored); a tag already on the item sent behind another (409)",
     source: "addConversationItemTags / removeConversationItemTag; TagName: \"In a URL path it is URL-encoded (for example Follow%20up)\"",
     precondition: "an item and a tag it does not carry yet (a team tag, else one new to the team), then it and another team tag together, then the tag alone and both again with the tag second, then, where the team has one, a team tag whose name needs percent-encoding",
   },

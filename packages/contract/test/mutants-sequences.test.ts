@@ -310,6 +310,30 @@ function replayedPersonTouched(): Mutation {
   };
 }
 
+/** Tags added through the API show on the item only to the key that added them. */
+function tagsSeenByAdderOnly(): Mutation {
+  const addedBy = new Map<string, { key: string; tags: unknown[] }[]>();
+  const itemOf = (q: ProxiedRequest, suffix: string) =>
+    new RegExp(`^/v2/api/conversations/items/([^/]+)${suffix}$`).exec(pathOf(q))?.[1];
+  return {
+    response: (r, q) => {
+      const key = q.headers.get('authorization') ?? '';
+      const tagged = q.method === 'POST' ? itemOf(q, '/tags') : undefined;
+      if (tagged && r.status < 300) {
+        const tags = bodyOf(q).tags;
+        addedBy.set(tagged, [...(addedBy.get(tagged) ?? []), { key, tags: Array.isArray(tags) ? tags : [] }]);
+      }
+      const read = q.method === 'GET' ? itemOf(q, '') : undefined;
+      const hidden = (addedBy.get(read ?? '') ?? []).filter((a) => a.key !== key).flatMap((a) => a.tags);
+      if (!read || r.status !== 200 || hidden.length === 0) return r;
+      return json(r, (b) => {
+        const data = b.data as Field | undefined;
+        if (data && Array.isArray(data.tags)) data.tags = data.tags.filter((tag) => !hidden.includes(tag));
+      });
+    },
+  };
+}
+
 const SEQUENCES: Mutant[] = [
   {
     name: 'applies an update naming no one that changes something to the teammate the key named last',
@@ -394,6 +418,13 @@ const SEQUENCES: Mutant[] = [
     only: ['dialer-queues.key-owner'],
     allowWrites: true,
     mutation: keepsFirstAnswers((q) => isQueueWrite(q) && Object.keys(bodyOf(q)).length === 0, false),
+  },
+  {
+    name: 'shows the tags a key added on the item to that key only',
+    caughtBy: 'tags.add-remove',
+    only: ['tags.add-remove'],
+    allowWrites: true,
+    mutation: tagsSeenByAdderOnly,
   },
   {
     name: "moves a conversation's last_activity on an action repeated in the state it brought",

@@ -9,7 +9,7 @@ import { readEachFixture } from './each-fixture.js';
 import { type CheckContext, contractOperation, type Held, type Problem, rule, statefulWrite } from './harness.js';
 import { documentedHeaders, operationChecks } from './operation-checks.js';
 import { errorsOf, unless } from './problems.js';
-import { IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats } from './support.js';
+import { asKey, IDEMPOTENCY_REPLAY, ok, type Repeats, replayProblems, sendRepeats, teamReaders } from './support.js';
 
 function anItem(t: CheckContext, f: Fixtures): ItemFixture {
   // Text messages first: a call with several completed summaries needs a template_key to be fetched.
@@ -69,6 +69,8 @@ interface TagRoundTrip {
   /** The tag was already on the item (the seed's own tag, or a run that stopped half-way): taken off first. */
   cleared?: Exchange;
   added: Exchange;
+  /** The item read by the team's other keys that may read it, once the tag was added. */
+  seenByTeam?: Array<{ key: string; exchange: Exchange }>;
   /** Sent only once the tag was added. */
   addedAgain?: Exchange;
   removed?: Exchange;
@@ -102,6 +104,27 @@ function encodedTagOf(f: Fixtures): string | undefined {
   return f.tags.find((tag) => encodeURIComponent(tag) !== tag);
 }
 
+/** "A key belongs to a single team": the item as each of the team's other keys that may read it reads it. */
+async function readByTeam(t: CheckContext, item: string): Promise<NonNullable<TagRoundTrip['seenByTeam']>> {
+  const readers = teamReaders(t, t.op('getConversationItem'), t.op('addConversationItemTags'), '');
+  const seen: NonNullable<TagRoundTrip['seenByTeam']> = [];
+  for (const key of readers)
+    seen.push({ key: key.name, exchange: await t.call({ params: { id: item } }, asKey(key), 'getConversationItem') });
+  return seen;
+}
+
+/** The tag added shows on the item wherever a key of the team reads its tags. */
+function seenByTeamProblems({ item, tag, seenByTeam = [] }: TagRoundTrip): Problem[] {
+  return seenByTeam.flatMap(({ key, exchange }) => {
+    const tags = (exchange.body as { data?: { tags?: unknown } } | undefined)?.data?.tags;
+    return unless(
+      !ok(exchange) || !Array.isArray(tags) || tags.includes(tag),
+      `${tag} added to ${item} by the run key: the team's key "${key}" reads the item with the tags ${JSON.stringify(tags)}`,
+      exchange,
+    );
+  });
+}
+
 async function tagRoundTrip(t: CheckContext, tag: string, trip: string, companion?: string): Promise<TagRoundTrip> {
   const f = await t.fixtures();
   const item = anItem(t, f).id;
@@ -126,6 +149,7 @@ async function tagRoundTrip(t: CheckContext, tag: string, trip: string, companio
   }
   const wasThere = cleared ? { cleared } : {};
   if (!ok(added)) return { ...base, ...wasThere, added };
+  const seenByTeam = await readByTeam(t, item);
   const addedAgain = await add();
   const removed = await remove();
   const removedAgain = await remove();
@@ -136,6 +160,7 @@ async function tagRoundTrip(t: CheckContext, tag: string, trip: string, companio
     ...base,
     ...wasThere,
     added,
+    seenByTeam,
     addedAgain,
     removed,
     removedAgain,
@@ -199,6 +224,7 @@ function tagRoundTripProblems(s: TagRoundTrip, t: CheckContext): Problem[] {
       'removing it again',
     ),
     ...(restored ? unless(ok(restored), `restoring ${tag} on ${item} failed`, restored) : []),
+    ...seenByTeamProblems(s),
     ...pairProblems(s, t),
   ];
 }
@@ -247,7 +273,7 @@ async function tagRoundTrips(t: CheckContext): Promise<TagRoundTrip[]> {
 rule({
   id: 'tags.add-remove',
   title:
-    'Tags: add, add again (409), remove, remove again (404); a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored); a tag already on the item sent behind another (409)',
+    "Tags: add, add again (409), remove, remove again (404); the tag added shows on the item to the team's other keys that read it; a tag whose name the path percent-encodes too; two tags added in one request, each then removed (the second was stored); a tag already on the item sent behind another (409)",
   source:
     'addConversationItemTags / removeConversationItemTag; TagName: "In a URL path it is URL-encoded (for example Follow%20up)"',
   precondition:
