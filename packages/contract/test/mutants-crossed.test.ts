@@ -959,12 +959,13 @@ const CROSSED: Mutant[] = [
 ];
 
 /** The sandbox behind a relay that lists the team's users without their email (a shape the description leaves open). */
+/** Users shown without their email anywhere: in the list and read by id. */
 function usersWithoutEmail(upstream: Awaited<ReturnType<typeof sandbox>>) {
   return mutatingProxy(upstream, {
     response: (r, q) =>
-      r.status === 200 && q.method === 'GET' && pathOf(q) === '/v2/api/users'
+      r.status === 200 && q.method === 'GET' && pathOf(q).startsWith('/v2/api/users')
         ? json(r, (b) => {
-            for (const user of b.data as Array<Record<string, unknown>>) delete user.email;
+            for (const user of [b.data].flat() as Array<Record<string, unknown>>) delete user.email;
           })
         : r,
   });
@@ -1067,7 +1068,7 @@ describe('controls: a harmless variation of each open point passes', () => {
     }
   });
 
-  it('users listed without their email and no fixture: the check is skipped for the configuration, never passed', async () => {
+  it('users shown without their email, listed or read by id, and no fixture: the check is skipped for the configuration, never passed', async () => {
     const upstream = await sandbox();
     const proxied = await usersWithoutEmail(upstream);
     try {

@@ -343,7 +343,7 @@ const REACH: Mutant[] = [
         r.status === 200 &&
         pathOf(q) === '/v2/api/conversations' &&
         /[?&]svc_number=%2B14155550188(&|$)/i.test(q.path) &&
-        /[?&]size=[2-4](&|$)/.test(q.path)
+        /[?&]size=[1-4](&|$)/.test(q.path)
           ? json(r, (b) => {
               const [first] = b.data as Array<Record<string, unknown>>;
               if (first) first.contact_number = '+14155550999';

@@ -187,7 +187,7 @@ async function changeLabelAlone(t: CheckContext): Promise<LabelChange> {
   if (!ok(changed)) return base;
   // Put back: the description as it was ("a blank value clears it"), alone first, so that a second
   // update follows the label's (a server writing a stale copy back would lose the label there);
-  // then the label.
+  // then the label, with the description again (whatever became of the first put-back).
   const description = typeof original === 'string' && original.trim() !== '' ? original : ' ';
   const followed = shown ? await patch(t, field.key, { description }) : undefined;
   const restored = await patch(t, field.key, { label: field.label, ...(shown ? { description } : {}) });
