@@ -5,6 +5,7 @@
 // observed where an answer carries a boolean named after it (read, archived: on the list entry,
 // on an item read singly); otherwise the check stays with what is certain: each action,
 // repeated, is a 200 no-op.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isObject } from '@svc/spec-runtime';
 import { need } from '../fixtures.js';
 import { dataOf, type Exchange, header } from '../http/exchange.js';
@@ -23,6 +24,7 @@ import {
   replayProblems,
   sendRepeats,
   short,
+  TIMESTAMP_TICK_MS,
 } from './support.js';
 
 const OP = 'applyConversationAction';
@@ -134,6 +136,8 @@ rule({
     for (const action of actionSchema(t).actions) {
       const first = await act(t, contact, action);
       const before = await entryOf(t, contact);
+      // The first repeat a second later: one that touches the conversation moves a timestamp of whole seconds.
+      if (repeats.length === 0) await sleep(TIMESTAMP_TICK_MS);
       const again = await act(t, contact, action);
       repeats.push({ action, first, again, entries: [before, await entryOf(t, contact)] });
     }

@@ -23,6 +23,7 @@ import {
   sendRepeats,
   short,
   storedReplayProblems,
+  TIMESTAMP_TICK_MS,
   teamReaders,
 } from './support.js';
 
@@ -115,9 +116,6 @@ function refused(what: string, exchange: Exchange): Problem[] {
 
 const { method } = contractOperation(OP);
 
-/** How long before the last repeat of the update, so that an execution again shows in a timestamp of whole seconds. */
-const EXECUTED_AGAIN_SHOWS_AFTER_MS = 1100;
-
 interface ReplayedUpdate {
   replayed: string;
   repeats: Repeats;
@@ -151,9 +149,8 @@ rule({
       'replay',
       async (keyed, n) => {
         if (n === 1 && runKeySearch) searched.push(...(await views(person, [runKeySearch])));
-        // Timestamps may count whole seconds: the last repeat comes a second later, so that an
-        // update executed again moves them.
-        if (n === 3) await sleep(EXECUTED_AGAIN_SHOWS_AFTER_MS);
+        // The last repeat a second later: an update executed again moves a timestamp of whole seconds.
+        if (n === 3) await sleep(TIMESTAMP_TICK_MS);
         return update(t, person, person.body, keyed);
       },
     );

@@ -198,6 +198,12 @@ export function objectWithId(value: unknown, id: string, depth = 0): Json | unde
   return undefined;
 }
 
+/**
+ * How long to wait before a write that must change nothing (a repeat, a replay): timestamps may
+ * count whole seconds, and a write a second later that touches one moves it where it shows.
+ */
+export const TIMESTAMP_TICK_MS = 1100;
+
 /** Where two JSON values first differ (`data.comments[2].id`) and what each holds there; undefined when equal. */
 export function firstDifference(
   stored: unknown,
