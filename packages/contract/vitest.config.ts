@@ -11,8 +11,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The tests mostly wait on the servers they start, and some wait on the documented rates for
     // minutes (a paced whole run takes about 100 s, nearly all of it waiting): with two files at a
-    // time, such a file held one of the two cores' workers idle; three keep two cores busy.
-    maxWorkers: 3,
+    // time, such a file held one of the two cores' workers idle. The files started first are such
+    // files (test/support/waiting-first.ts), three of them waiting side by side at the start: a
+    // fourth worker keeps the two cores busy beside them.
+    maxWorkers: 4,
     // The files of one worker share the modules they import, so the contract is loaded and its
     // validators compiled once per worker, not once per file. No test keeps state in them.
     isolate: false,
