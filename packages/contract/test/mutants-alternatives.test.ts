@@ -13,13 +13,12 @@ import {
   otherTeamKey,
   removeOutputs,
 } from './support/mutants.js';
-import { isAgent } from './support/requests.js';
-import { bodyOf, errorIn, json, type Mutation, type ProxiedRequest, pathOf, type Target } from './support/servers.js';
+import { isAgent, isFieldUpdate } from './support/requests.js';
+import { bodyOf, errorIn, json, type Mutation, type ProxiedRequest, type Target } from './support/servers.js';
 
 afterAll(removeOutputs);
 
 type Body = Record<string, unknown>;
-const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
 const isAgentUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && isAgent(q);
 const withBody = (q: ProxiedRequest, body: Body): ProxiedRequest => ({ ...q, body: JSON.stringify(body) });
 

@@ -6,7 +6,7 @@
 // and a control: Idempotency-Replayed: false on a first execution, which the description allows.
 import { afterAll, describe, expect, it } from 'vitest';
 import { itCatchesEachByName, type Mutant, removeOutputs, runAgainst, withHeader } from './support/mutants.js';
-import { isFieldList } from './support/requests.js';
+import { isFieldList, isFieldUpdate } from './support/requests.js';
 import {
   bodyOf,
   json,
@@ -100,7 +100,6 @@ const lineCountedAtDefaultSize: Mutation = {
 /** A custom field update sending a label and a description stores the description alone, its answer echoing both. */
 function labelDroppedBesideDescription(): Mutation {
   const echoed = new Map<string, unknown>();
-  const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
   return {
     request: (q) => {
       const { label, ...rest } = bodyOf(q);

@@ -22,6 +22,7 @@ import {
   removeOutputs,
   runAgainst,
 } from './support/mutants.js';
+import { isFieldUpdate } from './support/requests.js';
 import {
   bodyOf,
   json,
@@ -59,8 +60,6 @@ const writeRefusalsWithoutValue: Mutation = {
         })
       : r,
 };
-
-const isFieldUpdate = (q: ProxiedRequest) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
 
 /** A new option whose label spells the key of an option sent with its key (a stop aside) is answered with that key. */
 const newOptionTakesKeptKey: Mutation = {

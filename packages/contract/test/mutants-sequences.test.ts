@@ -13,7 +13,7 @@ import {
   removeOutputs,
   stickyQueueTarget,
 } from './support/mutants.js';
-import { isAgent } from './support/requests.js';
+import { isAgent, isFieldUpdate } from './support/requests.js';
 import {
   bodyOf,
   json,
@@ -250,8 +250,6 @@ function storedBriefly(): Mutation {
  */
 function staleLabelWrittenBack(): Mutation {
   const first = new Map<string, unknown>();
-  const isFieldUpdate = (q: ProxiedRequest) =>
-    q.method === 'PATCH' && /^\/v2\/api\/crm\/attributes\/[^/]+$/.test(pathOf(q));
   return {
     request: (q) => {
       const sent = bodyOf(q);

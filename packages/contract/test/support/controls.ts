@@ -5,7 +5,7 @@
 // every marker of the contract to a control here or to the reason none is needed.
 import { expect, it } from 'vitest';
 import { runAgainst } from './mutants.js';
-import { isAgent } from './requests.js';
+import { isAgent, isFieldUpdate } from './requests.js';
 import {
   forgetsKeys,
   json,
@@ -321,7 +321,7 @@ export const CONTROLS: Control[] = [
     only: ['custom-fields.description'],
     allowWrites: true,
     exercises: 'custom-fields.description',
-    mutation: leavesOut((q) => q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/'), 'description'),
+    mutation: leavesOut(isFieldUpdate, 'description'),
   },
   {
     // "Each list item shows key, label and type": a dropdown's options may show in an update's answer alone.

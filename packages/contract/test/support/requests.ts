@@ -18,5 +18,8 @@ export const isThreadRead = (q: ProxiedRequest) => q.method === 'GET' && THREAD.
 export const isThreadLookup = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/threads';
 export const isNotesList = (q: ProxiedRequest) => q.method === 'GET' && NOTES_LIST.test(pathOf(q));
 export const isFieldList = (q: ProxiedRequest) => q.method === 'GET' && pathOf(q) === '/v2/api/crm/attributes';
+/** PATCH /v2/api/crm/attributes/{key}: a custom field's update. */
+export const isFieldUpdate = (q: ProxiedRequest) =>
+  q.method === 'PATCH' && pathOf(q).startsWith('/v2/api/crm/attributes/');
 /** The receptionist of a line, read or updated. */
 export const isAgent = (q: ProxiedRequest) => AGENT.test(pathOf(q));
